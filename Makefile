@@ -1,0 +1,55 @@
+# conform: make run (the whole suite against the reference) and make test (all tests)
+# are the two commands that do everything. Nothing else needs installing: go fetches
+# the module dependencies itself.
+
+GO       ?= go
+FUZZTIME ?= 60s
+SMOKETIME ?= 3s
+BENCHTIME ?= 1s
+
+.PHONY: all run test vet fmt-check bench fuzz fuzz-smoke vectors vectors-check build clean
+
+all: test
+
+## run: run every vector against the embedded reference and print a report
+run:
+	$(GO) run ./cmd/conform run
+
+## build: build the conform binary into bin/
+build:
+	$(GO) build -o bin/conform ./cmd/conform
+
+## test: vet, formatting, generated files, all tests, and a short smoke run of every fuzzer
+test: vet fmt-check vectors-check
+	$(GO) test ./...
+	$(MAKE) --no-print-directory fuzz-smoke
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+## bench: run every benchmark (figures are reported in docs/performance.md)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+
+## fuzz: run every native fuzz target for FUZZTIME each (default 60s)
+fuzz:
+	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
+
+## fuzz-smoke: run every native fuzz target briefly (SMOKETIME each), as CI does
+fuzz-smoke:
+	FUZZTIME=$(SMOKETIME) scripts/fuzz.sh
+
+## vectors: regenerate generated vector files (*.gen.json)
+vectors:
+	$(GO) run ./vectors/internal/gen
+
+## vectors-check: fail if a generated vector file is stale
+vectors-check:
+	$(GO) run ./vectors/internal/gen -check
+
+clean:
+	rm -rf bin

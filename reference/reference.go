@@ -1,0 +1,90 @@
+// Package reference is the Go reference implementation of every conform suite,
+// exposed through the ops of protocol v1 (spec/protocol.md). It uses the
+// standard library only and never imports the runner: the runner reaches it
+// through the same Implementation interface that its transports satisfy.
+//
+// The suites themselves live in the sub-packages quote, marker and selref;
+// this package only routes an op name to its handler and turns a panic into
+// an internal error, so that no input can bring down a caller.
+package reference
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/conform-suite/conform/reference/internal/opkit"
+	"github.com/conform-suite/conform/reference/marker"
+	"github.com/conform-suite/conform/reference/quote"
+	"github.com/conform-suite/conform/reference/selref"
+)
+
+// Name, Version and Language identify the reference in the hello handshake.
+const (
+	Name     = "conform-reference"
+	Version  = "0.1.0"
+	Language = "go"
+	Protocol = 1
+)
+
+// Error is a failure of the implementation itself (protocol error kinds
+// unsupported, bad_request and internal), never a rejection of the input.
+type Error = opkit.Error
+
+// Error kinds of protocol v1.
+const (
+	KindUnsupported = opkit.KindUnsupported
+	KindBadRequest  = opkit.KindBadRequest
+	KindInternal    = opkit.KindInternal
+)
+
+var handlers = func() map[string]opkit.Handler {
+	all := map[string]opkit.Handler{}
+	for _, suite := range []map[string]opkit.Handler{quote.Ops, marker.Ops, selref.Ops} {
+		for op, h := range suite {
+			if _, dup := all[op]; dup {
+				panic("reference: op registered twice: " + op)
+			}
+			all[op] = h
+		}
+	}
+	return all
+}()
+
+// Ops returns the names of every op the reference answers, sorted.
+func Ops() []string { return slices.Sorted(maps.Keys(handlers)) }
+
+// HelloOutput is the output of the hello op.
+type HelloOutput struct {
+	Protocol int               `json:"protocol"`
+	Name     string            `json:"name"`
+	Version  string            `json:"version"`
+	Language string            `json:"language"`
+	Ops      []string          `json:"ops"`
+	Choices  map[string]string `json:"choices,omitempty"`
+}
+
+// Hello returns the reference's answer to the hello handshake.
+func Hello() HelloOutput {
+	return HelloOutput{Protocol: Protocol, Name: Name, Version: Version, Language: Language, Ops: Ops()}
+}
+
+// Handle answers one request: op is the request's op, input its raw input.
+// The output is a JSON-marshallable value; err, when non-nil, is an *Error.
+// Handle never panics: a panic in a handler becomes an internal error.
+func Handle(op string, input json.RawMessage) (output any, err error) {
+	if op == "hello" {
+		return Hello(), nil
+	}
+	h, ok := handlers[op]
+	if !ok {
+		return nil, &Error{Kind: KindUnsupported, Message: fmt.Sprintf("unknown op %q", op)}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			output, err = nil, &Error{Kind: KindInternal, Message: fmt.Sprintf("panic in %s: %v", op, r)}
+		}
+	}()
+	return h(input)
+}

@@ -1,0 +1,6 @@
+package selref
+
+import "github.com/conform-suite/conform/reference/internal/opkit"
+
+// Ops maps each protocol op of the selref suite to its handler.
+var Ops = map[string]opkit.Handler{}

@@ -1,0 +1,188 @@
+// Package spec reads the normative specification in this directory: its
+// requirements, their identifiers and levels. The Markdown files are embedded,
+// so the runner can explain a vector's requirements and report coverage
+// without the source tree.
+package spec
+
+import (
+	"bufio"
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+//go:embed *.md
+var files embed.FS
+
+// FS returns the embedded specification files.
+func FS() fs.FS { return files }
+
+// Level is the strength of a requirement: its strongest BCP 14 key word.
+type Level string
+
+// Levels, strongest first. Informative marks a requirement without a key word.
+const (
+	Must        Level = "MUST"
+	MustNot     Level = "MUST NOT"
+	Should      Level = "SHOULD"
+	ShouldNot   Level = "SHOULD NOT"
+	May         Level = "MAY"
+	Informative Level = "INFORMATIVE"
+)
+
+// Mandatory reports whether l is MUST or MUST NOT.
+func (l Level) Mandatory() bool { return l == Must || l == MustNot }
+
+// Requirement is one numbered, checkable statement of the specification.
+type Requirement struct {
+	ID      string // QUOTE-LINK-012
+	Level   Level
+	Text    string // the requirement's text, without its identifier, on one line
+	File    string // quote-link.md
+	Line    int    // 1-based line of the identifier
+	Section string // the nearest heading above it
+}
+
+var (
+	reqStart  = regexp.MustCompile(`^\s*(?:[-*]\s+|\d+\.\s+)?\*\*([A-Z]+(?:-[A-Z]+)*-\d{3})\*\*:?\s*(.*)$`)
+	heading   = regexp.MustCompile(`^#{1,6}\s+(.*)$`)
+	listItem  = regexp.MustCompile(`^\s*(?:[-*]\s+|\d+\.\s+)`)
+	codeSpan  = regexp.MustCompile("`[^`]*`")
+	keyword   = regexp.MustCompile(`\b(MUST NOT|MUST|REQUIRED|SHALL NOT|SHALL|SHOULD NOT|SHOULD|NOT RECOMMENDED|RECOMMENDED|MAY|OPTIONAL)\b`)
+	idPattern = regexp.MustCompile(`^[A-Z]+(?:-[A-Z]+)*-\d{3}$`)
+)
+
+// ValidID reports whether id has the form of a requirement identifier.
+func ValidID(id string) bool { return idPattern.MatchString(id) }
+
+// Stray is an upper-case key word outside any requirement: a normative
+// sentence without an identifier.
+type Stray struct {
+	File string
+	Line int
+	Text string
+}
+
+// Spec is the parsed specification.
+type Spec struct {
+	Requirements []Requirement
+	Strays       []Stray
+}
+
+// Lookup returns the requirement with the given id.
+func (s *Spec) Lookup(id string) (Requirement, bool) {
+	i := slices.IndexFunc(s.Requirements, func(r Requirement) bool { return r.ID == id })
+	if i < 0 {
+		return Requirement{}, false
+	}
+	return s.Requirements[i], true
+}
+
+// Load parses every *.md file of fsys. It fails on a duplicate identifier.
+func Load(fsys fs.FS) (*Spec, error) {
+	names, err := fs.Glob(fsys, "*.md")
+	if err != nil {
+		return nil, err
+	}
+	s := &Spec{}
+	seen := map[string]string{}
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		reqs, strays := parse(name, data)
+		for _, r := range reqs {
+			if prev, dup := seen[r.ID]; dup {
+				return nil, fmt.Errorf("spec: %s:%d: requirement %s already defined at %s", name, r.Line, r.ID, prev)
+			}
+			seen[r.ID] = fmt.Sprintf("%s:%d", name, r.Line)
+		}
+		s.Requirements = append(s.Requirements, reqs...)
+		s.Strays = append(s.Strays, strays...)
+	}
+	return s, nil
+}
+
+// Embedded parses the embedded specification.
+func Embedded() (*Spec, error) { return Load(files) }
+
+func parse(name string, data []byte) ([]Requirement, []Stray) {
+	var (
+		reqs    []Requirement
+		strays  []Stray
+		cur     *Requirement
+		section string
+		fence   bool
+	)
+	flush := func() {
+		if cur != nil {
+			cur.Level = levelOf(cur.Text)
+			reqs = append(reqs, *cur)
+			cur = nil
+		}
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			flush()
+			fence = !fence
+			continue
+		}
+		if fence || strings.HasPrefix(line, "    ") && cur == nil {
+			continue // code block: never normative
+		}
+		if m := heading.FindStringSubmatch(line); m != nil {
+			flush()
+			section = m[1]
+			continue
+		}
+		if m := reqStart.FindStringSubmatch(line); m != nil {
+			flush()
+			cur = &Requirement{ID: m[1], Text: strings.TrimSpace(m[2]), File: name, Line: n, Section: section}
+			continue
+		}
+		if strings.TrimSpace(line) == "" || listItem.MatchString(line) && cur != nil {
+			flush()
+		}
+		if cur != nil {
+			cur.Text += " " + strings.TrimSpace(line)
+			continue
+		}
+		if keyword.MatchString(codeSpan.ReplaceAllString(line, "")) {
+			strays = append(strays, Stray{File: name, Line: n, Text: strings.TrimSpace(line)})
+		}
+	}
+	flush()
+	return reqs, strays
+}
+
+func levelOf(text string) Level {
+	best := Informative
+	rank := map[Level]int{Informative: 0, May: 1, ShouldNot: 2, Should: 3, MustNot: 4, Must: 5}
+	for _, kw := range keyword.FindAllString(codeSpan.ReplaceAllString(text, ""), -1) {
+		var l Level
+		switch kw {
+		case "MUST", "REQUIRED", "SHALL":
+			l = Must
+		case "MUST NOT", "SHALL NOT":
+			l = MustNot
+		case "SHOULD", "RECOMMENDED":
+			l = Should
+		case "SHOULD NOT", "NOT RECOMMENDED":
+			l = ShouldNot
+		case "MAY", "OPTIONAL":
+			l = May
+		}
+		if rank[l] > rank[best] {
+			best = l
+		}
+	}
+	return best
+}

@@ -1,0 +1,210 @@
+package vectors_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/conform-suite/conform/schemas"
+	"github.com/conform-suite/conform/spec"
+	"github.com/conform-suite/conform/vectors"
+)
+
+// schemaBase is the $id prefix every schema of schemas/ uses.
+const schemaBase = "https://conform-suite.github.io/schemas/"
+
+// compiler loads every schema of schemas/ under its $id.
+func compiler(t *testing.T) *jsonschema.Compiler {
+	t.Helper()
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	err := fs.WalkDir(schemas.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".json" {
+			return err
+		}
+		data, err := fs.ReadFile(schemas.FS(), p)
+		if err != nil {
+			return err
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		return c.AddResource(schemaBase+p, doc)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func decode(t *testing.T, data []byte) any {
+	t.Helper()
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestSchema validates every vector file against schemas/vector.schema.json,
+// and every vector's input and expected outputs against its op's schema.
+func TestSchema(t *testing.T) {
+	c := compiler(t)
+	fileSchema, err := c.Compile(schemaBase + "vector.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := map[string][2]*jsonschema.Schema{}
+	opSchemas := func(op string) ([2]*jsonschema.Schema, error) {
+		if s, ok := ops[op]; ok {
+			return s, nil
+		}
+		in, err := c.Compile(schemaBase + "ops/" + op + ".json#/$defs/input")
+		if err != nil {
+			return [2]*jsonschema.Schema{}, err
+		}
+		out, err := c.Compile(schemaBase + "ops/" + op + ".json#/$defs/output")
+		if err != nil {
+			return [2]*jsonschema.Schema{}, err
+		}
+		ops[op] = [2]*jsonschema.Schema{in, out}
+		return ops[op], nil
+	}
+	n := 0
+	err = fs.WalkDir(vectors.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".json" {
+			return err
+		}
+		n++
+		data, err := fs.ReadFile(vectors.FS(), p)
+		if err != nil {
+			return err
+		}
+		if err := fileSchema.Validate(decode(t, data)); err != nil {
+			t.Errorf("%s: %v", p, err)
+			return nil
+		}
+		f, err := vectors.Parse(p, data)
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		s, err := opSchemas(f.Op)
+		if err != nil {
+			t.Errorf("%s: op %s has no usable schema in schemas/ops/: %v", p, f.Op, err)
+			return nil
+		}
+		for _, v := range f.Vectors {
+			if err := s[0].Validate(decode(t, v.Input)); err != nil {
+				t.Errorf("%s: %s: input: %v", p, v.ID, err)
+			}
+			outs := []json.RawMessage{v.Expect.Output}
+			if v.Expect.Output == nil {
+				outs = outs[:0]
+				for _, o := range v.Expect.Outputs {
+					outs = append(outs, o)
+				}
+			}
+			for _, o := range outs {
+				if err := s[1].Validate(decode(t, o)); err != nil {
+					t.Errorf("%s: %s: expected output: %v", p, v.ID, err)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("no vector files found")
+	}
+}
+
+var modal = regexp.MustCompile(`(?i)\b(should|must|shall)\b`)
+
+// TestLint checks the corpus beyond what a schema can say: ids unique,
+// descriptions unique per file and free of modal verbs, every requirement
+// named exists, and every requirement of the spec is exercised.
+func TestLint(t *testing.T) {
+	c, err := vectors.Load(vectors.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := spec.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for _, f := range c.Files {
+		descs := map[string]string{}
+		for _, v := range f.Vectors {
+			if prev, dup := descs[v.Description]; dup {
+				t.Errorf("%s: %s: description %q already used by %s", f.Path, v.ID, v.Description, prev)
+			}
+			descs[v.Description] = v.ID
+			if modal.MatchString(v.Description) {
+				t.Errorf("%s: %s: description %q uses a modal verb: say what the vector does", f.Path, v.ID, v.Description)
+			}
+			for _, id := range v.Requirements {
+				named[id] = true
+				if _, ok := s.Lookup(id); !ok {
+					t.Errorf("%s: %s: requirement %s is not defined in spec/", f.Path, v.ID, id)
+				}
+			}
+		}
+	}
+	scenarios, err := featureTags(filepath.Join("..", "features"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := range scenarios {
+		named[id] = true
+		if _, ok := s.Lookup(id); !ok {
+			t.Errorf("features: tag @%s names no requirement in spec/", id)
+		}
+	}
+	for _, r := range s.Requirements {
+		if !named[r.ID] && !strings.HasPrefix(r.Text, "Withdrawn.") {
+			t.Errorf("%s:%d: requirement %s (%s) is exercised by no vector and no scenario", r.File, r.Line, r.ID, r.Level)
+		}
+	}
+}
+
+var tagRE = regexp.MustCompile(`@([A-Z]+(?:-[A-Z]+)*-\d{3})\b`)
+
+// featureTags returns every requirement id used as a tag in a .feature file below dir.
+func featureTags(dir string) (map[string]bool, error) {
+	tags := map[string]bool{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return filepath.SkipDir
+		}
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".feature" {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "@") {
+				for _, m := range tagRE.FindAllStringSubmatch(line, -1) {
+					tags[m[1]] = true
+				}
+			}
+		}
+		return nil
+	})
+	return tags, err
+}
