@@ -53,6 +53,7 @@ var (
 	listItem  = regexp.MustCompile(`^\s*(?:[-*]\s+|\d+\.\s+)`)
 	codeSpan  = regexp.MustCompile("`[^`]*`")
 	keyword   = regexp.MustCompile(`\b(MUST NOT|MUST|REQUIRED|SHALL NOT|SHALL|SHOULD NOT|SHOULD|NOT RECOMMENDED|RECOMMENDED|MAY|OPTIONAL)\b`)
+	codeRow   = regexp.MustCompile("^\\|\\s*`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)`\\s*\\|")
 	idPattern = regexp.MustCompile(`^[A-Z]+(?:-[A-Z]+)*-\d{3}$`)
 )
 
@@ -67,10 +68,19 @@ type Stray struct {
 	Text string
 }
 
+// Code is a stable rejection code, from a table under a heading that
+// contains "Rejection codes".
+type Code struct {
+	Code string // QUOTE_DUPLICATE_FIELD
+	File string
+	Line int
+}
+
 // Spec is the parsed specification.
 type Spec struct {
 	Requirements []Requirement
 	Strays       []Stray
+	Codes        []Code
 }
 
 // Lookup returns the requirement with the given id.
@@ -95,7 +105,14 @@ func Load(fsys fs.FS) (*Spec, error) {
 		if err != nil {
 			return nil, err
 		}
-		reqs, strays := parse(name, data)
+		reqs, strays, codes := parse(name, data)
+		for _, c := range codes {
+			if prev, dup := seen["code "+c.Code]; dup {
+				return nil, fmt.Errorf("spec: %s:%d: rejection code %s already defined at %s", name, c.Line, c.Code, prev)
+			}
+			seen["code "+c.Code] = fmt.Sprintf("%s:%d", name, c.Line)
+		}
+		s.Codes = append(s.Codes, codes...)
 		for _, r := range reqs {
 			if prev, dup := seen[r.ID]; dup {
 				return nil, fmt.Errorf("spec: %s:%d: requirement %s already defined at %s", name, r.Line, r.ID, prev)
@@ -111,10 +128,11 @@ func Load(fsys fs.FS) (*Spec, error) {
 // Embedded parses the embedded specification.
 func Embedded() (*Spec, error) { return Load(files) }
 
-func parse(name string, data []byte) ([]Requirement, []Stray) {
+func parse(name string, data []byte) ([]Requirement, []Stray, []Code) {
 	var (
 		reqs    []Requirement
 		strays  []Stray
+		codes   []Code
 		cur     *Requirement
 		section string
 		fence   bool
@@ -143,6 +161,9 @@ func parse(name string, data []byte) ([]Requirement, []Stray) {
 			section = m[1]
 			continue
 		}
+		if m := codeRow.FindStringSubmatch(line); m != nil && strings.Contains(section, "Rejection codes") {
+			codes = append(codes, Code{Code: m[1], File: name, Line: n})
+		}
 		if m := reqStart.FindStringSubmatch(line); m != nil {
 			flush()
 			cur = &Requirement{ID: m[1], Text: strings.TrimSpace(m[2]), File: name, Line: n, Section: section}
@@ -160,7 +181,7 @@ func parse(name string, data []byte) ([]Requirement, []Stray) {
 		}
 	}
 	flush()
-	return reqs, strays
+	return reqs, strays, codes
 }
 
 func levelOf(text string) Level {

@@ -74,3 +74,18 @@ func TestDuplicateID(t *testing.T) {
 		t.Errorf("Load with a duplicate id: err = %v, want one naming A-B-001", err)
 	}
 }
+
+func TestCodes(t *testing.T) {
+	doc := "## Rejection codes\n\n| code | when |\n|---|---|\n| `QUOTE_BAD_SCHEME` | the scheme is wrong |\n| `QUOTE_TOO_LONG` | too long |\n\n## Other\n\n| `NOT_A_CODE` | x |\n"
+	s, err := Load(fstest.MapFS{"quote-link.md": {Data: []byte(doc)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Codes) != 2 || s.Codes[0].Code != "QUOTE_BAD_SCHEME" || s.Codes[1].Code != "QUOTE_TOO_LONG" || s.Codes[1].Line != 6 {
+		t.Errorf("codes = %+v, want QUOTE_BAD_SCHEME and QUOTE_TOO_LONG (line 6)", s.Codes)
+	}
+	dup := "## Rejection codes\n\n| `A_B` | x |\n| `A_B` | y |\n"
+	if _, err := Load(fstest.MapFS{"x.md": {Data: []byte(dup)}}); err == nil {
+		t.Error("Load with a code defined twice: no error")
+	}
+}

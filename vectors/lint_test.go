@@ -146,6 +146,11 @@ func TestLint(t *testing.T) {
 		t.Fatal(err)
 	}
 	named := map[string]bool{}
+	produced := map[string]bool{}
+	defined := map[string]bool{}
+	for _, code := range s.Codes {
+		defined[code.Code] = true
+	}
 	for _, f := range c.Files {
 		descs := map[string]string{}
 		for _, v := range f.Vectors {
@@ -155,6 +160,12 @@ func TestLint(t *testing.T) {
 			descs[v.Description] = v.ID
 			if modal.MatchString(v.Description) {
 				t.Errorf("%s: %s: description %q uses a modal verb: say what the vector does", f.Path, v.ID, v.Description)
+			}
+			for _, code := range refusalCodes(t, v) {
+				produced[code] = true
+				if !defined[code] {
+					t.Errorf("%s: %s: code %s is in no Rejection codes table of spec/", f.Path, v.ID, code)
+				}
 			}
 			for _, id := range v.Requirements {
 				named[id] = true
@@ -174,11 +185,49 @@ func TestLint(t *testing.T) {
 			t.Errorf("features: tag @%s names no requirement in spec/", id)
 		}
 	}
+	for _, code := range s.Codes {
+		if !produced[code.Code] {
+			t.Errorf("%s:%d: rejection code %s is produced by no vector", code.File, code.Line, code.Code)
+		}
+	}
 	for _, r := range s.Requirements {
 		if !named[r.ID] && !strings.HasPrefix(r.Text, "Withdrawn.") {
 			t.Errorf("%s:%d: requirement %s (%s) is exercised by no vector and no scenario", r.File, r.Line, r.ID, r.Level)
 		}
 	}
+}
+
+// refusalCodes returns the codes of the refusals ("rejected" or "dropped")
+// in a vector's expected outputs.
+func refusalCodes(t *testing.T, v *vectors.Vector) []string {
+	outs := []json.RawMessage{v.Expect.Output}
+	if v.Expect.Output == nil {
+		outs = outs[:0]
+		for _, o := range v.Expect.Outputs {
+			outs = append(outs, o)
+		}
+	}
+	var codes []string
+	for _, o := range outs {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(o, &m); err != nil {
+			t.Errorf("%s: expected output is not an object: %v", v.ID, err)
+			continue
+		}
+		for _, k := range []string{"rejected", "dropped"} {
+			var r struct {
+				Code string `json:"code"`
+			}
+			if raw, ok := m[k]; ok {
+				if err := json.Unmarshal(raw, &r); err != nil || r.Code == "" {
+					t.Errorf("%s: expected %s carries no code", v.ID, k)
+					continue
+				}
+				codes = append(codes, r.Code)
+			}
+		}
+	}
+	return codes
 }
 
 var tagRE = regexp.MustCompile(`@([A-Z]+(?:-[A-Z]+)*-\d{3})\b`)
