@@ -3,7 +3,6 @@ package fuzz
 import (
 	"encoding/json"
 	"errors"
-	"io/fs"
 	"regexp"
 	"strings"
 	"testing"
@@ -281,5 +280,3 @@ func deref(s *string) string {
 	}
 	return *s
 }
-
-var _ fs.FS = vectors.FS() // the corpus is an fs.FS
