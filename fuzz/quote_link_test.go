@@ -45,8 +45,8 @@ var quoteID = quoteString(1, 40).Filter(func(s string) bool {
 	return s == quote.TrimSpace(s) && s != "." && s != ".."
 })
 
-// validCitation draws a citation that QUOTE-LINK-002 calls valid.
-var validCitation = rapid.Custom(func(t *rapid.T) quote.Citation {
+// quoteValidCitation draws a citation that QUOTE-LINK-002 calls valid.
+var quoteValidCitation = rapid.Custom(func(t *rapid.T) quote.Citation {
 	c := quote.Citation{
 		Version:       1,
 		EnvironmentID: quoteID.Draw(t, "env"),
@@ -64,7 +64,7 @@ var validCitation = rapid.Custom(func(t *rapid.T) quote.Citation {
 
 func TestQuoteFormatParseRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		c := validCitation.Draw(t, "citation")
+		c := quoteValidCitation.Draw(t, "citation")
 		href, err := quote.FormatHref(c)
 		if err != nil {
 			t.Fatalf("FormatHref(%+v) = %v, want an href", c, err)
@@ -99,10 +99,10 @@ func quoteCodes(t testing.TB) map[string]bool {
 	return codes
 }
 
-// checkParse asserts what holds for any input: Parse returns either a
+// quoteCheckParse asserts what holds for any input: Parse returns either a
 // citation that formats and parses back to itself, or an *quote.Error whose
 // code is in the spec's table, never both and never neither.
-func checkParse(t interface{ Fatalf(string, ...any) }, codes map[string]bool, href string) {
+func quoteCheckParse(t interface{ Fatalf(string, ...any) }, codes map[string]bool, href string) {
 	c, err := quote.Parse(href)
 	if err != nil {
 		var e *quote.Error
@@ -123,9 +123,9 @@ func checkParse(t interface{ Fatalf(string, ...any) }, codes map[string]bool, hr
 	}
 }
 
-// mutate applies a few random edits to s, favouring the characters that
+// quoteMutate applies a few random edits to s, favouring the characters that
 // carry the href's structure.
-func mutate(t *rapid.T, s string) string {
+func quoteMutate(t *rapid.T, s string) string {
 	pieces := []string{"%", "%2", "%ZZ", "%2e", "%ED%A0%80", "&", "=", "#", "/", ".", "..", "+", "?", "@", ":", " ", "\t",
 		"&text=q", "&comment=", "&%63omment=x", "&start=", "-", "0", "9007199254740992", "中", "\U0001F600", "\xed\xa0\xbd"}
 	n := rapid.IntRange(0, 4).Draw(t, "edits")
@@ -155,24 +155,24 @@ func TestQuoteParseIsTotal(t *testing.T) {
 		case 1:
 			href = "t3-citation://" + quoteString(0, 60).Draw(t, "rest")
 		default:
-			c := validCitation.Draw(t, "citation")
+			c := quoteValidCitation.Draw(t, "citation")
 			h, err := quote.FormatHref(c)
 			if err != nil {
 				t.Fatalf("FormatHref(%+v) = %v", c, err)
 			}
-			href = mutate(t, h)
+			href = quoteMutate(t, h)
 		}
-		checkParse(t, codes, href)
+		quoteCheckParse(t, codes, href)
 	})
 }
 
-// proseTokens can be assembled into near-miss links but never into a valid
+// quoteProseTokens can be assembled into near-miss links but never into a valid
 // one: no token supplies the required query fields.
-var proseTokens = []string{"[Assistant quote](", "[assistant quote](", "t3-citation://v1/", "t3-citation://v2/", "a/b/c",
+var quoteProseTokens = []string{"[Assistant quote](", "[assistant quote](", "t3-citation://v1/", "t3-citation://v2/", "a/b/c",
 	"a/b/c?text=q)", ")", "(", "[", "]", "!", "\\", " ", "\n", "x", "中", "\U0001F600", "\xed\xa0\xbd"}
 
-var prose = rapid.Custom(func(t *rapid.T) string {
-	return strings.Join(rapid.SliceOfN(rapid.SampledFrom(proseTokens), 0, 8).Draw(t, "tokens"), "")
+var quoteProse = rapid.Custom(func(t *rapid.T) string {
+	return strings.Join(rapid.SliceOfN(rapid.SampledFrom(quoteProseTokens), 0, 8).Draw(t, "tokens"), "")
 })
 
 func TestQuoteCollectFindsFormattedLinks(t *testing.T) {
@@ -182,9 +182,9 @@ func TestQuoteCollectFindsFormattedLinks(t *testing.T) {
 			text strings.Builder
 			want []quote.Link
 		)
-		text.WriteString(prose.Draw(t, "prose"))
+		text.WriteString(quoteProse.Draw(t, "prose"))
 		for range n {
-			c := validCitation.Draw(t, "citation")
+			c := quoteValidCitation.Draw(t, "citation")
 			link, err := quote.FormatLink(c)
 			if err != nil {
 				t.Fatalf("FormatLink(%+v) = %v", c, err)
@@ -192,7 +192,7 @@ func TestQuoteCollectFindsFormattedLinks(t *testing.T) {
 			start := len(utf16.Encode([]rune(text.String())))
 			text.WriteString(link)
 			want = append(want, quote.Link{Start: start, End: start + len(link), Source: link, Citation: c})
-			text.WriteString(prose.Draw(t, "prose"))
+			text.WriteString(quoteProse.Draw(t, "prose"))
 		}
 		got := quote.Collect(text.String())
 		if len(got) == 0 && len(want) == 0 {
@@ -204,8 +204,8 @@ func TestQuoteCollectFindsFormattedLinks(t *testing.T) {
 	})
 }
 
-// vectorInputs returns the decoded inputs of every vector of op.
-func vectorInputs[T any](t testing.TB, op string) []T {
+// quoteVectorInputs returns the decoded inputs of every vector of op.
+func quoteVectorInputs[T any](t testing.TB, op string) []T {
 	c, err := vectors.Load(vectors.FS())
 	if err != nil {
 		t.Fatal(err)
@@ -228,17 +228,17 @@ func vectorInputs[T any](t testing.TB, op string) []T {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, in := range vectorInputs[struct{ Href string }](f, "quote.parse") {
+	for _, in := range quoteVectorInputs[struct{ Href string }](f, "quote.parse") {
 		f.Add(in.Href)
 	}
 	codes := quoteCodes(f)
 	f.Fuzz(func(t *testing.T, href string) {
-		checkParse(t, codes, href)
+		quoteCheckParse(t, codes, href)
 	})
 }
 
 func FuzzCollect(f *testing.F) {
-	for _, in := range vectorInputs[struct{ Text string }](f, "quote.collect") {
+	for _, in := range quoteVectorInputs[struct{ Text string }](f, "quote.collect") {
 		f.Add(in.Text)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

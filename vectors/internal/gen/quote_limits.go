@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/conform-suite/conform/reference/quote"
 	"github.com/conform-suite/conform/vectors"
 	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
@@ -31,22 +32,11 @@ func qBase() qCitation {
 	return qCitation{env: "a", thread: "b", msg: "c", text: "q", start: 0, end: 1}
 }
 
-// qCitationJSON is a citation's JSON object, members in spec order.
-type qCitationJSON struct {
-	Version       int     `json:"version"`
-	EnvironmentID string  `json:"environmentId"`
-	ThreadID      string  `json:"threadId"`
-	MessageID     string  `json:"messageId"`
-	Text          string  `json:"text"`
-	Comment       *string `json:"comment,omitempty"`
-	Start         int64   `json:"start"`
-	End           int64   `json:"end"`
-	Prefix        string  `json:"prefix"`
-	Suffix        string  `json:"suffix"`
-}
-
-func (c qCitation) json() qCitationJSON {
-	return qCitationJSON{1, c.env, c.thread, c.msg, c.text, c.comment, c.start, c.end, c.prefix, c.suffix}
+// json returns the citation as its JSON object; the reference's type gives
+// the member order of the specification.
+func (c qCitation) json() quote.Citation {
+	return quote.Citation{Version: 1, EnvironmentID: c.env, ThreadID: c.thread, MessageID: c.msg, Text: c.text,
+		Comment: c.comment, Start: c.start, End: c.end, Prefix: c.prefix, Suffix: c.suffix}
 }
 
 // href is the canonical href of a citation whose strings hold only ASCII
