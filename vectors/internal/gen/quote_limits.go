@@ -161,6 +161,9 @@ func quoteFormatLimits() (*vectors.File, error) {
 		out := qRejected(code)
 		if code == "" {
 			out = map[string]any{"href": c.href(), "link": "[Assistant quote](" + c.href() + ")"}
+		} else {
+			desc += ", where the real formatter writes it"
+			tags = append(tags, "divergence:t3code")
 		}
 		f.Vectors = append(f.Vectors, &vectors.Vector{ID: "quote.format/" + id, Description: desc,
 			Requirements: append([]string{"QUOTE-LINK-014"}, reqs...), Tags: tags,
