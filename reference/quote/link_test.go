@@ -3,10 +3,38 @@ package quote
 import (
 	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/conform-suite/conform/spec"
 )
+
+// TestCodesMatchSpec checks the Go codes against the Rejection codes table
+// of spec/quote-link.md, both ways.
+func TestCodesMatchSpec(t *testing.T) {
+	s, err := spec.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, c := range s.Codes {
+		if c.File == "quote-link.md" {
+			want = append(want, c.Code)
+		}
+	}
+	var got []string
+	for c := range maps.Keys(codeText) {
+		got = append(got, string(c))
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("codes = %v, want the spec's %v", got, want)
+	}
+}
 
 func TestUTF16Len(t *testing.T) {
 	tests := []string{"", "a", "é", "中文", "\U0001F600", "a\U0001F600中\U0010FFFF", "\xff", "\xed\xa0\x80", strings.Repeat("😀", 100)}
