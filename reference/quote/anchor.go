@@ -13,6 +13,7 @@ package quote
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -236,93 +237,139 @@ func Resolve(text string, sel Selector) (start, end int, err error) {
 		return 0, 0, ErrNotFound
 	}
 	n := anchorUnits(text, true)
-	if len(q) > len(n) {
+	qEnds, count := occurrenceEnds(n, q)
+	switch count {
+	case 0:
 		return 0, 0, ErrNotFound
+	case 1:
+		// The only occurrence is the answer whether its context matches
+		// or not, so the context need not be looked at.
+		e := qEnds.first()
+		return e - len(q), e, nil
 	}
+	// Every check is word-parallel over sets of end offsets, one linear
+	// search per side, so that neither many occurrences nor a long context
+	// makes the resolver quadratic (QUOTE-ANCHOR-035).
 	prefix := anchorUnits(sel.Prefix, true)
 	suffix := anchorUnits(sel.Suffix, true)
-	// Context checks are precomputed in one linear pass per side, so that a
-	// long context costs nothing per occurrence (QUOTE-ANCHOR-035).
-	var afterPrefix, beforeSuffix bitset
+	var prefixEnds, suffixEnds bitset
 	if len(prefix) > 0 {
-		afterPrefix = newBitset(len(n) + 1)
-		findAll(n, prefix, func(e int) bool { afterPrefix.set(e); return true })
+		prefixEnds, _ = occurrenceEnds(n, prefix)
 	}
 	if len(suffix) > 0 {
-		beforeSuffix = newBitset(len(n) + 1)
-		findAll(n, suffix, func(e int) bool { beforeSuffix.set(e - len(suffix)); return true })
+		suffixEnds, _ = occurrenceEnds(n, suffix)
 	}
-	var (
-		occurrences, matches int
-		first, match         int
-	)
-	findAll(n, q, func(e int) bool {
-		s := e - len(q)
-		if occurrences == 0 {
-			first = s
+	matches, match := 0, 0
+	for w, word := range qEnds {
+		// Bit j of word is an occurrence ending at e = 64w+j and starting
+		// at e-len(q): its prefix ends at e-len(q), its suffix at
+		// e+len(suffix).
+		if prefixEnds != nil {
+			word &= prefixEnds.window(64*w - len(q))
 		}
-		occurrences++
-		if (afterPrefix == nil || afterPrefix.has(s)) && (beforeSuffix == nil || beforeSuffix.has(e)) {
-			matches++
-			match = s
+		if suffixEnds != nil {
+			word &= suffixEnds.window(64*w + len(suffix))
 		}
-		return matches < 2 // a second context match settles it
-	})
-	switch {
-	case matches == 1:
+		if word == 0 {
+			continue
+		}
+		if matches == 0 {
+			match = 64*w + bits.TrailingZeros64(word) - len(q)
+		}
+		if matches += bits.OnesCount64(word); matches > 1 {
+			return 0, 0, ErrAmbiguous
+		}
+	}
+	if matches == 1 {
 		return match, match + len(q), nil
-	case matches > 1:
-		return 0, 0, ErrAmbiguous
-	case occurrences == 1:
-		return first, first + len(q), nil
-	case occurrences > 1:
-		return 0, 0, ErrAmbiguous
 	}
-	return 0, 0, ErrNotFound
+	return 0, 0, ErrAmbiguous // several occurrences, no context match
 }
 
-// findAll calls found with the end offset of every occurrence of pat in
-// text, overlapping ones included, in increasing order, until found returns
-// false. It runs the Knuth-Morris-Pratt automaton: O(len(text)+len(pat))
-// whatever the input, where restarting a comparison at each offset costs
+// occurrenceEnds returns the end offsets of every occurrence of pat in
+// text, overlapping ones included, as a set over 0..len(text), and their
+// number. It runs the Knuth-Morris-Pratt automaton: O(len(text)+len(pat))
+// whatever the input, where comparing pat afresh at every offset costs
 // O(len(text)*len(pat)). pat is not empty.
 //
 // Both slices come from well-formed strings, so an occurrence can neither
 // start nor end inside a surrogate pair: pat would have to begin with a low
 // surrogate or end with a high one, which a well-formed pat cannot.
-func findAll(text, pat []uint16, found func(end int) bool) {
-	// fail[i] is the length of the longest proper border of pat[:i+1].
-	fail := make([]int, len(pat))
+func occurrenceEnds(text, pat []uint16) (bitset, int) {
+	set := newBitset(len(text) + 1)
+	// border[i] is the length of the longest proper border of pat[:i+1].
+	border := make([]int, len(pat))
 	for i, k := 1, 0; i < len(pat); i++ {
 		for k > 0 && pat[i] != pat[k] {
-			k = fail[k-1]
+			k = border[k-1]
 		}
 		if pat[i] == pat[k] {
 			k++
 		}
-		fail[i] = k
+		border[i] = k
 	}
-	m := len(pat)
-	k := 0
-	for i, c := range text {
+	count, k := 0, 0
+	for i := 0; i < len(text); i++ {
+		if k == 0 {
+			// Nothing is matched: skip to the next unit that can start
+			// an occurrence, a loop as tight as a plain pass.
+			for i < len(text) && text[i] != pat[0] {
+				i++
+			}
+			if i == len(text) {
+				break
+			}
+		}
+		c := text[i]
 		for k > 0 && c != pat[k] {
-			k = fail[k-1]
+			k = border[k-1]
 		}
 		if c == pat[k] {
 			k++
 		}
-		if k == m {
-			if !found(i + 1) {
-				return
-			}
-			k = fail[k-1]
+		if k == len(pat) {
+			set.set(i + 1)
+			count++
+			k = border[k-1]
 		}
 	}
+	return set, count
 }
 
 // bitset is a fixed-size set of small non-negative integers.
 type bitset []uint64
 
-func newBitset(n int) bitset    { return make(bitset, (n+63)/64) }
-func (b bitset) set(i int)      { b[i/64] |= 1 << (i % 64) }
-func (b bitset) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
+func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
+func (b bitset) set(i int)   { b[i/64] |= 1 << (i % 64) }
+func (b bitset) word(w int) uint64 {
+	if w < 0 || w >= len(b) {
+		return 0
+	}
+	return b[w]
+}
+
+// window returns the 64 members i..i+63 of b as bits 0..63; i may be
+// negative, and members outside the set are 0.
+func (b bitset) window(i int) uint64 {
+	switch {
+	case i <= -64:
+		return 0
+	case i < 0:
+		return b.word(0) << -i
+	}
+	w, off := i/64, uint(i%64)
+	if off == 0 {
+		return b.word(w)
+	}
+	return b.word(w)>>off | b.word(w+1)<<(64-off)
+}
+
+// first returns the smallest member of b, or -1.
+func (b bitset) first() int {
+	for w, word := range b {
+		if word != 0 {
+			return 64*w + bits.TrailingZeros64(word)
+		}
+	}
+	return -1
+}
