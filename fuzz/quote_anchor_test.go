@@ -153,6 +153,23 @@ func checkSelector(t tb, text string, start, end int, sel quote.Selector) {
 	}
 }
 
+// checkSelect runs Select: a refusal carries a code, and a selector has the
+// properties checkSelector checks (on texts short enough for its quadratic
+// oracle).
+func checkSelect(t tb, text string, start, end int) {
+	t.Helper()
+	sel, err := quote.Select(text, start, end)
+	if err != nil {
+		if se, ok := errors.AsType[*quote.SelectError](err); !ok || se.Code == "" {
+			t.Fatalf("Select(%q, %d, %d) = %v, want a *SelectError with a code", text, start, end, err)
+		}
+		return
+	}
+	if len(text) <= 4096 {
+		checkSelector(t, text, start, end, sel)
+	}
+}
+
 // anchorText draws texts from a small alphabet, so that quotes recur, with
 // whitespace runs, an emoji, CJK and a combining mark.
 func anchorText() *rapid.Generator[string] {
@@ -178,15 +195,7 @@ func TestSelectThenResolveProperty(t *testing.T) {
 		if rapid.IntRange(0, 9).Draw(t, "wild") == 0 {
 			start, end = rapid.IntRange(-2, n+2).Draw(t, "wild start"), rapid.IntRange(-2, n+2).Draw(t, "wild end")
 		}
-		sel, err := quote.Select(text, start, end)
-		if err != nil {
-			var se *quote.SelectError
-			if !errors.As(err, &se) || se.Code == "" {
-				t.Fatalf("Select(%q, %d, %d) = %v, want a *SelectError with a code", text, start, end, err)
-			}
-			return
-		}
-		checkSelector(t, text, start, end, sel)
+		checkSelect(t, text, start, end)
 	})
 }
 
@@ -202,9 +211,7 @@ func TestSelectContextProperty(t *testing.T) {
 		n := len(utf16.Encode([]rune(text)))
 		start := rapid.IntRange(0, n).Draw(t, "start")
 		end := rapid.IntRange(start, n).Draw(t, "end")
-		if sel, err := quote.Select(text, start, end); err == nil {
-			checkSelector(t, text, start, end, sel)
-		}
+		checkSelect(t, text, start, end)
 	})
 }
 
@@ -296,18 +303,7 @@ func FuzzSelect(f *testing.F) {
 		f.Add(text, seedInt(v.Start), end)
 	}
 	f.Fuzz(func(t *testing.T, text string, start, end int) {
-		sel, err := quote.Select(text, start, end)
-		if err != nil {
-			var se *quote.SelectError
-			if !errors.As(err, &se) || se.Code == "" {
-				t.Fatalf("Select(%q, %d, %d) = %v, want a *SelectError with a code", text, start, end, err)
-			}
-			return
-		}
-		if len(text) > 4096 {
-			return // checkSelector's oracle is quadratic
-		}
-		checkSelector(t, text, start, end, sel)
+		checkSelect(t, text, start, end)
 	})
 }
 

@@ -41,18 +41,19 @@ func anchorCases() []anchorCase {
 	return cs
 }
 
-func (c anchorCase) id() string {
+// vector builds the generated vector of c for op.
+func (c anchorCase) vector(op, desc string, reqs []string, input, want any) *vectors.Vector {
+	tags := []string{"near-miss"}
+	id := fmt.Sprintf("%s/u%04x-is-not-whitespace", op, c.r)
 	if c.space {
-		return fmt.Sprintf("u%04x-is-whitespace", c.r)
+		tags = []string{"whitespace"}
+		id = fmt.Sprintf("%s/u%04x-is-whitespace", op, c.r)
 	}
-	return fmt.Sprintf("u%04x-is-not-whitespace", c.r)
-}
-
-func (c anchorCase) tags() []string {
-	if c.space {
-		return []string{"whitespace"}
+	return &vectors.Vector{
+		ID: id, Description: desc, Requirements: reqs, Tags: tags,
+		Input:  vectorkit.Raw(input),
+		Expect: vectors.Expect{Output: vectorkit.Raw(want)},
 	}
-	return []string{"near-miss"}
 }
 
 func init() {
@@ -71,14 +72,8 @@ func genNormalizeWhitespace() (*vectors.File, error) {
 			want = in
 			desc = fmt.Sprintf("two U+%04X between letters are kept", c.r)
 		}
-		f.Vectors = append(f.Vectors, &vectors.Vector{
-			ID:           "quote.normalize/" + c.id(),
-			Description:  desc,
-			Requirements: []string{"QUOTE-ANCHOR-003", "QUOTE-ANCHOR-004"},
-			Tags:         c.tags(),
-			Input:        vectorkit.Raw(map[string]any{"text": in}),
-			Expect:       vectors.Expect{Output: vectorkit.Raw(map[string]any{"text": want})},
-		})
+		f.Vectors = append(f.Vectors, c.vector(f.Op, desc, []string{"QUOTE-ANCHOR-003", "QUOTE-ANCHOR-004"},
+			map[string]any{"text": in}, map[string]any{"text": want}))
 	}
 	return f, nil
 }
@@ -97,14 +92,8 @@ func genSelectWhitespace() (*vectors.File, error) {
 			sel = map[string]any{"text": w + "cd", "start": 3, "end": 6, "prefix": "ab" + w, "suffix": ""}
 			desc = fmt.Sprintf("starting on the second U+%04X is not adjusted", c.r)
 		}
-		f.Vectors = append(f.Vectors, &vectors.Vector{
-			ID:           "quote.select/" + c.id(),
-			Description:  desc,
-			Requirements: []string{"QUOTE-ANCHOR-003", "QUOTE-ANCHOR-018"},
-			Tags:         c.tags(),
-			Input:        vectorkit.Raw(map[string]any{"text": "ab" + w + w + "cd", "start": 3, "end": 6}),
-			Expect:       vectors.Expect{Output: vectorkit.Raw(map[string]any{"selector": sel})},
-		})
+		f.Vectors = append(f.Vectors, c.vector(f.Op, desc, []string{"QUOTE-ANCHOR-003", "QUOTE-ANCHOR-018"},
+			map[string]any{"text": "ab" + w + w + "cd", "start": 3, "end": 6}, map[string]any{"selector": sel}))
 	}
 	return f, nil
 }
@@ -122,16 +111,9 @@ func genResolveWhitespace() (*vectors.File, error) {
 			want = map[string]any{"match": nil, "reason": "not_found"}
 			desc = fmt.Sprintf("two U+%04X in the text do not match a space", c.r)
 		}
-		f.Vectors = append(f.Vectors, &vectors.Vector{
-			ID:           "quote.resolve/" + c.id(),
-			Description:  desc,
-			Requirements: []string{"QUOTE-ANCHOR-003", "QUOTE-ANCHOR-024"},
-			Tags:         c.tags(),
-			Input: vectorkit.Raw(map[string]any{"text": text, "selector": map[string]any{
-				"text": "one two", "start": 0, "end": 7, "prefix": "", "suffix": "",
-			}}),
-			Expect: vectors.Expect{Output: vectorkit.Raw(want)},
-		})
+		sel := map[string]any{"text": "one two", "start": 0, "end": 7, "prefix": "", "suffix": ""}
+		f.Vectors = append(f.Vectors, c.vector(f.Op, desc, []string{"QUOTE-ANCHOR-003", "QUOTE-ANCHOR-024"},
+			map[string]any{"text": text, "selector": sel}, want))
 	}
 	return f, nil
 }
