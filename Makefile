@@ -7,7 +7,7 @@ FUZZTIME ?= 60s
 SMOKETIME ?= 3s
 BENCHTIME ?= 1s
 
-.PHONY: all run test vet fmt-check bench fuzz fuzz-smoke vectors vectors-check build clean
+.PHONY: all run test vet fmt-check bench fuzz fuzz-smoke vectors vectors-check build clean mutants
 
 all: test
 
@@ -50,6 +50,10 @@ vectors:
 ## vectors-check: fail if a generated vector file is stale
 vectors-check:
 	$(GO) run ./vectors/internal/gen -check
+
+## mutants: mutation score of the vectors against the reference; report in docs/mutants.md (MUTANTS_FLAGS, e.g. -fresh)
+mutants:
+	$(GO) run ./tools/mutants $(MUTANTS_FLAGS)
 
 clean:
 	rm -rf bin

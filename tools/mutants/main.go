@@ -1,0 +1,344 @@
+// Command mutants measures how strong conform's vectors are: it mutates the
+// reference implementation one small fault at a time (reference/**/*.go,
+// tests and internal/opkit excepted), builds the conform command with each
+// mutant through a go build overlay, and runs `conform run` (and `conform
+// features` when the command has it) against the mutated in-process
+// reference. A mutant that makes any vector or scenario fail, crash or time
+// out is killed; one that passes everything survived.
+//
+// Every survivor needs a vector that kills it, or an entry in
+// tools/mutants/equivalent.txt (`mutant-id  # reason`) saying why no
+// conforming implementation could tell it apart. The report goes to
+// docs/mutants.md. The command exits 1 when a survivor is left, or when
+// equivalent.txt names a mutant that does not exist or was killed.
+//
+// Usage (from the module root; `make mutants` does this):
+//
+//	go run ./tools/mutants [-workers 2] [-run REGEXP] [-fresh] [-list] [-budget DURATION]
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+func main() {
+	os.Exit(Main(os.Args[1:]))
+}
+
+// Options of a run.
+type Options struct {
+	Root       string
+	Workers    int
+	Run        *regexp.Regexp // only mutants whose id matches
+	Fresh      bool           // ignore the cache
+	List       bool           // list the mutants, judge none
+	Budget     time.Duration  // stop starting mutants after this long (0: no limit)
+	Timeout    time.Duration  // per run of the judging commands (0: from the baseline)
+	Report     string
+	CachePath  string
+	Equivalent string
+}
+
+// Main runs the command and returns its exit code.
+func Main(args []string) int {
+	fl := flag.NewFlagSet("mutants", flag.ContinueOnError)
+	var o Options
+	var run string
+	fl.IntVar(&o.Workers, "workers", 2, "mutants judged in parallel")
+	fl.StringVar(&run, "run", "", "judge only the mutants whose id matches `REGEXP` (the report says so)")
+	fl.BoolVar(&o.Fresh, "fresh", false, "ignore cached results")
+	fl.BoolVar(&o.List, "list", false, "list the mutants without judging them")
+	fl.DurationVar(&o.Budget, "budget", 0, "start no mutant after this long; the rest are reported as not judged")
+	fl.DurationVar(&o.Timeout, "timeout", 0, "bound on one run of the judging commands (default 10x the unmutated run, at least 20s)")
+	fl.StringVar(&o.Report, "report", "docs/mutants.md", "write the report to `FILE`")
+	fl.StringVar(&o.CachePath, "cache", ".cache/mutants/results.json", "cache `FILE`")
+	fl.StringVar(&o.Equivalent, "equivalent", "tools/mutants/equivalent.txt", "equivalent mutants `FILE`")
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	if run != "" {
+		re, err := regexp.Compile(run)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "mutants: error: -run: %v\n", err)
+			return 2
+		}
+		o.Run = re
+	}
+	var err error
+	if o.Root, err = os.Getwd(); err != nil {
+		fmt.Fprintf(os.Stderr, "mutants: error: %v\n", err)
+		return 2
+	}
+	code, err := execute(context.Background(), &o)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "mutants: error: %v\n", err)
+	}
+	return code
+}
+
+// Source is one file of the reference and its mutations.
+type Source struct {
+	Path      string // slash path relative to the module root
+	Content   []byte
+	Hash      string
+	Mutations []*Mutation
+}
+
+// Collect finds the reference's mutable files under root and generates
+// their mutations.
+func Collect(root string) ([]*Source, error) {
+	var sources []*Source
+	err := filepath.WalkDir(filepath.Join(root, "reference"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
+		if d.IsDir() {
+			if rel == "reference/internal/opkit" || d.Name() == "testdata" {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		sources = append(sources, &Source{Path: rel, Content: data, Hash: hashBytes(data)})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Constants per package directory, UTF-16 helpers across the tree.
+	helpers := map[string]bool{}
+	consts := map[string]map[string]bool{}
+	fset := token.NewFileSet()
+	for _, s := range sources {
+		f, err := parser.ParseFile(fset, s.Path, s.Content, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		dir := filepath.Dir(s.Path)
+		if consts[dir] == nil {
+			consts[dir] = map[string]bool{}
+		}
+		(&Package{Consts: consts[dir], Helpers: helpers}).Scan(f)
+	}
+	for _, s := range sources {
+		pkg := &Package{Consts: consts[filepath.Dir(s.Path)], Helpers: helpers}
+		if s.Mutations, err = Generate(s.Path, s.Content, pkg); err != nil {
+			return nil, err
+		}
+	}
+	return sources, nil
+}
+
+// Equivalents reads the equivalent-mutant list: one `mutant-id  # reason`
+// per line; blank lines and lines starting with # are ignored. Every entry
+// needs a reason.
+func Equivalents(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]string{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	eq := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		id, reason, _ := strings.Cut(line, "#")
+		id, reason = strings.TrimSpace(id), strings.TrimSpace(reason)
+		switch {
+		case reason == "":
+			return nil, fmt.Errorf("%s:%d: %s has no reason", path, n, id)
+		case strings.ContainsAny(id, " \t"):
+			return nil, fmt.Errorf("%s:%d: one mutant id per line", path, n)
+		case eq[id] != "":
+			return nil, fmt.Errorf("%s:%d: %s listed twice", path, n, id)
+		}
+		eq[id] = reason
+	}
+	return eq, sc.Err()
+}
+
+// Verdict is one mutant with its result.
+type Verdict struct {
+	*Mutation
+	Result
+	Judged     bool   // false: not judged (budget, or filtered out by -run)
+	Cached     bool   // the result came from the cache
+	Equivalent string // the reason, when listed as equivalent
+}
+
+func execute(ctx context.Context, o *Options) (int, error) {
+	start := time.Now()
+	sources, err := Collect(o.Root)
+	if err != nil {
+		return 2, err
+	}
+	var all []*Verdict
+	src := map[string]*Source{}
+	for _, s := range sources {
+		src[s.Path] = s
+		for _, m := range s.Mutations {
+			all = append(all, &Verdict{Mutation: m})
+		}
+	}
+	if o.List {
+		for _, v := range all {
+			fmt.Printf("%s\t%s:%d:%d\t%s -> %s\n", v.ID, v.File, v.Line, v.Col, oneLine(v.Orig), oneLine(v.Mutated))
+		}
+		return 0, nil
+	}
+	eq, err := Equivalents(filepath.Join(o.Root, o.Equivalent))
+	if err != nil {
+		return 2, err
+	}
+	byID := map[string]*Verdict{}
+	for _, v := range all {
+		if byID[v.ID] != nil {
+			return 2, fmt.Errorf("mutant id %s generated twice", v.ID)
+		}
+		byID[v.ID] = v
+		v.Equivalent = eq[v.ID]
+	}
+	var problems []string
+	for _, id := range slices.Sorted(maps.Keys(eq)) {
+		if byID[id] == nil {
+			problems = append(problems, fmt.Sprintf("%s lists %s, which matches no mutant", o.Equivalent, id))
+		}
+	}
+	cache := &Cache{path: filepath.Join(o.Root, o.CachePath), Results: map[string]Result{}}
+	if !o.Fresh {
+		if cache, err = LoadCache(filepath.Join(o.Root, o.CachePath)); err != nil {
+			return 2, err
+		}
+	}
+	judgeHash, err := hashTree(o.Root, "vectors", "features", "runner", "internal", "cmd", "schemas", "spec")
+	if err != nil {
+		return 2, err
+	}
+
+	// Judge in priority order: unit counting and limits first.
+	todo := slices.Clone(all)
+	slices.SortStableFunc(todo, func(a, b *Verdict) int { return kindPriority[a.Kind] - kindPriority[b.Kind] })
+	var queue []*Verdict
+	for _, v := range todo {
+		if o.Run != nil && !o.Run.MatchString(v.ID) {
+			continue
+		}
+		if r, ok := cache.Lookup(cacheKey(src[v.File].Hash, v.ID), judgeHash); ok {
+			v.Result, v.Judged, v.Cached = r, true, true
+			continue
+		}
+		queue = append(queue, v)
+	}
+
+	j := &Judge{Root: o.Root, Commands: [][]string{{"run"}}, Timeout: o.Timeout}
+	var baseline time.Duration
+	if len(queue) > 0 {
+		tmp, err := os.MkdirTemp("", "conform-mutants-")
+		if err != nil {
+			return 2, err
+		}
+		defer os.RemoveAll(tmp)
+		j.Tmp = tmp
+		auto := j.Timeout == 0
+		if auto {
+			j.Timeout = 5 * time.Minute // for the unmutated run
+		}
+		if baseline, err = j.Baseline(ctx); err != nil {
+			return 2, err
+		}
+		if auto {
+			j.Timeout = max(20*time.Second, 10*baseline)
+		}
+		fmt.Fprintf(os.Stderr, "mutants: %d to judge (%d cached), %d workers, unmutated run %v, timeout %v, judged by conform %v\n",
+			len(queue), len(all)-len(queue), o.Workers, baseline.Round(time.Millisecond), j.Timeout, j.Commands)
+	}
+	var (
+		mu   sync.Mutex
+		next int
+		done int
+		wg   sync.WaitGroup
+	)
+	for w := range max(1, o.Workers) {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				if next == len(queue) || o.Budget > 0 && time.Since(start) > o.Budget {
+					mu.Unlock()
+					return
+				}
+				v := queue[next]
+				next++
+				mu.Unlock()
+				v.Result = j.Mutant(ctx, w, v.Mutation, src[v.File].Content)
+				v.Judged = true
+				if v.Status == Survived {
+					v.Result.Judge = judgeHash
+				}
+				if err := cache.Store(cacheKey(src[v.File].Hash, v.ID), v.Result); err != nil {
+					fmt.Fprintf(os.Stderr, "mutants: warning: cache: %v\n", err)
+				}
+				mu.Lock()
+				done++
+				fmt.Fprintf(os.Stderr, "[%d/%d] %-9s %s %s\n", done, len(queue), v.Status, v.ID, v.Detail)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+
+	for _, v := range all {
+		if v.Judged && v.Status == Killed && v.Equivalent != "" {
+			problems = append(problems, fmt.Sprintf("%s lists %s as equivalent, but it was killed: %s", o.Equivalent, v.ID, v.Detail))
+		}
+		if v.Judged && v.Status == Uncompilable && v.Equivalent != "" {
+			problems = append(problems, fmt.Sprintf("%s lists %s as equivalent, but it does not compile", o.Equivalent, v.ID))
+		}
+	}
+	s := Summarize(all, o, time.Since(start), baseline, problems)
+	report := o.Report
+	if !filepath.IsAbs(report) {
+		report = filepath.Join(o.Root, report)
+	}
+	if err := os.WriteFile(report, []byte(s.Markdown()), 0o644); err != nil {
+		return 2, err
+	}
+	fmt.Fprintln(os.Stderr, s.Line())
+	for _, p := range problems {
+		fmt.Fprintf(os.Stderr, "mutants: error: %s\n", p)
+	}
+	for _, v := range s.Survivors {
+		fmt.Fprintf(os.Stderr, "mutants: survived: %s (%s:%d:%d) %s -> %s\n", v.ID, v.File, v.Line, v.Col, oneLine(v.Orig), oneLine(v.Mutated))
+	}
+	if len(s.Survivors) > 0 || len(problems) > 0 {
+		return 1, nil
+	}
+	return 0, nil
+}
