@@ -47,7 +47,16 @@ type Cache struct {
 	Results map[string]Result `json:"results"`
 }
 
-func cacheKey(fileHash, id string) string { return fileHash + " " + id }
+// cacheKey identifies a mutant by the hash of the file it mutates, its id
+// and its edits, so that a change of the mutator that gives an id another
+// meaning does not reuse a stale verdict.
+func cacheKey(fileHash string, m *Mutation) string {
+	h := sha256.New()
+	for _, e := range m.Edits {
+		fmt.Fprintf(h, "%d %d %q\n", e.Start, e.End, e.Text)
+	}
+	return fileHash + " " + m.ID + " " + hex.EncodeToString(h.Sum(nil)[:6])
+}
 
 // LoadCache reads the cache at path; a missing file is an empty cache.
 func LoadCache(path string) (*Cache, error) {

@@ -251,7 +251,7 @@ func execute(ctx context.Context, o *Options) (int, error) {
 		if o.Run != nil && !o.Run.MatchString(v.ID) {
 			continue
 		}
-		if r, ok := cache.Lookup(cacheKey(src[v.File].Hash, v.ID), judgeHash); ok {
+		if r, ok := cache.Lookup(cacheKey(src[v.File].Hash, v.Mutation), judgeHash); ok {
 			v.Result, v.Judged, v.Cached = r, true, true
 			continue
 		}
@@ -302,7 +302,7 @@ func execute(ctx context.Context, o *Options) (int, error) {
 				if v.Status == Survived {
 					v.Result.Judge = judgeHash
 				}
-				if err := cache.Store(cacheKey(src[v.File].Hash, v.ID), v.Result); err != nil {
+				if err := cache.Store(cacheKey(src[v.File].Hash, v.Mutation), v.Result); err != nil {
 					fmt.Fprintf(os.Stderr, "mutants: warning: cache: %v\n", err)
 				}
 				mu.Lock()

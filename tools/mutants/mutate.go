@@ -251,9 +251,38 @@ func (g *generator) walk(n ast.Node) {
 			g.switchStmt(n)
 		case *ast.ExprStmt:
 			g.sortStmt(n)
+		case *ast.ReturnStmt:
+			if failing(n) {
+				// The other results of a failure are never read:
+				// walk them skipping their top-level literals.
+				for _, r := range n.Results[:len(n.Results)-1] {
+					if _, lit := r.(*ast.BasicLit); !lit {
+						g.walk(r)
+					}
+				}
+				g.walk(n.Results[len(n.Results)-1])
+				return false
+			}
 		}
 		return true
 	})
+}
+
+// failing reports whether a return statement reports a failure in its last
+// result: false, or an error that is not nil (an Err or err variable, or a
+// call of fail, errors.New or fmt.Errorf).
+func failing(r *ast.ReturnStmt) bool {
+	if len(r.Results) < 2 {
+		return false
+	}
+	switch last := r.Results[len(r.Results)-1].(type) {
+	case *ast.Ident:
+		return last.Name == "false" || strings.HasPrefix(last.Name, "Err") || last.Name == "err"
+	case *ast.CallExpr:
+		name := funcName(last)
+		return name == "fail" || name == "errors.New" || name == "fmt.Errorf"
+	}
+	return false
 }
 
 // isCapacityHint reports whether call only sizes a buffer: b.Grow(n) or

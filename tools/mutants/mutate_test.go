@@ -43,18 +43,21 @@ func check(s string, r rune) bool {
 	return utf8.RuneCountInString(s) <= 2 && s[0] == 'a'
 }
 
-func order(xs []int, s string) []uint16 {
+func order(xs []int, s string) ([]uint16, int, bool) {
 	slices.SortFunc(xs, func(a, b int) int { return a - b })
 	var sb strings.Builder
 	sb.Grow(len(s) + 3)
 	if s == "" {
 		panic("empty: " + string(rune(1)))
 	}
+	if s == "x" {
+		return nil, 0, false // a failure's other results are never read
+	}
 	switch {
 	case utf16Len(s) != utf16.RuneLen('x'):
-		return utf16.AppendRune(nil, 'x')
+		return utf16.AppendRune(nil, 'x'), 1, true
 	}
-	return make([]uint16, len(Label), 1+len(s))
+	return make([]uint16, len(Label), 1+len(s)), 0, true
 }
 
 type E struct{}
@@ -92,12 +95,18 @@ var wantSmall = [][2]string{
 	{"small.go:order:flip-sort:1", "parameters a and b swapped"},
 	{"small.go:order:drop-guard:1", `if false && (s == "")`},
 	{"small.go:order:eq-ne:1", `s != ""`},
+	{"small.go:order:drop-guard:2", `if false && (s == "x")`},
+	{"small.go:order:eq-ne:2", `s != "x"`},
 	{"small.go:order:drop-case:1", "case false && (utf16Len(s) != utf16.RuneLen('x'))"},
 	{"small.go:order:ne-eq:1", "utf16Len(s) == utf16.RuneLen('x')"},
 	{"small.go:order:units-bytes:1", "len(s)"},
 	{"small.go:order:units-runes:1", runeCounter + "(s)"},
 	{"small.go:order:rune-width-one:1", "min(1, utf16.RuneLen('x'))"},
 	{"small.go:order:append-unit:1", "append(nil, uint16('x'))"},
+	{"small.go:order:int-inc:1", "2"},
+	{"small.go:order:int-dec:1", "0"},
+	{"small.go:order:int-inc:2", "1"},
+	{"small.go:order:int-dec:2", "(-1)"},
 }
 
 func generateSmall(t *testing.T) []*Mutation {
