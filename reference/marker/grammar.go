@@ -41,14 +41,14 @@ const (
 type phase uint8
 
 const (
-	phFamily phase = iota // reading "cite"; n runes matched
-	phID                  // reading the id; n runes read
-	phLoc                 // after the second DELIM: "/" or "L" comes
-	phPointer             // in a JSON Pointer
-	phTilde               // after "~" in a JSON Pointer
-	phLine1               // digits of the first line number; n read
-	phDash                // after "-": "L" comes
-	phLine2               // digits of the second line number; n read
+	phFamily  phase = iota // reading "cite"; n runes matched
+	phID                   // reading the id; n runes read
+	phLoc                  // after the second DELIM: "/" or "L" comes
+	phPointer              // in a JSON Pointer
+	phTilde                // after "~" in a JSON Pointer
+	phLine1                // digits of the first line number; n read
+	phDash                 // after "-": "L" comes
+	phLine2                // digits of the second line number; n read
 )
 
 // machine recognises one marker, rune by rune, after its START. It holds no
