@@ -266,8 +266,11 @@ func streamByteSplits() []vec {
 			}
 			want := []string{before, after, final}
 			where := "prefix"
-			if inMarker {
+			switch {
+			case inMarker:
 				where = "delimiter"
+			case cut > p:
+				where = "suffix"
 			}
 			vs = append(vs, vec{
 				id:   "split-" + t.name + "-at-byte-" + itoa(cut),
