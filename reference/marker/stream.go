@@ -40,10 +40,12 @@ func (s *Stream) Held() int {
 	return utf8.RuneCount(s.hold)
 }
 
-// Write feeds one delta and returns the text released by it.
+// Write feeds one delta and returns the text released by it. A delta is
+// whole runes; to feed bytes cut anywhere, use [ByteStream]. After Close,
+// Write ignores its delta and returns "".
 func (s *Stream) Write(delta string) string {
 	if s.closed {
-		panic("marker: Write after Close")
+		return ""
 	}
 	if !s.active && !strings.Contains(delta, startS) {
 		s.k.releaseString(delta)
@@ -77,9 +79,9 @@ func (s *Stream) Write(delta string) string {
 			s.k.cite(s.m.fields(string(s.hold)))
 		case dead:
 			s.active = false
-			s.hold = append(s.hold, delta[pos:pos+n]...)
-			out = append(out, s.hold...)
-			s.k.releaseBytes(s.hold)
+			start := len(out)
+			out = append(append(out, s.hold...), delta[pos:pos+n]...)
+			s.k.releaseBytes(out[start:])
 		}
 		pos += n
 	}
