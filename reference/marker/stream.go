@@ -76,7 +76,7 @@ func (s *Stream) Write(delta string) string {
 			s.hold = append(s.hold, delta[pos:pos+n]...)
 		case done:
 			s.active = false
-			s.k.cite(s.m.fields(string(s.hold)))
+			s.k.citeHeld(s.m.heldFields(s.hold))
 		case dead:
 			s.active = false
 			start := len(out)

@@ -1,6 +1,7 @@
 package marker
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -60,6 +61,15 @@ func UserOrigin(id string) bool {
 	return false
 }
 
+func userOriginBytes(id []byte) bool {
+	for _, p := range [...]string{"user_data_", "user_text_"} {
+		if len(id) >= len(p) && bytes.EqualFold(id[:len(p)], []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
 // Snaps reports whether a citation offset moves past r: r is in the
 // Unicode (15.0.0) general category Po, Pe or Pf, and is not one of the
 // inverted marks U+00A1, U+00BF, U+2E18, which open a clause.
@@ -96,6 +106,24 @@ func (k *sink) cite(id, locator string) {
 	if !ok {
 		return // unknown or user-origin: removed, no entry
 	}
+	k.add(i, locator)
+}
+
+// citeHeld is cite for a candidate held in a buffer: the id is looked up
+// without copying it, and only a locator is copied.
+func (k *sink) citeHeld(id, locator []byte) {
+	if k.cat == nil || userOriginBytes(id) {
+		return
+	}
+	i, ok := k.cat.index[string(id)]
+	if !ok {
+		return
+	}
+	k.add(i, string(locator))
+}
+
+func (k *sink) add(i int, locator string) {
+	id := k.cat.ids[i]
 	if k.cited == nil {
 		k.cited = make([]bool, len(k.cat.ids))
 	}
@@ -116,14 +144,14 @@ func (k *sink) releaseString(s string) {
 		for i, r := range s {
 			if !Snaps(r) {
 				k.settle()
-				k.runes += utf8.RuneCountInString(s[i:])
+				k.runes += countRunes(s[i:])
 				return
 			}
 			k.runes++
 		}
 		return
 	}
-	k.runes += utf8.RuneCountInString(s)
+	k.runes += countRunes(s)
 }
 
 func (k *sink) releaseBytes(b []byte) {
