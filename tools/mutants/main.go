@@ -28,11 +28,13 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -64,7 +66,7 @@ func Main(args []string) int {
 	fl.BoolVar(&o.Fresh, "fresh", false, "ignore cached results")
 	fl.BoolVar(&o.List, "list", false, "list the mutants without judging them")
 	fl.DurationVar(&o.Budget, "budget", 0, "start no mutant after this long; the rest are reported as not judged")
-	fl.DurationVar(&o.Timeout, "timeout", 0, "bound on one run of the judging commands (default 10x the unmutated run, at least 20s)")
+	fl.DurationVar(&o.Timeout, "timeout", 0, "bound on one run of the judging commands (default 20x the unmutated run, at least 10s)")
 	fl.StringVar(&o.Report, "report", "docs/mutants.md", "write the report to `FILE`")
 	fl.StringVar(&o.CachePath, "cache", ".cache/mutants/results.json", "cache `FILE`")
 	fl.StringVar(&o.Equivalent, "equivalent", "tools/mutants/equivalent.txt", "equivalent mutants `FILE`")
@@ -84,7 +86,11 @@ func Main(args []string) int {
 		fmt.Fprintf(os.Stderr, "mutants: error: %v\n", err)
 		return 2
 	}
-	code, err := execute(context.Background(), &o)
+	// An interrupt or a kill stops the judging commands too, so that no
+	// mutant stuck in a loop outlives the run.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	code, err := execute(ctx, &o)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "mutants: error: %v\n", err)
 	}
@@ -275,7 +281,7 @@ func execute(ctx context.Context, o *Options) (int, error) {
 			return 2, err
 		}
 		if auto {
-			j.Timeout = max(20*time.Second, 10*baseline)
+			j.Timeout = max(10*time.Second, 20*baseline)
 		}
 		fmt.Fprintf(os.Stderr, "mutants: %d to judge (%d cached), %d workers, unmutated run %v, timeout %v, judged by conform %v\n",
 			len(queue), len(all)-len(queue), o.Workers, baseline.Round(time.Millisecond), j.Timeout, j.Commands)
@@ -290,15 +296,18 @@ func execute(ctx context.Context, o *Options) (int, error) {
 		wg.Go(func() {
 			for {
 				mu.Lock()
-				if next == len(queue) || o.Budget > 0 && time.Since(start) > o.Budget {
+				if next == len(queue) || o.Budget > 0 && time.Since(start) > o.Budget || ctx.Err() != nil {
 					mu.Unlock()
 					return
 				}
 				v := queue[next]
 				next++
 				mu.Unlock()
-				v.Result = j.Mutant(ctx, w, v.Mutation, src[v.File].Content)
-				v.Judged = true
+				r := j.Mutant(ctx, w, v.Mutation, src[v.File].Content)
+				if ctx.Err() != nil {
+					return // interrupted: the verdict is not to be trusted
+				}
+				v.Result, v.Judged = r, true
 				if v.Status == Survived {
 					v.Result.Judge = judgeHash
 				}
@@ -313,6 +322,9 @@ func execute(ctx context.Context, o *Options) (int, error) {
 		})
 	}
 	wg.Wait()
+	if ctx.Err() != nil {
+		return 2, errors.New("interrupted; the verdicts so far are cached")
+	}
 
 	for _, v := range all {
 		if v.Judged && v.Status == Killed && v.Equivalent != "" {
