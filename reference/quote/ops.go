@@ -7,4 +7,14 @@ var Ops = map[string]opkit.Handler{
 	"quote.format":  formatOp,
 	"quote.parse":   parseOp,
 	"quote.collect": collectOp,
+
+	// spec/quote-compose.md
+	"quote.comment":      commentOp,
+	"quote.expand":       promptOp(Expand),
+	"quote.plaintext":    promptOp(PlainText),
+	"quote.markdown":     promptOp(Markdown),
+	"quote.submit_check": submitCheckOp,
+	"quote.send_turn":    sendTurnOp,
+	"quote.nav_encode":   navEncodeOp,
+	"quote.nav_decode":   navDecodeOp,
 }
