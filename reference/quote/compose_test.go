@@ -121,15 +121,15 @@ func TestWithComment(t *testing.T) {
 	}{
 		{"", nil},
 		{" \t\n\u00a0\u2028\u3000\ufeff", nil},
-		{"\u200b", ptr("\u200b")}, // U+200B is not whitespace
-		{"\u0085x\u180e", ptr("\u0085x\u180e")},
-		{"  fix this \n", ptr("fix this")},
-		{"a  b", ptr("a  b")},
+		{"\u200b", composePtr("\u200b")}, // U+200B is not whitespace
+		{"\u0085x\u180e", composePtr("\u0085x\u180e")},
+		{"  fix this \n", composePtr("fix this")},
+		{"a  b", composePtr("a  b")},
 	}
 	for _, tt := range tests {
 		got := WithComment(c, tt.comment)
 		if (got.Comment == nil) != (tt.want == nil) || got.Comment != nil && *got.Comment != *tt.want {
-			t.Errorf("WithComment(c, %q).Comment = %v, want %v", tt.comment, show(got.Comment), show(tt.want))
+			t.Errorf("WithComment(c, %q).Comment = %v, want %v", tt.comment, composeShow(got.Comment), composeShow(tt.want))
 		}
 		if *c.Comment != "old" {
 			t.Errorf("WithComment(c, %q) modified c.Comment to %q", tt.comment, *c.Comment)
@@ -141,9 +141,9 @@ func TestWithComment(t *testing.T) {
 	}
 }
 
-func ptr(s string) *string { return &s }
+func composePtr(s string) *string { return &s }
 
-func show(p *string) string {
+func composeShow(p *string) string {
 	if p == nil {
 		return "<absent>"
 	}

@@ -4,11 +4,18 @@ import "github.com/conform-suite/conform/reference/internal/opkit"
 
 // Ops maps each protocol op of the quote suite to its handler.
 var Ops = map[string]opkit.Handler{
+	// The citation link, spec/quote-link.md; handlers in link_ops.go.
 	"quote.format":  formatOp,
 	"quote.parse":   parseOp,
 	"quote.collect": collectOp,
 
-	// spec/quote-compose.md
+	// Anchoring, spec/quote-anchor.md; handlers in anchor_ops.go.
+	"quote.normalize": normalizeOp,
+	"quote.select":    selectOp,
+	"quote.resolve":   resolveOp,
+
+	// Composer and provider pipeline, spec/quote-compose.md; handlers in
+	// compose_ops.go.
 	"quote.comment":      commentOp,
 	"quote.expand":       promptOp(Expand),
 	"quote.plaintext":    promptOp(PlainText),
