@@ -40,6 +40,14 @@ func NavHash(c Citation) (string, error) {
 
 const base64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
+// base64URLValue maps a byte to its value in base64URL, or to -1.
+var base64URLValue = func() (t [256]int8) {
+	for i := range t {
+		t[i] = int8(strings.IndexByte(base64URL, byte(i)))
+	}
+	return t
+}()
+
 // navHashOf encodes an href (ASCII) as a navigation fragment.
 func navHashOf(href string) string {
 	var b strings.Builder
@@ -117,7 +125,7 @@ func decodeBase64URL(s string) (string, bool) {
 	var acc uint
 	var bits uint
 	for i := 0; i < len(s); i++ {
-		v := strings.IndexByte(base64URL, s[i])
+		v := base64URLValue[s[i]]
 		if v < 0 {
 			return "", false
 		}
