@@ -43,7 +43,7 @@ func compLimitCases() []compLimitCase {
 	// The plain length that makes "x"*n + marker + block exactly the limit.
 	fit := compLimit - compUnits(marker+minBlock)
 	long := compSimple(strings.Repeat("中", 8000)) // a 72,078-unit link that expands to about 8,400 units
-	longLink, longBlock := long.link(), compBlock(long)
+	longLink, longBlock := compLink(long), compBlock(long)
 	cases := []compLimitCase{
 		{id: "at-limit", desc: "a plain prompt of exactly 120,000 units", reqs: []string{"QUOTE-COMPOSE-030"}, tags: []string{"boundary"},
 			prompt: compX(compLimit)},
@@ -58,16 +58,16 @@ func compLimitCases() []compLimitCase {
 		{id: "astral-over", desc: "60,001 astral characters count 120,002 units, not 60,001", reqs: []string{"QUOTE-COMPOSE-030"}, tags: []string{"boundary", "astral"},
 			prompt: strings.Repeat("\U0001F600", compLimit/2+1)},
 		{id: "expansion-pushes-over", desc: "119,922 units and a 78-unit link fit, but the expansion is longer",
-			reqs: []string{"QUOTE-COMPOSE-030"}, prompt: compX(compLimit-78) + min.link(),
+			reqs: []string{"QUOTE-COMPOSE-030"}, prompt: compX(compLimit-78) + compLink(min),
 			expanded: compX(compLimit-78) + marker + minBlock},
 		{id: "expansion-at-limit", desc: "a prompt whose expansion is exactly 120,000 units", tags: []string{"boundary"},
-			prompt: compX(fit) + min.link(), expanded: compX(fit) + marker + minBlock},
+			prompt: compX(fit) + compLink(min), expanded: compX(fit) + marker + minBlock},
 		{id: "expansion-one-over", desc: "a prompt whose expansion is 120,001 units", tags: []string{"boundary"},
-			prompt: compX(fit+1) + min.link(), expanded: compX(fit+1) + marker + minBlock},
+			prompt: compX(fit+1) + compLink(min), expanded: compX(fit+1) + marker + minBlock},
 		{id: "long-link-short-expansion", desc: "a prompt over the limit whose expansion would fit",
 			prompt: compX(50_000) + " " + longLink, expanded: compX(50_000) + " " + marker + longBlock},
 	}
-	if len(min.link()) != 78 {
+	if len(compLink(min)) != 78 {
 		panic("gen: the minimal link is not 78 units")
 	}
 	for i := range cases {
@@ -93,7 +93,7 @@ func composeSubmitLimits() (*vectors.File, error) {
 	}
 	cf.add("pending-input-over-limit", "an answer to pending user input is not checked, even over the limit",
 		[]string{"QUOTE-COMPOSE-073", "QUOTE-COMPOSE-033"}, []string{"boundary"},
-		map[string]string{"prompt": compX(compLimit-78) + compSimple("q").link() + compX(1000), "target": "pending-user-input"},
+		map[string]string{"prompt": compX(compLimit-78) + compLink(compSimple("q")) + compX(1000), "target": "pending-user-input"},
 		map[string]bool{"ok": true})
 	return cf.f, nil
 }
@@ -105,10 +105,10 @@ func composeSendLimits() (*vectors.File, error) {
 		var out any
 		switch {
 		case compUnits(lc.trimmed()) > compLimit:
-			out = compRejected("QUOTE_INPUT_TOO_LONG")
+			out = qRejected("QUOTE_INPUT_TOO_LONG")
 			r = append(r, "QUOTE-COMPOSE-034")
 		case compUnits(lc.expanded) > compLimit:
-			out = compRejected("QUOTE_EXPANDED_TOO_LONG")
+			out = qRejected("QUOTE_EXPANDED_TOO_LONG")
 			r = append(r, "QUOTE-COMPOSE-035")
 		default:
 			out = map[string]string{"text": lc.expanded}
@@ -124,17 +124,17 @@ const (
 	compNavCap    = 140_000
 )
 
-func compHash(c compCit) string {
+func compHash(c qCitation) string {
 	return compNavPrefix + base64.RawURLEncoding.EncodeToString([]byte(c.href()))
 }
 
 // compNavCit returns a valid citation whose href is exactly n units: 8,000
 // CJK characters of text (72,000 units of href) and a comment of CJK
 // characters (9 units each) and ASCII letters filling the rest.
-func compNavCit(n int) compCit {
+func compNavCit(n int) qCitation {
 	c := compSimple(strings.Repeat("中", 8000))
 	comment := ""
-	c.Comment = &comment
+	c.comment = &comment
 	rest := n - len(c.href())
 	comment = strings.Repeat("文", rest/9) + strings.Repeat("y", rest%9)
 	if len(c.href()) != n {
@@ -148,10 +148,10 @@ func composeNavEncodeLimits() (*vectors.File, error) {
 	under, over := compNavCit(104_985), compNavCit(104_986)
 	cf.add("hash-just-under-cap", "an href of 104,985 units gives a hash of 139,999 units",
 		[]string{"QUOTE-COMPOSE-075", "QUOTE-COMPOSE-050"}, []string{"boundary", "cjk"},
-		map[string]any{"citation": under}, map[string]string{"hash": compHash(under)})
+		map[string]any{"citation": under.json()}, map[string]string{"hash": compHash(under)})
 	cf.add("hash-over-cap-still-encoded", "an href of 104,986 units is encoded though its 140,001-unit hash cannot be decoded",
 		[]string{"QUOTE-COMPOSE-075", "QUOTE-COMPOSE-051"}, []string{"boundary", "cjk"},
-		map[string]any{"citation": over}, map[string]string{"hash": compHash(over)})
+		map[string]any{"citation": over.json()}, map[string]string{"hash": compHash(over)})
 	return cf.f, nil
 }
 
@@ -160,17 +160,17 @@ func composeNavDecodeLimits() (*vectors.File, error) {
 	under, over := compNavCit(104_985), compNavCit(104_986)
 	reqs := []string{"QUOTE-COMPOSE-076", "QUOTE-COMPOSE-054"}
 	cf.add("hash-just-under-cap", "a valid hash of 139,999 units decodes to its citation", append(reqs, "QUOTE-COMPOSE-057"),
-		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(under)}, map[string]any{"citation": under})
+		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(under)}, map[string]any{"citation": under.json()})
 	cf.add("valid-hash-over-cap", "a valid hash of 140,001 units is refused by its length", reqs,
-		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(over)}, compRejected("QUOTE_NAV_TOO_LONG"))
+		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(over)}, qRejected("QUOTE_NAV_TOO_LONG"))
 	payload := compNavCap - len(compNavPrefix) // 139,981 characters: one over a group of four
 	cf.add("fragment-at-cap", "a fragment of exactly 140,000 units passes the cap and fails as base64", reqs,
-		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload)}, compRejected("QUOTE_NAV_BASE64"))
+		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload)}, qRejected("QUOTE_NAV_BASE64"))
 	cf.add("fragment-one-over-cap", "a fragment of 140,001 units is refused by its length", reqs,
-		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload+1)}, compRejected("QUOTE_NAV_TOO_LONG"))
+		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload+1)}, qRejected("QUOTE_NAV_TOO_LONG"))
 	cf.add("astral-under-cap", "69,990 astral characters make 139,999 units, under the cap", reqs,
-		[]string{"boundary", "astral"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("\U0001F600", (payload-1)/2)}, compRejected("QUOTE_NAV_BASE64"))
+		[]string{"boundary", "astral"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("\U0001F600", (payload-1)/2)}, qRejected("QUOTE_NAV_BASE64"))
 	cf.add("astral-over-cap", "69,991 astral characters make 140,001 units, over the cap", reqs,
-		[]string{"boundary", "astral"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("\U0001F600", (payload+1)/2)}, compRejected("QUOTE_NAV_TOO_LONG"))
+		[]string{"boundary", "astral"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("\U0001F600", (payload+1)/2)}, qRejected("QUOTE_NAV_TOO_LONG"))
 	return cf.f, nil
 }
