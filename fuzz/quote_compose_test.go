@@ -15,7 +15,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/conform-suite/conform/reference/quote"
-	"github.com/conform-suite/conform/vectors"
 )
 
 // Properties of the composer and provider pipeline (spec/quote-compose.md).
@@ -240,43 +239,18 @@ func TestComposeLimitChecksAgree(t *testing.T) {
 // `go test` runs every vector's input as a seed.
 const composeFuzzSeedMax = 16 << 10
 
-// composeFuzzing reports whether the test binary runs with -test.fuzz.
-func composeFuzzing() bool {
+// composeSeedFits reports whether s is used as a seed: always in plain
+// test runs, and when at most composeFuzzSeedMax bytes under -test.fuzz.
+func composeSeedFits(s string) bool {
 	f := flag.Lookup("test.fuzz")
-	return f != nil && f.Value.String() != ""
-}
-
-// composeSeeds returns the inputs of every vector of op (only the small ones
-// when fuzzing); it fails the test when there are none.
-func composeSeeds[T any](t testing.TB, op string) []T {
-	t.Helper()
-	c, err := vectors.Load(vectors.FS())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var seeds []T
-	for _, v := range c.Vectors() {
-		if v.Op != op {
-			continue
-		}
-		if composeFuzzing() && len(v.Input) > composeFuzzSeedMax {
-			continue
-		}
-		var in T
-		if err := json.Unmarshal(v.Input, &in); err != nil {
-			t.Fatalf("%s: %v", v.ID, err)
-		}
-		seeds = append(seeds, in)
-	}
-	if len(seeds) == 0 {
-		t.Fatalf("no %s vectors to seed from", op)
-	}
-	return seeds
+	return f == nil || f.Value.String() == "" || len(s) <= composeFuzzSeedMax
 }
 
 func FuzzExpand(f *testing.F) {
-	for _, in := range composeSeeds[struct{ Prompt string }](f, "quote.expand") {
-		f.Add(in.Prompt)
+	for _, in := range quoteVectorInputs[struct{ Prompt string }](f, "quote.expand") {
+		if composeSeedFits(in.Prompt) {
+			f.Add(in.Prompt)
+		}
 	}
 	f.Fuzz(func(t *testing.T, prompt string) {
 		if !utf8.ValidString(prompt) {
@@ -320,8 +294,10 @@ func composeOracleLocation(loc string) (quote.Citation, quote.Code) {
 }
 
 func FuzzNavDecode(f *testing.F) {
-	for _, in := range composeSeeds[struct{ Location string }](f, "quote.nav_decode") {
-		f.Add(in.Location)
+	for _, in := range quoteVectorInputs[struct{ Location string }](f, "quote.nav_decode") {
+		if composeSeedFits(in.Location) {
+			f.Add(in.Location)
+		}
 	}
 	f.Fuzz(func(t *testing.T, loc string) {
 		got, err := quote.FromLocation(loc)

@@ -245,15 +245,19 @@ func TestSendTurn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, err := SendTurn(tt.in)
-		var e *Error
-		code := Code("")
-		if errors.As(err, &e) {
-			code = e.Code
-		}
-		if got != tt.want || code != tt.code {
+		if code := composeCode(err); got != tt.want || code != tt.code {
 			t.Errorf("SendTurn(%.20q…) = %.20q, %v, want %.20q, %s", tt.in, got, err, tt.want, tt.code)
 		}
 	}
+}
+
+// composeCode returns the code of an *Error, or "".
+func composeCode(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
 }
 
 func TestNavHashExample(t *testing.T) {
@@ -308,12 +312,7 @@ func TestFromLocation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, err := FromLocation(tt.loc)
-		var e *Error
-		code := Code("")
-		if errors.As(err, &e) {
-			code = e.Code
-		}
-		if code != tt.code || tt.code == "" && got != c {
+		if code := composeCode(err); code != tt.code || tt.code == "" && got != c {
 			t.Errorf("FromLocation(%.60q) = %+v, %v, want code %q", tt.loc, got, err, tt.code)
 		}
 	}
