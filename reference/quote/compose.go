@@ -85,13 +85,13 @@ func Expand(prompt string) string {
 		return prompt
 	}
 	var (
-		body     strings.Builder
+		out      strings.Builder
 		ids      = map[string]int{}
 		entries  []Citation
 		comments bool
 		pos      int
 	)
-	body.Grow(len(prompt))
+	out.Grow(len(prompt) + len(expandNoteComments) + 400*len(ss))
 	for _, s := range ss {
 		n, seen := ids[s.link.Source]
 		if !seen {
@@ -100,23 +100,19 @@ func Expand(prompt string) string {
 			ids[s.link.Source] = n
 			comments = comments || s.link.Citation.Comment != nil
 		}
-		body.WriteString(prompt[pos:s.start])
-		body.WriteString(ExpandMarker)
-		body.WriteString(strconv.Itoa(n))
-		body.WriteByte(']')
+		out.WriteString(prompt[pos:s.start])
+		out.WriteString(ExpandMarker)
+		out.WriteString(strconv.Itoa(n))
+		out.WriteByte(']')
 		pos = s.end
 	}
-	body.WriteString(prompt[pos:])
-
-	note := expandNote
-	if comments {
-		note = expandNoteComments
-	}
-	var out strings.Builder
-	out.Grow(body.Len() + len(note) + 300*len(entries))
-	out.WriteString(body.String())
+	out.WriteString(prompt[pos:])
 	out.WriteString("\n\n<assistant_citations>\n")
-	out.WriteString(note)
+	if comments {
+		out.WriteString(expandNoteComments)
+	} else {
+		out.WriteString(expandNote)
+	}
 	out.WriteByte('\n')
 	writeEntries(&out, entries)
 	out.WriteString("\n</assistant_citations>")
