@@ -195,6 +195,53 @@ func TestComposeIdentityWithoutLinks(t *testing.T) {
 	})
 }
 
+// composeSplice replaces each valid link of prompt, in UTF-16 units, by
+// what render gives for its citation.
+func composeSplice(prompt string, render func(quote.Citation) string) string {
+	units := utf16.Encode([]rune(prompt))
+	var out []uint16
+	pos := 0
+	for _, l := range quote.Collect(prompt) {
+		out = append(out, units[pos:l.Start]...)
+		out = append(out, utf16.Encode([]rune(render(l.Citation)))...)
+		pos = l.End
+	}
+	return string(utf16.Decode(append(out, units[pos:]...)))
+}
+
+// composeMarkdownEscape is QUOTE-COMPOSE-044 as a replacer table.
+var composeMarkdownEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;",
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "{", `\{`, "}", `\}`,
+	"(", `\(`, ")", `\)`, "#", `\#`, "+", `\+`, ".", `\.`, "!", `\!`, "|", `\|`, "~", `\~`, "-", `\-`)
+
+// TestComposeRenderingsProperty: the plain-text and Markdown renderings
+// replace each valid link as QUOTE-COMPOSE-040 and -042 to -044 say, and
+// nothing else.
+func TestComposeRenderingsProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := composePrompt(t)
+		plain := composeSplice(p, func(c quote.Citation) string {
+			if c.Comment == nil {
+				return c.Text
+			}
+			return c.Text + "\nComment: " + *c.Comment
+		})
+		if got := quote.PlainText(p); got != plain {
+			t.Fatalf("PlainText(%q) = %q, want %q", p, got, plain)
+		}
+		md := composeSplice(p, func(c quote.Citation) string {
+			r := "\n\n> Assistant quote:\n> " + strings.ReplaceAll(composeMarkdownEscape.Replace(c.Text), "\n", "\n> ") + "\n\n"
+			if c.Comment != nil {
+				r += "Comment: " + composeMarkdownEscape.Replace(*c.Comment) + "\n\n"
+			}
+			return r
+		})
+		if got := quote.Markdown(p); got != md {
+			t.Fatalf("Markdown(%q) = %q, want %q", p, got, md)
+		}
+	})
+}
+
 // TestComposeNavRoundTrip: decoding the hash of a navigable citation gives
 // it back (QUOTE-COMPOSE-057).
 func TestComposeNavRoundTrip(t *testing.T) {
