@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Verdict classifies a comparison of an actual output with an expected one.
@@ -187,7 +188,24 @@ func short(v any) string {
 	s := strings.TrimSuffix(buf.String(), "\n")
 	const max = 200
 	if len(s) > max {
-		s = s[:max/2] + fmt.Sprintf("…(%d bytes)…", len(s)-max) + s[len(s)-max/2:]
+		head := truncateUTF8(s, max/2)
+		tail := s[len(s)-max/2:]
+		for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+			tail = tail[1:]
+		}
+		s = head + fmt.Sprintf("…(%d bytes)…", len(s)-len(head)-len(tail)) + tail
 	}
 	return s
+}
+
+// truncateUTF8 returns the longest prefix of s of at most n bytes that does
+// not cut a UTF-8 sequence.
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

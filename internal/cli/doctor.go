@@ -1,0 +1,243 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/conform-suite/conform/runner"
+	"github.com/conform-suite/conform/schemas"
+)
+
+// schemaBase is the $id prefix of every schema in schemas/.
+const schemaBase = "https://conform-suite.github.io/schemas/"
+
+// schemaSet compiles schemas of schemas.FS() on demand.
+type schemaSet struct {
+	c     *jsonschema.Compiler
+	cache map[string]*jsonschema.Schema
+	have  map[string]bool
+}
+
+func newSchemaSet() (*schemaSet, error) {
+	s := &schemaSet{c: jsonschema.NewCompiler(), cache: map[string]*jsonschema.Schema{}, have: map[string]bool{}}
+	s.c.DefaultDraft(jsonschema.Draft2020)
+	err := fs.WalkDir(schemas.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path.Ext(p) != ".json" {
+			return err
+		}
+		data, err := fs.ReadFile(schemas.FS(), p)
+		if err != nil {
+			return err
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			return fmt.Errorf("schemas/%s: %w", p, err)
+		}
+		s.have[p] = true
+		return s.c.AddResource(schemaBase+p, doc)
+	})
+	return s, err
+}
+
+// validate checks raw JSON against file#pointer; it returns nil, false when
+// the schema file does not exist.
+func (s *schemaSet) validate(file, pointer string, raw []byte) (error, bool) {
+	if !s.have[file] {
+		return nil, false
+	}
+	url := schemaBase + file + "#" + pointer
+	sch, ok := s.cache[url]
+	if !ok {
+		var err error
+		if sch, err = s.c.Compile(url); err != nil {
+			return fmt.Errorf("schema %s: %v", url, err), true
+		}
+		s.cache[url] = sch
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return fmt.Errorf("not JSON: %v", err), true
+	}
+	if err := sch.Validate(v); err != nil {
+		return oneLine(err.Error()), true
+	}
+	return nil, true
+}
+
+type oneLine string
+
+func (o oneLine) Error() string { return strings.Join(strings.Fields(string(o)), " ") }
+
+const doctorHead = `Usage: conform doctor [flags]
+
+Checks how an implementation speaks the protocol, without judging its answers:
+the hello handshake, the answer to an unknown op, the shape of every answer to
+the selected vectors (schemas/protocol.schema.json) and of every output
+(schemas/ops/<op>.json), and the time a request takes. Exit code 0 when every
+check passed, 1 otherwise, 2 when the implementation cannot be started.
+`
+
+func (e *env) doctor(args []string) int {
+	fls := e.newFlags("doctor", doctorHead)
+	var impl implFlags
+	var sel selectFlags
+	var pings int
+	impl.register(fls)
+	sel.register(fls)
+	fls.IntVar(&pings, "pings", 200, "hello round trips to measure the per-request overhead")
+	if done, code := e.parse(fls, args, 0); done {
+		return code
+	}
+	_, vs, ok := e.selection(&sel)
+	if !ok {
+		return ExitUsage
+	}
+	set, err := newSchemaSet()
+	if err != nil {
+		e.errorf("%v", err)
+		return ExitUsage
+	}
+	ctx := context.Background()
+	im, hello, transport, ok := e.connect(ctx, &impl)
+	if !ok {
+		return ExitUsage
+	}
+	defer im.Close()
+	passed, failed := 0, 0
+	check := func(ok bool, format string, args ...any) {
+		mark := "ok  "
+		if ok {
+			passed++
+		} else {
+			mark = "FAIL"
+			failed++
+		}
+		fmt.Fprintf(e.stdout, "%s %s\n", mark, fmt.Sprintf(format, args...))
+	}
+	call := func(req runner.Request) (runner.Response, error) {
+		cctx, cancel := context.WithTimeout(ctx, impl.timeout)
+		defer cancel()
+		return im.Call(cctx, req)
+	}
+	raw := func(resp runner.Response) []byte {
+		if resp.Raw != nil {
+			return resp.Raw
+		}
+		data, _ := json.Marshal(resp)
+		return data
+	}
+
+	fmt.Fprintf(e.stdout, "transport: %s\n", transport)
+	if hello == nil {
+		check(true, "hello: answered unsupported; every op is assumed offered")
+	} else {
+		data, _ := json.Marshal(hello)
+		err, _ := set.validate("protocol.schema.json", "/$defs/hello_output", data)
+		check(err == nil, "hello: %s %s (%s), protocol %d, %d ops%s", hello.Name, hello.Version, hello.Language, hello.Protocol, len(hello.Ops), errSuffix(err))
+		for _, op := range hello.Ops {
+			if !set.have["ops/"+op+".json"] {
+				fmt.Fprintf(e.stdout, "note hello lists %s, an op this suite has no schema for\n", op)
+			}
+		}
+	}
+
+	resp, err := call(runner.Request{ID: runner.IntID(1), Op: "conform.no-such-op", Input: json.RawMessage(`{}`)})
+	switch {
+	case err != nil:
+		check(false, "unknown op: no answer: %v", err)
+	case resp.Error == nil || resp.Error.Kind != runner.KindUnsupported:
+		check(false, "unknown op: answered %s, want error kind unsupported (PROTO-ERROR-002)", raw(resp))
+	default:
+		verr, _ := set.validate("protocol.schema.json", "/$defs/response", raw(resp))
+		check(verr == nil, "unknown op: answered error kind unsupported%s", errSuffix(verr))
+	}
+
+	bad, noSchema, unsupported, answered := 0, map[string]bool{}, 0, 0
+	for i, v := range vs {
+		if !hello.Supports(v.Op) {
+			unsupported++
+			continue
+		}
+		resp, err := call(runner.Request{ID: runner.IntID(int64(i + 2)), Op: v.Op, Input: v.Input})
+		if err != nil {
+			bad++
+			if bad <= 10 {
+				fmt.Fprintf(e.stdout, "FAIL %s: %v\n", v.ID, err)
+			}
+			continue
+		}
+		answered++
+		if verr, _ := set.validate("protocol.schema.json", "/$defs/response", raw(resp)); verr != nil {
+			bad++
+			if bad <= 10 {
+				fmt.Fprintf(e.stdout, "FAIL %s: the answer is not a protocol response: %v\n", v.ID, verr)
+			}
+			continue
+		}
+		if resp.Output == nil {
+			continue
+		}
+		verr, found := set.validate("ops/"+v.Op+".json", "/$defs/output", resp.Output)
+		if !found {
+			noSchema[v.Op] = true
+			continue
+		}
+		if verr != nil {
+			bad++
+			if bad <= 10 {
+				fmt.Fprintf(e.stdout, "FAIL %s: the output does not match schemas/ops/%s.json: %v\n", v.ID, v.Op, verr)
+			}
+		}
+	}
+	if bad > 10 {
+		fmt.Fprintf(e.stdout, "     … %d more\n", bad-10)
+	}
+	check(bad == 0, "answers: %d of %d vectors answered with well-formed messages (%d unsupported, not sent)", answered-min(bad, answered), len(vs), unsupported)
+	for _, op := range slices.Sorted(maps.Keys(noSchema)) {
+		fmt.Fprintf(e.stdout, "note no schemas/ops/%s.json: outputs of %s not checked\n", op, op)
+	}
+
+	if pings > 0 {
+		var times []time.Duration
+		for i := range pings {
+			start := time.Now()
+			_, err := call(runner.Request{ID: runner.IntID(int64(100000 + i)), Op: "hello", Input: json.RawMessage(`{"protocol":1}`)})
+			if err != nil {
+				check(false, "overhead: hello round trip %d failed: %v", i+1, err)
+				break
+			}
+			times = append(times, time.Since(start))
+		}
+		if len(times) == pings {
+			slices.Sort(times)
+			var sum time.Duration
+			for _, t := range times {
+				sum += t
+			}
+			fmt.Fprintf(e.stdout, "time per request (hello, one at a time, %d round trips): mean %v, p50 %v, p99 %v\n",
+				pings, (sum / time.Duration(pings)).Round(time.Microsecond), times[pings/2].Round(time.Microsecond), times[pings*99/100].Round(time.Microsecond))
+		}
+	}
+	fmt.Fprintf(e.stdout, "%d passed, %d failed\n", passed, failed)
+	if failed > 0 {
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+func errSuffix(err error) string {
+	if err == nil {
+		return ""
+	}
+	return ": " + err.Error()
+}
