@@ -19,7 +19,7 @@ type LineTooLongError struct {
 }
 
 func (e *LineTooLongError) Error() string {
-	return fmt.Sprintf("a line of %d bytes is longer than the limit of %d bytes", e.Size, e.Max)
+	return fmt.Sprintf("a line of %d bytes, longer than the limit of %d bytes", e.Size, e.Max)
 }
 
 // lineReader reads newline-terminated lines of at most max bytes. A longer

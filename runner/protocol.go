@@ -58,9 +58,10 @@ type Hello struct {
 }
 
 // Supports reports whether the implementation offers op. A nil Hello (an
-// implementation that does not know hello) supports every op.
+// implementation that does not know hello) supports every op, and every
+// implementation that answered hello supports hello.
 func (h *Hello) Supports(op string) bool {
-	if h == nil {
+	if h == nil || op == "hello" {
 		return true
 	}
 	for _, o := range h.Ops {
