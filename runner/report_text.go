@@ -104,7 +104,7 @@ func (r *Report) writeFailure(b *strings.Builder, res *Result) {
 		fmt.Fprintf(b, "  request:  %s\n", line)
 	}
 	if res.Reason != "" {
-		fmt.Fprintf(b, "  listed:   %s (the expectations file says it fails; it %s)\n", res.Reason, res.Original)
+		fmt.Fprintf(b, "  listed:   %s (the expectations file lists it as failing; outcome %s)\n", firstOr(res.Reason, "no reason given"), res.Original)
 	}
 	if res.Detail != "" {
 		fmt.Fprintf(b, "  detail:   %s\n", res.Detail)
