@@ -239,6 +239,7 @@ func TestServeStdioAnswersValidate(t *testing.T) {
 		`not json`,
 		`{"id":3}`,
 		`{"id":1.5,"op":"hello","input":{}}`,
+		`{"id":7,"op":"hello","input":"not an object"}`,
 		`[1,2]`,
 		``,
 	}, "\n") + "\n"
@@ -248,7 +249,7 @@ func TestServeStdioAnswersValidate(t *testing.T) {
 	}
 	resp := schema(t, "protocol.schema.json#/$defs/response")
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	wantIDs := []string{"0", `"s"`, "null", "3", "null", "null"}
+	wantIDs := []string{"0", `"s"`, "null", "3", "null", "7", "null"}
 	if len(lines) != len(wantIDs) {
 		t.Fatalf("ServeStdio wrote %d lines, want %d:\n%s", len(lines), len(wantIDs), out.String())
 	}

@@ -45,6 +45,12 @@ func ServeStdio(ctx context.Context, impl Implementation, r io.Reader, w io.Writ
 	}
 }
 
+// ServeLine answers one request line as ServeStdio does, returning the
+// answer line (with its newline).
+func ServeLine(ctx context.Context, impl Implementation, line []byte) []byte {
+	return appendAnswer(nil, serveOne(ctx, impl, line))
+}
+
 // serveOne decodes one request and answers it.
 func serveOne(ctx context.Context, impl Implementation, data []byte) Response {
 	var req Request
@@ -64,6 +70,8 @@ func serveOne(ctx context.Context, impl Implementation, data []byte) Response {
 		return errorResponse(nil, KindBadRequest, `the request's "id" is missing or not a string or integer`)
 	case req.Op == "":
 		return errorResponse(req.ID, KindBadRequest, `the request has no "op"`)
+	case len(req.Input) == 0 || req.Input[0] != '{':
+		return errorResponse(req.ID, KindBadRequest, `the request's "input" is not an object`)
 	}
 	resp, err := impl.Call(ctx, req)
 	if err != nil {
