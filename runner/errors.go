@@ -12,6 +12,9 @@ type CallError struct {
 	Outcome Outcome // Crash, Timeout or ProtocolErr
 	Msg     string
 	Stderr  string // the tail of the implementation's stderr, when captured
+	// Retry marks a timeout of a request that waited behind an older one
+	// that hung: the request deserves a second try with a fresh deadline.
+	Retry bool
 }
 
 func (e *CallError) Error() string { return string(e.Outcome) + ": " + e.Msg }

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/conform-suite/conform/runner/internal/fakeimpl"
+	"github.com/conform-suite/conform/internal/fakeimpl"
 )
 
 // serveEnv makes the test binary serve the reference on stdio, as

@@ -76,7 +76,8 @@ func (h *Hello) Supports(op string) bool {
 func IntID(n int64) json.RawMessage { return json.RawMessage(strconv.FormatInt(n, 10)) }
 
 // appendRequestLine appends req as one protocol line (compact JSON and a
-// newline) to buf, with id in place of req.ID when id is not nil. grease,
+// newline) to buf, with id in place of req.ID when id is not nil (an empty,
+// non-nil id leaves a gap to splice one into). grease,
 // when not empty, is added as an extra top-level member that the
 // implementation has to ignore (PROTO-FRAME-005).
 func appendRequestLine(buf []byte, id json.RawMessage, req Request, grease string) ([]byte, error) {

@@ -197,11 +197,18 @@ func (r *Runner) RunOne(ctx context.Context, id int64, v *vectors.Vector) Result
 	if !r.request(id, v, &res) {
 		return res
 	}
-	cctx, cancel := r.deadline(ctx)
 	start := time.Now()
-	resp, err := r.Impl.Call(cctx, res.Request)
+	resp, err := r.call(ctx, res.Request)
+	// A request that failed through no fault of its own (it waited behind
+	// one that hung) is sent again, with a fresh deadline, a few times.
+	for try := 0; try < 3; try++ {
+		var ce *CallError
+		if !errors.As(err, &ce) || !ce.Retry {
+			break
+		}
+		resp, err = r.call(ctx, res.Request)
+	}
 	res.Duration = time.Since(start)
-	cancel()
 	r.judge(&res, resp, err)
 	return res
 }
@@ -227,6 +234,13 @@ func (r *Runner) runBatch(ctx context.Context, b Batcher, vs []*vectors.Vector, 
 		results[i].Duration = d
 		r.judge(&results[i], resps[k], errs[k])
 	}
+}
+
+// call sends one request under the per-request deadline.
+func (r *Runner) call(ctx context.Context, req Request) (Response, error) {
+	cctx, cancel := r.deadline(ctx)
+	defer cancel()
+	return r.Impl.Call(cctx, req)
 }
 
 func (r *Runner) deadline(ctx context.Context) (context.Context, context.CancelFunc) {

@@ -27,8 +27,9 @@ import (
 // with outcome crash and the next Call starts a new child, as long as the
 // restart budget lasts. A request whose context expires fails with outcome
 // timeout and the child is restarted (a child that hangs on one request holds
-// the others behind it); the other requests in flight are sent again once to
-// the new child.
+// the others behind it); the other requests in flight fail with a
+// *CallError marked Retry, which the Runner sends again once, with a fresh
+// deadline.
 type Stdio struct {
 	Command   []string // program and arguments
 	Dir       string   // working directory; "" for the current one
@@ -61,11 +62,12 @@ type child struct {
 	writeq  chan []byte
 	stderr  *boundedTail
 	dead    chan struct{} // closed once the child is gone and pending emptied
+	sendMu  sync.Mutex    // orders wire ids as lines are queued
 	mu      sync.Mutex
 	gone    bool
-	pending map[string]chan answer
-	late    map[string]bool // ids given up on: their answers are dropped
-	killFor string          // why the runner killed the child, if it did
+	pending map[int64]chan answer // by wire id
+	late    map[int64]bool        // wire ids given up on: their answers are dropped
+	killFor string                // why the runner killed the child, if it did
 }
 
 type answer struct {
@@ -93,11 +95,11 @@ func (s *Stdio) Call(ctx context.Context, req Request) (Response, error) {
 			return Response{}, err
 		}
 		a := c.call(ctx, req)
-		if a.retry && attempt == 0 {
-			continue
+		if a.retry && attempt < 3 {
+			continue // the child was gone before the request was queued
 		}
 		if a.retry {
-			a.err = callErr(Crash, "the implementation was restarted twice while this request was in flight")
+			a.err = callErr(Crash, "the implementation kept dying before this request could be sent")
 		}
 		return a.resp, a.err
 	}
@@ -130,6 +132,13 @@ func (s *Stdio) child() (*child, error) {
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, callErr(Crash, "the transport is closed")
+	}
+	if c := s.cur; c != nil && c.dying() {
+		// Stopped for a timeout but not yet reaped: wait for it (bounded
+		// by the kill), so that no request is queued on a dying child.
+		s.mu.Unlock()
+		<-c.dead
+		s.mu.Lock()
 	}
 	if s.cur != nil && !s.cur.isGone() {
 		return s.cur, nil
@@ -174,8 +183,8 @@ func (s *Stdio) start() (*child, error) {
 		writeq:  make(chan []byte, 256),
 		stderr:  newBoundedTail(stderrMax),
 		dead:    make(chan struct{}),
-		pending: map[string]chan answer{},
-		late:    map[string]bool{},
+		pending: map[int64]chan answer{},
+		late:    map[int64]bool{},
 	}
 	cmd.Stderr = c.stderr
 	cmd.WaitDelay = time.Second
@@ -191,6 +200,13 @@ func (s *Stdio) start() (*child, error) {
 	go c.write()
 	go c.read(outR)
 	return c, nil
+}
+
+// dying reports whether the runner has stopped the child.
+func (c *child) dying() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.killFor != "" && !c.gone
 }
 
 func (c *child) isGone() bool {
@@ -212,50 +228,77 @@ func (c *child) kill(reason string) {
 }
 
 func (c *child) call(ctx context.Context, req Request) answer {
-	wire := c.s.nextWire.Add(1) - 1
-	key := strconv.FormatInt(wire, 10)
 	grease := ""
 	if c.s.Grease {
-		grease = "grease_" + strconv.FormatInt(wire%7919, 36)
+		grease = "grease_" + strconv.Itoa(len(req.Op)%7)
 	}
-	line, err := appendRequestLine(make([]byte, 0, 64+len(req.Input)), json.RawMessage(key), req, grease)
+	// The line is built with an empty id, spliced in below: the wire id is
+	// taken and the line queued under one lock, so that wire ids follow the
+	// order of the lines on the pipe, and the oldest request in flight is
+	// the one a sequential child is busy with.
+	body, err := appendRequestLine(nil, json.RawMessage{}, req, grease)
 	if err != nil {
 		return answer{err: callErr(ProtocolErr, "%v", err)}
 	}
 	ch := make(chan answer, 1)
+	c.sendMu.Lock()
 	c.mu.Lock()
 	if c.gone {
 		c.mu.Unlock()
+		c.sendMu.Unlock()
 		return answer{retry: true}
 	}
-	c.pending[key] = ch
+	wire := c.s.nextWire.Add(1) - 1
+	c.pending[wire] = ch
 	c.mu.Unlock()
-
+	line := make([]byte, 0, len(body)+20)
+	line = append(line, body[:len(`{"id":`)]...)
+	line = strconv.AppendInt(line, wire, 10)
+	line = append(line, body[len(`{"id":`):]...)
 	select {
 	case c.writeq <- line:
 	case <-c.dead:
 	case <-ctx.Done():
 	}
+	c.sendMu.Unlock()
 	select {
 	case a := <-ch:
 		a.resp.ID = req.ID
 		return a
 	case <-ctx.Done():
 		c.mu.Lock()
-		_, stillPending := c.pending[key]
-		delete(c.pending, key)
-		c.late[key] = true
+		_, stillPending := c.pending[wire]
+		delete(c.pending, wire)
+		c.late[wire] = true
+		// The oldest request in flight is the one a sequential child is
+		// stuck on: it is blamed and the child is stopped; the others are
+		// victims.
+		oldest := true
+		for w := range c.pending {
+			oldest = oldest && w > wire
+		}
+		timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
+		blamed := timedOut && oldest && c.killFor == ""
+		if blamed {
+			c.killFor = "a request timed out" // under the lock: one request is blamed
+		}
 		c.mu.Unlock()
 		if !stillPending { // the answer raced the deadline
 			a := <-ch
 			a.resp.ID = req.ID
 			return a
 		}
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			c.kill("a request timed out")
-			return answer{err: &CallError{Outcome: Timeout, Msg: "no answer before the deadline; the implementation was restarted", Stderr: c.stderr.String()}}
+		if !timedOut {
+			return answer{err: ctx.Err()}
 		}
-		return answer{err: ctx.Err()}
+		if !blamed {
+			// Another request is older, or already blamed: this one may only
+			// be waiting behind it. The older one's deadline stops the
+			// child; this one is sent again.
+			return answer{err: &CallError{Outcome: Timeout, Msg: "no answer before the deadline, while an older request was unanswered too", Retry: true}}
+		}
+		c.kill("a request timed out")
+		return answer{err: &CallError{Outcome: Timeout, Msg: "no answer before the deadline; the implementation was restarted", Stderr: c.stderr.String()}}
 	}
 }
 
@@ -300,12 +343,16 @@ func (c *child) read(out *os.File) {
 		}
 		resp, perr := parseResponse(bytes.Clone(line))
 		key := string(resp.ID)
-		c.mu.Lock()
-		ch, ok := c.pending[key]
-		if ok {
-			delete(c.pending, key)
+		wire, err := strconv.ParseInt(key, 10, 64)
+		if err != nil {
+			wire = -1
 		}
-		isLate := c.late[key]
+		c.mu.Lock()
+		ch, ok := c.pending[wire]
+		if ok {
+			delete(c.pending, wire)
+		}
+		isLate := c.late[wire]
 		c.mu.Unlock()
 		switch {
 		case ok && perr != nil:
@@ -360,7 +407,9 @@ func (c *child) reap(out *os.File) {
 	n := len(c.pending)
 	for key, ch := range c.pending {
 		if c.killFor != "" {
-			ch <- answer{retry: true}
+			// Not this request's fault: the runner sends it again, with a
+			// fresh deadline.
+			ch <- answer{err: &CallError{Outcome: Crash, Msg: "the implementation was stopped (" + c.killFor + ") while this request was in flight", Retry: true}}
 		} else {
 			msg := fmt.Sprintf("the implementation died (%s) before answering", status)
 			if n > 1 {

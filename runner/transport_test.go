@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/conform-suite/conform/runner/internal/fakeimpl"
+	"github.com/conform-suite/conform/internal/fakeimpl"
 	"github.com/conform-suite/conform/vectors"
 )
 

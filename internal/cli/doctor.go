@@ -98,6 +98,10 @@ func (e *env) doctor(args []string) int {
 	if done, code := e.parse(fls, args, 0); done {
 		return code
 	}
+	if err := impl.check(); err != nil {
+		e.errorf("%v", err)
+		return ExitUsage
+	}
 	_, vs, ok := e.selection(&sel)
 	if !ok {
 		return ExitUsage

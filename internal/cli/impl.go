@@ -30,8 +30,17 @@ func (f *implFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noGrease, "no-grease", false, "do not add an unknown member to requests (grease)")
 }
 
+// check reports bad flags before anything is started.
+func (f *implFlags) check() error {
+	_, _, err := f.build()
+	return err
+}
+
 // open returns the implementation and a description of the transport.
-func (f *implFlags) open() (runner.Implementation, string, error) {
+func (f *implFlags) open() (runner.Implementation, string, error) { return f.build() }
+
+// build makes the implementation; nothing is started until its first call.
+func (f *implFlags) build() (runner.Implementation, string, error) {
 	n := 0
 	for _, s := range []string{f.stdio, f.http, f.spawn} {
 		if s != "" {

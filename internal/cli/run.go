@@ -91,6 +91,10 @@ func (e *env) run(args []string) int {
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
+	if err := impl.check(); err != nil {
+		e.errorf("%v", err)
+		return ExitUsage
+	}
 	var exp *runner.Expectations
 	if expect != "" {
 		f, err := os.Open(expect)
