@@ -33,6 +33,9 @@ var refusalKeys = []string{"rejected", "dropped"}
 // JSON values are compared canonically: member order is irrelevant and
 // numbers are compared exactly. diffs lists each difference by JSON path.
 func Compare(expected, actual json.RawMessage) (v Verdict, diffs []string, err error) {
+	if sameBytes(expected, actual) {
+		return Match, nil, nil // the common case, without decoding
+	}
 	want, err := decodeJSON(expected)
 	if err != nil {
 		return Mismatch, nil, fmt.Errorf("expected output: %w", err)
@@ -53,6 +56,19 @@ func Compare(expected, actual json.RawMessage) (v Verdict, diffs []string, err e
 		return Mismatch, diffs, nil
 	}
 	return Match, nil, nil
+}
+
+// sameBytes reports whether two JSON texts are byte for byte equal once
+// insignificant white space is removed: then they are equal values.
+func sameBytes(a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return json.Valid(a)
+	}
+	var ca, cb bytes.Buffer
+	if json.Compact(&ca, a) != nil || json.Compact(&cb, b) != nil {
+		return false
+	}
+	return bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
 func decodeJSON(data []byte) (any, error) {
