@@ -322,11 +322,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			b.WriteString(row + "\n")
 		}
 	}
-	fmt.Fprintf(&b, "\n%d passed, %d failed", t.Passed, t.Failed)
-	if t.Skipped > 0 {
-		fmt.Fprintf(&b, ", %d skipped", t.Skipped)
-	}
-	b.WriteString("\n")
+	b.WriteString("\n" + t.closingLine())
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -5,57 +5,34 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
-	"io/fs"
-	"path"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/conform-suite/conform/schemas"
+	"github.com/conform-suite/conform/internal/schemaset"
 	"github.com/conform-suite/conform/spec"
 )
 
-const schemaBase = "https://conform-suite.github.io/schemas/"
-
-// schema compiles url (under schemaBase) from the embedded schemas.
-func schema(t *testing.T, url string) *jsonschema.Schema {
-	t.Helper()
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	err := fs.WalkDir(schemas.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path.Ext(p) != ".json" {
-			return err
-		}
-		data, err := fs.ReadFile(schemas.FS(), p)
-		if err != nil {
-			return err
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-		if err != nil {
-			return err
-		}
-		return c.AddResource(schemaBase+p, doc)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(schemaBase + url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+// schemaFile validates documents against one schema of schemas/.
+type schemaFile struct {
+	set           *schemaset.Set
+	file, pointer string
 }
 
-func validate(t *testing.T, s *jsonschema.Schema, data []byte) error {
+func schema(t *testing.T, url string) schemaFile {
 	t.Helper()
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	set, err := schemaset.Load()
 	if err != nil {
-		return err
+		t.Fatal(err)
 	}
-	return s.Validate(v)
+	file, pointer, _ := strings.Cut(url, "#")
+	return schemaFile{set, file, pointer}
+}
+
+func validate(t *testing.T, s schemaFile, data []byte) error {
+	t.Helper()
+	return s.set.Validate(s.file, s.pointer, data)
 }
 
 // sampleReport has one result of every outcome, a stale entry and a spec.

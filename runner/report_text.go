@@ -56,13 +56,19 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 	if met, total := r.mandatoryMet(); total > 0 {
 		fmt.Fprintf(&b, "requirements: conforms to %d of %d MUST requirements exercised\n", met, total)
 	}
-	fmt.Fprintf(&b, "%d passed, %d failed", t.Passed, t.Failed)
-	if t.Skipped > 0 {
-		fmt.Fprintf(&b, ", %d skipped", t.Skipped)
-	}
-	b.WriteByte('\n')
+	b.WriteString(t.closingLine())
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// closingLine is the last line of the text and Markdown reports:
+// "N passed, N failed", and ", N skipped" when some were.
+func (t Totals) closingLine() string {
+	s := fmt.Sprintf("%d passed, %d failed", t.Passed, t.Failed)
+	if t.Skipped > 0 {
+		s += fmt.Sprintf(", %d skipped", t.Skipped)
+	}
+	return s + "\n"
 }
 
 // mandatoryMet counts the MUST and MUST NOT requirements whose vectors all

@@ -1,82 +1,16 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"maps"
-	"path"
 	"slices"
-	"strings"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
+	"github.com/conform-suite/conform/internal/schemaset"
 	"github.com/conform-suite/conform/runner"
-	"github.com/conform-suite/conform/schemas"
 )
-
-// schemaBase is the $id prefix of every schema in schemas/.
-const schemaBase = "https://conform-suite.github.io/schemas/"
-
-// schemaSet compiles schemas of schemas.FS() on demand.
-type schemaSet struct {
-	c     *jsonschema.Compiler
-	cache map[string]*jsonschema.Schema
-	have  map[string]bool
-}
-
-func newSchemaSet() (*schemaSet, error) {
-	s := &schemaSet{c: jsonschema.NewCompiler(), cache: map[string]*jsonschema.Schema{}, have: map[string]bool{}}
-	s.c.DefaultDraft(jsonschema.Draft2020)
-	err := fs.WalkDir(schemas.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path.Ext(p) != ".json" {
-			return err
-		}
-		data, err := fs.ReadFile(schemas.FS(), p)
-		if err != nil {
-			return err
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-		if err != nil {
-			return fmt.Errorf("schemas/%s: %w", p, err)
-		}
-		s.have[p] = true
-		return s.c.AddResource(schemaBase+p, doc)
-	})
-	return s, err
-}
-
-// validate checks raw JSON against file#pointer; it returns nil, false when
-// the schema file does not exist.
-func (s *schemaSet) validate(file, pointer string, raw []byte) (error, bool) {
-	if !s.have[file] {
-		return nil, false
-	}
-	url := schemaBase + file + "#" + pointer
-	sch, ok := s.cache[url]
-	if !ok {
-		var err error
-		if sch, err = s.c.Compile(url); err != nil {
-			return fmt.Errorf("schema %s: %v", url, err), true
-		}
-		s.cache[url] = sch
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return fmt.Errorf("not JSON: %v", err), true
-	}
-	if err := sch.Validate(v); err != nil {
-		return oneLine(err.Error()), true
-	}
-	return nil, true
-}
-
-type oneLine string
-
-func (o oneLine) Error() string { return strings.Join(strings.Fields(string(o)), " ") }
 
 const doctorHead = `Usage: conform doctor [flags]
 
@@ -106,7 +40,7 @@ func (e *env) doctor(args []string) int {
 	if !ok {
 		return ExitUsage
 	}
-	set, err := newSchemaSet()
+	set, err := schemaset.Load()
 	if err != nil {
 		e.errorf("%v", err)
 		return ExitUsage
@@ -146,10 +80,10 @@ func (e *env) doctor(args []string) int {
 		check(true, "hello: answered unsupported; every op is assumed offered")
 	} else {
 		data, _ := json.Marshal(hello)
-		err, _ := set.validate("protocol.schema.json", "/$defs/hello_output", data)
+		err := set.Validate("protocol.schema.json", "/$defs/hello_output", data)
 		check(err == nil, "hello: %s %s (%s), protocol %d, %d ops%s", hello.Name, hello.Version, hello.Language, hello.Protocol, len(hello.Ops), errSuffix(err))
 		for _, op := range hello.Ops {
-			if !set.have["ops/"+op+".json"] {
+			if !set.Has("ops/" + op + ".json") {
 				fmt.Fprintf(e.stdout, "note hello lists %s, an op this suite has no schema for\n", op)
 			}
 		}
@@ -162,7 +96,7 @@ func (e *env) doctor(args []string) int {
 	case resp.Error == nil || resp.Error.Kind != runner.KindUnsupported:
 		check(false, "unknown op: answered %s, want error kind unsupported (PROTO-ERROR-002)", raw(resp))
 	default:
-		verr, _ := set.validate("protocol.schema.json", "/$defs/response", raw(resp))
+		verr := set.Validate("protocol.schema.json", "/$defs/response", raw(resp))
 		check(verr == nil, "unknown op: answered error kind unsupported%s", errSuffix(verr))
 	}
 
@@ -181,7 +115,7 @@ func (e *env) doctor(args []string) int {
 			}
 			continue
 		}
-		if verr, _ := set.validate("protocol.schema.json", "/$defs/response", raw(resp)); verr != nil {
+		if verr := set.Validate("protocol.schema.json", "/$defs/response", raw(resp)); verr != nil {
 			bad++
 			if bad <= 10 {
 				fmt.Fprintf(e.stdout, "FAIL %s: the answer is not a protocol response: %v\n", v.ID, verr)
@@ -191,12 +125,11 @@ func (e *env) doctor(args []string) int {
 		if resp.Output == nil {
 			continue
 		}
-		verr, found := set.validate("ops/"+v.Op+".json", "/$defs/output", resp.Output)
-		if !found {
+		if !set.Has("ops/" + v.Op + ".json") {
 			noSchema[v.Op] = true
 			continue
 		}
-		if verr != nil {
+		if verr := set.Validate("ops/"+v.Op+".json", "/$defs/output", resp.Output); verr != nil {
 			bad++
 			if bad <= 10 {
 				fmt.Fprintf(e.stdout, "FAIL %s: the output does not match schemas/ops/%s.json: %v\n", v.ID, v.Op, verr)
