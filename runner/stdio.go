@@ -314,7 +314,10 @@ func (c *child) write() {
 				w.Write(<-c.writeq)
 			}
 			if err := w.Flush(); err != nil {
-				c.kill("writing to its stdin failed: " + err.Error())
+				// The child closed its stdin, most likely by dying: stop it
+				// without a reason of the runner's, so that the requests in
+				// flight are reported as a crash when the reader sees it go.
+				c.cmd.Process.Kill()
 				return
 			}
 		case <-c.dead:
