@@ -25,17 +25,17 @@ import (
 // The child's stderr is captured, bounded to its last StderrMax bytes, and
 // attached to every failure. When the child dies, the requests in flight fail
 // with outcome crash and the next Call starts a new child, as long as the
-// restart budget lasts. A request whose context expires fails with outcome
-// timeout and the child is restarted (a child that hangs on one request holds
-// the others behind it); the other requests in flight fail with a
-// *CallError marked Retry, which the Runner sends again once, with a fresh
+// restart budget lasts. When a request's context expires, the oldest request
+// in flight is the one a sequential child is stuck on: it fails with outcome
+// timeout and the child is restarted. The others fail with a *CallError
+// marked Retry, which the Runner sends again (up to three times) with a fresh
 // deadline.
 type Stdio struct {
 	Command   []string // program and arguments
 	Dir       string   // working directory; "" for the current one
 	Env       []string // environment; nil for the runner's own
 	MaxLine   int      // cap on one answer line, in bytes; 0 for DefaultMaxLine
-	Restarts  int      // restart budget; a negative value allows none
+	Restarts  int      // restart budget: how many new children after the first; 0 for none
 	StderrMax int      // bytes of stderr kept; 0 for 64 KiB
 	Grease    bool     // add an unknown member to every request (PROTO-FRAME-005)
 
