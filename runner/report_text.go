@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // TextOptions tunes the human report.
@@ -51,7 +52,7 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 		}
 	}
 	if len(parts) > 0 {
-		fmt.Fprintf(&b, "outcomes: %s (conform %s, %d vectors, %v)\n", strings.Join(parts, ", "), r.SuiteVersion, t.Total, r.Duration.Round(1e6))
+		fmt.Fprintf(&b, "outcomes: %s (conform %s, %d vectors, %v)\n", strings.Join(parts, ", "), r.SuiteVersion, t.Total, roundDuration(r.Duration))
 	}
 	if met, total := r.mandatoryMet(); total > 0 {
 		fmt.Fprintf(&b, "requirements: conforms to %d of %d MUST requirements exercised\n", met, total)
@@ -132,4 +133,15 @@ func (r *Report) writeFailure(b *strings.Builder, res *Result) {
 		}
 	}
 	b.WriteByte('\n')
+}
+
+// roundDuration keeps two or three significant figures of a run's duration.
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= 10*time.Millisecond:
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(10 * time.Microsecond)
 }
