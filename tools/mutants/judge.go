@@ -150,10 +150,15 @@ func hashTree(dir string, roots ...string) (string, error) {
 // Judge builds the conform command with one file replaced through a build
 // overlay and runs it against the mutated in-process reference.
 type Judge struct {
-	Root     string        // module root
-	Tmp      string        // scratch directory
-	Commands [][]string    // conform subcommands to run; any failure kills
-	Timeout  time.Duration // per command run
+	Root     string     // module root
+	Tmp      string     // scratch directory
+	Commands [][]string // conform subcommands to run; any failure kills
+	// Protocol holds the commands that also judge the mutants of
+	// ProtocolFile, the op routing and hello handshake, which only a run
+	// over a transport sees. BIN in an argument stands for the binary.
+	Protocol     [][]string
+	ProtocolFile string
+	Timeout      time.Duration // per command run
 }
 
 // Overlay returns the JSON of a go build overlay replacing file orig by
@@ -186,8 +191,12 @@ func (j *Judge) buildPackage(ctx context.Context, dir, overlay, pkg, name string
 
 // run runs every judging command with bin; it returns "" when all pass
 // and a one-line account of the first failure otherwise.
-func (j *Judge) run(ctx context.Context, bin string) string {
-	for _, args := range j.Commands {
+func (j *Judge) run(ctx context.Context, bin string, cmds [][]string) string {
+	for _, args := range cmds {
+		args = slices.Clone(args)
+		for i := range args {
+			args[i] = strings.ReplaceAll(args[i], "BIN", bin)
+		}
 		cctx, cancel := context.WithTimeout(ctx, j.Timeout)
 		cmd := exec.CommandContext(cctx, bin, args...)
 		cmd.Dir = j.Root
@@ -224,11 +233,18 @@ func (j *Judge) Baseline(ctx context.Context) (time.Duration, error) {
 	if bytes.Contains(help, []byte("conform features")) && !slices.ContainsFunc(j.Commands, func(c []string) bool { return c[0] == "features" }) {
 		j.Commands = append(j.Commands, []string{"features"})
 	}
+	if bytes.Contains(help, []byte("conform doctor")) && bytes.Contains(help, []byte("conform serve --stdio")) {
+		j.Protocol = [][]string{{"doctor", "--stdio", "BIN serve --stdio"}}
+	}
 	start := time.Now()
-	if msg := j.run(ctx, bin); msg != "" {
+	if msg := j.run(ctx, bin, j.Commands); msg != "" {
 		return 0, fmt.Errorf("the unmutated reference fails: %s", msg)
 	}
-	return time.Since(start), nil
+	d := time.Since(start)
+	if msg := j.run(ctx, bin, j.Protocol); msg != "" {
+		return 0, fmt.Errorf("the unmutated reference fails: %s", msg)
+	}
+	return d, nil
 }
 
 // Mutant judges one mutation of the file whose content is src; worker
@@ -258,7 +274,11 @@ func (j *Judge) Mutant(ctx context.Context, worker int, m *Mutation, src []byte)
 	if err != nil {
 		return res(Uncompilable, err.Error())
 	}
-	if msg := j.run(ctx, bin); msg != "" {
+	cmds := j.Commands
+	if m.File == j.ProtocolFile {
+		cmds = append(slices.Clone(cmds), j.Protocol...)
+	}
+	if msg := j.run(ctx, bin, cmds); msg != "" {
 		return res(Killed, msg)
 	}
 	return res(Survived, "")

@@ -264,7 +264,7 @@ func execute(ctx context.Context, o *Options) (int, error) {
 		queue = append(queue, v)
 	}
 
-	j := &Judge{Root: o.Root, Commands: [][]string{{"run"}}, Timeout: o.Timeout}
+	j := &Judge{Root: o.Root, Commands: [][]string{{"run"}}, ProtocolFile: "reference/reference.go", Timeout: o.Timeout}
 	var baseline time.Duration
 	if len(queue) > 0 {
 		tmp, err := os.MkdirTemp("", "conform-mutants-")
@@ -283,8 +283,8 @@ func execute(ctx context.Context, o *Options) (int, error) {
 		if auto {
 			j.Timeout = max(10*time.Second, 20*baseline)
 		}
-		fmt.Fprintf(os.Stderr, "mutants: %d to judge (%d cached), %d workers, unmutated run %v, timeout %v, judged by conform %v\n",
-			len(queue), len(all)-len(queue), o.Workers, baseline.Round(time.Millisecond), j.Timeout, j.Commands)
+		fmt.Fprintf(os.Stderr, "mutants: %d to judge (%d cached), %d workers, unmutated run %v, timeout %v, judged by conform %v (and %v for %s)\n",
+			len(queue), len(all)-len(queue), o.Workers, baseline.Round(time.Millisecond), j.Timeout, j.Commands, j.Protocol, j.ProtocolFile)
 	}
 	var (
 		mu   sync.Mutex
