@@ -251,6 +251,17 @@ func (g *generator) walk(n ast.Node) {
 			g.switchStmt(n)
 		case *ast.ExprStmt:
 			g.sortStmt(n)
+		case *ast.CompositeLit:
+			if isErrorType(n.Type) {
+				// An error's fields other than its code (offsets,
+				// details) are not API: only the code is answered.
+				for _, e := range n.Elts {
+					if kv, ok := e.(*ast.KeyValueExpr); ok && isIdent(kv.Key, "Code") {
+						g.walk(kv.Value)
+					}
+				}
+				return false
+			}
 		case *ast.ReturnStmt:
 			if failing(n) {
 				// The other results of a failure are never read:
@@ -268,9 +279,21 @@ func (g *generator) walk(n ast.Node) {
 	})
 }
 
+// isErrorType reports whether t names an error struct type: Error or
+// XxxError, possibly qualified.
+func isErrorType(t ast.Expr) bool {
+	switch t := t.(type) {
+	case *ast.Ident:
+		return strings.HasSuffix(t.Name, "Error")
+	case *ast.SelectorExpr:
+		return strings.HasSuffix(t.Sel.Name, "Error")
+	}
+	return false
+}
+
 // failing reports whether a return statement reports a failure in its last
-// result: false, or an error that is not nil (an Err or err variable, or a
-// call of fail, errors.New or fmt.Errorf).
+// result: false, or an error that is not nil (an Err or err variable, a
+// call of fail, errors.New or fmt.Errorf, or &XxxError{...}).
 func failing(r *ast.ReturnStmt) bool {
 	if len(r.Results) < 2 {
 		return false
@@ -281,6 +304,9 @@ func failing(r *ast.ReturnStmt) bool {
 	case *ast.CallExpr:
 		name := funcName(last)
 		return name == "fail" || name == "errors.New" || name == "fmt.Errorf"
+	case *ast.UnaryExpr:
+		lit, ok := last.X.(*ast.CompositeLit)
+		return ok && last.Op == token.AND && isErrorType(lit.Type)
 	}
 	return false
 }

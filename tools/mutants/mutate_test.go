@@ -60,9 +60,16 @@ func order(xs []int, s string) ([]uint16, int, bool) {
 	return make([]uint16, len(Label), 1+len(s)), 0, true
 }
 
-type E struct{}
+type LocError struct{ Code, Offset int }
 
-func (E) Error() string { return string(rune(2 + 3)) }
+func fail(s string) (int, error) {
+	if s == "" {
+		return 0, &LocError{Code: 1 + 1, Offset: -1}
+	}
+	return 1, nil
+}
+
+func (*LocError) Error() string { return string(rune(2 + 3)) }
 `
 
 // wantSmall is every mutation of small: id, then the mutated text. The
@@ -107,6 +114,14 @@ var wantSmall = [][2]string{
 	{"small.go:order:int-dec:1", "0"},
 	{"small.go:order:int-inc:2", "1"},
 	{"small.go:order:int-dec:2", "(-1)"},
+	{"small.go:fail:drop-guard:1", `if false && (s == "")`},
+	{"small.go:fail:eq-ne:1", `s != ""`},
+	{"small.go:fail:int-inc:1", "2"}, // the code of an error is answered; its offset is not
+	{"small.go:fail:int-dec:1", "0"},
+	{"small.go:fail:int-inc:2", "2"},
+	{"small.go:fail:int-dec:2", "0"},
+	{"small.go:fail:int-inc:3", "2"}, // return 1, nil
+	{"small.go:fail:int-dec:3", "0"},
 }
 
 func generateSmall(t *testing.T) []*Mutation {
