@@ -58,30 +58,39 @@ func (s *Summary) Line() string {
 		s.Duration.Round(time.Second))
 }
 
-const howTo = `## How to run it
+// howTo is the closing section of the report; ´ stands for a backquote.
+var howTo = strings.ReplaceAll(`## How to run it
 
-` + "`make mutants`" + ` (or ` + "`go run ./tools/mutants`" + ` from the module root) regenerates this
-file. It walks reference/**/*.go (tests and reference/internal/opkit excepted) with go/ast and
-makes one mutant per fault: an integer literal or a compared character off by one, ` + "`<`↔`<=`" + `,
-` + "`>`↔`>=`" + `, ` + "`==`↔`!=`" + `, ` + "`&&`↔`||`" + `, an early-exit ` + "`if`" + ` or a tagless-switch case that never
-fires, an ` + "`if`" + ` about surrogates or UTF-16 that never fires, ` + "`len(s)`" + ` counting runes or UTF-16 units,
-a rune or UTF-16 count counting something else, ` + "`utf16.RuneLen`" + ` returning 1, ` + "`utf16.AppendRune`" + `
-appending one unit, a sort dropped or reversed. Capacity hints (` + "`Grow`" + `, the capacity of ` + "`make`" + `),
-panic messages and ` + "`Error`/`String`" + ` methods are left alone: no answer depends on them. Each mutant is
-built into the conform command through a ` + "`go build -overlay`" + ` that swaps in the mutated file, and
-judged by ` + "`conform run`" + ` (and ` + "`conform features`" + ` when the command has it) against the mutated
-in-process reference: any failing vector or scenario, crash or timeout kills it. Two workers judge
-in parallel (` + "`-workers`" + `). Results are cached in .cache/mutants/results.json by (file hash,
-mutant id), so a rerun judges only mutants of changed files; a survivor is judged again whenever the
-vectors, features, schemas, spec, runner or CLI change. ` + "`-fresh`" + ` ignores the cache, ` + "`-run REGEXP`" + `
-judges a subset, ` + "`-list`" + ` prints every mutant, ` + "`-budget 30m`" + ` stops starting mutants after that long.
+´make mutants´ (or ´go run ./tools/mutants´ from the module root) regenerates this file. CI does not run
+it. It walks reference/**/*.go (tests and reference/internal/opkit excepted) with go/ast and makes one
+mutant per fault: an integer literal or a compared character off by one; ´<´↔´<=´, ´>´↔´>=´, ´==´↔´!=´,
+´&&´↔´||´; an early-exit ´if´ or a tagless-switch case that never fires; an ´if´ about surrogates that
+never fires; ´len(s)´ counting runes or UTF-16 units, a rune count counting bytes or units, a UTF-16
+count (´UTF16Len´, ´units´) counting bytes or runes, ´utf16.RuneLen´ answering 1, ´utf16.AppendRune´
+appending one unit; a sort dropped or its comparison reversed. It leaves alone what no answer can
+show: capacity hints (´Grow´, the capacity of ´make´), panic messages, ´Error´ and ´String´ methods, the
+other results of a return that reports a failure, and the fields of an error value other than its
+´Code´.
+
+Each mutant is built into the conform command by ´go build -overlay´ (the mutated file swapped in
+from a temporary directory) and judged by ´conform run´ (and ´conform features´ when the command has
+it) against the mutated in-process reference; mutants of reference/reference.go, the op router and
+the hello handshake, are also judged by ´conform doctor´ over stdio against ´conform serve --stdio´.
+Any failing vector or check, crash or timeout (20 times the unmutated run, at least 10s) kills it.
+Mutants that do not compile are discarded and counted. Two workers judge in parallel (´-workers´).
+
+Verdicts are cached in .cache/mutants/results.json by file hash, mutant id and edit, so a rerun judges
+only the mutants of changed files; survivors are judged again whenever the vectors, features,
+schemas, spec, runner or CLI change. ´-fresh´ ignores the cache, ´-run REGEXP´ judges a subset,
+´-list´ prints every mutant, ´-budget 30m´ starts no mutant after that long. Flags go through
+´MUTANTS_FLAGS´ (´make mutants MUTANTS_FLAGS=-fresh´).
+
 A survivor needs a vector that kills it (in vectors/<suite>/<op>-mutants.json) or a line in
-tools/mutants/equivalent.txt, ` + "`mutant-id  # reason`" + `; the run fails on a survivor, on a listed id
-that matches no mutant and on a listed mutant that was killed. CI does not run it.
-
-Mutant ids are ` + "`file:function:kind:n`" + `, n counting that kind of mutation in that function in
-source order, so an id moves only when its own function changes.
-`
+tools/mutants/equivalent.txt, ´mutant-id  # reason´, saying why no input can tell it apart. The run
+fails on a survivor, on a listed id that matches no mutant, and on a listed mutant that is killed
+or does not compile. Mutant ids are ´file:function:kind:n´, n counting that kind of mutation in
+that function in source order, so an id moves only when its own function changes.
+`, "´", "`")
 
 // Markdown is the report.
 func (s *Summary) Markdown() string {
