@@ -18,7 +18,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -36,6 +35,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/conform-suite/conform/runner"
 )
 
 func main() {
@@ -157,9 +158,10 @@ func Collect(root string) ([]*Source, error) {
 	return sources, nil
 }
 
-// Equivalents reads the equivalent-mutant list: one `mutant-id  # reason`
-// per line; blank lines and lines starting with # are ignored. Every entry
-// needs a reason.
+// Equivalents reads the equivalent-mutant list, in the format of the
+// runner's expectations files: one `mutant-id  # reason` per line; blank
+// lines and lines starting with # are ignored. Here every entry needs a
+// reason.
 func Equivalents(path string) (map[string]string, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -169,26 +171,18 @@ func Equivalents(path string) (map[string]string, error) {
 		return nil, err
 	}
 	defer f.Close()
-	eq := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		id, reason, _ := strings.Cut(line, "#")
-		id, reason = strings.TrimSpace(id), strings.TrimSpace(reason)
-		switch {
-		case reason == "":
-			return nil, fmt.Errorf("%s:%d: %s has no reason", path, n, id)
-		case strings.ContainsAny(id, " \t"):
-			return nil, fmt.Errorf("%s:%d: one mutant id per line", path, n)
-		case eq[id] != "":
-			return nil, fmt.Errorf("%s:%d: %s listed twice", path, n, id)
-		}
-		eq[id] = reason
+	list, err := runner.ParseExpectations(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	return eq, sc.Err()
+	eq := map[string]string{}
+	for _, e := range list.Entries {
+		if e.Reason == "" {
+			return nil, fmt.Errorf("%s:%d: %s has no reason", path, e.Line, e.ID)
+		}
+		eq[e.ID] = e.Reason
+	}
+	return eq, nil
 }
 
 // Verdict is one mutant with its result.
