@@ -1,0 +1,217 @@
+package fuzz
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// shrink reduces a diverging input to a small one that diverges the same
+// way (same signature), by delta debugging: array elements and object
+// members are removed, then every string is cut down code point by code
+// point (a surrogate pair is one step, a lone surrogate another), then
+// numbers are simplified. It stops at a fixed point or when the budget of
+// Config.ShrinkExecs executions or Config.ShrinkTime is spent.
+func (e *engine) shrink(ctx context.Context, op string, in *jnode, first outcome, runStart time.Time) *Finding {
+	s := &shrinker{
+		ctx:      ctx,
+		e:        e,
+		op:       op,
+		sig:      first.sig,
+		budget:   e.cfg.ShrinkExecs,
+		deadline: time.Now().Add(e.cfg.ShrinkTime),
+	}
+	if e.cfg.Duration > 0 {
+		// Leave the run's own bound intact: never shrink past its end by more
+		// than a tenth of it.
+		if end := runStart.Add(e.cfg.Duration + e.cfg.Duration/10); end.Before(s.deadline) && end.After(time.Now()) {
+			s.deadline = end
+		}
+	}
+	cur := in.clone()
+	for s.left() {
+		before := s.runs
+		changed := s.structure(cur) || s.strings(cur) || s.numbers(cur)
+		if !changed || s.runs == before {
+			break
+		}
+	}
+	f := &Finding{Op: op, Kind: first.kind, Signature: first.sig, Original: in.encode(), ShrinkRuns: s.runs}
+	final := first
+	f.Input = in.encode()
+	if s.runs > 0 {
+		if o := e.check(ctx, op, cur.encode()); o.sig == first.sig {
+			final, f.Input = o, cur.encode()
+		}
+	}
+	f.Expected, f.Actual, f.Detail, f.Diffs = final.expected, final.actual, final.detail, final.diffs
+	e.stats.Shrinks += s.runs
+	return f
+}
+
+type shrinker struct {
+	ctx      context.Context
+	e        *engine
+	op       string
+	sig      string
+	budget   int
+	runs     int
+	deadline time.Time
+}
+
+func (s *shrinker) left() bool {
+	return s.runs < s.budget && time.Now().Before(s.deadline) && s.ctx.Err() == nil
+}
+
+// keeps reports whether root, as it is now, still diverges the same way.
+func (s *shrinker) keeps(root *jnode) bool {
+	if !s.left() {
+		return false
+	}
+	s.runs++
+	o := s.e.check(s.ctx, s.op, root.encode())
+	return !o.skip && o.sig == s.sig
+}
+
+// structure removes array elements and object members, one at a time.
+// Nodes inside a removed subtree are skipped: editing them would not change
+// the input.
+func (s *shrinker) structure(root *jnode) bool {
+	changed := false
+	dead := map[*jnode]bool{}
+	kill := func(v *jnode) {
+		for _, d := range walkNodes(v, nil) {
+			dead[d] = true
+		}
+	}
+	for _, n := range walkNodes(root, nil) {
+		if dead[n] {
+			continue
+		}
+		switch n.kind {
+		case jArray:
+			for i := len(n.elems) - 1; i >= 0 && s.left(); i-- {
+				saved := n.elems
+				n.elems = slices.Delete(slices.Clone(saved), i, i+1)
+				if s.keeps(root) {
+					changed = true
+					kill(saved[i])
+				} else {
+					n.elems = saved
+				}
+			}
+		case jObject:
+			for i := len(n.members) - 1; i >= 0 && s.left(); i-- {
+				saved := n.members
+				n.members = slices.Delete(slices.Clone(saved), i, i+1)
+				if s.keeps(root) {
+					changed = true
+					kill(saved[i].val)
+				} else {
+					n.members = saved
+				}
+			}
+		}
+	}
+	return changed
+}
+
+// strings cuts every string leaf down with ddmin over its code points,
+// longest strings first.
+func (s *shrinker) strings(root *jnode) bool {
+	var leaves []*jnode
+	for _, n := range walkNodes(root, nil) {
+		if n.kind == jString && len(n.str) > 0 {
+			leaves = append(leaves, n)
+		}
+	}
+	slices.SortStableFunc(leaves, func(a, b *jnode) int { return len(b.str) - len(a.str) })
+	changed := false
+	for _, n := range leaves {
+		if s.ddmin(root, n) {
+			changed = true
+		}
+	}
+	return changed
+}
+
+// ddmin removes chunks of code points from leaf n while root keeps
+// diverging: halves first, then quarters, down to single code points.
+func (s *shrinker) ddmin(root, n *jnode) bool {
+	atoms := splitAtoms(n.str)
+	changed := false
+	parts := 2
+	for len(atoms) > 0 && s.left() {
+		size := (len(atoms) + parts - 1) / parts
+		removed := false
+		for lo := 0; lo < len(atoms) && s.left(); lo += size {
+			hi := min(len(atoms), lo+size)
+			cand := slices.Concat(atoms[:lo], atoms[hi:])
+			n.str = joinAtoms(cand)
+			if s.keeps(root) {
+				atoms, removed, changed = cand, true, true
+				parts = max(parts-1, 2)
+				break
+			}
+		}
+		if !removed {
+			if size == 1 {
+				break
+			}
+			parts = min(parts*2, len(atoms))
+		}
+	}
+	n.str = joinAtoms(atoms)
+	return changed
+}
+
+// numbers tries smaller values for every integer literal: 0, then halving.
+func (s *shrinker) numbers(root *jnode) bool {
+	changed := false
+	for _, n := range walkNodes(root, nil) {
+		if n.kind != jLiteral {
+			continue
+		}
+		v, err := strconv.ParseInt(n.lit, 10, 64)
+		if err != nil || v == 0 {
+			continue
+		}
+		saved := n.lit
+		for _, c := range []int64{0, v / 2, v - 1} {
+			if c == v || c < 0 && v > 0 || !s.left() {
+				continue
+			}
+			n.lit = strconv.FormatInt(c, 10)
+			if s.keeps(root) {
+				saved, changed = n.lit, true
+				break
+			}
+		}
+		n.lit = saved
+	}
+	return changed
+}
+
+// splitAtoms cuts UTF-16 units into code points: a valid surrogate pair is
+// one atom, anything else one unit.
+func splitAtoms(u []uint16) [][]uint16 {
+	var atoms [][]uint16
+	for i := 0; i < len(u); i++ {
+		if u[i] >= 0xd800 && u[i] < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff {
+			atoms = append(atoms, u[i:i+2])
+			i++
+			continue
+		}
+		atoms = append(atoms, u[i:i+1])
+	}
+	return atoms
+}
+
+func joinAtoms(atoms [][]uint16) []uint16 {
+	out := []uint16{}
+	for _, a := range atoms {
+		out = append(out, a...)
+	}
+	return out
+}
