@@ -190,7 +190,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if len(live) == 0 {
 			break
 		}
-		r := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
+		r := newCaseRand(cfg.Seed, uint64(i))
 		op := pickOne(r, live)
 		in, from := e.input(r, op)
 		e.stats.Execs++
@@ -418,3 +418,7 @@ func diffShape(diffs []string) string {
 	slices.Sort(parts)
 	return strings.Join(slices.Compact(parts), ",")
 }
+
+// newCaseRand returns the random source of case i of a run with seed: each
+// case is reproducible on its own.
+func newCaseRand(seed, i uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, i)) }

@@ -1,8 +1,8 @@
 package fuzz
 
 import (
-	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -295,11 +295,9 @@ func (p *jparser) value(depth int) (*jnode, error) {
 	}
 }
 
-func jsonNumber(s string) bool {
-	_, err := strconv.ParseFloat(s, 64)
-	return (err == nil || errors.Is(err, strconv.ErrRange)) && s[0] != '+' && s[0] != '.' &&
-		!strings.ContainsAny(s, "nN") && !strings.HasPrefix(strings.TrimPrefix(s, "-"), "0x")
-}
+var jsonNumberSyntax = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+func jsonNumber(s string) bool { return jsonNumberSyntax.MatchString(s) }
 
 func (p *jparser) string() ([]uint16, error) {
 	if p.i >= len(p.data) || p.data[p.i] != '"' {
