@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -18,8 +19,41 @@ func init() {
 	})
 	registerGen("marker.stream", func(r *rand.Rand) *jnode {
 		ids, parts := genParts(r)
-		return jobj("deltas", splitDeltas(r, genMarkedText(r, ids)), "parts", parts)
+		text := genMarkedText(r, ids)
+		if r.IntN(4) == 0 {
+			return jobj("deltas_base64", splitBytes(r, text), "parts", parts)
+		}
+		return jobj("deltas", splitDeltas(r, text), "parts", parts)
 	})
+	registerGen("marker.locate", func(r *rand.Rand) *jnode {
+		value := jobj("results", jarr(jobj("findings", jstr(genProse(r, 4)))), "a/b", jint(1), "m~n", jint(8), "", jint(0), "lines", jstr("one\ntwo\r\nthree\n"))
+		if r.IntN(4) == 0 {
+			value = jstr(pickOne(r, []string{"l1\nl2\nl3", "", "\n", "a\r\nb"}))
+		}
+		return jobj("value", value, "locator", jstr(genLocator(r)))
+	})
+}
+
+// genLocator returns a JSON Pointer or a line range, valid or nearly so.
+func genLocator(r *rand.Rand) string {
+	return pickOne(r, []string{"", "/", "/results/0/findings", "/results/00", "/results/01", "/results/-", "/results/1", "/results/+0", "/a~1b", "/m~0n", "/m~2n", "/~", "#/a~1b", "a",
+		"L1", "L0", "L2-L3", "L3-L2", "L1-L99", "L01", "l1", "L1-", "L1-L", "L99999999999999999999", "/lines"})
+}
+
+// splitBytes cuts the UTF-8 bytes of text anywhere, inside a character
+// included, and encodes each chunk in standard base64.
+func splitBytes(r *rand.Rand, text string) *jnode {
+	b := []byte(text)
+	out := jarr()
+	for len(b) > 0 {
+		n := 1 + r.IntN(min(len(b), pickOne(r, []int{1, 2, 3, 5, 16})))
+		out.elems = append(out.elems, jstr(base64.StdEncoding.EncodeToString(b[:n])))
+		b = b[n:]
+	}
+	if r.IntN(10) == 0 {
+		out.elems = append(out.elems, jstr(pickOne(r, []string{"7g==", "gA==", "!", ""})))
+	}
+	return out
 }
 
 const (
@@ -49,7 +83,10 @@ func genMarker(r *rand.Rand, ids []string) string {
 	if len(ids) > 0 && r.IntN(5) != 0 {
 		id = pickOne(r, ids)
 	}
-	loc := pickOne(r, []string{"", "", "/results/0/findings", "/results/00", "/a~1b", "/m~0n", "/", "L8-L13", "L0", "L3", "/results/-", "~2", "/\u00e9"})
+	loc := ""
+	if r.IntN(3) != 0 {
+		loc = genLocator(r)
+	}
 	var m string
 	if loc == "" && r.IntN(2) == 0 {
 		m = mStart + "cite" + mDelim + id + mStop
