@@ -48,6 +48,9 @@ type Config struct {
 	Count    int           // stop after Count executions; 0 for no bound
 	Duration time.Duration // stop after Duration; 0 for no bound
 	Timeout  time.Duration // per request; 0 means 5s
+	// MaxFindings stops the run once that many distinct findings are made;
+	// 0 for no limit.
+	MaxFindings int
 
 	// ShrinkExecs and ShrinkTime bound the work spent shrinking one finding;
 	// zero means 2000 executions and 20s.
@@ -183,7 +186,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	for i := 0; ; i++ {
-		if cfg.Count > 0 && i >= cfg.Count || cfg.Duration > 0 && time.Since(start) >= cfg.Duration || ctx.Err() != nil {
+		if cfg.Count > 0 && i >= cfg.Count || cfg.Duration > 0 && time.Since(start) >= cfg.Duration || ctx.Err() != nil ||
+			cfg.MaxFindings > 0 && len(rep.Findings) >= cfg.MaxFindings {
 			break
 		}
 		live := slices.DeleteFunc(slices.Clone(ops), func(op string) bool { return e.unsupported[op] })
@@ -320,6 +324,9 @@ func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
 	ictx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
 	iresp, err := e.impl.Call(ictx, req)
+	if err != nil && ctx.Err() != nil {
+		return outcome{skip: true} // the run was stopped, not the implementation
+	}
 	switch {
 	case err != nil && (errors.Is(err, context.DeadlineExceeded) || ictx.Err() != nil && ctx.Err() == nil):
 		o.kind, o.detail = KindTimeout, err.Error()

@@ -53,7 +53,7 @@ func genCitation(r *rand.Rand) genCit {
 	}
 	c := genCit{env: id(), thread: id(), message: id()}
 	c.text = genProse(r, 10)
-	if r.IntN(8) == 0 {
+	if r.IntN(24) == 0 {
 		c.text = genSized(r, pickOne(r, []int{7999, 8000, 8001}))
 	}
 	ctx := func() string {
@@ -74,7 +74,10 @@ func genCitation(r *rand.Rand) genCit {
 		c.start, c.end = p[0], p[1]
 	}
 	if r.IntN(3) == 0 {
-		cm := pickOne(r, []string{"", " ", genProse(r, 5), genSized(r, pickOne(r, []int{8000, 8001}))})
+		cm := pickOne(r, []string{"", " ", genProse(r, 5), "\t" + genWord(r) + " "})
+		if r.IntN(12) == 0 {
+			cm = genSized(r, pickOne(r, []int{7999, 8000, 8001}))
+		}
 		c.comment = &cm
 	}
 	return c
@@ -95,35 +98,36 @@ func citationValue(r *rand.Rand, c genCit) *jnode {
 
 // hrefPathEscape percent-encodes every byte except A-Z a-z 0-9 - _ . ~.
 func hrefPathEscape(s string) string {
-	var b strings.Builder
+	b := make([]byte, 0, len(s)*3)
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x80 && strings.IndexByte(asciiSafe, c) >= 0 {
-			b.WriteByte(c)
+		if c := s[i]; c < 0x80 && strings.IndexByte(asciiSafe, c) >= 0 {
+			b = append(b, c)
 		} else {
-			fmt.Fprintf(&b, "%%%02X", c)
+			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
-const asciiSafe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~"
+const (
+	asciiSafe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~"
+	upperHex  = "0123456789ABCDEF"
+)
 
 // hrefFormEscape encodes a query value as application/x-www-form-urlencoded.
 func hrefFormEscape(s string) string {
-	var b strings.Builder
+	b := make([]byte, 0, len(s)*3)
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
+		switch c := s[i]; {
 		case c == ' ':
-			b.WriteByte('+')
+			b = append(b, '+')
 		case c < 0x80 && (strings.IndexByte(asciiSafe, c) >= 0 && c != '~' || c == '*'):
-			b.WriteByte(c)
+			b = append(b, c)
 		default:
-			fmt.Fprintf(&b, "%%%02X", c)
+			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
 type queryField struct{ key, val string }

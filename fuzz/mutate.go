@@ -28,7 +28,7 @@ func mutate(r *rand.Rand, in *jnode) *jnode {
 		case jArray:
 			mutateArray(r, n)
 		case jObject:
-			if len(n.members) > 0 && r.IntN(3) == 0 {
+			if len(n.members) > 0 && r.IntN(8) == 0 {
 				i := r.IntN(len(n.members))
 				n.members = slices.Delete(n.members, i, i+1)
 			}

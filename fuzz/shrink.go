@@ -117,8 +117,9 @@ func (s *shrinker) structure(root *jnode) bool {
 	return changed
 }
 
-// strings cuts every string leaf down with ddmin over its code points,
-// longest strings first.
+// strings cuts every string leaf down with ddmin, longest strings first:
+// first over its segments (the fields of a query, the steps of a path, the
+// lines and words of a text), then over its code points.
 func (s *shrinker) strings(root *jnode) bool {
 	var leaves []*jnode
 	for _, n := range walkNodes(root, nil) {
@@ -129,7 +130,10 @@ func (s *shrinker) strings(root *jnode) bool {
 	slices.SortStableFunc(leaves, func(a, b *jnode) int { return len(b.str) - len(a.str) })
 	changed := false
 	for _, n := range leaves {
-		if s.ddmin(root, n) {
+		if s.ddmin(root, n, splitSegments) {
+			changed = true
+		}
+		if s.ddmin(root, n, splitAtoms) {
 			changed = true
 		}
 	}
@@ -137,9 +141,11 @@ func (s *shrinker) strings(root *jnode) bool {
 }
 
 // ddmin removes chunks of code points from leaf n while root keeps
-// diverging: halves first, then quarters, down to single code points.
-func (s *shrinker) ddmin(root, n *jnode) bool {
-	atoms := splitAtoms(n.str)
+// diverging: halves first, then quarters, down to single code points,
+// then pairs of neighbouring ones.
+func (s *shrinker) ddmin(root, n *jnode, split func([]uint16) [][]uint16) bool {
+	atoms := split(n.str)
+
 	changed := false
 	parts := 2
 	for len(atoms) > 0 && s.left() {
@@ -155,10 +161,21 @@ func (s *shrinker) ddmin(root, n *jnode) bool {
 				break
 			}
 		}
-		if !removed {
-			if size == 1 {
+		if !removed && size == 1 {
+			// One-minimal; also try pairs, which keep parities and
+			// alignments that single removals break.
+			for lo := 0; lo+2 <= len(atoms) && s.left() && !removed; lo++ {
+				cand := slices.Concat(atoms[:lo], atoms[lo+2:])
+				n.str = joinAtoms(cand)
+				if s.keeps(root) {
+					atoms, removed, changed = cand, true, true
+				}
+			}
+			if !removed {
 				break
 			}
+			parts = 2
+		} else if !removed {
 			parts = min(parts*2, len(atoms))
 		}
 	}
@@ -193,19 +210,85 @@ func (s *shrinker) numbers(root *jnode) bool {
 	return changed
 }
 
-// splitAtoms cuts UTF-16 units into code points: a valid surrogate pair is
-// one atom, anything else one unit.
+// splitAtoms cuts UTF-16 units into the smallest pieces worth removing: a
+// valid surrogate pair is one atom, and so is a percent-escaped UTF-8
+// character (%E5%9B%BD), so that shrinking never breaks an encoding by
+// accident; anything else is one unit.
 func splitAtoms(u []uint16) [][]uint16 {
 	var atoms [][]uint16
-	for i := 0; i < len(u); i++ {
-		if u[i] >= 0xd800 && u[i] < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff {
-			atoms = append(atoms, u[i:i+2])
-			i++
-			continue
+	for i := 0; i < len(u); {
+		n := 1
+		switch {
+		case u[i] >= 0xd800 && u[i] < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff:
+			n = 2
+		case u[i] == '%':
+			if b, ok := escapedByte(u[i:]); ok {
+				n = 3
+				for k := 0; k < utf8Continuations(b); k++ {
+					if c, ok := escapedByte(u[i+n:]); !ok || c&0xc0 != 0x80 {
+						break
+					}
+					n += 3
+				}
+			}
 		}
-		atoms = append(atoms, u[i:i+1])
+		atoms = append(atoms, u[i:i+n])
+		i += n
 	}
 	return atoms
+}
+
+// escapedByte decodes a %XX escape at the start of u.
+func escapedByte(u []uint16) (byte, bool) {
+	if len(u) < 3 || u[0] != '%' {
+		return 0, false
+	}
+	hi, ok1 := unhex(u[1])
+	lo, ok2 := unhex(u[2])
+	return hi<<4 | lo, ok1 && ok2
+}
+
+func unhex(c uint16) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return byte(c - '0'), true
+	case c >= 'a' && c <= 'f':
+		return byte(c - 'a' + 10), true
+	case c >= 'A' && c <= 'F':
+		return byte(c - 'A' + 10), true
+	}
+	return 0, false
+}
+
+// utf8Continuations returns how many continuation bytes follow lead byte b.
+func utf8Continuations(b byte) int {
+	switch {
+	case b >= 0xf0:
+		return 3
+	case b >= 0xe0:
+		return 2
+	case b >= 0xc0:
+		return 1
+	}
+	return 0
+}
+
+// splitSegments cuts units before every separator of a URL or a text (& ? /
+// # = space newline), so each segment starts with its separator.
+func splitSegments(u []uint16) [][]uint16 {
+	var segs [][]uint16
+	start := 0
+	for i := 1; i < len(u); i++ {
+		switch u[i] {
+		case '&', '?', '/', '#', '=', ' ', '\n', '.', 0xe200:
+			segs = append(segs, u[start:i])
+			start = i
+		}
+	}
+	if len(u) > 0 {
+		segs = append(segs, u[start:])
+	}
+	return segs
 }
 
 func joinAtoms(atoms [][]uint16) []uint16 {
