@@ -2,6 +2,9 @@ module github.com/conform-suite/conform
 
 go 1.26
 
-require github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
+require (
+	github.com/google/gofuzz v1.2.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
+)
 
 require golang.org/x/text v0.14.0 // indirect
