@@ -51,6 +51,9 @@ type Config struct {
 	// MaxFindings stops the run once that many distinct findings are made;
 	// 0 for no limit.
 	MaxFindings int
+	// StopWhen, when set, stops the run after a finding for which it
+	// returns true.
+	StopWhen func(*Finding) bool
 
 	// ShrinkExecs and ShrinkTime bound the work spent shrinking one finding;
 	// zero means 2000 executions and 20s.
@@ -178,6 +181,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	byKey := map[string]*Finding{}
 	start := time.Now()
 	lastProgress := start
+	stopped := false
 	progress := func() {
 		e.stats.Elapsed = time.Since(start)
 		e.stats.Findings = len(rep.Findings)
@@ -187,7 +191,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	for i := 0; ; i++ {
 		if cfg.Count > 0 && i >= cfg.Count || cfg.Duration > 0 && time.Since(start) >= cfg.Duration || ctx.Err() != nil ||
-			cfg.MaxFindings > 0 && len(rep.Findings) >= cfg.MaxFindings {
+			cfg.MaxFindings > 0 && len(rep.Findings) >= cfg.MaxFindings || stopped {
 			break
 		}
 		live := slices.DeleteFunc(slices.Clone(ops), func(op string) bool { return e.unsupported[op] })
@@ -212,6 +216,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			f.Seed, f.Case, f.From, f.Hits = cfg.Seed, i, from, 1
 			byKey[o.sig] = f
 			rep.Findings = append(rep.Findings, f)
+			if cfg.StopWhen != nil && cfg.StopWhen(f) {
+				stopped = true
+			}
 		}
 		if time.Since(lastProgress) >= cfg.ProgressEvery {
 			lastProgress = time.Now()
