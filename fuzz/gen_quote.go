@@ -24,6 +24,10 @@ func init() {
 	for _, op := range []string{"quote.expand", "quote.plaintext", "quote.markdown"} {
 		registerGen(op, func(r *rand.Rand) *jnode { return jobj("prompt", jstr(genPrompt(r))) })
 	}
+	registerGen("quote.submit_check", func(r *rand.Rand) *jnode {
+		return jobj("prompt", jstr(genLimitPrompt(r)), "target", jstr(pickOne(r, []string{"provider-turn", "pending-user-input"})))
+	})
+	registerGen("quote.send_turn", func(r *rand.Rand) *jnode { return jobj("input", jstr(genLimitPrompt(r))) })
 	registerGen("quote.nav_encode", func(r *rand.Rand) *jnode { return jobj("citation", citationValue(r, genCitation(r))) })
 	registerGen("quote.nav_decode", func(r *rand.Rand) *jnode { return jobj("location", jstr(genLocation(r))) })
 }
@@ -352,4 +356,26 @@ func genLocation(r *rand.Rand) string {
 		key = pickOne(r, []string{"Assistant-genCit=", "assistant-citation", "assistant_citation="})
 	}
 	return prefix + key + enc
+}
+
+// genLimitPrompt returns a prompt with links, a third of the time padded to
+// within a few units of the 120,000-unit provider input limit, before or
+// after the links are expanded.
+func genLimitPrompt(r *rand.Rand) string {
+	p := genPrompt(r)
+	if r.IntN(3) != 0 {
+		return p
+	}
+	target := 120000 + r.IntN(5) - 2
+	if r.IntN(2) == 0 {
+		target -= 200 + r.IntN(600) // leave room that expansion may overrun
+	}
+	if n := target - units16(p); n > 0 {
+		pad := genSized(r, n)
+		if r.IntN(2) == 0 {
+			return pad + p
+		}
+		return p + pad
+	}
+	return p
 }
