@@ -374,16 +374,16 @@ func (e *engine) finish(op string, o outcome) outcome {
 	return o
 }
 
-// classifyCallError tells a transport's "no valid answer" apart from a
-// dead implementation, by the words transports use for it.
+// classifyCallError classifies a failure to get an answer: the runner's
+// transports say which outcome it is; any other error is a crash.
 func classifyCallError(err error) Kind {
-	msg := strings.ToLower(err.Error())
-	for _, w := range []string{"protocol", "unparsable", "not json", "invalid json", "unknown id", "unmatched", "oversize", "too long"} {
-		if strings.Contains(msg, w) {
-			return KindProtocol
-		}
-	}
-	if strings.Contains(msg, "timeout") || strings.Contains(msg, "deadline") {
+	var ce *runner.CallError
+	switch {
+	case errors.As(err, &ce) && ce.Outcome == runner.Timeout:
+		return KindTimeout
+	case errors.As(err, &ce) && ce.Outcome == runner.ProtocolErr:
+		return KindProtocol
+	case errors.Is(err, context.DeadlineExceeded):
 		return KindTimeout
 	}
 	return KindCrash

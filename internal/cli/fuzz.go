@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,107 +11,82 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/fuzz"
-	"github.com/conform-suite/conform/runner"
-	"github.com/conform-suite/conform/vectors"
 )
 
-const fuzzUsage = `Usage: conform fuzz [--stdio CMD | --http URL] [--op OP]... [--time D | --count N] [--seed S] [--out DIR]
+const fuzzHead = `Usage: conform fuzz [--stdio CMD | --http URL] [--op OP]... [--time D | --count N] [--seed S] [--out DIR]
 
 Fuzzes an implementation differentially: generated and mutated inputs go to the
-implementation and to the reference; every divergence, crash, timeout or
-protocol error is shrunk to a small input, de-duplicated, and written to DIR as
-a vector file that 'conform run --vectors DIR' replays. Without --stdio or
---http the in-process reference is fuzzed against itself (a self-check).
-
-A progress bar is shown on a terminal, periodic lines otherwise, then a summary.
-Exit codes: 0 nothing diverged, 1 something diverged, 2 usage error or nothing
-could be fuzzed.
-
-Flags:
+implementation and to the in-process reference; every divergence, crash,
+timeout or protocol error is shrunk to a small input, de-duplicated, and
+written under DIR as a vector file that 'conform run --vectors DIR' replays.
+Without --stdio, --http or --spawn the reference is fuzzed against itself (a
+self-check). A progress bar is drawn on a terminal, a line every 10 seconds
+otherwise, then a summary. Exit code 0 when nothing diverged, 1 when something
+did, 2 on bad usage or an implementation that cannot be started.
 `
 
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
-// fuzzTransport opens the implementation under test for conform fuzz; a
-// variable so that tests can substitute faulty implementations.
-var fuzzTransport = openFuzzImpl
-
-func fuzzCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("conform fuzz", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var ops stringList
-	stdio := fs.String("stdio", "", "run `CMD` (through the shell) as the implementation, speaking protocol v1 on stdin and stdout")
-	httpURL := fs.String("http", "", "POST protocol v1 requests to `URL`")
+func (e *env) fuzz(args []string) int {
+	fs := e.newFlags("fuzz", fuzzHead)
+	var (
+		impl  implFlags
+		ops   listFlag
+		dur   time.Duration
+		count int
+		seed  uint64
+		out   string
+	)
+	impl.register(fs)
 	fs.Var(&ops, "op", "fuzz only `OP` (repeatable; default every op both sides offer)")
-	dur := fs.Duration("time", 0, "stop after `D` (default 30s unless --count is given)")
-	count := fs.Int("count", 0, "stop after `N` executions")
-	seed := fs.Uint64("seed", 0, "random seed `S` (default: from the clock; printed in the summary)")
-	out := fs.String("out", "fuzz-findings", "write finding vectors under `DIR`")
-	timeout := fs.Duration("timeout", 5*time.Second, "per-request `timeout`")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, fuzzUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		return ExitUsage
+	fs.DurationVar(&dur, "time", 0, "stop after `D` (default 30s unless --count is given)")
+	fs.IntVar(&count, "count", 0, "stop after `N` executions")
+	fs.Uint64Var(&seed, "seed", 0, "random seed `S` (default: from the clock; printed in the summary)")
+	fs.StringVar(&out, "out", "fuzz-findings", "write finding vectors under `DIR`")
+	if done, code := e.parse(fs, args, 0); done {
+		return code
 	}
 	seedSet := false
 	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
 	switch {
-	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "conform: error: unexpected argument %q\n", fs.Arg(0))
+	case dur < 0 || count < 0 || impl.timeout <= 0:
+		e.errorf("--time and --count take non-negative values, --timeout a positive one")
 		return ExitUsage
-	case *stdio != "" && *httpURL != "":
-		fmt.Fprintln(stderr, "conform: error: --stdio and --http exclude each other")
-		return ExitUsage
-	case *dur < 0 || *count < 0 || *timeout <= 0:
-		fmt.Fprintln(stderr, "conform: error: --time and --count take non-negative values, --timeout a positive one")
-		return ExitUsage
-	case *out == "":
-		fmt.Fprintln(stderr, "conform: error: --out needs a directory")
+	case out == "":
+		e.errorf("--out needs a directory")
 		return ExitUsage
 	}
-	if *dur == 0 && *count == 0 {
-		*dur = 30 * time.Second
+	if dur == 0 && count == 0 {
+		dur = 30 * time.Second
 	}
 	if !seedSet {
-		*seed = uint64(time.Now().UnixNano())
+		seed = uint64(time.Now().UnixNano())
 	}
-	impl, name, err := fuzzTransport(*stdio, *httpURL, *timeout)
-	if err != nil {
-		fmt.Fprintf(stderr, "conform: error: %v\n", err)
-		return ExitUsage
-	}
-	defer impl.Close()
-	corpus, err := vectors.Load(vectors.FS())
-	if err != nil {
-		fmt.Fprintf(stderr, "conform: error: %v\n", err)
+	corpus, ok := e.loadCorpus("")
+	if !ok {
 		return ExitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	prog := newFuzzProgress(stderr)
+	im, _, transport, ok := e.connect(ctx, &impl)
+	if !ok {
+		return ExitUsage
+	}
+	defer im.Close()
+	prog := newFuzzProgress(e.stderr)
 	started := time.Now()
 	rep, err := fuzz.Run(ctx, fuzz.Config{
-		Impl: impl, Ops: ops, Corpus: corpus, Seed: *seed, Count: *count, Duration: *dur, Timeout: *timeout,
+		Impl: im, Ops: ops, Corpus: corpus, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout,
 		Progress: prog.update,
 	})
 	prog.done()
 	if err != nil {
-		fmt.Fprintf(stderr, "conform: error: %v\n", err)
+		e.errorf("%v", err)
 		return ExitUsage
 	}
-	written, kept, werr := fuzz.WriteVectors(*out, rep.Findings, corpus, fuzz.Provenance{Impl: name, Date: started})
-	writeFuzzSummary(stdout, rep, *seed, name, *out, written, kept)
+	replay := strings.Join(implArgs(&impl), " ")
+	written, kept, werr := fuzz.WriteVectors(out, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Date: started})
+	writeFuzzSummary(e.stdout, rep, seed, transport, replay, out, written, kept)
 	if werr != nil {
-		fmt.Fprintf(stderr, "conform: error: %v\n", werr)
+		e.errorf("%v", werr)
 	}
 	if rep.Diverged() {
 		return ExitFailed
@@ -120,18 +94,19 @@ func fuzzCmd(args []string, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
-func openFuzzImpl(stdio, httpURL string, timeout time.Duration) (runner.Implementation, string, error) {
-	switch {
-	case stdio != "":
-		return nil, "", errors.New("--stdio needs the runner's stdio transport, not in this build yet")
-	case httpURL != "":
-		return nil, "", errors.New("--http needs the runner's HTTP transport, not in this build yet")
+// implArgs returns the flags that choose the implementation, quoted for a
+// shell, for the replay line.
+func implArgs(f *implFlags) []string {
+	for _, a := range [][2]string{{"--stdio", f.stdio}, {"--http", f.http}, {"--spawn", f.spawn}} {
+		if a[1] != "" {
+			return []string{a[0], fuzzShellArg(a[1])}
+		}
 	}
-	return runner.InProcess{}, "the in-process reference", nil
+	return nil
 }
 
-func quoteArg(s string) string {
-	if strings.ContainsAny(s, " \t'\"$\\") {
+func fuzzShellArg(s string) string {
+	if s == "" || strings.ContainsAny(s, " \t'\"$\\") {
 		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 	}
 	return s
@@ -139,9 +114,9 @@ func quoteArg(s string) string {
 
 // writeFuzzSummary prints what was fuzzed, every finding with its shrunk
 // input, where the vectors went, and how to reproduce the run.
-func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, name, dir string, written, kept []string) {
+func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, replay, dir string, written, kept []string) {
 	fmt.Fprintf(w, "fuzzed %s with seed %d: %d ops, %d executions in %s (%.0f/s), %d more shrinking",
-		name, seed, len(rep.Ops), rep.Execs, rep.Elapsed.Round(time.Millisecond), rep.Rate(), rep.Shrinks)
+		transport, seed, len(rep.Ops), rep.Execs, rep.Elapsed.Round(time.Millisecond), rep.Rate(), rep.Shrinks)
 	if rep.Skipped > 0 {
 		fmt.Fprintf(w, ", %d inputs the reference refused as bad requests", rep.Skipped)
 	}
@@ -183,7 +158,7 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, name, dir stri
 	}
 	fmt.Fprintf(w, "\n%d findings (%d divergent executions), %d vector files written to %s, %d already there\n",
 		len(rep.Findings), rep.Divergent, len(written), dir, len(kept))
-	fmt.Fprintf(w, "replay: conform run --vectors %s %s\n", dir, strings.TrimPrefix(name, "the in-process reference"))
+	fmt.Fprintf(w, "replay: %s\n", strings.Join(append([]string{"conform run --vectors", fuzzShellArg(dir)}, replay), " "))
 }
 
 func clipLine(s string) string {
