@@ -86,32 +86,30 @@ func (s *shrinker) structure(root *jnode) bool {
 		}
 	}
 	for _, n := range walkNodes(root, nil) {
-		if dead[n] {
-			continue
+		switch {
+		case dead[n]:
+		case n.kind == jArray:
+			changed = removeEach(s, root, &n.elems, func(e *jnode) *jnode { return e }, kill) || changed
+		case n.kind == jObject:
+			changed = removeEach(s, root, &n.members, func(m jmember) *jnode { return m.val }, kill) || changed
 		}
-		switch n.kind {
-		case jArray:
-			for i := len(n.elems) - 1; i >= 0 && s.left(); i-- {
-				saved := n.elems
-				n.elems = slices.Delete(slices.Clone(saved), i, i+1)
-				if s.keeps(root) {
-					changed = true
-					kill(saved[i])
-				} else {
-					n.elems = saved
-				}
-			}
-		case jObject:
-			for i := len(n.members) - 1; i >= 0 && s.left(); i-- {
-				saved := n.members
-				n.members = slices.Delete(slices.Clone(saved), i, i+1)
-				if s.keeps(root) {
-					changed = true
-					kill(saved[i].val)
-				} else {
-					n.members = saved
-				}
-			}
+	}
+	return changed
+}
+
+// removeEach tries removing each entry of list, last first, keeping every
+// removal after which root still diverges the same way; kill is told the
+// node of each entry removed.
+func removeEach[T any](s *shrinker, root *jnode, list *[]T, node func(T) *jnode, kill func(*jnode)) bool {
+	changed := false
+	for i := len(*list) - 1; i >= 0 && s.left(); i-- {
+		saved := *list
+		*list = slices.Delete(slices.Clone(saved), i, i+1)
+		if s.keeps(root) {
+			changed = true
+			kill(node(saved[i]))
+		} else {
+			*list = saved
 		}
 	}
 	return changed
