@@ -112,6 +112,9 @@ type Report struct {
 	Ops         []string   // the ops fuzzed
 	Unsupported []string   // ops the implementation declared or answered as unsupported
 	Findings    []*Finding // in order of discovery
+	// Stopped, when not empty, says why the run ended early: the
+	// implementation stopped answering even inputs it had answered right.
+	Stopped string
 }
 
 // Diverged reports whether the run found anything.
@@ -124,6 +127,8 @@ type engine struct {
 	seeds       map[string][]seedInput
 	unsupported map[string]bool
 	stats       Stats
+	lastGood    map[string][]byte // per op, the last input both sides agreed on
+	dead        string            // why the implementation is considered gone
 }
 
 type seedInput struct {
@@ -163,7 +168,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		cfg.Corpus = c
 	}
-	e := &engine{cfg: cfg, ref: cfg.Ref, impl: cfg.Impl, seeds: map[string][]seedInput{}, unsupported: map[string]bool{}}
+	e := &engine{cfg: cfg, ref: cfg.Ref, impl: cfg.Impl, seeds: map[string][]seedInput{}, unsupported: map[string]bool{}, lastGood: map[string][]byte{}}
 	e.stats.Count, e.stats.Duration = cfg.Count, cfg.Duration
 	for _, v := range cfg.Corpus.Vectors() {
 		if in, err := parseJSON16(v.Input); err == nil {
@@ -191,7 +196,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	for i := 0; ; i++ {
 		if cfg.Count > 0 && i >= cfg.Count || cfg.Duration > 0 && time.Since(start) >= cfg.Duration || ctx.Err() != nil ||
-			cfg.MaxFindings > 0 && len(rep.Findings) >= cfg.MaxFindings || stopped {
+			cfg.MaxFindings > 0 && len(rep.Findings) >= cfg.MaxFindings || stopped || rep.Stopped != "" {
 			break
 		}
 		live := slices.DeleteFunc(slices.Clone(ops), func(op string) bool { return e.unsupported[op] })
@@ -202,23 +207,37 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		op := pickOne(r, live)
 		in, from := e.input(r, op)
 		e.stats.Execs++
-		o := e.check(ctx, op, in.encode())
+		data := in.encode()
+		o := e.check(ctx, op, data)
 		switch {
 		case o.skip:
 			e.stats.Skipped++
-		case o.kind != "":
+		case o.kind == "":
+			e.lastGood[op] = data
+		default:
 			e.stats.Divergent++
-			if f := byKey[o.sig]; f != nil {
-				f.Hits++
-				break
+			known := byKey[o.sig]
+			alive := e.alive(ctx, op, o)
+			switch {
+			case known != nil:
+				known.Hits++
+			case !alive:
+				// Perhaps the input that killed it: kept as found, unshrunk.
+				f := &Finding{Op: op, Kind: o.kind, Signature: o.sig, Input: data, Original: data,
+					Expected: o.expected, Detail: o.detail + " (the implementation answered nothing after this input; not shrunk)"}
+				f.Seed, f.Case, f.From, f.Hits = cfg.Seed, i, from, 1
+				byKey[o.sig] = f
+				rep.Findings = append(rep.Findings, f)
+			default:
+				f := e.shrink(ctx, op, in, o, start)
+				f.Seed, f.Case, f.From, f.Hits = cfg.Seed, i, from, 1
+				byKey[o.sig] = f
+				rep.Findings = append(rep.Findings, f)
+				if cfg.StopWhen != nil && cfg.StopWhen(f) {
+					stopped = true
+				}
 			}
-			f := e.shrink(ctx, op, in, o, start)
-			f.Seed, f.Case, f.From, f.Hits = cfg.Seed, i, from, 1
-			byKey[o.sig] = f
-			rep.Findings = append(rep.Findings, f)
-			if cfg.StopWhen != nil && cfg.StopWhen(f) {
-				stopped = true
-			}
+			rep.Stopped = e.dead
 		}
 		if time.Since(lastProgress) >= cfg.ProgressEvery {
 			lastProgress = time.Now()
@@ -431,6 +450,29 @@ func diffShape(diffs []string) string {
 	}
 	slices.Sort(parts)
 	return strings.Join(slices.Compact(parts), ",")
+}
+
+// alive reports whether the implementation still answers after an outcome
+// without an answer (a crash or a timeout): it is sent again the last input
+// of op it answered right. A transport whose restart budget is spent fails
+// every call, whatever the input; then findings would be noise, and the run
+// stops.
+func (e *engine) alive(ctx context.Context, op string, o outcome) bool {
+	if e.dead != "" {
+		return false
+	}
+	if o.kind != KindCrash && o.kind != KindTimeout {
+		return true
+	}
+	good := e.lastGood[op]
+	if good == nil {
+		return true
+	}
+	if p := e.check(ctx, op, good); p.kind == KindCrash || p.kind == KindTimeout {
+		e.dead = fmt.Sprintf("the implementation no longer answers %s inputs it answered before (%s)", op, p.detail)
+		return false
+	}
+	return true
 }
 
 // newCaseRand returns the random source of case i of a run with seed: each

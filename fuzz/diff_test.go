@@ -354,3 +354,31 @@ func TestGeneratorsAndMutationsWriteValidJSON(t *testing.T) {
 		}
 	}
 }
+
+// toyMortal dies for good on the first text holding a "%": every later call
+// fails too, as a stdio transport does once its restart budget is spent.
+type toyMortal struct{ dead bool }
+
+func (m *toyMortal) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+	if req.Op != "hello" && (m.dead || strings.Contains(string(req.Input), "%")) {
+		m.dead = true
+		return runner.Response{}, errors.New("not sent: the implementation died")
+	}
+	return toyImpl{toyCorrect}.Call(ctx, req)
+}
+
+func (*toyMortal) Close() error { return nil }
+
+func TestRunStopsWhenTheImplementationIsGone(t *testing.T) {
+	rep := toyRun(t, toyCorrect, func(c *Config) { c.Impl = &toyMortal{} })
+	if rep.Stopped == "" || rep.Execs >= 400 {
+		t.Fatalf("Stopped = %q after %d executions, want the run stopped early", rep.Stopped, rep.Execs)
+	}
+	if len(rep.Findings) != 1 {
+		t.Fatalf("findings = %d, want the one input after which nothing answered", len(rep.Findings))
+	}
+	f := rep.Findings[0]
+	if f.Kind != KindCrash || !strings.Contains(toyText(t, f.Input), "%") || !bytes.Equal(f.Input, f.Original) {
+		t.Errorf("finding %s on %s (original %s), want an unshrunk crash on the text holding %%", f.Kind, f.Input, f.Original)
+	}
+}

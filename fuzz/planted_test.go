@@ -232,12 +232,12 @@ func TestPlantedBugs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkPlanted(t, pb, rep)
+			checkPlanted(t, pb, rep, pb)
 		})
 	}
 }
 
-func checkPlanted(t *testing.T, pb *plantedBug, rep *Report) {
+func checkPlanted(t *testing.T, pb *plantedBug, rep *Report, faulty runner.Implementation) {
 	t.Helper()
 	i := slices.IndexFunc(rep.Findings, func(f *Finding) bool { return f.Kind == pb.kind })
 	if i < 0 {
@@ -270,7 +270,7 @@ func checkPlanted(t *testing.T, pb *plantedBug, rep *Report) {
 	for _, tc := range []struct {
 		impl runner.Implementation
 		pass bool
-	}{{runner.InProcess{}, true}, {pb, false}} {
+	}{{runner.InProcess{}, true}, {faulty, false}} {
 		r := &runner.Runner{Impl: tc.impl}
 		for _, res := range r.Run(context.Background(), corpus.Vectors()) {
 			if (res.Outcome == runner.Pass) != tc.pass {

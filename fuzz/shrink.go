@@ -71,6 +71,10 @@ func (s *shrinker) keeps(root *jnode) bool {
 	}
 	s.runs++
 	o := s.e.check(s.ctx, s.op, root.encode())
+	if !o.skip && o.sig == s.sig && !s.e.alive(s.ctx, s.op, o) {
+		s.budget = 0 // a dead implementation fails every input: nothing more to learn
+		return false
+	}
 	return !o.skip && o.sig == s.sig
 }
 

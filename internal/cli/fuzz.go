@@ -22,8 +22,13 @@ written under DIR as a vector file that 'conform run --vectors DIR' replays.
 Without --stdio, --http or --spawn the reference is fuzzed against itself (a
 self-check). A progress bar is drawn on a terminal, a line every 10 seconds
 otherwise, then a summary. Exit code 0 when nothing diverged, 1 when something
-did, 2 on bad usage or an implementation that cannot be started.
+did, 2 on bad usage or an implementation that cannot be started. A --stdio child
+is restarted up to 1000 times unless --restarts says otherwise.
 `
+
+// fuzzRestarts is the default restart budget of a --stdio child under
+// conform fuzz.
+const fuzzRestarts = 1000
 
 func (e *env) fuzz(args []string) int {
 	fs := e.newFlags("fuzz", fuzzHead)
@@ -44,8 +49,14 @@ func (e *env) fuzz(args []string) int {
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
-	seedSet := false
-	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
+	seedSet, restartsSet := false, false
+	fs.Visit(func(f *flag.Flag) {
+		seedSet = seedSet || f.Name == "seed"
+		restartsSet = restartsSet || f.Name == "restarts"
+	})
+	if !restartsSet {
+		impl.restarts = fuzzRestarts // crashing the implementation is what fuzzing is for
+	}
 	switch {
 	case dur < 0 || count < 0 || impl.timeout <= 0:
 		e.errorf("--time and --count take non-negative values, --timeout a positive one")
@@ -87,6 +98,10 @@ func (e *env) fuzz(args []string) int {
 	writeFuzzSummary(e.stdout, rep, seed, transport, replay, out, written, kept)
 	if werr != nil {
 		e.errorf("%v", werr)
+	}
+	if rep.Stopped != "" {
+		e.errorf("stopped early: %s", rep.Stopped)
+		e.hintf("raise --restarts, or look at the implementation's stderr for why it died")
 	}
 	if rep.Diverged() {
 		return ExitFailed
