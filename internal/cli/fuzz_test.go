@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/conform-suite/conform/fuzz"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -98,5 +100,35 @@ func TestFuzzFindsAndReplays(t *testing.T) {
 	}
 	if code, stdout, _ := conform(t, "", "run", "--vectors", out, "--stdio", faulty); code != ExitFailed {
 		t.Errorf("conform run --vectors on the faulty implementation = exit %d, want 1\n%s", code, stdout)
+	}
+}
+
+func TestFuzzProgress(t *testing.T) {
+	s := fuzz.Stats{Execs: 500, Divergent: 7, Findings: 2, Elapsed: 5 * time.Second, Duration: 20 * time.Second}
+	tests := []struct {
+		name string
+		tty  bool
+		want []string
+	}{
+		{"terminal", true, []string{"\r\x1b[K[######..................]  25%", "500 execs", "7 divergences (2 distinct)", "100/s", "15s left"}},
+		{"plain", false, []string{"conform: fuzz: 500 execs, 7 divergences (2 distinct), 100/s, 15s left\n"}},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		p := &fuzzProgress{w: &b, tty: tt.tty}
+		p.update(s)
+		p.done()
+		for _, w := range tt.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s: progress %q, want it to contain %q", tt.name, b.String(), w)
+			}
+		}
+	}
+	// A count bound estimates the time left from the rate.
+	var b strings.Builder
+	p := &fuzzProgress{w: &b}
+	p.update(fuzz.Stats{Execs: 250, Elapsed: time.Second, Count: 1000})
+	if !strings.Contains(b.String(), "3s left") {
+		t.Errorf("progress %q, want 3s left", b.String())
 	}
 }
