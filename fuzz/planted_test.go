@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/conform-suite/conform/internal/schemaset"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
 )
@@ -262,6 +263,31 @@ func checkPlanted(t *testing.T, pb *plantedBug, rep *Report, faulty runner.Imple
 	written, _, err := WriteVectors(dir, rep.Findings, embedded, Provenance{Impl: pb.name, Date: time.Now()})
 	if err != nil || len(written) == 0 {
 		t.Fatalf("WriteVectors = %v, %v", written, err)
+	}
+	set, err := schemaset.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range written {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := set.Validate("vector.schema.json", "", data); err != nil {
+			t.Errorf("%s: %v", path, err)
+		}
+		vf, err := vectors.Parse(path, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vf.Vectors {
+			if err := set.Validate("ops/"+v.Op+".json", "/$defs/input", v.Input); err != nil {
+				t.Errorf("%s: input: %v", v.ID, err)
+			}
+			if err := set.Validate("ops/"+v.Op+".json", "/$defs/output", v.Expect.Output); err != nil {
+				t.Errorf("%s: expected output: %v", v.ID, err)
+			}
+		}
 	}
 	corpus, err := vectors.Load(os.DirFS(dir))
 	if err != nil {
