@@ -28,11 +28,13 @@ const toyLimit = 8
 type toyFault int
 
 const (
-	toyCorrect        toyFault = iota
-	toyCountBytes              // counts UTF-8 bytes against the limit
-	toyCrashOnPercent          // the call fails when the text holds a "%"
-	toyHangOnPercent           // never answers when the text holds a "%"
-	toyNoHello                 // answers hello with no ops
+	toyCorrect         toyFault = iota
+	toyCountBytes               // counts UTF-8 bytes against the limit
+	toyCrashOnPercent           // the call fails when the text holds a "%"
+	toyHangOnPercent            // never answers when the text holds a "%"
+	toyNoHello                  // answers hello with no ops
+	toyGarbleOnPercent          // answers a text holding a "%" with a line that is not JSON
+	toyErrorOnPercent           // answers a text holding a "%" with an internal error
 )
 
 type toyImpl struct{ fault toyFault }
@@ -61,6 +63,11 @@ func (t toyImpl) Call(ctx context.Context, req runner.Request) (runner.Response,
 		case toyHangOnPercent:
 			<-ctx.Done()
 			return resp, ctx.Err()
+		case toyGarbleOnPercent:
+			return resp, &runner.CallError{Outcome: runner.ProtocolErr, Msg: "the answer is not JSON"}
+		case toyErrorOnPercent:
+			resp.Error = &runner.ErrorBody{Kind: "internal", Message: "boom"}
+			return resp, nil
 		}
 	}
 	n := len(utf16.Encode([]rune(*in.Text)))
@@ -183,6 +190,8 @@ func TestRunClassifiesNoAnswer(t *testing.T) {
 	}{
 		{toyCrashOnPercent, KindCrash},
 		{toyHangOnPercent, KindTimeout},
+		{toyGarbleOnPercent, KindProtocol},
+		{toyErrorOnPercent, KindError},
 	}
 	for _, tt := range tests {
 		rep := toyRun(t, tt.fault, func(c *Config) {
