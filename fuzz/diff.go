@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/conform-suite/conform/reference"
@@ -51,6 +53,11 @@ type Config struct {
 	// MaxFindings stops the run once that many distinct findings are made;
 	// 0 for no limit.
 	MaxFindings int
+	// Parallel is how many cases are in flight at once (generated and
+	// recorded in order, so the findings do not depend on it); 0 means 1.
+	// The implementation must accept concurrent calls, as the runner's
+	// transports do.
+	Parallel int
 	// StopWhen, when set, stops the run after a finding for which it
 	// returns true.
 	StopWhen func(*Finding) bool
@@ -123,12 +130,15 @@ func (r *Report) Diverged() bool { return len(r.Findings) > 0 }
 type engine struct {
 	cfg         Config
 	ref, impl   runner.Implementation
-	id          int64
+	id          atomic.Int64
 	seeds       map[string][]seedInput
 	unsupported map[string]bool
 	stats       Stats
 	lastGood    map[string][]byte // per op, the last input both sides agreed on
 	dead        string            // why the implementation is considered gone
+	byKey       map[string]*Finding
+	start       time.Time
+	stopped     bool // Config.StopWhen said so
 }
 
 type seedInput struct {
@@ -183,61 +193,49 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for op := range e.unsupported {
 		rep.Unsupported = append(rep.Unsupported, op)
 	}
-	byKey := map[string]*Finding{}
-	start := time.Now()
-	lastProgress := start
-	stopped := false
+	e.byKey = map[string]*Finding{}
+	e.start = time.Now()
+	lastProgress := e.start
 	progress := func() {
-		e.stats.Elapsed = time.Since(start)
+		e.stats.Elapsed = time.Since(e.start)
 		e.stats.Findings = len(rep.Findings)
 		if cfg.Progress != nil {
 			cfg.Progress(e.stats)
 		}
 	}
-	for i := 0; ; i++ {
-		if cfg.Count > 0 && i >= cfg.Count || cfg.Duration > 0 && time.Since(start) >= cfg.Duration || ctx.Err() != nil ||
-			cfg.MaxFindings > 0 && len(rep.Findings) >= cfg.MaxFindings || stopped || rep.Stopped != "" {
-			break
-		}
+	over := func(i int) bool {
+		return cfg.Count > 0 && i >= cfg.Count || cfg.Duration > 0 && time.Since(e.start) >= cfg.Duration || ctx.Err() != nil ||
+			cfg.MaxFindings > 0 && len(rep.Findings) >= cfg.MaxFindings || e.stopped || rep.Stopped != ""
+	}
+	for i := 0; !over(i); {
 		live := slices.DeleteFunc(slices.Clone(ops), func(op string) bool { return e.unsupported[op] })
 		if len(live) == 0 {
 			break
 		}
-		r := newCaseRand(cfg.Seed, uint64(i))
-		op := pickOne(r, live)
-		in, from := e.input(r, op)
-		e.stats.Execs++
-		data := in.encode()
-		o := e.check(ctx, op, data)
-		switch {
-		case o.skip:
-			e.stats.Skipped++
-		case o.kind == "":
-			e.lastGood[op] = data
-		default:
-			e.stats.Divergent++
-			known := byKey[o.sig]
-			alive := e.alive(ctx, op, o)
-			switch {
-			case known != nil:
-				known.Hits++
-			case !alive:
-				// Perhaps the input that killed it: kept as found, unshrunk.
-				f := &Finding{Op: op, Kind: o.kind, Signature: o.sig, Input: data, Original: data,
-					Expected: o.expected, Detail: o.detail + " (the implementation answered nothing after this input; not shrunk)"}
-				f.Seed, f.Case, f.From, f.Hits = cfg.Seed, i, from, 1
-				byKey[o.sig] = f
-				rep.Findings = append(rep.Findings, f)
-			default:
-				f := e.shrink(ctx, op, in, o, start)
-				f.Seed, f.Case, f.From, f.Hits = cfg.Seed, i, from, 1
-				byKey[o.sig] = f
-				rep.Findings = append(rep.Findings, f)
-				if cfg.StopWhen != nil && cfg.StopWhen(f) {
-					stopped = true
-				}
+		// A batch of cases is generated in order, checked concurrently, and
+		// recorded in order: the findings do not depend on Parallel.
+		batch := make([]caseRun, max(1, cfg.Parallel))
+		if cfg.Count > 0 {
+			batch = batch[:min(len(batch), cfg.Count-i)]
+		}
+		for k := range batch {
+			c := &batch[k]
+			r := newCaseRand(cfg.Seed, uint64(i+k))
+			c.i, c.op = i+k, pickOne(r, live)
+			c.in, c.from = e.input(r, c.op)
+			c.data = c.in.encode()
+		}
+		var wg sync.WaitGroup
+		for k := range batch {
+			wg.Go(func() { batch[k].o = e.check(ctx, batch[k].op, batch[k].data) })
+		}
+		wg.Wait()
+		for k := range batch {
+			if k > 0 && over(i) {
+				break
 			}
-			rep.Stopped = e.dead
+			e.record(ctx, rep, &batch[k])
+			i++
 		}
 		if time.Since(lastProgress) >= cfg.ProgressEvery {
 			lastProgress = time.Now()
@@ -253,6 +251,54 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	progress()
 	rep.Stats = e.stats
 	return rep, nil
+}
+
+// caseRun is one case of a run: its input and both sides' answers.
+type caseRun struct {
+	i    int
+	op   string
+	in   *jnode
+	from string
+	data []byte
+	o    outcome
+}
+
+// record counts one checked case, and turns a new divergence into a
+// finding, shrunk while the implementation is alive.
+func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
+	e.stats.Execs++
+	o := c.o
+	switch {
+	case o.unsupported:
+		e.unsupported[c.op] = true
+		e.stats.Skipped++
+	case o.skip:
+		e.stats.Skipped++
+	case o.kind == "":
+		e.lastGood[c.op] = c.data
+	default:
+		e.stats.Divergent++
+		known := e.byKey[o.sig]
+		alive := e.alive(ctx, c.op, o)
+		var f *Finding
+		switch {
+		case known != nil:
+			known.Hits++
+		case !alive:
+			// Perhaps the input that killed it: kept as found, unshrunk.
+			f = &Finding{Op: c.op, Kind: o.kind, Signature: o.sig, Input: c.data, Original: c.data,
+				Expected: o.expected, Detail: o.detail + " (the implementation answered nothing after this input; not shrunk)"}
+		default:
+			f = e.shrink(ctx, c.op, c.in, o, e.start)
+		}
+		if f != nil {
+			f.Seed, f.Case, f.From, f.Hits = e.cfg.Seed, c.i, c.from, 1
+			e.byKey[o.sig] = f
+			rep.Findings = append(rep.Findings, f)
+			e.stopped = e.stopped || e.cfg.StopWhen != nil && e.cfg.StopWhen(f)
+		}
+		rep.Stopped = e.dead
+	}
 }
 
 // selectOps returns the ops to fuzz: those asked for (or all that have
@@ -323,18 +369,18 @@ func (e *engine) input(r *rand.Rand, op string) (*jnode, string) {
 
 // outcome is the comparison of both sides' answers to one input.
 type outcome struct {
-	skip     bool // the reference refused the input as a bad request
-	kind     Kind // "" when both agree
-	sig      string
-	expected json.RawMessage
-	actual   json.RawMessage
-	detail   string
-	diffs    []string
+	skip        bool // the reference refused the input as a bad request
+	unsupported bool // the implementation does not offer the op
+	kind        Kind // "" when both agree
+	sig         string
+	expected    json.RawMessage
+	actual      json.RawMessage
+	detail      string
+	diffs       []string
 }
 
 func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
-	e.id++
-	req := runner.Request{ID: json.RawMessage(strconv.FormatInt(e.id, 10)), Op: op, Input: input}
+	req := runner.Request{ID: json.RawMessage(strconv.FormatInt(e.id.Add(1), 10)), Op: op, Input: input}
 	rresp, err := e.ref.Call(ctx, req)
 	switch {
 	case err != nil:
@@ -359,8 +405,7 @@ func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
 	case err != nil:
 		o.kind, o.detail = classifyCallError(err), err.Error()
 	case iresp.Error != nil && iresp.Error.Kind == reference.KindUnsupported:
-		e.unsupported[op] = true
-		return outcome{skip: true}
+		return outcome{skip: true, unsupported: true}
 	case iresp.Error != nil:
 		o.kind, o.detail = KindError, iresp.Error.Kind+": "+iresp.Error.Message
 		o.sig = iresp.Error.Kind

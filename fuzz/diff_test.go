@@ -177,6 +177,10 @@ func TestRunIsReproducible(t *testing.T) {
 			t.Errorf("finding %d: case %d %s vs case %d %s, want equal", i, fa.Case, fa.Input, fb.Case, fb.Input)
 		}
 	}
+	p := toyRun(t, toyCountBytes, func(c *Config) { c.Parallel = 4 })
+	if len(p.Findings) != len(a.Findings) || p.Execs != a.Execs || p.Findings[0].Case != a.Findings[0].Case || !bytes.Equal(p.Findings[0].Input, a.Findings[0].Input) {
+		t.Errorf("Parallel 4: %d findings in %d executions, want the %d of Parallel 1 in %d", len(p.Findings), p.Execs, len(a.Findings), a.Execs)
+	}
 	c := toyRun(t, toyCountBytes, func(c *Config) { c.Seed = 8 })
 	if len(c.Findings) > 0 && c.Findings[0].Case == a.Findings[0].Case && bytes.Equal(c.Findings[0].Original, a.Findings[0].Original) {
 		t.Errorf("seeds 7 and 8 found the same original input %s at the same case", a.Findings[0].Original)

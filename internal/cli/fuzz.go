@@ -39,6 +39,7 @@ func (e *env) fuzz(args []string) int {
 		count int
 		seed  uint64
 		out   string
+		par   int
 	)
 	impl.register(fs)
 	fs.Var(&ops, "op", "fuzz only `OP` (repeatable; default every op both sides offer)")
@@ -46,6 +47,7 @@ func (e *env) fuzz(args []string) int {
 	fs.IntVar(&count, "count", 0, "stop after `N` executions")
 	fs.Uint64Var(&seed, "seed", 0, "random seed `S` (default: from the clock; printed in the summary)")
 	fs.StringVar(&out, "out", "fuzz-findings", "write finding vectors under `DIR`")
+	fs.IntVar(&par, "parallel", 4, "requests in flight at once (the findings of a seed do not depend on it)")
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
@@ -58,8 +60,8 @@ func (e *env) fuzz(args []string) int {
 		impl.restarts = fuzzRestarts // crashing the implementation is what fuzzing is for
 	}
 	switch {
-	case dur < 0 || count < 0 || impl.timeout <= 0:
-		e.errorf("--time and --count take non-negative values, --timeout a positive one")
+	case dur < 0 || count < 0 || impl.timeout <= 0 || par <= 0:
+		e.errorf("--time and --count take non-negative values, --timeout and --parallel positive ones")
 		return ExitUsage
 	case out == "":
 		e.errorf("--out needs a directory")
@@ -85,7 +87,7 @@ func (e *env) fuzz(args []string) int {
 	prog := newFuzzProgress(e.stderr)
 	started := time.Now()
 	rep, err := fuzz.Run(ctx, fuzz.Config{
-		Impl: im, Ops: ops, Corpus: corpus, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout,
+		Impl: im, Ops: ops, Corpus: corpus, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout, Parallel: par,
 		Progress: prog.update,
 	})
 	prog.done()
