@@ -144,21 +144,47 @@ func (s *shrinker) strings(root *jnode) bool {
 
 // ddmin removes chunks of code points from leaf n while root keeps
 // diverging: halves first, then quarters, down to single code points,
-// then pairs of neighbouring ones.
+// then pairs of neighbouring ones. Integer members next to n in its object
+// (start and end offsets into it) are tried shifted along with each
+// removal first, then left as they are.
 func (s *shrinker) ddmin(root, n *jnode, split func([]uint16) [][]uint16) bool {
 	atoms := split(n.str)
-
+	offsets := siblingInts(root, n)
+	// try removes atoms[lo:hi] and keeps the result if root still diverges.
+	try := func(lo, hi int) bool {
+		cand := slices.Concat(atoms[:lo], atoms[hi:])
+		n.str = joinAtoms(cand)
+		if len(offsets) > 0 {
+			from := len(joinAtoms(atoms[:lo]))
+			cut := len(joinAtoms(atoms[lo:hi]))
+			for _, o := range offsets {
+				o.node.lit = strconv.FormatInt(shiftOffset(o.value, int64(from), int64(cut)), 10)
+			}
+			if s.keeps(root) {
+				for _, o := range offsets {
+					o.value, _ = strconv.ParseInt(o.node.lit, 10, 64)
+				}
+				atoms = cand
+				return true
+			}
+			for _, o := range offsets {
+				o.node.lit = strconv.FormatInt(o.value, 10)
+			}
+		}
+		if s.keeps(root) {
+			atoms = cand
+			return true
+		}
+		return false
+	}
 	changed := false
 	parts := 2
 	for len(atoms) > 0 && s.left() {
 		size := (len(atoms) + parts - 1) / parts
 		removed := false
 		for lo := 0; lo < len(atoms) && s.left(); lo += size {
-			hi := min(len(atoms), lo+size)
-			cand := slices.Concat(atoms[:lo], atoms[hi:])
-			n.str = joinAtoms(cand)
-			if s.keeps(root) {
-				atoms, removed, changed = cand, true, true
+			if try(lo, min(len(atoms), lo+size)) {
+				removed, changed = true, true
 				parts = max(parts-1, 2)
 				break
 			}
@@ -167,22 +193,58 @@ func (s *shrinker) ddmin(root, n *jnode, split func([]uint16) [][]uint16) bool {
 			// One-minimal; also try pairs, which keep parities and
 			// alignments that single removals break.
 			for lo := 0; lo+2 <= len(atoms) && s.left() && !removed; lo++ {
-				cand := slices.Concat(atoms[:lo], atoms[lo+2:])
-				n.str = joinAtoms(cand)
-				if s.keeps(root) {
-					atoms, removed, changed = cand, true, true
-				}
+				removed = try(lo, lo+2)
 			}
 			if !removed {
 				break
 			}
-			parts = 2
+			changed, parts = true, 2
 		} else if !removed {
 			parts = min(parts*2, len(atoms))
 		}
 	}
 	n.str = joinAtoms(atoms)
 	return changed
+}
+
+// intMember is an integer literal of the input and its value.
+type intMember struct {
+	node  *jnode
+	value int64
+}
+
+// siblingInts returns the integer members of the object that holds leaf as
+// a member: offsets into it, in the ops that take a text and offsets.
+func siblingInts(root, leaf *jnode) []*intMember {
+	for _, n := range walkNodes(root, nil) {
+		if n.kind != jObject || !slices.ContainsFunc(n.members, func(m jmember) bool { return m.val == leaf }) {
+			continue
+		}
+		var out []*intMember
+		for _, m := range n.members {
+			if m.val.kind != jLiteral {
+				continue
+			}
+			if v, err := strconv.ParseInt(m.val.lit, 10, 64); err == nil {
+				out = append(out, &intMember{m.val, v})
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// shiftOffset moves offset v as removing cut units at from moves the text
+// under it: offsets after the cut move back, offsets inside it go to its
+// start.
+func shiftOffset(v, from, cut int64) int64 {
+	switch {
+	case v >= from+cut:
+		return v - cut
+	case v > from:
+		return from
+	}
+	return v
 }
 
 // numbers tries smaller values for every integer literal: 0, then halving.
