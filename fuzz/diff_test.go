@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -367,5 +368,25 @@ func TestRunStopsWhenTheImplementationIsGone(t *testing.T) {
 	f := rep.Findings[0]
 	if f.Kind != KindCrash || !strings.Contains(toyText(t, f.Input), "%") || !bytes.Equal(f.Input, f.Original) {
 		t.Errorf("finding %s on %s (original %s), want an unshrunk crash on the text holding %%", f.Kind, f.Input, f.Original)
+	}
+}
+
+func TestEscapeInvisible(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"a":"x` + "\u200b" + `y"}`, `{"a":"x\u200by"}`},
+		{`"` + "\ue200cite\ue202a\ue201" + `"`, `"\ue200cite\ue202a\ue201"`},
+		{`"e` + "\u0301\u00a0\u3000" + `"`, `"e\u0301\u00a0\u3000"`},
+		{`"` + "\U000e0001" + `"`, `"\udb40\udc01"`},
+		{`"é😀引 ok"`, `"é😀引 ok"`},
+	}
+	for _, tt := range tests {
+		got := escapeInvisible([]byte(tt.in))
+		if string(got) != tt.want {
+			t.Errorf("escapeInvisible(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		var a, b any
+		if json.Unmarshal([]byte(tt.in), &a) != nil || json.Unmarshal(got, &b) != nil || !reflect.DeepEqual(a, b) {
+			t.Errorf("escapeInvisible(%q) = %q does not decode to the same value", tt.in, got)
+		}
 	}
 }

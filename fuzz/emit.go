@@ -14,6 +14,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/conform-suite/conform/vectors"
 )
@@ -184,7 +187,31 @@ func EncodeVectorFile(f *vectors.File) ([]byte, error) {
 	if err := enc.Encode(f); err != nil {
 		return nil, fmt.Errorf("fuzz: encode %s: %w", f.Op, err)
 	}
-	return buf.Bytes(), nil
+	return escapeInvisible(buf.Bytes()), nil
+}
+
+// escapeInvisible rewrites, inside the JSON text data, every character a
+// reader cannot see or tell apart as a \u escape: format characters (U+200B,
+// U+FEFF...), private-use ones (the marker characters U+E200-U+E202),
+// combining marks, and spaces other than U+0020. Outside strings JSON holds
+// ASCII only, so the rewrite never touches its structure.
+func escapeInvisible(data []byte) []byte {
+	var out []byte
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r < utf8.RuneSelf || !unicode.In(r, unicode.Cf, unicode.Co, unicode.Mn, unicode.Me, unicode.Zs, unicode.Zl, unicode.Zp) {
+			out = append(out, data[i:i+n]...)
+			i += n
+			continue
+		}
+		if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+			out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+		} else {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+		i += n
+	}
+	return out
 }
 
 // WriteVectors writes every finding that has a vector as
