@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,5 +131,20 @@ func TestFuzzProgress(t *testing.T) {
 	p.update(fuzz.Stats{Execs: 250, Elapsed: time.Second, Count: 1000})
 	if !strings.Contains(b.String(), "3s left") {
 		t.Errorf("progress %q, want 3s left", b.String())
+	}
+}
+
+// TestFuzzOverHTTP fuzzes the reference served over HTTP, faulty in
+// selref.replay: found, and replayable over HTTP.
+func TestFuzzOverHTTP(t *testing.T) {
+	srv := httptest.NewServer(runner.HTTPHandler(replayFault{}, 1<<20))
+	defer srv.Close()
+	out := t.TempDir()
+	code, stdout, stderr := conform(t, "", "fuzz", "--http", srv.URL, "--op", "selref.replay", "--op", "selref.ingest", "--count", "300", "--seed", "3", "--out", out)
+	if code != ExitFailed || !strings.Contains(stdout, "mismatch selref.replay") || strings.Contains(stdout, "selref.ingest (") {
+		t.Fatalf("conform fuzz --http = exit %d, want %d and only a selref.replay finding\nstdout:\n%s\nstderr:\n%s", code, ExitFailed, stdout, stderr)
+	}
+	if code, stdout, _ := conform(t, "", "run", "--vectors", out, "--http", srv.URL); code != ExitFailed {
+		t.Errorf("conform run --vectors over HTTP = exit %d, want 1\n%s", code, stdout)
 	}
 }
