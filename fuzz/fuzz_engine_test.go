@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -124,4 +128,38 @@ func FuzzGeneratedInputs(f *testing.F) {
 			t.Fatalf("reference.Handle(%s, %q) = internal error %s", op, in, e.Message)
 		}
 	})
+}
+
+// TestCrashersHaveTargets checks that every crasher directory under
+// testdata/fuzz names a fuzz target of this package: Go replays a crasher
+// only as a seed of the target it is named after, so a renamed target would
+// silently stop replaying it.
+func TestCrashersHaveTargets(t *testing.T) {
+	targets := map[string]bool{}
+	files, err := filepath.Glob("*_test.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no test files found (%v)", err)
+	}
+	decl := regexp.MustCompile(`(?m)^func (Fuzz\w+)\(f \*testing\.F\)`)
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range decl.FindAllSubmatch(data, -1) {
+			targets[string(m[1])] = true
+		}
+	}
+	if !targets["FuzzJSON16"] {
+		t.Fatalf("targets %v: the declaration pattern no longer matches", targets)
+	}
+	dirs, err := os.ReadDir(filepath.Join("testdata", "fuzz"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if !targets[d.Name()] {
+			t.Errorf("testdata/fuzz/%s names no fuzz target: its crashers no longer replay", d.Name())
+		}
+	}
 }
