@@ -1,0 +1,158 @@
+package features
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/conform-suite/conform/runner"
+)
+
+// fake is a small implementation for the harness's own tests. It offers
+// the test.* ops only; wrong makes test.echo answer a changed output.
+type fake struct{ wrong bool }
+
+func (f fake) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+	resp := runner.Response{ID: req.ID}
+	var in struct {
+		Code string `json:"code"`
+	}
+	switch req.Op {
+	case "hello":
+		resp.Output = json.RawMessage(`{"protocol":1,"name":"fake","version":"0","language":"go","ops":["test.echo","test.refuse","test.drop"]}`)
+	case "test.echo":
+		resp.Output = req.Input
+		if f.wrong {
+			resp.Output = json.RawMessage(`{"text":"changed"}`)
+		}
+	case "test.refuse":
+		if err := json.Unmarshal(req.Input, &in); err != nil {
+			return resp, err
+		}
+		resp.Output = json.RawMessage(`{"rejected":{"code":"` + in.Code + `","message":"no"}}`)
+	case "test.drop":
+		resp.Output = json.RawMessage(`{"dropped":{"code":"DROPPED"}}`)
+	default:
+		resp.Error = &runner.ErrorBody{Kind: "unsupported", Message: "unknown op"}
+	}
+	return resp, nil
+}
+
+func (fake) Close() error { return nil }
+
+// TestHarness runs the harness's own scenarios, which exercise every generic
+// step, against the fake implementation.
+func TestHarness(t *testing.T) {
+	Run(Options{Impl: fake{}, FS: os.DirFS("testdata"), Paths: []string{"harness.feature"}, Format: "progress", TestingT: t, Output: testWriter{t}, NoColors: true})
+}
+
+// TestHarnessFails checks that each kind of bad scenario fails the run:
+// godog's strict mode and the steps' own checks.
+func TestHarnessFails(t *testing.T) {
+	tests := []struct {
+		name, scenario string
+		impl           fake
+	}{
+		{"undefined step", `When nothing is defined for this`, fake{}},
+		{"wrong member", `When "test.echo" is called with {"a": 1}
+    Then the output member "a" is 2`, fake{}},
+		{"missing member", `When "test.echo" is called with {"a": 1}
+    Then the output member "b" is 1`, fake{}},
+		{"wrong output", `When "test.echo" is called with {"text": "x"}
+    Then the output member "text" is "x"`, fake{wrong: true}},
+		{"extra member", `When "test.echo" is called with {"a": 1, "b": 2}
+    Then the output is {"a": 1}`, fake{}},
+		{"wrong code", `When "test.refuse" is called with {"code": "A"}
+    Then the input is rejected with code "B"`, fake{}},
+		{"accepted wrongly", `When "test.echo" is called with {}
+    Then the input is rejected`, fake{}},
+		{"rejected wrongly", `When "test.refuse" is called with {"code": "A"}
+    Then the input is accepted`, fake{}},
+		{"dropped is not rejected", `When "test.drop" is called with {}
+    Then the input is rejected`, fake{}},
+		{"wrong error kind", `When "test.nothing" is called with {}
+    Then the answer is an error of kind "internal"`, fake{}},
+		{"error is not an output", `When "test.nothing" is called with {}
+    Then the output member "a" is 1`, fake{}},
+		{"bad length", `When "test.echo" is called with {"a": [1]}
+    Then the output member "a" has 2 elements`, fake{}},
+		{"no call", `Then the input is accepted`, fake{}},
+		{"bad json", `When "test.echo" is called with {"a": }`, fake{}},
+		{"whole input then member", `Given the input is {"a": 1}
+    And the input member "b" is 2`, fake{}},
+		{"surrogate in literal", `Given the input member "a" is:
+      """
+      \u{D800}
+      """`, fake{}},
+	}
+	for _, tt := range tests {
+		src := "Feature: f\n  Scenario: s\n    " + tt.scenario + "\n"
+		fsys := fstest.MapFS{"f.feature": {Data: []byte(src)}}
+		var out bytes.Buffer
+		if got := Run(Options{Impl: tt.impl, FS: fsys, Format: "progress", Output: &out, NoColors: true}); got != StatusFailed {
+			t.Errorf("%s: Run(%q) = %d, want %d\n%s", tt.name, tt.scenario, got, StatusFailed, out.String())
+		}
+	}
+}
+
+func TestCheckFormat(t *testing.T) {
+	for _, f := range []string{"pretty", "progress", "junit", "cucumber", "progress,junit:out.xml"} {
+		if err := CheckFormat(f); err != nil {
+			t.Errorf("CheckFormat(%q) = %v, want nil", f, err)
+		}
+	}
+	for _, f := range []string{"", "nope", "pretty,nope:x"} {
+		if err := CheckFormat(f); err == nil {
+			t.Errorf("CheckFormat(%q) = nil, want an error", f)
+		}
+	}
+}
+
+// TestEmbedded checks that every .feature file of the tree is embedded.
+func TestEmbedded(t *testing.T) {
+	var disk, embedded []string
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() && d.Name() == "testdata" {
+			if err == nil {
+				err = filepath.SkipDir
+			}
+			return err
+		}
+		if filepath.Ext(p) == ".feature" {
+			disk = append(disk, filepath.ToSlash(p))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = fs.WalkDir(FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && filepath.Ext(p) == ".feature" {
+			embedded = append(embedded, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(disk)
+	slices.Sort(embedded)
+	if !slices.Equal(disk, embedded) {
+		t.Errorf("embedded features = %q, want every feature on disk %q", embedded, disk)
+	}
+}
+
+// testWriter sends the formatter's output to the test log.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
