@@ -15,7 +15,7 @@ import (
 
 // Step argument patterns.
 const (
-	q       = `"((?:[^"\\]|\\.)*)"`                                 // a quoted argument, JSON string content
+	q       = `"((?:[^"\\]|\\.)*)"`                             // a quoted argument, JSON string content
 	lit     = `(-?\d[0-9.eE+-]*|true|false|null|\{.*\}|\[.*\])` // an inline JSON value other than a string
 	opName  = `"([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)"`            // an op: "quote.parse"
 	ordinal = `(\d+)`
