@@ -25,6 +25,8 @@ against the conformance vectors.
 
 Usage:
   conform run [flags]      run the vectors and print a report
+  conform features [flags] [paths]  run the Gherkin scenarios against an implementation
+  conform coverage [--json]         list each requirement and what exercises it
   conform help             show this help
 
 Run 'conform run -h' for the flags of run.
@@ -42,6 +44,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		return run(args[1:], stdout, stderr)
+	case "features":
+		return featuresCmd(args[1:], stdout, stderr)
+	case "coverage":
+		return coverageCmd(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return ExitOK
