@@ -1,0 +1,53 @@
+package quote
+
+import "fmt"
+
+// Code is a stable rejection code of the quote suite. The codes are listed,
+// append-only, in the Rejection codes table of spec/quote-link.md.
+type Code string
+
+// Rejection codes of the link codec, in the order of the specification's table.
+const (
+	CodeScheme            Code = "QUOTE_SCHEME"
+	CodeHrefTooLong       Code = "QUOTE_HREF_TOO_LONG"
+	CodeInvalidCharacter  Code = "QUOTE_INVALID_CHARACTER"
+	CodeCredentials       Code = "QUOTE_CREDENTIALS"
+	CodePort              Code = "QUOTE_PORT"
+	CodeVersion           Code = "QUOTE_VERSION"
+	CodeFragment          Code = "QUOTE_FRAGMENT"
+	CodePath              Code = "QUOTE_PATH"
+	CodePercentEncoding   Code = "QUOTE_PERCENT_ENCODING"
+	CodeBareField         Code = "QUOTE_BARE_FIELD"
+	CodeUnknownField      Code = "QUOTE_UNKNOWN_FIELD"
+	CodeDuplicateField    Code = "QUOTE_DUPLICATE_FIELD"
+	CodeMissingField      Code = "QUOTE_MISSING_FIELD"
+	CodeIDEmpty           Code = "QUOTE_ID_EMPTY"
+	CodeDotSegment        Code = "QUOTE_DOT_SEGMENT"
+	CodeIDTooLong         Code = "QUOTE_ID_TOO_LONG"
+	CodeTextEmpty         Code = "QUOTE_TEXT_EMPTY"
+	CodeTextTooLong       Code = "QUOTE_TEXT_TOO_LONG"
+	CodeCommentTooLong    Code = "QUOTE_COMMENT_TOO_LONG"
+	CodeOffsetSyntax      Code = "QUOTE_OFFSET_SYNTAX"
+	CodeOffsetRange       Code = "QUOTE_OFFSET_RANGE"
+	CodeOffsetOrder       Code = "QUOTE_OFFSET_ORDER"
+	CodeContextTooLong    Code = "QUOTE_CONTEXT_TOO_LONG"
+	CodeIDWhitespace      Code = "QUOTE_ID_WHITESPACE"
+	CodeUnpairedSurrogate Code = "QUOTE_UNPAIRED_SURROGATE"
+)
+
+// Error is the one error type of the package: a citation or href refused
+// for the reason Code. Field names the citation field or query key at
+// fault, when there is one. The message text is not API.
+type Error struct {
+	Code  Code
+	Field string
+}
+
+func (e *Error) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("quote: %s", e.Code)
+	}
+	return fmt.Sprintf("quote: %s: %s", e.Field, e.Code)
+}
+
+func fail(code Code, field string) *Error { return &Error{Code: code, Field: field} }
