@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -50,7 +50,7 @@ func (fake) Close() error { return nil }
 // TestHarness runs the harness's own scenarios, which exercise every generic
 // step, against the fake implementation.
 func TestHarness(t *testing.T) {
-	Run(Options{Impl: fake{}, FS: os.DirFS("testdata"), Paths: []string{"harness.feature"}, Format: "progress", TestingT: t, Output: testWriter{t}, NoColors: true})
+	Run(Options{Impl: fake{}, FS: os.DirFS("testdata"), Paths: []string{"harness.feature"}, Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true})
 }
 
 // TestHarnessFails checks that each kind of bad scenario fails the run:
@@ -149,10 +149,21 @@ func TestEmbedded(t *testing.T) {
 	}
 }
 
-// testWriter sends the formatter's output to the test log.
-type testWriter struct{ t *testing.T }
+// logOutput returns a writer for the formatters' output that goes to the
+// test log, at the end of the test, when the test failed.
+func logOutput(t *testing.T) io.Writer {
+	var buf bytes.Buffer
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(buf.String())
+		}
+	})
+	return &buf
+}
 
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
+// TestReference runs every embedded scenario against the in-process reference.
+func TestReference(t *testing.T) {
+	if got := Run(Options{Impl: runner.InProcess{}, Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true}); got != StatusOK {
+		t.Errorf("Run(reference) = %d, want %d", got, StatusOK)
+	}
 }

@@ -1,6 +1,7 @@
 package features
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +30,8 @@ type scenario struct {
 	input    object          // members set one by one
 	rawInput json.RawMessage // a whole input, when given at once
 
+	citation object // quote: the citation a story builds
+
 	op   string
 	req  json.RawMessage // the last request's input
 	resp *runner.Response
@@ -43,6 +46,7 @@ func (s *scenario) register(sc *godog.ScenarioContext) {
 	sc.Step(`^the input member `+q+` is `+q+`$`, s.memberString)
 	sc.Step(`^the input member `+q+` is `+lit+`$`, s.memberJSON)
 	sc.Step(`^the input member `+q+` is:$`, s.memberDoc)
+	sc.Step(`^the input member `+q+` is the JSON (.+)$`, s.memberJSON)
 	sc.Step(`^the input member `+q+` is the previous output member `+q+`$`, s.memberFromPrevious)
 
 	// Calling.
@@ -59,6 +63,7 @@ func (s *scenario) register(sc *godog.ScenarioContext) {
 	sc.Step(`^the output member `+q+` is:$`, s.outputMemberDoc)
 	sc.Step(`^the output member `+q+` contains `+q+`$`, s.outputMemberContains)
 	sc.Step(`^the output member `+q+` starts with `+q+`$`, s.outputMemberStartsWith)
+	sc.Step(`^the output member `+q+` ends with `+q+`$`, s.outputMemberEndsWith)
 	sc.Step(`^the output member `+q+` has `+ordinal+` elements?$`, s.outputMemberLen)
 	sc.Step(`^the output member `+q+` equals the previous output member `+q+`$`, s.outputMemberEqualsPrevious)
 	sc.Step(`^the output has no member `+q+`$`, s.outputHasNo)
@@ -67,6 +72,8 @@ func (s *scenario) register(sc *godog.ScenarioContext) {
 	sc.Step(`^the input is rejected with code `+q+`$`, s.refusedWith("rejected"))
 	sc.Step(`^the input is dropped$`, s.refused("dropped"))
 	sc.Step(`^the input is dropped with code `+q+`$`, s.refusedWith("dropped"))
+	sc.Step(`^it is refused$`, func() error { return s.refusedAny("") })
+	sc.Step(`^it is refused with code `+q+`$`, s.refusedAny)
 	sc.Step(`^the answer is an error of kind `+q+`$`, s.errorKind)
 
 	s.registerDomain(sc)
@@ -194,8 +201,13 @@ func (s *scenario) context() string {
 	if s.resp == nil {
 		return ""
 	}
-	answer, _ := json.Marshal(s.resp)
-	return fmt.Sprintf("\n    request: %s %s\n    answer:  %s", s.op, s.req, answer)
+	var answer bytes.Buffer
+	enc := json.NewEncoder(&answer)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s.resp); err != nil {
+		fmt.Fprintf(&answer, "%+v", *s.resp)
+	}
+	return fmt.Sprintf("\n    request: %s %s\n    answer:  %s", s.op, s.req, bytes.TrimSpace(answer.Bytes()))
 }
 
 func (s *scenario) failf(format string, args ...any) error {
@@ -318,6 +330,10 @@ func (s *scenario) outputMemberStartsWith(path, value string) error {
 	return s.outputStringCheck(path, value, "start with", strings.HasPrefix)
 }
 
+func (s *scenario) outputMemberEndsWith(path, value string) error {
+	return s.outputStringCheck(path, value, "end with", strings.HasSuffix)
+}
+
 func (s *scenario) outputStringCheck(path, value, verb string, ok func(string, string) bool) error {
 	want, err := quoted(value)
 	if err != nil {
@@ -438,6 +454,22 @@ func (s *scenario) refusedWith(want string) func(string) error {
 		}
 		return nil
 	}
+}
+
+// refusedAny checks a refusal of either kind, "rejected" or "dropped", and
+// its code unless code is empty.
+func (s *scenario) refusedAny(code string) error {
+	kind, _, err := s.refusal()
+	if err != nil {
+		return err
+	}
+	if kind == "" {
+		return s.failf("the input is accepted, want it refused")
+	}
+	if code == "" {
+		return nil
+	}
+	return s.refusedWith(kind)(code)
 }
 
 func (s *scenario) errorKind(kind string) error {

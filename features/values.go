@@ -40,6 +40,8 @@ func quoted(s string) (string, error) {
 		}
 		return fmt.Sprintf(`\u%04x`, n)
 	})
+	// A table cell's \n escape reaches a step as a raw newline.
+	s = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(s)
 	var out string
 	if err := json.Unmarshal([]byte(`"`+s+`"`), &out); err != nil {
 		return "", fmt.Errorf("bad quoted argument %q: %w", s, err)
