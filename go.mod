@@ -7,6 +7,7 @@ require (
 	github.com/cucumber/godog v0.16.0
 	github.com/cucumber/messages/go/v34 v34.2.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
+	pgregory.net/rapid v1.3.0
 )
 
 require (

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"strings"
 )
 
 // Error kinds of protocol v1 (spec/protocol.md). A rejection of the input is
@@ -45,6 +47,37 @@ func Decode(input json.RawMessage, v any) error {
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return &Error{Kind: KindBadRequest, Message: "input: trailing data after the object"}
+	}
+	return exactNames(input, v)
+}
+
+// exactNames refuses member names that encoding/json matched only
+// case-insensitively ("Label" for "label"): protocol member names are exact.
+func exactNames(input json.RawMessage, v any) error {
+	t := reflect.TypeOf(v)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(input, &members); err != nil {
+		return nil // not an object: the decode above already judged it
+	}
+	names := map[string]bool{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" {
+			name = f.Name
+		}
+		names[name] = true
+	}
+	for k := range members {
+		if !names[k] {
+			return &Error{Kind: KindBadRequest, Message: fmt.Sprintf("input: unknown member %q", k)}
+		}
 	}
 	return nil
 }

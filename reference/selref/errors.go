@@ -1,0 +1,44 @@
+package selref
+
+import "errors"
+
+// Code is a stable drop code from the Rejection codes table of
+// spec/selref.md. Codes are never renamed or reused; new ones go at the end.
+type Code string
+
+const (
+	// CodeBlankLabel: the label is absent or holds nothing but label space
+	// (SELREF-LABEL-004). The label is checked before the addresses.
+	CodeBlankLabel Code = "SELREF_BLANK_LABEL"
+	// CodeNoAddress: no address is left, because none was given or every
+	// given one was refused (SELREF-INGEST-003).
+	CodeNoAddress Code = "SELREF_NO_ADDRESS"
+)
+
+// Codes returns every drop code, in the order of the specification's table.
+func Codes() []Code { return []Code{CodeBlankLabel, CodeNoAddress} }
+
+// Sentinels wrapped by [Error], one per [Code], for errors.Is.
+var (
+	ErrBlankLabel = errors.New("selref: blank label")
+	ErrNoAddress  = errors.New("selref: no address")
+)
+
+// Error reports that [Ingest] dropped a reference. Code is the stable part;
+// the message text is not API.
+type Error struct {
+	Code Code
+	Err  error // ErrBlankLabel or ErrNoAddress
+}
+
+func (e *Error) Error() string { return e.Err.Error() + " (" + string(e.Code) + ")" }
+
+// Unwrap returns the sentinel for e's code.
+func (e *Error) Unwrap() error { return e.Err }
+
+func dropped(code Code) *Error {
+	if code == CodeBlankLabel {
+		return &Error{Code: code, Err: ErrBlankLabel}
+	}
+	return &Error{Code: code, Err: ErrNoAddress}
+}
