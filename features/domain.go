@@ -6,4 +6,5 @@ import "github.com/cucumber/godog"
 // readable. Each one is a thin layer over the generic steps.
 func (s *scenario) registerDomain(sc *godog.ScenarioContext) {
 	s.registerQuote(sc)
+	s.registerSelref(sc)
 }

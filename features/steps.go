@@ -30,7 +30,8 @@ type scenario struct {
 	input    object          // members set one by one
 	rawInput json.RawMessage // a whole input, when given at once
 
-	citation object // quote: the citation a story builds
+	citation  object // quote: the citation a story builds
+	reference object // selref: the reference a story builds
 
 	op   string
 	req  json.RawMessage // the last request's input
@@ -256,7 +257,7 @@ func (s *scenario) compare(what string, want, got json.RawMessage) error {
 		return err
 	}
 	if verdict != runner.Match {
-		return s.failf("%s = %s, want %s (%s)", what, got, want, strings.Join(diffs, "; "))
+		return s.failf("%s differs: %s", what, strings.Join(diffs, "; "))
 	}
 	return nil
 }
