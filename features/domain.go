@@ -7,4 +7,5 @@ import "github.com/cucumber/godog"
 func (s *scenario) registerDomain(sc *godog.ScenarioContext) {
 	s.registerQuote(sc)
 	s.registerSelref(sc)
+	s.registerMarker(sc)
 }

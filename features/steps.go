@@ -30,8 +30,10 @@ type scenario struct {
 	input    object          // members set one by one
 	rawInput json.RawMessage // a whole input, when given at once
 
-	citation  object // quote: the citation a story builds
-	reference object // selref: the reference a story builds
+	citation    object            // quote: the citation a story builds
+	reference   object            // selref: the reference a story builds
+	parts       []json.RawMessage // marker: the data parts of the artifact
+	modelOutput string            // marker: the text the model wrote
 
 	op   string
 	req  json.RawMessage // the last request's input
