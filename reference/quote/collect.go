@@ -40,8 +40,16 @@ func Collect(text string) []Link {
 		hrefStart := start + len(linkOpen) - len(HrefPrefix)
 		j, n := hrefStart+len(HrefPrefix), len(HrefPrefix)
 		for j < len(text) && n <= MaxHrefLength {
+			if c := text[j]; c < utf8.RuneSelf {
+				if c == ')' || IsSpace(rune(c)) {
+					break
+				}
+				n++
+				j++
+				continue
+			}
 			r, size := utf8.DecodeRuneInString(text[j:])
-			if r == ')' || IsSpace(r) {
+			if IsSpace(r) {
 				break
 			}
 			if r > 0xFFFF {

@@ -43,11 +43,41 @@ type Error struct {
 	Field string
 }
 
+// codeText describes each code of the link codec, for error messages only.
+var codeText = map[Code]string{
+	CodeScheme:            "href does not begin with t3-citation://",
+	CodeHrefTooLong:       "href longer than 160,000 UTF-16 units",
+	CodeInvalidCharacter:  "character outside printable ASCII",
+	CodeCredentials:       "credentials in the authority",
+	CodePort:              "port in the authority",
+	CodeVersion:           "version is not 1",
+	CodeFragment:          "fragment",
+	CodePath:              "path is not three segments",
+	CodePercentEncoding:   "malformed percent-encoding or not UTF-8",
+	CodeBareField:         "query field without '='",
+	CodeUnknownField:      "unknown query field",
+	CodeDuplicateField:    "duplicate query field",
+	CodeMissingField:      "missing query field",
+	CodeIDEmpty:           "empty id",
+	CodeDotSegment:        "id is a dot segment",
+	CodeIDTooLong:         "id longer than 512 UTF-16 units",
+	CodeTextEmpty:         "text is empty or whitespace only",
+	CodeTextTooLong:       "text longer than 8,000 UTF-16 units",
+	CodeCommentTooLong:    "comment longer than 8,000 UTF-16 units",
+	CodeOffsetSyntax:      "offset is not 1 to 16 ASCII digits",
+	CodeOffsetRange:       "offset is not an integer from 0 to 2^53-1",
+	CodeOffsetOrder:       "end is not greater than start",
+	CodeContextTooLong:    "context longer than 32 UTF-16 units",
+	CodeIDWhitespace:      "id has surrounding whitespace",
+	CodeUnpairedSurrogate: "unpaired surrogate",
+}
+
 func (e *Error) Error() string {
-	if e.Field == "" {
-		return fmt.Sprintf("quote: %s", e.Code)
+	msg := "quote: " + codeText[e.Code]
+	if e.Field != "" {
+		msg += fmt.Sprintf(" (%s)", e.Field)
 	}
-	return fmt.Sprintf("quote: %s: %s", e.Field, e.Code)
+	return msg + " [" + string(e.Code) + "]"
 }
 
 func fail(code Code, field string) *Error { return &Error{Code: code, Field: field} }

@@ -115,11 +115,11 @@ func (c *Citation) checkTail() *Error {
 // formatValid serializes a citation that passed checkFormattable.
 func formatValid(c Citation) string {
 	var b strings.Builder
-	n := len(HrefPrefix) + len(c.EnvironmentID) + len(c.ThreadID) + len(c.MessageID) + len(c.Text) + len(c.Prefix) + len(c.Suffix) + 64
+	n := len(HrefPrefix) + len(c.EnvironmentID) + len(c.ThreadID) + len(c.MessageID) + len(c.Text) + len(c.Prefix) + len(c.Suffix) + 22
 	if c.Comment != nil {
 		n += len(*c.Comment)
 	}
-	b.Grow(n + n/2)
+	b.Grow(3 * n) // an escaped byte takes at most 3
 	b.WriteString(HrefPrefix)
 	escape(&b, c.EnvironmentID, false)
 	b.WriteByte('/')

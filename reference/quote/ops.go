@@ -4,7 +4,13 @@ import "github.com/conform-suite/conform/reference/internal/opkit"
 
 // Ops maps each protocol op of the quote suite to its handler.
 var Ops = map[string]opkit.Handler{
+	// The citation link, spec/quote-link.md; handlers in link_ops.go.
 	"quote.format":  formatOp,
 	"quote.parse":   parseOp,
 	"quote.collect": collectOp,
+
+	// Anchoring, spec/quote-anchor.md; handlers in anchor_ops.go.
+	"quote.normalize": normalizeOp,
+	"quote.select":    selectOp,
+	"quote.resolve":   resolveOp,
 }

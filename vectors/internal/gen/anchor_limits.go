@@ -1,0 +1,83 @@
+package main
+
+// Generators of the size vectors of quote anchoring (spec/quote-anchor.md):
+// selections at and over the 8,000-unit limit (QUOTE-ANCHOR-015), and texts
+// on which a resolver that compares the quote afresh at every offset is
+// quadratic (QUOTE-ANCHOR-035). Expected outputs follow from how the inputs
+// are built.
+
+import (
+	"strings"
+
+	"github.com/conform-suite/conform/vectors"
+	"github.com/conform-suite/conform/vectors/internal/vectorkit"
+)
+
+func init() {
+	vectorkit.Register("quote/select-limits.gen.json", genSelectLimits)
+	vectorkit.Register("quote/resolve-long.gen.json", genResolveLong)
+}
+
+const (
+	anchorEmoji    = "\U0001F600"
+	anchorMaxUnits = 8000
+)
+
+func genSelectLimits() (*vectors.File, error) {
+	f := &vectors.File{Op: "quote.select", Description: "Selections at and over the 8,000-unit limit of a citation's text."}
+	add := func(id, desc string, reqs, tags []string, text string, end int, want any) {
+		f.Vectors = append(f.Vectors, &vectors.Vector{
+			ID: "quote.select/" + id, Description: desc, Requirements: reqs, Tags: tags,
+			Input:  vectorkit.Raw(map[string]any{"text": text, "start": 0, "end": end}),
+			Expect: vectors.Expect{Output: vectorkit.Raw(want)},
+		})
+	}
+	whole := func(text string, n int) any {
+		return map[string]any{"selector": map[string]any{"text": text, "start": 0, "end": n, "prefix": "", "suffix": ""}}
+	}
+	tooLong := map[string]any{"rejected": map[string]any{"code": "QUOTE_SELECTION_TOO_LONG"}}
+	ascii := strings.Repeat("x", anchorMaxUnits)
+	add("at-length-limit", "a selection of exactly 8,000 ASCII units is captured",
+		[]string{"QUOTE-ANCHOR-015"}, []string{"boundary"}, ascii, anchorMaxUnits, whole(ascii, anchorMaxUnits))
+	add("over-length-limit", "a selection of 8,001 ASCII units is too long",
+		[]string{"QUOTE-ANCHOR-015"}, []string{"boundary"}, ascii+"x", anchorMaxUnits+1, tooLong)
+	emoji := strings.Repeat(anchorEmoji, anchorMaxUnits/2)
+	add("astral-at-length-limit", "4,000 emoji are 8,000 units and are captured",
+		[]string{"QUOTE-ANCHOR-015", "QUOTE-ANCHOR-001"}, []string{"astral", "boundary"}, emoji, anchorMaxUnits, whole(emoji, anchorMaxUnits))
+	add("astral-over-length-limit", "4,000 emoji and one letter are 8,001 units though only 4,001 runes",
+		[]string{"QUOTE-ANCHOR-015", "QUOTE-ANCHOR-001"}, []string{"astral", "boundary"}, emoji+"x", anchorMaxUnits+1, tooLong)
+	add("blank-and-too-long", "8,001 spaces are refused as blank before too long",
+		[]string{"QUOTE-ANCHOR-016", "QUOTE-ANCHOR-014"}, []string{"boundary"}, strings.Repeat(" ", anchorMaxUnits+1), anchorMaxUnits+1,
+		map[string]any{"rejected": map[string]any{"code": "QUOTE_SELECTION_BLANK"}})
+	return f, nil
+}
+
+// anchorLongText is the length in code units of the long texts: large
+// enough that comparing an 8,000-unit quote afresh at each offset costs
+// about half a billion comparisons, small enough to keep the file near 140 KB.
+const anchorLongText = 64 * 1024
+
+func genResolveLong() (*vectors.File, error) {
+	f := &vectors.File{Op: "quote.resolve", Description: "Long runs of one letter, where a resolver without a linear-time search is quadratic."}
+	run := strings.Repeat("a", anchorLongText)
+	quote := strings.Repeat("a", anchorMaxUnits)
+	add := func(id, desc string, text, quote, prefix string, want any) {
+		f.Vectors = append(f.Vectors, &vectors.Vector{
+			ID: "quote.resolve/" + id, Description: desc,
+			Requirements: []string{"QUOTE-ANCHOR-035", "QUOTE-ANCHOR-026"},
+			Tags:         []string{"performance"},
+			Input: vectorkit.Raw(map[string]any{"text": text, "selector": map[string]any{
+				"text": quote, "start": 0, "end": len(quote), "prefix": prefix, "suffix": "",
+			}}),
+			Expect: vectors.Expect{Output: vectorkit.Raw(want)},
+		})
+	}
+	add("long-run-prefix-nowhere", "an 8,000-letter quote occurs at every offset of a long run; the prefix nowhere",
+		run, quote, "zzz", map[string]any{"match": nil, "reason": "ambiguous"})
+	// The quote ends in the one b at the end of the text: it occurs once,
+	// but every earlier offset matches up to 8,000 letters before failing.
+	end := anchorLongText + 1
+	add("long-run-unique-tail", "an 8,000-letter quote ending in b occurs once, at the end of a long run",
+		run+"b", quote[1:]+"b", "", map[string]any{"match": map[string]any{"start": end - anchorMaxUnits, "end": end}})
+	return f, nil
+}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/conform-suite/conform/reference/quote"
+	"github.com/conform-suite/conform/vectors"
+	"github.com/conform-suite/conform/vectors/internal/vectorkit"
+)
+
+// The limits of spec/quote-link.md at the limit and one unit past it, in
+// three scripts chosen so that counting bytes or runes instead of UTF-16
+// units gives a wrong answer on at least one side of every limit.
+
+func init() {
+	vectorkit.Register("quote/parse-limits.gen.json", quoteParseLimits)
+	vectorkit.Register("quote/format-limits.gen.json", quoteFormatLimits)
+}
+
+// qCitation is a citation as the generators build it; comment is nil when
+// absent. The generators encode and decode it themselves, independently of
+// the reference.
+type qCitation struct {
+	env, thread, msg, text string
+	comment                *string
+	start, end             int64
+	prefix, suffix         string
+}
+
+func qBase() qCitation {
+	return qCitation{env: "a", thread: "b", msg: "c", text: "q", start: 0, end: 1}
+}
+
+// json returns the citation as its JSON object; the reference's type gives
+// the member order of the specification.
+func (c qCitation) json() quote.Citation {
+	return quote.Citation{Version: 1, EnvironmentID: c.env, ThreadID: c.thread, MessageID: c.msg, Text: c.text,
+		Comment: c.comment, Start: c.start, End: c.end, Prefix: c.prefix, Suffix: c.suffix}
+}
+
+// href is the canonical href of a citation whose strings hold only ASCII
+// letters, digits and non-ASCII characters: those stay literal or become
+// upper-case %XX escapes alike in the path and in the query.
+func (c qCitation) href() string {
+	s := "t3-citation://v1/" + qPct(c.env) + "/" + qPct(c.thread) + "/" + qPct(c.msg) +
+		"?text=" + qPct(c.text) + fmt.Sprintf("&start=%d&end=%d", c.start, c.end) +
+		"&prefix=" + qPct(c.prefix) + "&suffix=" + qPct(c.suffix)
+	if c.comment != nil {
+		s += "&comment=" + qPct(*c.comment)
+	}
+	return s
+}
+
+func qPct(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+func qRejected(code string) map[string]any {
+	return map[string]any{"rejected": map[string]string{"code": code}}
+}
+
+type qScript struct {
+	name, char string // char is one character of the script
+	units      int    // its UTF-16 length
+}
+
+var qScripts = []qScript{{"ascii", "a", 1}, {"astral", "\U0001F600", 2}, {"cjk", "中", 1}}
+
+// fill returns a string of exactly n UTF-16 units in script s (n even for
+// astral), and one of n+1 units ending in an ASCII letter for astral.
+func (s qScript) fill(n int) string { return strings.Repeat(s.char, n/s.units) }
+
+func (s qScript) over(n int) string {
+	if s.units == 2 {
+		return s.fill(n) + "a"
+	}
+	return s.fill(n + 1)
+}
+
+type qLimit struct {
+	field, req, code string
+	limit            int
+	set              func(*qCitation, string)
+}
+
+var qLimits = []qLimit{
+	{"environment-id", "QUOTE-LINK-039", "QUOTE_ID_TOO_LONG", 512, func(c *qCitation, v string) { c.env = v }},
+	{"thread-id", "QUOTE-LINK-039", "QUOTE_ID_TOO_LONG", 512, func(c *qCitation, v string) { c.thread = v }},
+	{"message-id", "QUOTE-LINK-039", "QUOTE_ID_TOO_LONG", 512, func(c *qCitation, v string) { c.msg = v }},
+	{"text", "QUOTE-LINK-041", "QUOTE_TEXT_TOO_LONG", 8000, func(c *qCitation, v string) { c.text = v }},
+	{"comment", "QUOTE-LINK-043", "QUOTE_COMMENT_TOO_LONG", 8000, func(c *qCitation, v string) { c.comment = &v }},
+	{"prefix", "QUOTE-LINK-047", "QUOTE_CONTEXT_TOO_LONG", 32, func(c *qCitation, v string) { c.prefix = v }},
+	{"suffix", "QUOTE-LINK-047", "QUOTE_CONTEXT_TOO_LONG", 32, func(c *qCitation, v string) { c.suffix = v }},
+}
+
+// qLimitCases calls add for each limit, script and side of the limit with
+// the citation and the code it is refused with ("" when valid).
+func qLimitCases(add func(id, desc string, reqs, tags []string, c qCitation, code string)) {
+	for _, l := range qLimits {
+		for _, s := range qScripts {
+			tags := []string{"boundary", s.name}
+			at, over := qBase(), qBase()
+			l.set(&at, s.fill(l.limit))
+			l.set(&over, s.over(l.limit))
+			add(fmt.Sprintf("%s-%s-at-limit", l.field, s.name),
+				fmt.Sprintf("a %s of %d units in %s is accepted", l.field, l.limit, s.name),
+				[]string{l.req}, tags, at, "")
+			add(fmt.Sprintf("%s-%s-over-limit", l.field, s.name),
+				fmt.Sprintf("a %s of %d units in %s is refused", l.field, l.limit+1, s.name),
+				[]string{l.req}, tags, over, l.code)
+		}
+	}
+}
+
+func quoteParseLimits() (*vectors.File, error) {
+	f := &vectors.File{Op: "quote.parse", Description: "quote.parse: every field limit at the limit and one UTF-16 unit past it, in ASCII, astral and CJK text."}
+	add := func(id, desc string, reqs, tags []string, c qCitation, code string) {
+		out := map[string]any{"citation": c.json()}
+		if code != "" {
+			out = qRejected(code)
+		}
+		f.Vectors = append(f.Vectors, &vectors.Vector{ID: "quote.parse/" + id, Description: desc, Requirements: reqs, Tags: tags,
+			Input: vectorkit.Raw(map[string]string{"href": c.href()}), Expect: vectors.Expect{Output: vectorkit.Raw(out)}})
+	}
+	qLimitCases(add)
+
+	// Ids are measured once trimmed: padding around a full id is free.
+	padded := qBase()
+	padded.env = strings.Repeat("a", 512)
+	href := strings.Replace(padded.href(), "/v1/", "/v1/%20", 1)
+	href = strings.Replace(href, strings.Repeat("a", 512)+"/", strings.Repeat("a", 512)+"%20/", 1)
+	f.Vectors = append(f.Vectors, &vectors.Vector{ID: "quote.parse/id-limit-measured-after-trim",
+		Description: "spaces around an id of 512 units do not count toward its limit", Requirements: []string{"QUOTE-LINK-039", "QUOTE-LINK-036"},
+		Tags: []string{"boundary"}, Input: vectorkit.Raw(map[string]string{"href": href}),
+		Expect: vectors.Expect{Output: vectorkit.Raw(map[string]any{"citation": padded.json()})}})
+
+	// The comment is checked before the offsets.
+	long := qBase()
+	comment := strings.Repeat("中", 8001)
+	long.comment = &comment
+	href = strings.Replace(long.href(), "&start=0", "&start=-1", 1)
+	f.Vectors = append(f.Vectors, &vectors.Vector{ID: "quote.parse/comment-before-offsets",
+		Description: "a long comment is reported before a bad start", Requirements: []string{"QUOTE-LINK-049", "QUOTE-LINK-043"},
+		Input: vectorkit.Raw(map[string]string{"href": href}), Expect: vectors.Expect{Output: vectorkit.Raw(qRejected("QUOTE_COMMENT_TOO_LONG"))}})
+	return f, nil
+}
+
+func quoteFormatLimits() (*vectors.File, error) {
+	f := &vectors.File{Op: "quote.format", Description: "quote.format: every field limit at the limit and one UTF-16 unit past it, in ASCII, astral and CJK text."}
+	qLimitCases(func(id, desc string, reqs, tags []string, c qCitation, code string) {
+		out := qRejected(code)
+		if code == "" {
+			out = map[string]any{"href": c.href(), "link": "[Assistant quote](" + c.href() + ")"}
+		} else {
+			desc += ", where the real formatter writes it"
+			tags = append(tags, "divergence:t3code")
+		}
+		f.Vectors = append(f.Vectors, &vectors.Vector{ID: "quote.format/" + id, Description: desc,
+			Requirements: append([]string{"QUOTE-LINK-014"}, reqs...), Tags: tags,
+			Input: vectorkit.Raw(map[string]any{"citation": c.json()}), Expect: vectors.Expect{Output: vectorkit.Raw(out)}})
+	})
+	return f, nil
+}
