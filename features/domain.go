@@ -6,6 +6,7 @@ import "github.com/cucumber/godog"
 // readable. Each one is a thin layer over the generic steps.
 func (s *scenario) registerDomain(sc *godog.ScenarioContext) {
 	s.registerQuote(sc)
+	s.registerAnchor(sc)
 	s.registerSelref(sc)
 	s.registerMarker(sc)
 }

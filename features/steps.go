@@ -31,6 +31,8 @@ type scenario struct {
 	rawInput json.RawMessage // a whole input, when given at once
 
 	citation    object            // quote: the citation a story builds
+	response    string            // quote: the assistant response a story selects in
+	selector    json.RawMessage   // quote: the selector the last selection saved
 	reference   object            // selref: the reference a story builds
 	parts       []json.RawMessage // marker: the data parts of the artifact
 	modelOutput string            // marker: the text the model wrote

@@ -80,11 +80,11 @@ Feature: Following a citation to the data that backs it
 
     Examples:
       | locator | value              |
-      | L0      | "one\ntwo"         |
-      | L01     | "one\ntwo"         |
-      | L3      | "one\ntwo\n"       |
-      | L2-L1   | "one\ntwo"         |
-      | L1-L3   | "one\ntwo"         |
+      | L0      | "one\\ntwo"         |
+      | L01     | "one\\ntwo"         |
+      | L3      | "one\\ntwo\\n"       |
+      | L2-L1   | "one\\ntwo"         |
+      | L1-L3   | "one\\ntwo"         |
       | L1      | ""                 |
       | L1      | {"text": "one"}    |
 
