@@ -1,6 +1,168 @@
 package marker
 
-import "github.com/conform-suite/conform/reference/internal/opkit"
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+
+	"github.com/conform-suite/conform/reference/internal/opkit"
+)
 
 // Ops maps each protocol op of the marker suite to its handler.
-var Ops = map[string]opkit.Handler{}
+var Ops = map[string]opkit.Handler{
+	"marker.strip":  stripOp,
+	"marker.stream": streamOp,
+	"marker.locate": locateOp,
+}
+
+type partIn struct {
+	ID    string          `json:"id"`
+	Value json.RawMessage `json:"value,omitempty"`
+}
+
+type stripIn struct {
+	Text  *string   `json:"text"`
+	Parts *[]partIn `json:"parts"`
+}
+
+type stripOut struct {
+	Text      string     `json:"text"`
+	Citations []Citation `json:"citations"`
+	Parts     []string   `json:"parts"`
+}
+
+type streamIn struct {
+	Deltas       []string  `json:"deltas"`
+	DeltasBase64 []string  `json:"deltas_base64"`
+	Parts        *[]partIn `json:"parts"`
+}
+
+type streamOut struct {
+	Deltas    []string   `json:"deltas"`
+	Text      string     `json:"text"`
+	Citations []Citation `json:"citations"`
+	Parts     []string   `json:"parts"`
+}
+
+type locateIn struct {
+	Value   json.RawMessage `json:"value"`
+	Locator *string         `json:"locator"`
+}
+
+type locateOut struct {
+	Resolved bool            `json:"resolved"`
+	Value    json.RawMessage `json:"value,omitempty"`
+	Lines    []string        `json:"lines,omitempty"`
+}
+
+// catalog turns the parts of an input into a catalog, or a rejection.
+func catalog(parts *[]partIn) (*Catalog, any, error) {
+	if parts == nil {
+		return nil, nil, opkit.BadRequest("input: missing parts")
+	}
+	ids := make([]string, len(*parts))
+	for i, p := range *parts {
+		ids[i] = p.ID
+	}
+	cat, err := NewCatalog(ids)
+	if err != nil {
+		return nil, rejection(err), nil
+	}
+	return cat, nil, nil
+}
+
+func rejection(err error) any {
+	var e *Error
+	if errors.As(err, &e) {
+		return opkit.Reject(e.Code)
+	}
+	return nil
+}
+
+func stripOp(input json.RawMessage) (any, error) {
+	var in stripIn
+	if err := opkit.Decode(input, &in); err != nil {
+		return nil, err
+	}
+	if in.Text == nil {
+		return nil, opkit.BadRequest("input: missing text")
+	}
+	cat, rej, err := catalog(in.Parts)
+	if rej != nil || err != nil {
+		return rej, err
+	}
+	r := Strip(*in.Text, cat)
+	return stripOut{Text: r.Text, Citations: r.Citations, Parts: r.Parts}, nil
+}
+
+func streamOp(input json.RawMessage) (any, error) {
+	var in streamIn
+	if err := opkit.Decode(input, &in); err != nil {
+		return nil, err
+	}
+	if (in.Deltas == nil) == (in.DeltasBase64 == nil) {
+		return nil, opkit.BadRequest("input: exactly one of deltas and deltas_base64")
+	}
+	cat, rej, err := catalog(in.Parts)
+	if rej != nil || err != nil {
+		return rej, err
+	}
+	out := streamOut{Deltas: []string{}}
+	var text []byte
+	emit := func(d string) {
+		out.Deltas = append(out.Deltas, d)
+		text = append(text, d...)
+	}
+	if in.Deltas != nil {
+		s := NewStream(cat)
+		for _, d := range in.Deltas {
+			emit(s.Write(d))
+		}
+		tail, cites, parts := s.Close()
+		emit(tail)
+		out.Citations, out.Parts = cites, parts
+	} else {
+		s := NewByteStream(cat)
+		for i, enc := range in.DeltasBase64 {
+			chunk, err := base64.StdEncoding.DecodeString(enc)
+			if err != nil {
+				return nil, opkit.BadRequest("input: deltas_base64[%d]: %v", i, err)
+			}
+			d, err := s.Write(chunk)
+			if err != nil {
+				return rejection(err), nil
+			}
+			emit(d)
+		}
+		tail, cites, parts, err := s.Close()
+		if err != nil {
+			return rejection(err), nil
+		}
+		emit(tail)
+		out.Citations, out.Parts = cites, parts
+	}
+	out.Text = string(text)
+	return out, nil
+}
+
+func locateOp(input json.RawMessage) (any, error) {
+	var in locateIn
+	if err := opkit.Decode(input, &in); err != nil {
+		return nil, err
+	}
+	if len(in.Value) == 0 || in.Locator == nil {
+		return nil, opkit.BadRequest("input: value and locator are required")
+	}
+	loc, err := Locate(in.Value, *in.Locator)
+	if err != nil {
+		if rej := rejection(err); rej != nil {
+			return rej, nil
+		}
+		return nil, opkit.BadRequest("input: value: %v", err)
+	}
+	out := locateOut{Resolved: loc.Resolved, Value: loc.Value, Lines: loc.Lines}
+	if loc.IsLines && out.Lines == nil {
+		out.Lines = []string{}
+	}
+	return out, nil
+}

@@ -1,0 +1,162 @@
+package marker
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// Location is what a locator designates in a data part's value. Resolved is
+// false when the locator is well formed but designates nothing: the citation
+// then cites the whole part.
+type Location struct {
+	Resolved bool
+	Value    json.RawMessage // for "" and JSON Pointers: the designated value
+	Lines    []string        // for line ranges: the lines, without terminators
+	IsLines  bool
+}
+
+// Locate resolves locator against value, a data part's data.value in JSON.
+// The locator is "" (the whole value), an RFC 6901 JSON Pointer, or a line
+// range "L<n>" or "L<n>-L<m>" over the lines of a string value, numbered
+// from 1. A locator of none of these forms is rejected with
+// [CodeBadLocator].
+func Locate(value json.RawMessage, locator string) (Location, error) {
+	var doc any
+	dec := json.NewDecoder(bytes.NewReader(value))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		return Location{}, err
+	}
+	switch {
+	case locator == "":
+		return resolved(doc)
+	case locator[0] == '/':
+		tokens, ok := parsePointer(locator)
+		if !ok {
+			return Location{}, &Error{Code: CodeBadLocator, Offset: -1, Detail: "malformed JSON Pointer"}
+		}
+		for _, t := range tokens {
+			var found bool
+			if doc, found = child(doc, t); !found {
+				return Location{}, nil
+			}
+		}
+		return resolved(doc)
+	case locator[0] == 'L':
+		first, last, ok := parseLines(locator)
+		if !ok {
+			return Location{}, &Error{Code: CodeBadLocator, Offset: -1, Detail: "malformed line range"}
+		}
+		s, isString := doc.(string)
+		if !isString {
+			return Location{}, nil
+		}
+		lines := splitLines(s)
+		if first < 1 || first > last || last > len(lines) {
+			return Location{}, nil
+		}
+		return Location{Resolved: true, IsLines: true, Lines: lines[first-1 : last]}, nil
+	}
+	return Location{}, &Error{Code: CodeBadLocator, Offset: -1, Detail: "a locator starts with / or L"}
+}
+
+func resolved(v any) (Location, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return Location{}, err
+	}
+	return Location{Resolved: true, Value: data}, nil
+}
+
+// parsePointer splits a JSON Pointer into its unescaped reference tokens:
+// "~1" becomes "/" and then "~0" becomes "~". Any other "~" is malformed.
+func parsePointer(p string) ([]string, bool) {
+	raw := strings.Split(p[1:], "/")
+	for i, t := range raw {
+		for j := 0; j < len(t); j++ {
+			if t[j] == '~' && (j+1 == len(t) || t[j+1] != '0' && t[j+1] != '1') {
+				return nil, false
+			}
+		}
+		raw[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return raw, true
+}
+
+// child returns the member or element of v that token t designates.
+func child(v any, t string) (any, bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		c, ok := v[t]
+		return c, ok
+	case []any:
+		i, ok := arrayIndex(t)
+		if !ok || i >= len(v) {
+			return nil, false
+		}
+		return v[i], true
+	}
+	return nil, false // a scalar has no children
+}
+
+// arrayIndex parses "0" or a digit 1-9 followed by digits, without
+// overflow; anything else ("-", "01", "+1", "1e0") designates no element.
+func arrayIndex(t string) (int, bool) {
+	if t == "" || len(t) > 1 && t[0] == '0' || len(t) > 18 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(t); i++ {
+		if t[i] < '0' || t[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(t[i]-'0')
+	}
+	return n, true
+}
+
+// parseLines parses "L" digits ["-L" digits]. Line numbers that are 0, have
+// a leading zero or do not fit come back as -1: well formed, never resolved.
+func parseLines(s string) (first, last int, ok bool) {
+	a, rest, ranged := strings.Cut(s[1:], "-L")
+	if !ranged {
+		a, rest = s[1:], ""
+	}
+	first, ok1 := lineNumber(a)
+	last, ok2 := first, true
+	if ranged {
+		last, ok2 = lineNumber(rest)
+	}
+	return first, last, ok1 && ok2
+}
+
+func lineNumber(s string) (int, bool) {
+	if s == "" {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+	}
+	if s[0] == '0' || len(s) > 18 {
+		return -1, true
+	}
+	n, _ := arrayIndex(s)
+	return n, true
+}
+
+// splitLines splits s at each LF; a CR before the LF belongs to the
+// terminator, and a terminator at the very end starts no further line. ""
+// has no lines.
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}

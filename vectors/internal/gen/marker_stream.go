@@ -1,0 +1,340 @@
+package main
+
+import (
+	"encoding/base64"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/conform-suite/conform/vectors"
+	"github.com/conform-suite/conform/vectors/internal/vectorkit"
+)
+
+func init() {
+	vectorkit.Register("marker/stream.gen.json", func() (*vectors.File, error) {
+		return file("marker.stream", "Streaming: what each output delta holds, the hold and its bound, the end of the stream, bytes.", streamCases()), nil
+	})
+	vectorkit.Register("marker/stream-split-runes.gen.json", func() (*vectors.File, error) {
+		return file("marker.stream", "Markers cut into two deltas at every rune boundary, and one rune per delta.", streamRuneSplits()), nil
+	})
+	vectorkit.Register("marker/stream-split-bytes.gen.json", func() (*vectors.File, error) {
+		return file("marker.stream", "Markers cut into two byte chunks at every UTF-8 byte boundary of the delimiters, and one byte per chunk.", streamByteSplits()), nil
+	})
+}
+
+type streamIn struct {
+	Deltas       []string `json:"deltas,omitzero"`
+	DeltasBase64 []string `json:"deltas_base64,omitzero"`
+	Parts        []part   `json:"parts"`
+}
+
+type streamOut struct {
+	Deltas    []string `json:"deltas"`
+	Text      string   `json:"text"`
+	Citations []cite   `json:"citations"`
+	Parts     []string `json:"parts"`
+}
+
+func sin(deltas ...string) streamIn {
+	return streamIn{Deltas: append([]string{}, deltas...), Parts: std}
+}
+
+// sout is the expected output for the given output deltas: text is their
+// concatenation (MARKER-STREAM-005).
+func sout(deltas []string, cs []cite, ps []string) streamOut {
+	return streamOut{Deltas: deltas, Text: strings.Join(deltas, ""), Citations: cs, Parts: ps}
+}
+
+func b64(chunks ...string) []string {
+	out := make([]string, len(chunks))
+	for i, c := range chunks {
+		out[i] = base64.StdEncoding.EncodeToString([]byte(c))
+	}
+	return out
+}
+
+func streamCases() []vec {
+	s := func(n string) string { return "MARKER-STREAM-" + n }
+	long := strings.Repeat("a", 128)
+	ptr := "/" + strings.Repeat("é", 255)
+	open := mStart + "cite" + mDelim + t1
+	return []vec{
+		{id: "marker-free-deltas-unchanged", desc: "Deltas without START are released as they are, plus an empty final delta",
+			reqs: reqs(s("001"), s("002")),
+			in:   sin("Hello, ", "wor", "ld."), out: sout([]string{"Hello, ", "wor", "ld.", ""}, cites(), ids())},
+		{id: "no-deltas", desc: "A stream without deltas yields only the empty final delta",
+			reqs: reqs(s("001")),
+			in:   sin(), out: sout([]string{""}, cites(), ids())},
+		{id: "empty-deltas", desc: "Empty input deltas yield empty output deltas",
+			reqs: reqs(s("001")),
+			in:   sin("", "a", ""), out: sout([]string{"", "a", "", ""}, cites(), ids())},
+		{id: "text-before-start-released", desc: "Text before START goes out at once; only the marker prefix waits",
+			reqs: reqs(s("002")),
+			in:   sin("Claim"+mStart+"ci", "te"+mDelim+t1+mStop+" next"),
+			out:  sout([]string{"Claim", " next", ""}, cites(c(t1, 5, "")), ids(t1))},
+		{id: "delta-ends-with-start", desc: "A delta ending in START alone holds just that START",
+			reqs: reqs(s("002")),
+			in:   sin("a"+mStart, "cite"+mDelim+t1+mStop+"b"),
+			out:  sout([]string{"a", "b", ""}, cites(c(t1, 1, "")), ids(t1))},
+		{id: "delta-ends-after-delimiter", desc: "A delta ending right after the first DELIM holds the prefix",
+			reqs: reqs(s("002")),
+			in:   sin("a"+mStart+"cite"+mDelim, t1+mStop+"b"),
+			out:  sout([]string{"a", "b", ""}, cites(c(t1, 1, "")), ids(t1))},
+		{id: "delta-ends-before-stop", desc: "A delta ending just before STOP releases nothing of the marker",
+			reqs: reqs(s("002")),
+			in:   sin("a"+mStart+"cite"+mDelim+t1+mDelim+"L8", mStop, "b"),
+			out:  sout([]string{"a", "", "b", ""}, cites(c(t1, 1, "L8")), ids(t1))},
+		{id: "marker-completes-inside-delta", desc: "A whole marker inside one delta is removed from that delta",
+			reqs: reqs(s("002")),
+			in:   sin("a"+mk(t1)+"b", "c"),
+			out:  sout([]string{"ab", "c", ""}, cites(c(t1, 1, "")), ids(t1))},
+		{id: "unterminated-released-at-end", desc: "A marker prefix open at the end of the stream is released verbatim last",
+			reqs: reqs(s("004")),
+			in:   sin("a", open),
+			out:  sout([]string{"a", "", open}, cites(), ids())},
+		{id: "lone-start-released-at-end", desc: "A START alone at the end of the stream is released last",
+			reqs: reqs(s("004")),
+			in:   sin("a" + mStart),
+			out:  sout([]string{"a", mStart}, cites(), ids())},
+		{id: "failed-candidate-released-in-its-delta", desc: "A candidate that fails is released with the rune that ended it",
+			reqs: reqs(s("003")),
+			in:   sin("a"+mStart+"ci", "tx more", "."),
+			out:  sout([]string{"a", mStart + "citx more", ".", ""}, cites(), ids())},
+		{id: "start-ends-open-candidate", desc: "A START ending an open candidate is released with it, literal",
+			reqs: reqs(s("003"), "MARKER-GRAMMAR-008"),
+			in:   sin("x"+open, mk(t2)+"y"),
+			out:  sout([]string{"x", open + mk(t2) + "y", ""}, cites(), ids())},
+		{id: "failed-candidate-then-marker", desc: "After a candidate fails on a space, a later marker in the same delta is removed",
+			reqs: reqs(s("003"), s("005")),
+			in:   sin(mStart+"cite"+mDelim+"bad", " id"+mk(t1)+"."),
+			out: sout([]string{"", mStart + "cite" + mDelim + "bad id.", ""},
+				cites(c(t1, runes(mStart+"cite"+mDelim+"bad id")+1, "")), ids(t1))},
+		{id: "longest-marker-held-whole", desc: "The longest marker, held 391 runes, is removed when its STOP arrives",
+			reqs: reqs(s("003")), tags: tags("boundary"),
+			in:  streamIn{Deltas: []string{"a" + mStart + "cite" + mDelim + long + mDelim + ptr, mStop + "."}, Parts: partsOf(long)},
+			out: sout([]string{"a", ".", ""}, cites(c(long, 2, ptr)), ids(long))},
+		{id: "hold-bound-id-too-long", desc: "An id growing to 129 runes ends the hold; a later marker still works",
+			reqs: reqs(s("003")), tags: tags("boundary"),
+			in: sin(mStart+"cite"+mDelim+long, "a tail"+mk(t1)+"."),
+			out: sout([]string{"", mStart + "cite" + mDelim + long + "a tail.", ""},
+				cites(c(t1, runes(mStart+"cite"+mDelim+long+"a tail")+1, "")), ids(t1))},
+		{id: "hold-bound-locator-too-long", desc: "A locator growing to 257 runes ends the hold: the text is released",
+			reqs: reqs(s("003")), tags: tags("boundary"),
+			in:  sin("a"+open+mDelim+ptr, "éz"),
+			out: sout([]string{"a", open + mDelim + ptr + "éz", ""}, cites(), ids())},
+		{id: "citations-and-parts-as-strip", desc: "Citations, offsets and parts of a stream equal those of strip",
+			reqs: reqs(s("005")),
+			in:   sin("😀 One"+mk(t3), ". Two"+mk(t1, "/a")+"!", " Three"+mStart+"cite", mDelim+t3+mStop),
+			out:  sout([]string{"😀 One", ". Two!", " Three", "", ""}, cites(c(t3, runes("😀 One")+1, ""), c(t1, runes("😀 One. Two")+1, "/a"), c(t3, runes("😀 One. Two! Three"), "")), ids(t1, t3))},
+		{id: "unknown-and-user-ids-in-stream", desc: "Unknown and user-origin markers are removed from the stream without entries",
+			reqs: reqs(s("005"), "MARKER-STRIP-003", "MARKER-STRIP-004"),
+			in:   streamIn{Deltas: []string{"a" + mk("nope") + "b", mk("user_text_1") + "c"}, Parts: partsOf("user_text_1")},
+			out:  sout([]string{"ab", "c", ""}, cites(), ids())},
+		{id: "duplicate-part-id-rejected", desc: "Two parts with one id reject the stream",
+			reqs: reqs("MARKER-STRIP-007"),
+			in:   streamIn{Deltas: []string{"a"}, Parts: partsOf(t1, t1)}, out: reject("MARKER_DUPLICATE_PART_ID")},
+		{id: "lone-surrogate-delta", desc: "A lone surrogate ending a delta reads as U+FFFD",
+			reqs: reqs("MARKER-STRIP-008"), tags: tags("lone-surrogate"),
+			in:  sin("a"+loneD83D, mk(t1)+"."),
+			out: sout([]string{"a\uFFFD", ".", ""}, cites(c(t1, 3, "")), ids(t1))},
+		{id: "bytes-whole-runes", desc: "Byte chunks holding whole runes come out as the same text",
+			reqs: reqs(s("006")),
+			in:   streamIn{DeltasBase64: b64("Héllo ", "wörld"), Parts: std},
+			out:  sout([]string{"Héllo ", "wörld", ""}, cites(), ids())},
+		{id: "bytes-astral-split", desc: "An emoji cut between chunks waits for its last byte",
+			reqs: reqs(s("006")), tags: tags("astral"),
+			in:  streamIn{DeltasBase64: b64("a\xF0\x9F", "\x98", "\x80b"), Parts: std},
+			out: sout([]string{"a", "", "😀b", ""}, cites(), ids())},
+		{id: "bytes-invalid-byte-rejected", desc: "A byte 0xFF in the stream rejects it",
+			reqs: reqs(s("007")),
+			in:   streamIn{DeltasBase64: b64("ok", "\xFF"), Parts: std}, out: reject("MARKER_INVALID_UTF8")},
+		{id: "bytes-truncated-at-end-rejected", desc: "A stream ending inside a delimiter's bytes is rejected",
+			reqs: reqs(s("007")),
+			in:   streamIn{DeltasBase64: b64("a\xEE\x88"), Parts: std}, out: reject("MARKER_INVALID_UTF8")},
+		{id: "bytes-encoded-surrogate-rejected", desc: "The UTF-8 form of a surrogate (ED A0 80) is rejected",
+			reqs: reqs(s("007")),
+			in:   streamIn{DeltasBase64: b64("a\xED", "\xA0\x80"), Parts: std}, out: reject("MARKER_INVALID_UTF8")},
+		{id: "bytes-overlong-rejected", desc: "An overlong encoding of / (C0 AF) is rejected",
+			reqs: reqs(s("007")),
+			in:   streamIn{DeltasBase64: b64("a\xC0\xAF"), Parts: std}, out: reject("MARKER_INVALID_UTF8")},
+	}
+}
+
+// splitText is a text with one marker: prefix, marker, suffix.
+type splitText struct {
+	name, prefix, marker, suffix string
+	removed                      bool // the marker is valid and removed
+	cites                        []cite
+	parts                        []string
+}
+
+func splitTexts() []splitText {
+	pre := "前😀 claim"
+	return []splitText{
+		{name: "with-locator", prefix: pre, marker: mk(t2, "L8-L13"), suffix: ". next", removed: true,
+			cites: cites(c(t2, runes(pre)+1, "L8-L13")), parts: ids(t2)},
+		{name: "pointer", prefix: pre, marker: mk(t1, "/a~1b/0"), suffix: "」x", removed: true,
+			cites: cites(c(t1, runes(pre)+1, "/a~1b/0")), parts: ids(t1)},
+		{name: "unterminated", prefix: pre, marker: mStart + "cite" + mDelim + t1, suffix: "",
+			cites: cites(), parts: ids()},
+	}
+}
+
+func streamRuneSplits() []vec {
+	var vs []vec
+	for _, t := range splitTexts() {
+		text := t.prefix + t.marker + t.suffix
+		rs := []rune(text)
+		p, m := runes(t.prefix), runes(t.marker)
+		for k := p; k <= p+m; k++ {
+			a, b := string(rs[:k]), string(rs[k:])
+			// Oracle (MARKER-STREAM-002, -004): the prefix goes out with the
+			// first delta; a valid marker's suffix with the second; an open
+			// candidate at the end with the final delta.
+			want := []string{t.prefix, t.suffix, ""}
+			if !t.removed {
+				want = []string{t.prefix, "", t.marker}
+			}
+			vs = append(vs, vec{
+				id:   "split-" + t.name + "-at-rune-" + itoa(k-p),
+				desc: "Marker (" + t.name + ") cut " + itoa(k-p) + " runes after its START",
+				reqs: reqs("MARKER-STREAM-002", "MARKER-STREAM-005"), tags: tags("split"),
+				in: sin(a, b), out: sout(want, t.cites, t.parts),
+			})
+		}
+		// One rune per delta: a rune of the prefix or the suffix goes out
+		// at once; the marker's runes give empty deltas.
+		var deltas, want []string
+		for i, r := range rs {
+			deltas = append(deltas, string(r))
+			switch {
+			case i < p || i >= p+m:
+				want = append(want, string(r))
+			default:
+				want = append(want, "")
+			}
+		}
+		final := ""
+		if !t.removed {
+			final = t.marker
+		}
+		vs = append(vs, vec{
+			id:   "split-" + t.name + "-one-rune-per-delta",
+			desc: "Marker (" + t.name + ") streamed one rune per delta",
+			reqs: reqs("MARKER-STREAM-002", "MARKER-STREAM-004", "MARKER-STREAM-005"), tags: tags("split"),
+			in: sin(deltas...), out: sout(append(want, final), t.cites, t.parts),
+		})
+	}
+	return vs
+}
+
+func streamByteSplits() []vec {
+	var vs []vec
+	for _, t := range splitTexts() {
+		text := t.prefix + t.marker + t.suffix
+		p := len(t.prefix)
+		final := ""
+		if !t.removed {
+			final = t.marker
+		}
+		// Cut at every byte boundary inside a delimiter (one or two bytes
+		// into its three) and inside each multi-byte rune of the prefix.
+		for cut := 1; cut < len(text); cut++ {
+			if utf8.RuneStart(text[cut]) {
+				continue // a rune boundary: covered by the rune splits
+			}
+			inMarker := cut > p && cut < p+len(t.marker)
+			if inMarker && !isDelimByte(text, cut) {
+				continue
+			}
+			// Oracle: whole runes before the cut that are not part of the
+			// marker go out with the first chunk.
+			// Oracle: whole runes before the cut that are not part of the
+			// marker go out with the first chunk, the rest with the second,
+			// and an open candidate with the final delta.
+			before, after := t.prefix, t.suffix
+			switch {
+			case cut <= p:
+				before, after = wholeRunes(text[:cut]), ""
+				after = t.prefix[len(before):]
+				if t.removed {
+					after += t.suffix
+				}
+			case cut >= p+len(t.marker):
+				done := wholeRunes(text[p+len(t.marker) : cut])
+				before, after = t.prefix+done, t.suffix[len(done):]
+			case !t.removed:
+				after = ""
+			}
+			want := []string{before, after, final}
+			where := "prefix"
+			switch {
+			case inMarker:
+				where = "delimiter"
+			case cut > p:
+				where = "suffix"
+			}
+			vs = append(vs, vec{
+				id:   "split-" + t.name + "-at-byte-" + itoa(cut),
+				desc: "Marker (" + t.name + ") stream cut at byte " + itoa(cut) + ", inside a " + where + " rune",
+				reqs: reqs("MARKER-STREAM-006", "MARKER-STREAM-005"), tags: tags("split", "bytes"),
+				in:  streamIn{DeltasBase64: b64(text[:cut], text[cut:]), Parts: std},
+				out: sout(want, t.cites, t.parts),
+			})
+		}
+		// One byte per chunk: a rune goes out with its last byte, unless it
+		// belongs to the marker.
+		var chunks, want []string
+		for i := 0; i < len(text); i++ {
+			chunks = append(chunks, text[i:i+1])
+			out := ""
+			if i+1 == len(text) || utf8.RuneStart(text[i+1]) {
+				start := i
+				for !utf8.RuneStart(text[start]) {
+					start--
+				}
+				if start < p || start >= p+len(t.marker) {
+					out = text[start : i+1]
+				}
+			}
+			want = append(want, out)
+		}
+		vs = append(vs, vec{
+			id:   "split-" + t.name + "-one-byte-per-chunk",
+			desc: "Marker (" + t.name + ") streamed one byte per chunk",
+			reqs: reqs("MARKER-STREAM-006", "MARKER-STREAM-005"), tags: tags("split", "bytes"),
+			in:  streamIn{DeltasBase64: b64(chunks...), Parts: std},
+			out: sout(append(want, final), t.cites, t.parts),
+		})
+	}
+	return vs
+}
+
+// wholeRunes returns s without an incomplete rune at its end.
+func wholeRunes(s string) string {
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// isDelimByte reports whether byte i of s lies inside one of the three
+// delimiter runes.
+func isDelimByte(s string, i int) bool {
+	start := i
+	for start > 0 && !utf8.RuneStart(s[start]) {
+		start--
+	}
+	r, _ := utf8.DecodeRuneInString(s[start:])
+	return r == '\uE200' || r == '\uE201' || r == '\uE202'
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}

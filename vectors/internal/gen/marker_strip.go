@@ -1,0 +1,276 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/conform-suite/conform/vectors"
+	"github.com/conform-suite/conform/vectors/internal/vectorkit"
+)
+
+func init() {
+	vectorkit.Register("marker/strip-grammar.gen.json", func() (*vectors.File, error) {
+		return file("marker.strip", "Which substrings are markers: the grammar and the scan; everything else stays literal.", stripGrammar()), nil
+	})
+	vectorkit.Register("marker/strip-citations.gen.json", func() (*vectors.File, error) {
+		return file("marker.strip", "The citations array and the parts passed through: known, unknown and user-origin ids.", stripCitations()), nil
+	})
+	vectorkit.Register("marker/strip-offsets.gen.json", func() (*vectors.File, error) {
+		return file("marker.strip", "Offsets in runes of the stripped text, snapped past trailing punctuation.", stripOffsets()), nil
+	})
+}
+
+const (
+	t1 = "tool_data_01"
+	t2 = "tool_data_02"
+	t3 = "tool_data_03"
+)
+
+var std = partsOf(t1, t2, t3)
+
+func in(text string) stripIn { return stripIn{Text: text, Parts: std} }
+
+// lit is a vector whose text contains no marker: it comes back unchanged.
+func lit(id, desc string, rq []string, text string) vec {
+	return vec{id: id, desc: desc, reqs: rq, in: in(text), out: literal(text)}
+}
+
+func stripGrammar() []vec {
+	long := strings.Repeat("a", 128)
+	ptr256 := "/" + strings.Repeat("x", 255)
+	g := func(n string) string { return "MARKER-GRAMMAR-" + n }
+	return []vec{
+		{id: "minimal-marker", desc: "A marker without locator is removed and cites the whole part",
+			reqs: reqs(g("001"), "MARKER-STRIP-001", "MARKER-STRIP-002"),
+			in:   in("Claim" + mk(t1) + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "")), ids(t1)}},
+		{id: "line-locator", desc: "A single-line locator L8 is kept verbatim",
+			reqs: reqs(g("005"), "MARKER-STRIP-002"),
+			in:   in("Claim" + mk(t1, "L8") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "L8")), ids(t1)}},
+		{id: "line-range-locator", desc: "A line-range locator L8-L13 is kept verbatim",
+			reqs: reqs(g("005"), "MARKER-STRIP-002"),
+			in:   in("Claim" + mk(t1, "L8-L13") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "L8-L13")), ids(t1)}},
+		{id: "json-pointer-locator", desc: "A JSON Pointer locator /data/5/population is kept verbatim",
+			reqs: reqs(g("005"), "MARKER-STRIP-002"),
+			in:   in("Claim" + mk(t1, "/data/5/population") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "/data/5/population")), ids(t1)}},
+		{id: "pointer-escapes-echoed", desc: "Pointer escapes ~1 and ~0 are echoed, not unescaped",
+			reqs: reqs(g("005"), "MARKER-STRIP-002"),
+			in:   in("Claim" + mk(t1, "/a~1b/m~0n") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "/a~1b/m~0n")), ids(t1)}},
+		{id: "pointer-to-empty-member", desc: "The pointer / (member named empty) is a valid locator",
+			reqs: reqs(g("005")),
+			in:   in("Claim" + mk(t1, "/") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "/")), ids(t1)}},
+		{id: "pointer-with-spaces-and-astral", desc: "A pointer token may hold spaces and astral runes",
+			reqs: reqs(g("005")),
+			in:   in("Claim" + mk(t1, "/a b/😀") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "/a b/😀")), ids(t1)}},
+		lit("family-filecite-literal", "Family filecite is not cite: literal", reqs(g("002")), "Claim"+mStart+"filecite"+mDelim+t1+mStop),
+		lit("family-upper-case-literal", "Family CITE in upper case is literal", reqs(g("002")), "Claim"+mStart+"CITE"+mDelim+t1+mStop),
+		lit("family-citex-literal", "Family citex is literal", reqs(g("002")), "Claim"+mStart+"citex"+mDelim+t1+mStop),
+		lit("family-cit-literal", "Family cit (cut short) is literal", reqs(g("002")), "Claim"+mStart+"cit"+mDelim+t1+mStop),
+		lit("no-delimiter-after-family", "START cite STOP without an id is literal", reqs(g("006")), "Claim"+mStart+"cite"+mStop+" next"),
+		lit("empty-body", "START directly followed by STOP is literal", reqs(g("006")), "Claim"+mStart+mStop),
+		lit("empty-id", "An empty id between DELIM and STOP is literal", reqs(g("003"), g("006")), "Claim"+mStart+"cite"+mDelim+mStop),
+		lit("two-sources-literal", "Two source ids in one marker are literal", reqs(g("004")), "Claim"+mStart+"cite"+mDelim+t1+mDelim+t2+mStop),
+		lit("source-locator-source-literal", "A source after a locator is literal", reqs(g("004")), "Claim"+mStart+"cite"+mDelim+t1+mDelim+"L8"+mDelim+t2+mStop),
+		lit("empty-field-literal", "An empty field between two DELIMs is literal", reqs(g("006")), "Claim"+mStart+"cite"+mDelim+mDelim+t1+mStop),
+		lit("empty-locator-literal", "DELIM directly before STOP (empty locator) is literal", reqs(g("006")), "Claim"+mStart+"cite"+mDelim+t1+mDelim+mStop),
+		lit("space-before-id-literal", "A space before the id is not trimmed: literal", reqs(g("006"), g("003")), "Claim"+mStart+"cite"+mDelim+" "+t1+mStop),
+		lit("space-after-id-literal", "A space after the id is not trimmed: literal", reqs(g("006"), g("003")), "Claim"+mStart+"cite"+mDelim+t1+" "+mStop),
+		lit("id-with-dot-literal", "A dot in the id is literal", reqs(g("003")), "Claim"+mk("tool.data")),
+		lit("id-non-ascii-literal", "A non-ASCII letter in the id is literal", reqs(g("003")), "Claim"+mk("tööl_data")),
+		{id: "id-of-128-runes", desc: "An id of 128 runes is a marker",
+			reqs: reqs(g("003")),
+			in:   stripIn{Text: "Claim" + mk(long), Parts: partsOf(long)}, out: stripOut{"Claim", cites(c(long, 5, "")), ids(long)}},
+		{id: "id-of-129-runes-literal", desc: "An id of 129 runes is literal even when a part has that id",
+			reqs: reqs(g("003")),
+			in:   stripIn{Text: "Claim" + mk(long+"a"), Parts: partsOf(long + "a")}, out: literal("Claim" + mk(long+"a"))},
+		{id: "locator-of-256-runes", desc: "A locator of 256 runes is a marker",
+			reqs: reqs(g("005")),
+			in:   in("Claim" + mk(t1, ptr256)), out: stripOut{"Claim", cites(c(t1, 5, ptr256)), ids(t1)}},
+		lit("locator-of-257-runes-literal", "A locator of 257 runes is literal", reqs(g("005")), "Claim"+mk(t1, ptr256+"x")),
+		{id: "line-number-of-9-digits", desc: "A line number of nine digits is a marker",
+			reqs: reqs(g("005")),
+			in:   in("Claim" + mk(t1, "L123456789-L999999999")), out: stripOut{"Claim", cites(c(t1, 5, "L123456789-L999999999")), ids(t1)}},
+		lit("line-number-of-10-digits-literal", "A line number of ten digits is literal", reqs(g("005")), "Claim"+mk(t1, "L1234567890")),
+		lit("line-locator-lower-case-literal", "Lower-case l8 is no locator: literal", reqs(g("005")), "Claim"+mk(t1, "l8")),
+		lit("line-range-without-second-l-literal", "L8-13 without the second L is literal", reqs(g("005")), "Claim"+mk(t1, "L8-13")),
+		lit("line-locator-without-digits-literal", "A bare L is literal", reqs(g("005")), "Claim"+mk(t1, "L")),
+		lit("line-range-open-end-literal", "L8- with nothing after the dash is literal", reqs(g("005")), "Claim"+mk(t1, "L8-")),
+		lit("locator-fragment-pointer-literal", "A #/a fragment pointer is literal", reqs(g("005")), "Claim"+mk(t1, "#/a")),
+		lit("locator-bare-number-literal", "A bare number locator is literal", reqs(g("005")), "Claim"+mk(t1, "8")),
+		lit("pointer-bad-escape-literal", "A pointer with ~2 is literal", reqs(g("005")), "Claim"+mk(t1, "/a~2")),
+		lit("pointer-trailing-tilde-literal", "A pointer ending in ~ is literal", reqs(g("005")), "Claim"+mk(t1, "/a~")),
+		lit("newline-in-locator-literal", "A newline inside a pointer locator is literal", reqs(g("010")), "Claim"+mk(t1, "/a\nb")),
+		lit("newline-before-stop-literal", "A newline between id and STOP is literal", reqs(g("010")), "Claim"+mStart+"cite"+mDelim+t1+"\n"+mStop),
+		lit("tab-in-locator-literal", "A tab inside a pointer locator is literal", reqs(g("010")), "Claim"+mk(t1, "/a\tb")),
+		lit("nul-in-locator-literal", "A NUL inside a pointer locator is literal", reqs(g("010")), "Claim"+mk(t1, "/a\x00b")),
+		lit("unterminated-at-end-literal", "An unterminated marker at the end of the text is literal", reqs(g("009"), g("007")), "Claim"+mStart+"cite"+mDelim+t1),
+		lit("unterminated-keeps-following-text", "An unterminated START keeps all the text after it", reqs(g("009")), "Claim"+mStart+"cite"+mDelim+t1+" and more text."),
+		lit("lone-start-at-end", "A lone START at the end is literal", reqs(g("009")), "Claim."+mStart),
+		lit("stray-delim-and-stop", "DELIM and STOP outside a candidate are literal", reqs(g("009")), "a"+mDelim+"b"+mStop+"c"),
+		lit("backslash-escape-text-literal", "The ASCII text \\ue200cite... is not a marker", reqs(g("009")), `Claim\ue200cite\ue202`+t1+`\ue201`),
+		{id: "failed-candidate-then-valid-marker", desc: "A candidate that failed on a space does not swallow the next marker",
+			reqs: reqs(g("007"), g("008")),
+			in:   in(mStart + "cite" + mDelim + "bad id" + mk(t1) + "."),
+			out:  stripOut{mStart + "cite" + mDelim + "bad id.", cites(c(t1, runes(mStart+"cite"+mDelim+"bad id")+1, "")), ids(t1)}},
+		lit("start-inside-open-candidate-literal", "A START inside an open candidate is literal and begins nothing", reqs(g("008")),
+			mStart+"cite"+mDelim+t2+mk(t1)),
+		lit("double-start-literal", "A second START right after the first leaves the marker literal", reqs(g("008")), "Claim"+mStart+mk(t1)),
+		{id: "open-candidate-start-then-later-marker", desc: "After a START that ended a candidate the scan resumes; a later marker is removed",
+			reqs: reqs(g("007"), g("008")),
+			in:   in(mStart + "cite" + mDelim + "a" + mStart + "cite" + mDelim + "b" + mStop + mk(t1)),
+			out:  stripOut{mStart + "cite" + mDelim + "a" + mStart + "cite" + mDelim + "b" + mStop, cites(c(t1, 15, "")), ids(t1)}},
+		{id: "marker-inside-code-fence", desc: "Markers are found everywhere, code fences included",
+			reqs: reqs(g("007")),
+			in:   in("```\ncode" + mk(t1) + "\n```"), out: stripOut{"```\ncode\n```", cites(c(t1, 8, "")), ids(t1)}},
+		{id: "locator-like-id", desc: "An id that looks like a locator (L8) is an id: unknown, removed",
+			reqs: reqs(g("003"), "MARKER-STRIP-003"),
+			in:   in("Claim" + mk("L8-L13") + "."), out: stripOut{"Claim.", cites(), ids()}},
+	}
+}
+
+func stripCitations() []vec {
+	s := func(n string) string { return "MARKER-STRIP-" + n }
+	dup := partsOf(t1, t2, t1)
+	return []vec{
+		{id: "whitespace-around-marker-kept", desc: "Spaces on both sides of a removed marker are kept",
+			reqs: reqs(s("001")),
+			in:   in("a. " + mk(t1) + " b"), out: stripOut{"a.  b", cites(c(t1, 3, "")), ids(t1)}},
+		{id: "no-markers", desc: "A text without markers comes back unchanged",
+			reqs: reqs(s("001")),
+			in:   in("Plain text, nothing cited."), out: literal("Plain text, nothing cited.")},
+		{id: "no-parts", desc: "With no parts every marker is removed without an entry",
+			reqs: reqs(s("003")),
+			in:   stripIn{Text: "a" + mk(t1) + " b", Parts: []part{}}, out: literal("a b")},
+		{id: "unknown-id-removed", desc: "A marker with an unknown id is removed and yields no entry",
+			reqs: reqs(s("003")),
+			in:   in("Claim" + mk("tool_data_99") + "."), out: literal("Claim.")},
+		{id: "id-compared-exactly", desc: "An id differing from a part id in case only is unknown",
+			reqs: reqs(s("002"), s("003")),
+			in:   in("Claim" + mk("TOOL_DATA_01") + "."), out: literal("Claim.")},
+		{id: "user-data-id-removed", desc: "A user_data_ id is removed without entry even when a part has it",
+			reqs: reqs(s("004")),
+			in:   stripIn{Text: "Claim" + mk("user_data_1") + ".", Parts: partsOf("user_data_1")}, out: literal("Claim.")},
+		{id: "user-text-id-removed", desc: "A user_text_ id is removed without entry",
+			reqs: reqs(s("004")),
+			in:   stripIn{Text: "Claim" + mk("user_text_7") + ".", Parts: partsOf("user_text_7")}, out: literal("Claim.")},
+		{id: "user-origin-upper-case", desc: "USER_DATA_ in upper case is user origin too",
+			reqs: reqs(s("004")),
+			in:   stripIn{Text: "Claim" + mk("USER_DATA_1") + ".", Parts: partsOf("USER_DATA_1")}, out: literal("Claim.")},
+		{id: "user-origin-mixed-case", desc: "User_Text_ in mixed case is user origin too",
+			reqs: reqs(s("004")),
+			in:   stripIn{Text: "Claim" + mk("User_Text_x") + ".", Parts: partsOf("User_Text_x")}, out: literal("Claim.")},
+		{id: "user-origin-bare-prefix", desc: "The bare prefix user_data_ is user origin",
+			reqs: reqs(s("004")),
+			in:   stripIn{Text: "Claim" + mk("user_data_") + ".", Parts: partsOf("user_data_")}, out: literal("Claim.")},
+		{id: "user-origin-only-as-prefix", desc: "my_user_data_1 contains the prefix but does not begin with it: cited",
+			reqs: reqs(s("004"), s("002")),
+			in:   stripIn{Text: "Claim" + mk("my_user_data_1") + ".", Parts: partsOf("my_user_data_1")},
+			out:  stripOut{"Claim.", cites(c("my_user_data_1", 6, "")), ids("my_user_data_1")}},
+		{id: "user-data-without-trailing-underscore", desc: "user_data1 lacks the prefix's underscore: cited",
+			reqs: reqs(s("004"), s("002")),
+			in:   stripIn{Text: "Claim" + mk("user_data1") + ".", Parts: partsOf("user_data1")},
+			out:  stripOut{"Claim.", cites(c("user_data1", 6, "")), ids("user_data1")}},
+		{id: "user-origin-among-cited", desc: "Only the user-origin marker loses its entry; its neighbours keep theirs",
+			reqs: reqs(s("004"), s("006")),
+			in:   stripIn{Text: "A" + mk(t1) + " B" + mk("user_data_2") + " C" + mk(t2), Parts: partsOf(t1, "user_data_2", t2)},
+			out:  stripOut{"A B C", cites(c(t1, 1, ""), c(t2, 5, "")), ids(t1, t2)}},
+		{id: "part-cited-twice", desc: "A part cited twice yields two entries and is passed through once",
+			reqs: reqs(s("005"), s("006")),
+			in:   in("One" + mk(t1) + ". Two" + mk(t1, "L2") + "."),
+			out:  stripOut{"One. Two.", cites(c(t1, 4, ""), c(t1, 9, "L2")), ids(t1)}},
+		{id: "parts-in-input-order", desc: "Parts passed through follow the input order, not the citation order",
+			reqs: reqs(s("006"), s("005")),
+			in:   in("First" + mk(t3) + " then" + mk(t1)),
+			out:  stripOut{"First then", cites(c(t3, 5, ""), c(t1, 10, "")), ids(t1, t3)}},
+		{id: "uncited-part-not-passed", desc: "A part that no marker cites is not passed through",
+			reqs: reqs(s("006")),
+			in:   in("Only" + mk(t2)), out: stripOut{"Only", cites(c(t2, 4, "")), ids(t2)}},
+		{id: "interleaved-parts", desc: "Markers of two parts interleaved keep text order",
+			reqs: reqs(s("005")),
+			in:   in("A" + mk(t1) + " B" + mk(t2) + " C" + mk(t1)),
+			out:  stripOut{"A B C", cites(c(t1, 1, ""), c(t2, 3, ""), c(t1, 5, "")), ids(t1, t2)}},
+		{id: "duplicate-part-id-rejected", desc: "Two parts with one id are rejected",
+			reqs: reqs(s("007")),
+			in:   stripIn{Text: "Claim" + mk(t1), Parts: dup}, out: reject("MARKER_DUPLICATE_PART_ID")},
+		{id: "duplicate-part-id-rejected-without-markers", desc: "Duplicate part ids are rejected even when nothing is cited",
+			reqs: reqs(s("007")),
+			in:   stripIn{Text: "Plain.", Parts: dup}, out: reject("MARKER_DUPLICATE_PART_ID")},
+		{id: "lone-surrogate-is-one-rune", desc: "A lone surrogate escape reads as U+FFFD, one rune before the marker",
+			reqs: reqs(s("008"), "MARKER-OFFSET-001"), tags: tags("lone-surrogate"),
+			in: in("a" + loneD83D + "b" + mk(t1)), out: stripOut{"a\uFFFDb", cites(c(t1, 3, "")), ids(t1)}},
+		lit("stable-on-open-candidate-residue", "The literal residue of a nested START stays as it is when stripped again", reqs(s("009"), "MARKER-GRAMMAR-008"),
+			mStart+"cite"+mDelim+t2+mStart+"cite"+mDelim+t1+mStop),
+		lit("stable-on-failed-candidate-residue", "Text left by a failed candidate and a removed marker strips to itself", reqs(s("009")),
+			mStart+"cite"+mDelim+t2+" "+mStop),
+		{id: "unresolvable-line-locator-kept", desc: "A marker with locator L0, which never resolves, keeps its entry",
+			reqs: reqs("MARKER-LOCATE-009"),
+			in:   in("Claim" + mk(t1, "L0") + "."), out: stripOut{"Claim.", cites(c(t1, 6, "L0")), ids(t1)}},
+		{id: "unresolvable-leading-zero-line-kept", desc: "A marker with locator L08 keeps its entry and locator",
+			reqs: reqs("MARKER-LOCATE-009"),
+			in:   in("Claim" + mk(t1, "L08") + "."), out: stripOut{"Claim.", cites(c(t1, 6, "L08")), ids(t1)}},
+		{id: "unresolvable-pointer-kept", desc: "A marker whose pointer names no member keeps its entry",
+			reqs: reqs("MARKER-LOCATE-009"),
+			in:   in("Claim" + mk(t1, "/missing/0") + "."), out: stripOut{"Claim.", cites(c(t1, 6, "/missing/0")), ids(t1)}},
+	}
+}
+
+func stripOffsets() []vec {
+	o := func(n string) string { return "MARKER-OFFSET-" + n }
+	one := func(id, desc string, rq []string, before, after string, offset int, tg ...string) vec {
+		return vec{id: id, desc: desc, reqs: rq, tags: tg,
+			in:  in(before + mk(t1) + after),
+			out: stripOut{before + after, cites(c(t1, offset, "")), ids(t1)}}
+	}
+	seedA := "Doxorubicin is associated with dose-dependent cardiotoxicity"
+	seedB := ". The recommended cumulative dose limit is 450 mg/m²"
+	return []vec{
+		one("astral-before-marker", "An astral emoji counts one rune (UTF-16 gives 4, bytes 6)", reqs(o("001")), "😀 a", " b", 3, "astral"),
+		one("cjk-before-marker", "CJK characters count one rune each (bytes give 9)", reqs(o("001")), "引用文", " b", 3, "cjk"),
+		one("combining-mark-before-marker", "A combining acute counts as its own rune", reqs(o("001")), "e\u0301", " b", 2, "combining"),
+		one("zwj-family-before-marker", "A ZWJ family emoji counts five runes (UTF-16 gives 8)", reqs(o("001")), "👨\u200d👩\u200d👧", " b", 5, "astral"),
+		one("rtl-before-marker", "Hebrew text counts one rune per letter", reqs(o("001")), "שלום", " b", 4, "rtl"),
+		one("mixed-before-marker", "Astral, CJK and combining runes before a marker", reqs(o("001")), "😀引e\u0301𝄞", " b", 5, "astral", "cjk"),
+		one("marker-at-start", "A marker at the very start has offset 0", reqs(o("002")), "", "Claim", 0),
+		one("marker-at-end", "A marker at the very end has the text length as offset", reqs(o("002")), "Claim", "", 5),
+		one("marker-only-content", "A marker that is the whole text leaves an empty text and offset 0", reqs(o("002")), "", "", 0),
+		{id: "adjacent-markers-same-offset", desc: "Two adjacent markers snap to one offset in text order",
+			reqs: reqs(o("003"), "MARKER-STRIP-005"),
+			in:   in("Claim" + mk(t1) + mk(t2) + "."), out: stripOut{"Claim.", cites(c(t1, 6, ""), c(t2, 6, "")), ids(t1, t2)}},
+		{id: "tie-keeps-text-order", desc: "Equal offsets keep the order of the markers, not of the parts",
+			reqs: reqs("MARKER-STRIP-005"),
+			in:   in("Claim" + mk(t2) + mk(t1)), out: stripOut{"Claim", cites(c(t2, 5, ""), c(t1, 5, "")), ids(t1, t2)}},
+		{id: "snap-across-punctuation-and-marker", desc: "Markers on both sides of a period snap past the whole run",
+			reqs: reqs(o("003")),
+			in:   in("claim" + mk(t1) + "." + mk(t2) + ") next"), out: stripOut{"claim.) next", cites(c(t1, 7, ""), c(t2, 7, "")), ids(t1, t2)}},
+		one("snap-period-after-marker", "claim<M>. snaps past the period", reqs(o("003"), o("004")), "claim", ". Next", 6),
+		one("snap-period-before-marker", "claim.<M> gives the same offset as claim<M>.", reqs(o("003")), "claim.", " Next", 6),
+		one("snap-period-and-paren", "A period then a closing parenthesis are both passed", reqs(o("004")), "(claim", ".) Next", 8),
+		one("snap-ascii-quote", "A period and an ASCII double quote are both passed", reqs(o("004")), "\"claim", ".\" Next", 8),
+		one("snap-ellipsis", "An ellipsis (Po) is passed", reqs(o("004")), "claim", "… Next", 6),
+		one("snap-cjk-full-stop", "An ideographic full stop (Po) is passed", reqs(o("004")), "主张", "。下", 3, "cjk"),
+		one("snap-fullwidth-comma", "A fullwidth comma (Po) is passed", reqs(o("004")), "主张", "，下", 3, "cjk"),
+		one("snap-question-exclamation", "A run ?! is passed", reqs(o("004")), "claim", "?! Next", 7),
+		one("snap-corner-bracket", "A closing corner bracket (Pe) is passed", reqs(o("004")), "「主张", "」下", 4, "cjk"),
+		one("snap-right-double-quote", "A right double quotation mark (Pf) is passed", reqs(o("004")), "“claim", "” Next", 7),
+		one("snap-right-guillemet", "A right guillemet (Pf) is passed", reqs(o("004")), "«claim", "» Next", 7),
+		one("snap-markdown-bold", "The asterisks closing Markdown bold (Po) are passed", reqs(o("004")), "**claim", "** Next", 9),
+		one("snap-to-end-of-text", "A snap may end at the end of the text", reqs(o("003"), o("002")), "claim", ".", 6),
+		one("no-snap-over-space", "A space stops the snap", reqs(o("005")), "claim", " .", 5),
+		one("no-snap-over-newline", "A newline stops the snap", reqs(o("005")), "claim", "\n.", 5),
+		one("no-snap-over-opening-paren", "An opening parenthesis (Ps) stops the snap", reqs(o("005")), "claim", "(see)", 5),
+		one("no-snap-over-left-double-quote", "A left double quotation mark (Pi) stops the snap", reqs(o("005")), "claim", "“x”", 5),
+		one("no-snap-over-hyphen", "A hyphen-minus (Pd) stops the snap", reqs(o("005")), "claim", "-based", 5),
+		one("no-snap-over-em-dash", "An em dash (Pd) stops the snap", reqs(o("005")), "claim", "—next", 5),
+		one("no-snap-over-underscore", "An underscore (Pc) stops the snap", reqs(o("005")), "claim", "_x", 5),
+		one("no-snap-over-inverted-question", "An inverted question mark, though Po, stops the snap", reqs(o("004"), o("005")), "claim", "¿Qué?", 5),
+		one("no-snap-over-inverted-exclamation", "An inverted exclamation mark, though Po, stops the snap", reqs(o("004"), o("005")), "claim", "¡Sí!", 5),
+		one("no-snap-over-symbol", "A currency symbol (Sc) stops the snap", reqs(o("005")), "claim", "$5", 5),
+		one("decimal-point", "3<M>.5 snaps past the point and stops at the digit", reqs(o("005")), "3", ".5", 2),
+		{id: "no-snap-over-literal-delimiter", desc: "A literal DELIM (private use) after a marker stops the snap",
+			reqs: reqs(o("005")),
+			in:   in("claim" + mk(t1) + mDelim + "."), out: stripOut{"claim" + mDelim + ".", cites(c(t1, 5, "")), ids(t1)}},
+		{id: "seed-example-offsets", desc: "Seed 001's example text: offsets 61 and 113, where the seed prints 53 and 107",
+			reqs: reqs(o("006"), o("003")), tags: tags("divergence:seed"),
+			in: stripIn{Text: seedA + mk(t2, "/results/0/findings") + seedB + mk(t3) + ".",
+				Parts: []part{{ID: t2, Value: map[string]any{"results": []any{map[string]any{"findings": "Doxorubicin carries a dose-dependent risk of cardiomyopathy."}}}}, {ID: t3}}},
+			out: stripOut{seedA + seedB + ".", cites(c(t2, runes(seedA)+1, "/results/0/findings"), c(t3, runes(seedA+seedB)+1, "")), ids(t2, t3)}},
+	}
+}
