@@ -95,12 +95,6 @@ func chunks(s string, at []int) []string {
 	return append(out, s[prev:])
 }
 
-// tb is what the helpers need of *testing.T, *testing.F and *rapid.T.
-type tb interface {
-	Helper()
-	Fatal(args ...any)
-	Fatalf(format string, args ...any)
-}
 
 func catalog(t tb, ids []string) *marker.Catalog {
 	cat, err := marker.NewCatalog(ids)

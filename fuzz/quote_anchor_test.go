@@ -77,11 +77,6 @@ func oracleResolve(text string, sel quote.Selector) (int, string) {
 	return -1, "not_found"
 }
 
-// tb is what the checks need of a *testing.T or a *rapid.T.
-type tb interface {
-	Helper()
-	Fatalf(format string, args ...any)
-}
 
 // resolveAnswer runs the reference and returns the match start, or -1 with
 // the reason; it fails t on an end inconsistent with the quote.

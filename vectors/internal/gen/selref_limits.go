@@ -40,7 +40,7 @@ func droppedNoAddress() json.RawMessage {
 	return vectorkit.Raw(map[string]any{"dropped": map[string]string{"code": "SELREF_NO_ADDRESS"}})
 }
 
-func vec(op, id, desc string, reqs, tags []string, input, output json.RawMessage) *vectors.Vector {
+func selrefVec(op, id, desc string, reqs, tags []string, input, output json.RawMessage) *vectors.Vector {
 	return &vectors.Vector{ID: op + "/" + id, Description: desc, Requirements: reqs, Tags: tags,
 		Input: input, Expect: vectors.Expect{Output: output}}
 }
@@ -61,7 +61,7 @@ func pad(head string, n int, tail string) string {
 func selrefIngestLimits() (*vectors.File, error) {
 	const op = "selref.ingest"
 	label := func(id, desc string, reqs, tags []string, in, want string) *vectors.Vector {
-		return vec(op, id, desc, reqs, tags,
+		return selrefVec(op, id, desc, reqs, tags,
 			vectorkit.Raw(selrefRef{Label: in, URL: selrefURL}), kept(selrefRef{Label: want, URL: selrefURL}))
 	}
 	x := strings.Repeat
@@ -91,7 +91,7 @@ func selrefIngestLimits() (*vectors.File, error) {
 			[]string{"SELREF-LABEL-002", "SELREF-LABEL-005"}, []string{"boundary"}, "   "+x("x", 200)+"\n", x("x", 200)),
 		label("label-cut-ending-in-ellipsis-unchanged", "A cut label of 201 units ending in the ellipsis is ingested unchanged",
 			[]string{"SELREF-INGEST-005", "SELREF-LABEL-006"}, []string{"boundary"}, x("x", 200)+ellipsis, x("x", 200)+ellipsis),
-		vec(op, "label-lone-surrogate-at-cut-replaced",
+		selrefVec(op, "label-lone-surrogate-at-cut-replaced",
 			"A lone surrogate on unit 200 is read as U+FFFD and kept; vance stores the lone surrogate",
 			[]string{"SELREF-TEXT-002", "SELREF-TEXT-003", "SELREF-LABEL-006"}, []string{"boundary", divVance},
 			json.RawMessage(`{"label": "`+x("x", 199)+`\ud83dyy", "url": "`+selrefURL+`"}`),
@@ -102,25 +102,25 @@ func selrefIngestLimits() (*vectors.File, error) {
 	url1000 := pad("https://example.com/", 1000, emoji)
 	url1001 := pad("https://example.com/", 1001, emoji)
 	vs = append(vs,
-		vec(op, "vance-uri-1000-units-accepted", "A vanceUri of 1,000 units ending in an emoji (1,002 bytes) is accepted",
+		selrefVec(op, "vance-uri-1000-units-accepted", "A vanceUri of 1,000 units ending in an emoji (1,002 bytes) is accepted",
 			[]string{"SELREF-VANCE-003", "SELREF-TEXT-001"}, []string{"boundary", "astral"},
 			vectorkit.Raw(selrefRef{Label: "x", VanceURI: vance1000}), kept(selrefRef{Label: "x", VanceURI: vance1000})),
-		vec(op, "vance-uri-1001-units-refused", "A vanceUri of 1,001 units (1,000 runes) is refused, not cut",
+		selrefVec(op, "vance-uri-1001-units-refused", "A vanceUri of 1,001 units (1,000 runes) is refused, not cut",
 			[]string{"SELREF-VANCE-003", "SELREF-INGEST-002", "SELREF-TEXT-001"}, []string{"boundary", "astral"},
 			vectorkit.Raw(selrefRef{Label: "x", VanceURI: vance1001, URL: selrefURL}), kept(selrefRef{Label: "x", URL: selrefURL})),
-		vec(op, "vance-uri-1000-units-after-trim-accepted", "Padding does not count toward the 1,000-unit limit of a vanceUri",
+		selrefVec(op, "vance-uri-1000-units-after-trim-accepted", "Padding does not count toward the 1,000-unit limit of a vanceUri",
 			[]string{"SELREF-VANCE-003", "SELREF-VANCE-001"}, []string{"boundary", "astral"},
 			vectorkit.Raw(selrefRef{Label: "x", VanceURI: "  " + vance1000 + "\n"}), kept(selrefRef{Label: "x", VanceURI: vance1000})),
-		vec(op, "url-1000-units-accepted", "A url of 1,000 units ending in an emoji (1,002 bytes) is accepted",
+		selrefVec(op, "url-1000-units-accepted", "A url of 1,000 units ending in an emoji (1,002 bytes) is accepted",
 			[]string{"SELREF-URL-006", "SELREF-TEXT-001"}, []string{"boundary", "astral"},
 			vectorkit.Raw(selrefRef{Label: "x", URL: url1000}), kept(selrefRef{Label: "x", URL: url1000})),
-		vec(op, "url-1001-units-refused", "A url of 1,001 units (1,000 runes) beside a vanceUri is left out",
+		selrefVec(op, "url-1001-units-refused", "A url of 1,001 units (1,000 runes) beside a vanceUri is left out",
 			[]string{"SELREF-URL-006", "SELREF-INGEST-002", "SELREF-TEXT-001"}, []string{"boundary", "astral"},
 			vectorkit.Raw(selrefRef{Label: "x", VanceURI: selrefVance, URL: url1001}), kept(selrefRef{Label: "x", VanceURI: selrefVance})),
-		vec(op, "url-1001-units-alone-dropped", "A url of 1,001 units and no vanceUri leaves no address",
+		selrefVec(op, "url-1001-units-alone-dropped", "A url of 1,001 units and no vanceUri leaves no address",
 			[]string{"SELREF-URL-006", "SELREF-INGEST-003"}, []string{"boundary", "astral"},
 			vectorkit.Raw(selrefRef{Label: "x", URL: url1001}), droppedNoAddress()),
-		vec(op, "url-1000-units-after-trim-accepted", "Padding does not count toward the 1,000-unit limit of a url",
+		selrefVec(op, "url-1000-units-after-trim-accepted", "Padding does not count toward the 1,000-unit limit of a url",
 			[]string{"SELREF-URL-006", "SELREF-URL-001"}, []string{"boundary", "astral"},
 			vectorkit.Raw(selrefRef{Label: "x", URL: "\t" + url1000 + "  "}), kept(selrefRef{Label: "x", URL: url1000})),
 	)
@@ -146,13 +146,13 @@ func selrefReplayLimits() (*vectors.File, error) {
 	return &vectors.File{Op: op,
 		Description: "selref.replay: stored references beyond the ingest limits are capped or left out before printing.",
 		Vectors: []*vectors.Vector{
-			vec(op, "stored-long-label-capped", "A stored 250-unit label is printed cut to 200 units; vance prints it whole",
+			selrefVec(op, "stored-long-label-capped", "A stored 250-unit label is printed cut to 200 units; vance prints it whole",
 				[]string{"SELREF-REPLAY-001", "SELREF-LABEL-006"}, []string{"boundary", divVance},
 				in(selrefRef{Label: x("x", 250), URL: selrefURL}), text(x("x", 200)+ellipsis, selrefURL)),
-			vec(op, "stored-200-unit-emoji-label-printed-whole", "A stored label of 100 emoji (200 units) is printed whole",
+			selrefVec(op, "stored-200-unit-emoji-label-printed-whole", "A stored label of 100 emoji (200 units) is printed whole",
 				[]string{"SELREF-REPLAY-005", "SELREF-LABEL-005"}, []string{"boundary", "astral"},
 				in(selrefRef{Label: x(emoji, 100), VanceURI: selrefVance}), text(x(emoji, 100), selrefVance)),
-			vec(op, "stored-1001-unit-url-left-out", "A stored url of 1,001 units is left out; vance prints it",
+			selrefVec(op, "stored-1001-unit-url-left-out", "A stored url of 1,001 units is left out; vance prints it",
 				[]string{"SELREF-REPLAY-001", "SELREF-URL-006"}, []string{"boundary", "astral", divVance},
 				in(selrefRef{Label: "x", VanceURI: selrefVance, URL: url1001}), text("x", selrefVance)),
 		}}, nil
