@@ -7,6 +7,7 @@ import "github.com/cucumber/godog"
 func (s *scenario) registerDomain(sc *godog.ScenarioContext) {
 	s.registerQuote(sc)
 	s.registerAnchor(sc)
+	s.registerCompose(sc)
 	s.registerSelref(sc)
 	s.registerMarker(sc)
 }
