@@ -184,6 +184,10 @@ func TestLint(t *testing.T) {
 		r, _ := s.Lookup(id)
 		t.Errorf("%s:%d: requirement %s (%s) is exercised by no vector and no scenario", r.File, r.Line, r.ID, r.Level)
 	}
+	for _, id := range cov.Vectorless {
+		r, _ := s.Lookup(id)
+		t.Errorf("%s:%d: requirement %s (%s) is named by no vector: a scenario alone does not pin a mandatory rule of an op", r.File, r.Line, r.ID, r.Level)
+	}
 }
 
 // refusalCodes returns the codes of the refusals ("rejected" or "dropped")

@@ -28,7 +28,9 @@ SHOULD, SHOULD NOT, MAY, INFORMATIVE) and the vectors and scenarios that
 exercise it, then the requirements nothing exercises and the ids that a vector
 or scenario names but the specification does not define.
 
-Exits 1 when a requirement is exercised by nothing or an undefined id is named.
+Exits 1 when a requirement is exercised by nothing, when a MUST or MUST NOT
+requirement of a chapter with vectors is named by no vector, or when an
+undefined id is named.
 
 Flags:
 `)
@@ -59,7 +61,7 @@ Flags:
 	} else {
 		r.WriteText(stdout, *verbose)
 	}
-	if len(r.Unexercised) > 0 || len(r.Undefined) > 0 {
+	if len(r.Unexercised) > 0 || len(r.Undefined) > 0 || len(r.Vectorless) > 0 {
 		return ExitFailed
 	}
 	return ExitOK

@@ -148,13 +148,18 @@ type Report struct {
 	Requirements []Entry     `json:"requirements"` // in spec order
 	Unexercised  []string    `json:"unexercised"`  // ids, withdrawn ones excluded
 	Undefined    []Undefined `json:"undefined"`
-	Totals       []Totals    `json:"totals"` // strongest level first
+	// Vectorless lists the MUST and MUST NOT requirements that no vector
+	// names, in the spec files whose other requirements vectors do name: a
+	// scenario alone does not pin a mandatory rule of an op. Chapters that
+	// no vector names (protocol.md) are exercised by scenarios only.
+	Vectorless []string `json:"vectorless"`
+	Totals     []Totals `json:"totals"` // strongest level first
 }
 
 // Build relates every requirement of s to the vectors of c and the scenarios
 // that name it.
 func Build(s *spec.Spec, c *vectors.Corpus, scenarios []Scenario) *Report {
-	r := &Report{Unexercised: []string{}, Undefined: []Undefined{}}
+	r := &Report{Unexercised: []string{}, Undefined: []Undefined{}, Vectorless: []string{}}
 	index := map[string]int{}
 	for _, req := range s.Requirements {
 		index[req.ID] = len(r.Requirements)
@@ -186,6 +191,12 @@ func Build(s *spec.Spec, c *vectors.Corpus, scenarios []Scenario) *Report {
 			r.Requirements[i].Scenarios = append(r.Requirements[i].Scenarios, sc.Ref())
 		}
 	}
+	withVectors := map[string]bool{} // spec files some vector names
+	for _, e := range r.Requirements {
+		if len(e.Vectors) > 0 {
+			withVectors[e.File] = true
+		}
+	}
 	totals := map[spec.Level]*Totals{}
 	for i := range r.Requirements {
 		e := &r.Requirements[i]
@@ -205,6 +216,8 @@ func Build(s *spec.Spec, c *vectors.Corpus, scenarios []Scenario) *Report {
 		}
 		if len(e.Vectors) > 0 {
 			t.WithVector++
+		} else if e.Level.Mandatory() && withVectors[e.File] {
+			r.Vectorless = append(r.Vectorless, e.ID)
 		}
 	}
 	for _, l := range Levels {
@@ -253,6 +266,9 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 	}
 	if len(r.Unexercised) > 0 {
 		fmt.Fprintf(w, "\nexercised by nothing: %s\n", strings.Join(r.Unexercised, " "))
+	}
+	if len(r.Vectorless) > 0 {
+		fmt.Fprintf(w, "\nmandatory, but named by no vector: %s\n", strings.Join(r.Vectorless, " "))
 	}
 	for _, u := range r.Undefined {
 		fmt.Fprintf(w, "\nundefined requirement %s named by %s", u.ID, u.By)

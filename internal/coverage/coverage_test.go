@@ -19,6 +19,12 @@ const testSpec = `# Test
 - **TEST-A-003**: An implementation MAY do c.
 - **TEST-A-004**: Withdrawn.
 - **TEST-A-005**: An implementation MUST NOT do d.
+- **TEST-A-006**: An implementation MUST do e.
+`
+
+const otherSpec = `# Other
+
+- **OTHER-B-001**: An implementation MUST do f.
 `
 
 const testFeature = `@TEST-A-001
@@ -40,6 +46,10 @@ Feature: f
     Examples:
       | x |
       | 1 |
+
+    @TEST-A-006 @OTHER-B-001
+    Scenario: scenario only
+      Given a step
 `
 
 const testVectors = `{"op": "t.op", "description": "d", "vectors": [
@@ -56,6 +66,7 @@ func TestScenarios(t *testing.T) {
 		{File: "t/f.feature", Line: 5, Name: "plain", Requirements: []string{"TEST-A-001", "TEST-A-002"}},
 		{File: "t/f.feature", Line: 10, Name: "in a rule", Requirements: []string{"TEST-A-001", "TEST-A-999"}},
 		{File: "t/f.feature", Line: 13, Name: "outline <x>", Requirements: []string{"TEST-A-001", "TEST-A-002"}},
+		{File: "t/f.feature", Line: 22, Name: "scenario only", Requirements: []string{"OTHER-B-001", "TEST-A-001", "TEST-A-006"}},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("Scenarios() = %+v, want %+v", got, want)
@@ -75,7 +86,7 @@ func TestScenariosBadFeature(t *testing.T) {
 
 func build(t *testing.T) *Report {
 	t.Helper()
-	s, err := spec.Load(fstest.MapFS{"test.md": {Data: []byte(testSpec)}})
+	s, err := spec.Load(fstest.MapFS{"test.md": {Data: []byte(testSpec)}, "other.md": {Data: []byte(otherSpec)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,11 +108,13 @@ func TestBuild(t *testing.T) {
 		vectors, scenarios int
 		exercised          bool
 	}{
-		{"TEST-A-001", 1, 3, true},
+		{"TEST-A-001", 1, 4, true},
 		{"TEST-A-002", 0, 2, true},
 		{"TEST-A-003", 0, 0, false},
 		{"TEST-A-004", 0, 0, false},
 		{"TEST-A-005", 1, 0, true},
+		{"TEST-A-006", 0, 1, true},
+		{"OTHER-B-001", 0, 1, true},
 	}
 	for _, tt := range tests {
 		e := r.Lookup(tt.id)
@@ -121,10 +134,13 @@ func TestBuild(t *testing.T) {
 		t.Errorf("Undefined = %+v, want %+v", r.Undefined, wantUndefined)
 	}
 	wantTotals := []Totals{
-		{Level: spec.Must, Total: 1, Exercised: 1, WithVector: 1},
+		{Level: spec.Must, Total: 3, Exercised: 3, WithVector: 1},
 		{Level: spec.MustNot, Total: 1, Exercised: 1, WithVector: 1},
 		{Level: spec.Should, Total: 1, Exercised: 1, WithVector: 0},
 		{Level: spec.May, Total: 1, Exercised: 0, WithVector: 0},
+	}
+	if want := []string{"TEST-A-006"}; !slices.Equal(r.Vectorless, want) {
+		t.Errorf("Vectorless = %q, want %q (other.md has no vector, so OTHER-B-001 is not listed)", r.Vectorless, want)
 	}
 	if !slices.Equal(r.Totals, wantTotals) {
 		t.Errorf("Totals = %+v, want %+v", r.Totals, wantTotals)
@@ -136,14 +152,16 @@ func TestWriteText(t *testing.T) {
 	build(t).WriteText(&buf, true)
 	out := buf.String()
 	for _, want := range []string{
-		"TEST-A-001             MUST          1 vectors   3 scenarios\n",
+		"TEST-A-001             MUST          1 vectors   4 scenarios\n",
 		"    vector   t.op/one\n",
 		"    scenario t/f.feature:5: plain\n",
 		"TEST-A-003             MAY           0 vectors   0 scenarios  NOT EXERCISED\n",
 		"TEST-A-004             INFORMATIVE   0 vectors   0 scenarios  withdrawn\n",
 		"exercised by nothing: TEST-A-003\n",
+		"mandatory, but named by no vector: TEST-A-006\n",
 		"undefined requirement TEST-X-001 named by t.op/two",
 		"MAY         0 of 1 exercised (0 by a vector)\n",
+		"MUST        3 of 3 exercised (1 by a vector)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("WriteText() = %q, want it to contain %q", out, want)
@@ -160,7 +178,10 @@ func TestJSON(t *testing.T) {
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
-	if len(back.Requirements) != 5 || back.Requirements[0].ID != "TEST-A-001" || back.Requirements[0].Level != spec.Must {
-		t.Errorf("JSON round trip = %+v, want 5 requirements starting with TEST-A-001 MUST", back.Requirements)
+	if e := back.Lookup("TEST-A-001"); len(back.Requirements) != 7 || e == nil || e.Level != spec.Must || len(e.Scenarios) != 4 {
+		t.Errorf("JSON round trip = %+v, want 7 requirements, TEST-A-001 a MUST with 4 scenarios", back.Requirements)
+	}
+	if !slices.Equal(back.Vectorless, []string{"TEST-A-006"}) {
+		t.Errorf("JSON round trip: Vectorless = %q, want [TEST-A-006]", back.Vectorless)
 	}
 }
