@@ -1,14 +1,17 @@
 package features
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -47,6 +50,54 @@ func (f fake) Call(ctx context.Context, req runner.Request) (runner.Response, er
 
 func (fake) Close() error { return nil }
 
+// fakeServe is a small line server for the raw steps: it answers hello,
+// refuses other ops as unsupported and lines that are not JSON as bad
+// requests. With dup set it answers every request twice; with strID it
+// turns every id into a string.
+func fakeServe(dup, strID bool) ServeRaw {
+	return func(ctx context.Context, r io.Reader, w io.Writer) error {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			var req runner.Request
+			var answer string
+			switch {
+			case json.Unmarshal(sc.Bytes(), &req) != nil:
+				answer = `{"id":null,"error":{"kind":"bad_request","message":"not JSON"}}`
+			case strID:
+				answer = fmt.Sprintf(`{"id":%q,"output":{}}`, req.ID)
+			case req.Op == "hello":
+				answer = fmt.Sprintf(`{"id":%s,"output":{"protocol":1,"name":"f","version":"0","language":"go","ops":[]}}`, req.ID)
+			default:
+				answer = fmt.Sprintf(`{"id":%s,"error":{"kind":"unsupported","message":"no"}}`, req.ID)
+			}
+			fmt.Fprintln(w, answer)
+			if dup {
+				fmt.Fprintln(w, answer)
+			}
+		}
+		return sc.Err()
+	}
+}
+
+// TestHarnessRaw runs the raw protocol steps against fakeServe, and checks
+// that faulty servers fail them.
+func TestHarnessRaw(t *testing.T) {
+	Run(Options{Impl: fake{}, Raw: fakeServe(false, false), FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true})
+	for _, tt := range []struct {
+		name string
+		raw  Raw
+	}{{"answers twice", fakeServe(true, false)}, {"ids turned into strings", fakeServe(false, true)}} {
+		var out bytes.Buffer
+		if got := Run(Options{Impl: fake{}, Raw: tt.raw, FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", Output: &out, NoColors: true}); got != StatusFailed {
+			t.Errorf("%s: Run(raw.feature) = %d, want %d\n%s", tt.name, got, StatusFailed, out.String())
+		}
+	}
+	var out bytes.Buffer
+	if got := Run(Options{Impl: fake{}, FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", Output: &out, NoColors: true}); got != StatusOK || !strings.Contains(out.String(), "skipped") {
+		t.Errorf("Run(raw.feature without Raw) = %d, want %d with every scenario skipped\n%s", got, StatusOK, out.String())
+	}
+}
+
 // TestHarness runs the harness's own scenarios, which exercise every generic
 // step, against the fake implementation.
 func TestHarness(t *testing.T) {
@@ -78,7 +129,7 @@ func TestHarnessFails(t *testing.T) {
 		{"dropped is not rejected", `When "test.drop" is called with {}
     Then the input is rejected`, fake{}},
 		{"wrong error kind", `When "test.nothing" is called with {}
-    Then the answer is an error of kind "internal"`, fake{}},
+    Then the answer has error kind "internal"`, fake{}},
 		{"error is not an output", `When "test.nothing" is called with {}
     Then the output member "a" is 1`, fake{}},
 		{"bad length", `When "test.echo" is called with {"a": [1]}

@@ -36,6 +36,10 @@ const DefaultTimeout = 10 * time.Second
 type Options struct {
 	// Impl answers every request. It is not closed by Run.
 	Impl runner.Implementation
+	// Raw, when set, carries the raw protocol lines of the framing
+	// scenarios (features/protocol) to the same implementation; without it
+	// those scenarios are skipped.
+	Raw Raw
 	// FS holds the feature files; nil means the embedded ones ([FS]).
 	FS fs.FS
 	// Paths are the files or directories of FS to run; none means all.
@@ -107,7 +111,7 @@ func Run(opts Options) int {
 			return StatusOptions
 		}
 	}
-	h := &harness{impl: opts.Impl, timeout: opts.Timeout}
+	h := &harness{impl: opts.Impl, raw: opts.Raw, timeout: opts.Timeout}
 	suite := godog.TestSuite{
 		Name:                "conform",
 		ScenarioInitializer: h.initScenario,
@@ -155,6 +159,7 @@ func featureDirs(fsys fs.FS) ([]string, error) {
 // harness is the state shared by every scenario of one run.
 type harness struct {
 	impl    runner.Implementation
+	raw     Raw
 	timeout time.Duration
 	lastID  atomic.Int64
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cucumber/godog"
 
@@ -37,6 +38,10 @@ type scenario struct {
 	reference   object            // selref: the reference a story builds
 	parts       []json.RawMessage // marker: the data parts of the artifact
 	modelOutput string            // marker: the text the model wrote
+
+	sent    []byte        // protocol: the raw lines last sent
+	answers [][]byte      // protocol: the raw answer lines
+	ended   time.Duration // protocol: how long the session took to end after its input
 
 	op   string
 	req  json.RawMessage // the last request's input
@@ -80,8 +85,9 @@ func (s *scenario) register(sc *godog.ScenarioContext) {
 	sc.Step(`^the input is dropped with code `+q+`$`, s.refusedWith("dropped"))
 	sc.Step(`^it is refused$`, func() error { return s.refusedAny("") })
 	sc.Step(`^it is refused with code `+q+`$`, s.refusedAny)
-	sc.Step(`^the answer is an error of kind `+q+`$`, s.errorKind)
+	sc.Step(`^the answer has error kind `+q+`$`, s.errorKind)
 
+	s.registerProtocol(sc)
 	s.registerDomain(sc)
 }
 

@@ -75,7 +75,7 @@ Feature: the step vocabulary
 
   Scenario: an op nobody offers
     When "test.nothing" is called with {}
-    Then the answer is an error of kind "unsupported"
+    Then the answer has error kind "unsupported"
 
   Scenario: an op of a suite the implementation does not offer is skipped
     When "quote.parse" is called with {"href": "x"}
