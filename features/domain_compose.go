@@ -23,7 +23,7 @@ func (s *scenario) registerCompose(sc *godog.ScenarioContext) {
 	sc.Step(`^the prompt is shown as plain text$`, s.promptOp("quote.plaintext", "prompt"))
 	sc.Step(`^the prompt is shown as Markdown$`, s.promptOp("quote.markdown", "prompt"))
 	sc.Step(`^the server receives it as a provider turn$`, s.promptOp("quote.send_turn", "input"))
-	sc.Step(`^it reads:$`, func(d *godog.DocString) error { return s.outputMemberDoc("text", d) })
+	sc.Step(`^it reads:$`, at("text", withValue(docValue, s.outputMember)))
 	sc.Step(`^it reads `+q+`$`, s.outputMemberIs("text"))
 	sc.Step(`^the composer checks it before a provider turn$`, s.submitCheck("provider-turn"))
 	sc.Step(`^the composer checks it as the answer to a pending question$`, s.submitCheck("pending-user-input"))

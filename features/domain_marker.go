@@ -72,10 +72,10 @@ func (s *scenario) registerMarker(sc *godog.ScenarioContext) {
 	sc.Step(`^the client receives the deltas:$`, s.receivesDeltas)
 	sc.Step(`^the citations are:$`, s.citationsAre)
 	sc.Step(`^there are no citations$`, func() error { return s.outputMemberLen("citations", "0") })
-	sc.Step(`^the parts passed through are (\[.*\])$`, func(ids string) error { return s.outputMemberJSON("parts", ids) })
+	sc.Step(`^the parts passed through are (\[.*\])$`, at("parts", withValue(jsonValue, s.outputMember)))
 	sc.Step(`^the client resolves the locator `+q+` in:$`, s.locate)
-	sc.Step(`^it resolves to the value (.+)$`, s.resolvesTo)
-	sc.Step(`^it resolves to the lines (\[.*\])$`, s.resolvesToLines)
+	sc.Step(`^it resolves to the value (.+)$`, at("value", withValue(jsonValue, s.resolved)))
+	sc.Step(`^it resolves to the lines (\[.*\])$`, at("lines", withValue(jsonValue, s.resolved)))
 	sc.Step(`^it does not resolve$`, func() error { return s.outputInline(`{"resolved": false}`) })
 }
 
@@ -124,16 +124,7 @@ func (s *scenario) dataParts(t *godog.Table) error {
 }
 
 func (s *scenario) partsJSON() json.RawMessage {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, p := range s.parts {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(p)
-	}
-	b.WriteByte(']')
-	return json.RawMessage(b.String())
+	return marshal(append([]json.RawMessage{}, s.parts...))
 }
 
 func (s *scenario) modelWritesQuoted(text string) error {
@@ -288,24 +279,15 @@ func (s *scenario) locate(ctx context.Context, locator string, d *godog.DocStrin
 	return s.call(ctx, "marker.locate", in.json())
 }
 
-func (s *scenario) resolvesTo(value string) error {
-	v, err := jsonValue(value)
+// resolved checks a resolved locator: {"resolved": true, member: v}, member
+// being "value" or "lines".
+func (s *scenario) resolved(member string, v json.RawMessage) error {
+	var want object
+	want.set("resolved", json.RawMessage("true"))
+	want.set(member, v)
+	got, err := s.output()
 	if err != nil {
 		return err
 	}
-	var want object
-	want.set("resolved", json.RawMessage("true"))
-	want.set("value", v)
-	return s.outputDoc(&godog.DocString{Content: string(want.json()), MediaType: "json"})
-}
-
-func (s *scenario) resolvesToLines(lines string) error {
-	v, err := jsonValue(lines)
-	if err != nil {
-		return err
-	}
-	var want object
-	want.set("resolved", json.RawMessage("true"))
-	want.set("lines", v)
-	return s.outputDoc(&godog.DocString{Content: string(want.json()), MediaType: "json"})
+	return s.compare("the output", want.json(), got)
 }

@@ -13,14 +13,14 @@ import (
 // (quote.parse) and found in a message (quote.collect).
 func (s *scenario) registerQuote(sc *godog.ScenarioContext) {
 	sc.Step(`^a citation of message `+q+` in thread `+q+` of environment `+q+`$`, s.aCitation)
-	sc.Step(`^the quoted text is `+q+`$`, s.citationString("text"))
-	sc.Step(`^the quoted text is:$`, s.citationDoc("text"))
+	sc.Step(`^the quoted text is `+q+`$`, at("text", withValue(stringValue, s.citation.setNamed)))
+	sc.Step(`^the quoted text is:$`, at("text", withValue(docValue, s.citation.setNamed)))
 	sc.Step(`^the quote spans (\d+) to (\d+)$`, s.quoteSpans)
 	sc.Step(`^the context before it is `+q+` and after it is `+q+`$`, s.quoteContext)
-	sc.Step(`^the user comments `+q+`$`, s.citationString("comment"))
-	sc.Step(`^the citation member `+q+` is `+q+`$`, s.citationMemberString)
-	sc.Step(`^the citation member `+q+` is `+lit+`$`, s.citationMemberJSON)
-	sc.Step(`^the citation member `+q+` is the JSON (.+)$`, s.citationMemberJSON)
+	sc.Step(`^the user comments `+q+`$`, at("comment", withValue(stringValue, s.citation.setNamed)))
+	sc.Step(`^the citation member `+q+` is `+q+`$`, withValue(stringValue, s.citation.setNamed))
+	sc.Step(`^the citation member `+q+` is `+lit+`$`, withValue(jsonValue, s.citation.setNamed))
+	sc.Step(`^the citation member `+q+` is the JSON (.+)$`, withValue(jsonValue, s.citation.setNamed))
 	sc.Step(`^the user cites it$`, s.citeIt)
 	sc.Step(`^the link is `+q+`$`, s.outputMemberIs("link"))
 	sc.Step(`^the href is `+q+`$`, s.outputMemberIs("href"))
@@ -28,12 +28,12 @@ func (s *scenario) registerQuote(sc *godog.ScenarioContext) {
 	sc.Step(`^a client reads the href `+q+`$`, s.readHref)
 	sc.Step(`^a client reads the href:$`, s.readHrefDoc)
 	sc.Step(`^it gets the citation back unchanged$`, s.sameCitation)
-	sc.Step(`^the citation's (\w+) is `+q+`$`, s.citationIsString)
-	sc.Step(`^the citation's (\w+) is `+lit+`$`, s.citationIsJSON)
+	sc.Step(`^the citation's (\w+) is `+q+`$`, under("citation.", withValue(stringValue, s.outputMember)))
+	sc.Step(`^the citation's (\w+) is `+lit+`$`, under("citation.", withValue(jsonValue, s.outputMember)))
 	sc.Step(`^the citation has no (\w+)$`, s.citationHasNo)
 
-	sc.Step(`^a message:$`, s.setsMemberDoc("text"))
-	sc.Step(`^a message `+q+`$`, s.setsMemberString("text"))
+	sc.Step(`^a message:$`, at("text", withValue(docValue, s.setMember)))
+	sc.Step(`^a message `+q+`$`, at("text", withValue(stringValue, s.setMember)))
 	sc.Step(`^a client collects the citations in it$`, s.callOp("quote.collect"))
 	sc.Step(`^it finds (\d+) citations?$`, func(n string) error { return s.outputMemberLen(`citations`, n) })
 	sc.Step(`^citation (\d+) spans (\d+) to (\d+)$`, s.collectedSpans)
@@ -53,28 +53,6 @@ func (s *scenario) aCitation(message, thread, env string) error {
 	return nil
 }
 
-func (s *scenario) citationString(member string) func(string) error {
-	return func(value string) error {
-		v, err := quoted(value)
-		if err != nil {
-			return err
-		}
-		s.citation.set(member, marshal(v))
-		return nil
-	}
-}
-
-func (s *scenario) citationDoc(member string) func(*godog.DocString) error {
-	return func(d *godog.DocString) error {
-		v, err := docValue(d)
-		if err != nil {
-			return err
-		}
-		s.citation.set(member, v)
-		return nil
-	}
-}
-
 func (s *scenario) quoteSpans(start, end string) error {
 	s.citation.set("start", json.RawMessage(start))
 	s.citation.set("end", json.RawMessage(end))
@@ -82,42 +60,17 @@ func (s *scenario) quoteSpans(start, end string) error {
 }
 
 func (s *scenario) quoteContext(prefix, suffix string) error {
-	if err := s.citationString("prefix")(prefix); err != nil {
+	set := withValue(stringValue, s.citation.setNamed)
+	if err := set("prefix", prefix); err != nil {
 		return err
 	}
-	return s.citationString("suffix")(suffix)
-}
-
-func (s *scenario) citationMemberString(member, value string) error {
-	name, err := quoted(member)
-	if err != nil {
-		return err
-	}
-	return s.citationString(name)(value)
-}
-
-func (s *scenario) citationMemberJSON(member, value string) error {
-	name, err := quoted(member)
-	if err != nil {
-		return err
-	}
-	v, err := jsonValue(value)
-	if err != nil {
-		return err
-	}
-	s.citation.set(name, v)
-	return nil
+	return set("suffix", suffix)
 }
 
 func (s *scenario) citeIt(ctx context.Context) error {
 	var in object
 	in.set("citation", s.citation.json())
 	return s.call(ctx, "quote.format", in.json())
-}
-
-// outputMemberIs checks a string member of the output at a fixed path.
-func (s *scenario) outputMemberIs(path string) func(string) error {
-	return func(value string) error { return s.outputMemberString(path, value) }
 }
 
 func (s *scenario) readHrefBack(ctx context.Context) error {
@@ -154,26 +107,8 @@ func (s *scenario) sameCitation() error {
 	return s.outputMember("citation", s.citation.json())
 }
 
-func (s *scenario) citationIsString(member, value string) error {
-	return s.outputMemberString("citation."+member, value)
-}
-
-func (s *scenario) citationIsJSON(member, value string) error {
-	return s.outputMemberJSON("citation."+member, value)
-}
-
 func (s *scenario) citationHasNo(member string) error {
 	return s.outputHasNo("citation." + member)
-}
-
-// setsMemberDoc sets an input member of a fixed name from a doc string.
-func (s *scenario) setsMemberDoc(member string) func(*godog.DocString) error {
-	return func(d *godog.DocString) error { return s.memberDoc(member, d) }
-}
-
-// setsMemberString sets an input member of a fixed name from a quoted argument.
-func (s *scenario) setsMemberString(member string) func(string) error {
-	return func(value string) error { return s.memberString(member, value) }
 }
 
 func (s *scenario) callOp(op string) func(context.Context) error {
@@ -182,14 +117,14 @@ func (s *scenario) callOp(op string) func(context.Context) error {
 
 func (s *scenario) collectedSpans(n, start, end string) error {
 	p := fmt.Sprintf("citations[%s]", index(n))
-	if err := s.outputMemberJSON(p+".start", start); err != nil {
+	if err := s.outputMember(p+".start", json.RawMessage(start)); err != nil {
 		return err
 	}
-	return s.outputMemberJSON(p+".end", end)
+	return s.outputMember(p+".end", json.RawMessage(end))
 }
 
 func (s *scenario) collectedQuotes(n, text string) error {
-	return s.outputMemberString(fmt.Sprintf("citations[%s].citation.text", index(n)), text)
+	return withValue(stringValue, s.outputMember)(fmt.Sprintf("citations[%s].citation.text", index(n)), text)
 }
 
 // index turns a 1-based ordinal of a story into a 0-based index.

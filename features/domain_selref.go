@@ -16,9 +16,9 @@ func (s *scenario) registerSelref(sc *godog.ScenarioContext) {
 	sc.Step(`^an app declares a reference labelled `+q+`$`, s.declareLabelled)
 	sc.Step(`^an app declares a reference whose label is `+q+` repeated (\d+) times(?: then `+q+`)?$`, s.declareRepeated)
 	sc.Step(`^an app declares a reference without a label$`, func() { s.reference = object{} })
-	sc.Step(`^its vance address is `+q+`$`, s.referenceString("vanceUri"))
-	sc.Step(`^its web address is `+q+`$`, s.referenceString("url"))
-	sc.Step(`^the reference member `+q+` is the JSON (.+)$`, s.referenceJSON)
+	sc.Step(`^its vance address is `+q+`$`, at("vanceUri", withValue(stringValue, s.reference.setNamed)))
+	sc.Step(`^its web address is `+q+`$`, at("url", withValue(stringValue, s.reference.setNamed)))
+	sc.Step(`^the reference member `+q+` is the JSON (.+)$`, withValue(jsonValue, s.reference.setNamed))
 	sc.Step(`^the reference is ingested$`, s.ingest)
 	sc.Step(`^the stored reference is ingested again$`, s.ingestAgain)
 	sc.Step(`^the stored label is `+q+`$`, s.outputMemberIs("reference.label"))
@@ -31,12 +31,12 @@ func (s *scenario) registerSelref(sc *godog.ScenarioContext) {
 	sc.Step(`^the message `+q+` is replayed without a reference$`, s.replayWithout)
 	sc.Step(`^the message `+q+` is replayed with the stored reference (.+)$`, s.replayWithJSON)
 	sc.Step(`^the model reads `+q+`$`, s.outputMemberIs("text"))
-	sc.Step(`^the model reads:$`, func(d *godog.DocString) error { return s.outputMemberDoc("text", d) })
+	sc.Step(`^the model reads:$`, at("text", withValue(docValue, s.outputMember)))
 }
 
 func (s *scenario) declareLabelled(label string) error {
 	s.reference = object{}
-	return s.referenceString("label")(label)
+	return withValue(stringValue, s.reference.setNamed)("label", label)
 }
 
 // repeated builds a string of n copies of unit followed by tail.
@@ -63,30 +63,6 @@ func (s *scenario) declareRepeated(unit, n, tail string) error {
 	}
 	s.reference = object{}
 	s.reference.set("label", marshal(label))
-	return nil
-}
-
-func (s *scenario) referenceString(member string) func(string) error {
-	return func(value string) error {
-		v, err := quoted(value)
-		if err != nil {
-			return err
-		}
-		s.reference.set(member, marshal(v))
-		return nil
-	}
-}
-
-func (s *scenario) referenceJSON(member, value string) error {
-	name, err := quoted(member)
-	if err != nil {
-		return err
-	}
-	v, err := jsonValue(value)
-	if err != nil {
-		return err
-	}
-	s.reference.set(name, v)
 	return nil
 }
 

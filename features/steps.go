@@ -54,10 +54,10 @@ func (s *scenario) register(sc *godog.ScenarioContext) {
 	sc.Step(`^an implementation under test$`, s.anImplementation)
 	sc.Step(`^the input is:$`, s.inputDoc)
 	sc.Step(`^the input is (\{.*\})$`, s.inputInline)
-	sc.Step(`^the input member `+q+` is `+q+`$`, s.memberString)
-	sc.Step(`^the input member `+q+` is `+lit+`$`, s.memberJSON)
-	sc.Step(`^the input member `+q+` is:$`, s.memberDoc)
-	sc.Step(`^the input member `+q+` is the JSON (.+)$`, s.memberJSON)
+	sc.Step(`^the input member `+q+` is `+q+`$`, withValue(stringValue, s.setMember))
+	sc.Step(`^the input member `+q+` is `+lit+`$`, withValue(jsonValue, s.setMember))
+	sc.Step(`^the input member `+q+` is:$`, withValue(docValue, s.setMember))
+	sc.Step(`^the input member `+q+` is the JSON (.+)$`, withValue(jsonValue, s.setMember))
 	sc.Step(`^the input member `+q+` is the previous output member `+q+`$`, s.memberFromPrevious)
 
 	// Calling.
@@ -69,9 +69,9 @@ func (s *scenario) register(sc *godog.ScenarioContext) {
 	// Checking.
 	sc.Step(`^the output is:$`, s.outputDoc)
 	sc.Step(`^the output is (\{.*\})$`, s.outputInline)
-	sc.Step(`^the output member `+q+` is `+q+`$`, s.outputMemberString)
-	sc.Step(`^the output member `+q+` is `+lit+`$`, s.outputMemberJSON)
-	sc.Step(`^the output member `+q+` is:$`, s.outputMemberDoc)
+	sc.Step(`^the output member `+q+` is `+q+`$`, withValue(stringValue, s.outputMember))
+	sc.Step(`^the output member `+q+` is `+lit+`$`, withValue(jsonValue, s.outputMember))
+	sc.Step(`^the output member `+q+` is:$`, withValue(docValue, s.outputMember))
 	sc.Step(`^the output member `+q+` contains `+q+`$`, s.outputMemberContains)
 	sc.Step(`^the output member `+q+` starts with `+q+`$`, s.outputMemberStartsWith)
 	sc.Step(`^the output member `+q+` ends with `+q+`$`, s.outputMemberEndsWith)
@@ -109,6 +109,31 @@ func (s *scenario) inputInline(v string) error {
 	return s.inputDoc(&godog.DocString{Content: v, MediaType: "json"})
 }
 
+// at fixes the name or path of a step: at("text", f) takes only f's
+// second argument.
+func at[A any](name string, f func(string, A) error) func(A) error {
+	return func(arg A) error { return f(name, arg) }
+}
+
+// under prefixes the name or path of a step: under("citation.", f) checks
+// or sets members of the citation.
+func under[A any](prefix string, f func(string, A) error) func(string, A) error {
+	return func(name string, arg A) error { return f(prefix+name, arg) }
+}
+
+// withValue adapts f, which takes a name or path and a JSON value, to a step
+// whose second argument conv turns into that value: a quoted string
+// (stringValue), an inline JSON value (jsonValue) or a doc string (docValue).
+func withValue[A any](conv func(A) (json.RawMessage, error), f func(string, json.RawMessage) error) func(string, A) error {
+	return func(name string, arg A) error {
+		v, err := conv(arg)
+		if err != nil {
+			return err
+		}
+		return f(name, v)
+	}
+}
+
 func (s *scenario) setMember(name string, v json.RawMessage) error {
 	name, err := quoted(name)
 	if err != nil {
@@ -119,30 +144,6 @@ func (s *scenario) setMember(name string, v json.RawMessage) error {
 	}
 	s.input.set(name, v)
 	return nil
-}
-
-func (s *scenario) memberString(name, value string) error {
-	v, err := quoted(value)
-	if err != nil {
-		return err
-	}
-	return s.setMember(name, marshal(v))
-}
-
-func (s *scenario) memberJSON(name, value string) error {
-	v, err := jsonValue(value)
-	if err != nil {
-		return err
-	}
-	return s.setMember(name, v)
-}
-
-func (s *scenario) memberDoc(name string, d *godog.DocString) error {
-	v, err := docValue(d)
-	if err != nil {
-		return err
-	}
-	return s.setMember(name, v)
 }
 
 func (s *scenario) memberFromPrevious(name, path string) error {
@@ -295,30 +296,6 @@ func (s *scenario) outputMember(path string, want json.RawMessage) error {
 		return err
 	}
 	return s.compare(fmt.Sprintf("output member %q", path), want, got)
-}
-
-func (s *scenario) outputMemberString(path, value string) error {
-	v, err := quoted(value)
-	if err != nil {
-		return err
-	}
-	return s.outputMember(path, marshal(v))
-}
-
-func (s *scenario) outputMemberJSON(path, value string) error {
-	v, err := jsonValue(value)
-	if err != nil {
-		return err
-	}
-	return s.outputMember(path, v)
-}
-
-func (s *scenario) outputMemberDoc(path string, d *godog.DocString) error {
-	v, err := docValue(d)
-	if err != nil {
-		return err
-	}
-	return s.outputMember(path, v)
 }
 
 // outputString returns the string at path of the output.
@@ -494,4 +471,9 @@ func (s *scenario) errorKind(kind string) error {
 		return s.failf("the answer is an error of kind %q, want %q", s.resp.Error.Kind, kind)
 	}
 	return nil
+}
+
+// outputMemberIs is the step checking the string member at a fixed path.
+func (s *scenario) outputMemberIs(path string) func(string) error {
+	return at(path, withValue(stringValue, s.outputMember))
 }

@@ -49,6 +49,15 @@ func quoted(s string) (string, error) {
 	return out, nil
 }
 
+// stringValue is the JSON string of a quoted argument.
+func stringValue(arg string) (json.RawMessage, error) {
+	v, err := quoted(arg)
+	if err != nil {
+		return nil, err
+	}
+	return marshal(v), nil
+}
+
 // marshal encodes v as JSON without HTML escaping.
 func marshal(v any) json.RawMessage {
 	var buf bytes.Buffer
@@ -128,6 +137,16 @@ func (o *object) set(name string, v json.RawMessage) {
 		o.names = append(o.names, name)
 	}
 	o.values[name] = v
+}
+
+// setNamed sets the member named by a quoted argument.
+func (o *object) setNamed(name string, v json.RawMessage) error {
+	n, err := quoted(name)
+	if err != nil {
+		return err
+	}
+	o.set(n, v)
+	return nil
 }
 
 func (o *object) json() json.RawMessage {
