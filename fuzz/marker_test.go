@@ -95,7 +95,6 @@ func chunks(s string, at []int) []string {
 	return append(out, s[prev:])
 }
 
-
 func catalog(t tb, ids []string) *marker.Catalog {
 	cat, err := marker.NewCatalog(ids)
 	if err != nil {

@@ -77,7 +77,6 @@ func oracleResolve(text string, sel quote.Selector) (int, string) {
 	return -1, "not_found"
 }
 
-
 // resolveAnswer runs the reference and returns the match start, or -1 with
 // the reason; it fails t on an end inconsistent with the quote.
 func resolveAnswer(t tb, text string, sel quote.Selector) (int, string) {

@@ -13,4 +13,15 @@ var Ops = map[string]opkit.Handler{
 	"quote.normalize": normalizeOp,
 	"quote.select":    selectOp,
 	"quote.resolve":   resolveOp,
+
+	// Composer and provider pipeline, spec/quote-compose.md; handlers in
+	// compose_ops.go.
+	"quote.comment":      commentOp,
+	"quote.expand":       promptOp(Expand),
+	"quote.plaintext":    promptOp(PlainText),
+	"quote.markdown":     promptOp(Markdown),
+	"quote.submit_check": submitCheckOp,
+	"quote.send_turn":    sendTurnOp,
+	"quote.nav_encode":   navEncodeOp,
+	"quote.nav_decode":   navDecodeOp,
 }

@@ -1,0 +1,152 @@
+package quote
+
+import (
+	"encoding/json"
+
+	"github.com/conform-suite/conform/reference/internal/opkit"
+)
+
+// Protocol adapters of the composer and provider pipeline
+// (spec/quote-compose.md, "Ops"): quote.comment, quote.expand,
+// quote.plaintext, quote.markdown, quote.submit_check, quote.send_turn,
+// quote.nav_encode and quote.nav_decode.
+
+type commentInput struct {
+	Citation *json.RawMessage `json:"citation"`
+	Comment  *string          `json:"comment"`
+}
+
+type citationOutput struct {
+	Citation Citation `json:"citation"`
+}
+
+// citationMembers are the members a citation in an op input must have.
+var citationMembers = []string{"version", "environmentId", "threadId", "messageId", "text", "start", "end", "prefix", "suffix"}
+
+func commentOp(input json.RawMessage) (any, error) {
+	var in commentInput
+	if err := opkit.Decode(input, &in); err != nil {
+		return nil, err
+	}
+	if in.Citation == nil || in.Comment == nil {
+		return nil, opkit.BadRequest("input: citation and comment are required")
+	}
+	var c Citation
+	if err := opkit.Decode(*in.Citation, &c); err != nil {
+		return nil, err
+	}
+	var present map[string]json.RawMessage
+	if err := json.Unmarshal(*in.Citation, &present); err != nil {
+		return nil, opkit.BadRequest("input: citation: %v", err)
+	}
+	for _, k := range citationMembers {
+		if _, ok := present[k]; !ok {
+			return nil, opkit.BadRequest("input: citation: missing %s", k)
+		}
+	}
+	return citationOutput{Citation: WithComment(c, *in.Comment)}, nil
+}
+
+type promptInput struct {
+	Prompt *string `json:"prompt"`
+}
+
+type textOutput struct {
+	Text string `json:"text"`
+}
+
+// promptOp adapts a function of the prompt to an op {prompt} -> {text}.
+func promptOp(f func(string) string) opkit.Handler {
+	return func(input json.RawMessage) (any, error) {
+		var in promptInput
+		if err := opkit.Decode(input, &in); err != nil {
+			return nil, err
+		}
+		if in.Prompt == nil {
+			return nil, opkit.BadRequest("input: missing prompt")
+		}
+		return textOutput{Text: f(*in.Prompt)}, nil
+	}
+}
+
+type submitCheckInput struct {
+	Prompt *string `json:"prompt"`
+	Target *Target `json:"target"`
+}
+
+type submitCheckOutput struct {
+	OK      bool   `json:"ok"`
+	Excess  int    `json:"excess,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+func submitCheckOp(input json.RawMessage) (any, error) {
+	var in submitCheckInput
+	if err := opkit.Decode(input, &in); err != nil {
+		return nil, err
+	}
+	if in.Prompt == nil || in.Target == nil {
+		return nil, opkit.BadRequest("input: prompt and target are required")
+	}
+	if t := *in.Target; t != TargetProviderTurn && t != TargetPendingUserInput {
+		return nil, opkit.BadRequest("input: unknown target %q", t)
+	}
+	excess, msg := CheckSubmission(*in.Prompt, *in.Target)
+	return submitCheckOutput{OK: excess == 0, Excess: excess, Message: msg}, nil
+}
+
+type sendTurnInput struct {
+	Input *string `json:"input"`
+}
+
+func sendTurnOp(input json.RawMessage) (any, error) {
+	var in sendTurnInput
+	if err := opkit.Decode(input, &in); err != nil {
+		return nil, err
+	}
+	if in.Input == nil {
+		return nil, opkit.BadRequest("input: missing input")
+	}
+	text, err := SendTurn(*in.Input)
+	if err != nil {
+		return opkit.Reject(string(err.(*Error).Code)), nil
+	}
+	return textOutput{Text: text}, nil
+}
+
+type navEncodeOutput struct {
+	Hash string `json:"hash"`
+}
+
+// navEncodeOp takes the input of quote.format, so it decodes and refuses
+// citations exactly as quote.format does.
+func navEncodeOp(input json.RawMessage) (any, error) {
+	out, err := formatOp(input)
+	if err != nil {
+		return nil, err
+	}
+	f, ok := out.(formatOutput)
+	if !ok {
+		return out, nil // a rejection
+	}
+	return navEncodeOutput{Hash: navHashOf(f.Href)}, nil
+}
+
+type navDecodeInput struct {
+	Location *string `json:"location"`
+}
+
+func navDecodeOp(input json.RawMessage) (any, error) {
+	var in navDecodeInput
+	if err := opkit.Decode(input, &in); err != nil {
+		return nil, err
+	}
+	if in.Location == nil {
+		return nil, opkit.BadRequest("input: missing location")
+	}
+	c, err := FromLocation(*in.Location)
+	if err != nil {
+		return opkit.Reject(string(err.(*Error).Code)), nil
+	}
+	return citationOutput{Citation: c}, nil
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/conform-suite/conform/vectors"
+	"github.com/conform-suite/conform/vectors/internal/vectorkit"
+)
+
+// The largest citation (every field at its limit in CJK text, an href of
+// 158,494 units) through every op of spec/quote-compose.md.
+
+func init() {
+	for _, g := range []struct {
+		op   string
+		make func() (*vectors.File, error)
+	}{
+		{"comment", composeCommentSize}, {"expand", composeExpandSize}, {"plaintext", composePlainSize},
+		{"markdown", composeMarkdownSize}, {"submit_check", composeSubmitSize}, {"send_turn", composeSendSize},
+		{"nav_encode", composeNavEncodeSize}, {"nav_decode", composeNavDecodeSize},
+	} {
+		vectorkit.Register("quote/"+g.op+"-size.gen.json", g.make)
+	}
+}
+
+var compSizeTags = []string{"boundary", "cjk"}
+
+// compMaxPrompt is a prompt holding the largest link twice.
+func compMaxPrompt() string {
+	l := compLink(qMaxCJK())
+	if compUnits(qMaxCJK().href()) != 158_494 {
+		panic("gen: the largest href is not 158,494 units")
+	}
+	return "前 " + l + " 後 " + l
+}
+
+func composeCommentSize() (*vectors.File, error) {
+	cf := newCompFile("quote.comment", "quote.comment: the largest citation.")
+	c := qMaxCJK()
+	comment := strings.Repeat("评", 8000)
+	want := c
+	want.comment = &comment
+	cf.add("max-cjk-citation", "a comment of 8,000 CJK characters replaces the largest citation's comment",
+		[]string{"QUOTE-COMPOSE-070", "QUOTE-COMPOSE-001", "QUOTE-COMPOSE-003"}, compSizeTags,
+		map[string]any{"citation": c.json(), "comment": "\u3000" + comment + "\n"}, map[string]any{"citation": want.json()})
+	return cf.f, nil
+}
+
+func composeExpandSize() (*vectors.File, error) {
+	cf := newCompFile("quote.expand", "quote.expand: the largest citation.")
+	cf.add("max-cjk-citation", "the largest link, twice, expands to one entry with raw CJK text",
+		[]string{"QUOTE-COMPOSE-071", "QUOTE-COMPOSE-011", "QUOTE-COMPOSE-016"}, compSizeTags,
+		map[string]string{"prompt": compMaxPrompt()},
+		map[string]string{"text": "前 [assistant-quote-1] 後 [assistant-quote-1]" + compBlock(qMaxCJK())})
+	return cf.f, nil
+}
+
+func composePlainSize() (*vectors.File, error) {
+	cf := newCompFile("quote.plaintext", "quote.plaintext: the largest citation.")
+	c := qMaxCJK()
+	r := c.text + "\nComment: " + *c.comment
+	cf.add("max-cjk-citation", "the largest link, twice, becomes its text and comment twice",
+		[]string{"QUOTE-COMPOSE-072", "QUOTE-COMPOSE-040"}, compSizeTags,
+		map[string]string{"prompt": compMaxPrompt()}, map[string]string{"text": "前 " + r + " 後 " + r})
+	return cf.f, nil
+}
+
+func composeMarkdownSize() (*vectors.File, error) {
+	cf := newCompFile("quote.markdown", "quote.markdown: the largest citation.")
+	c := qMaxCJK()
+	r := "\n\n> Assistant quote:\n> " + c.text + "\n\nComment: " + *c.comment + "\n\n"
+	cf.add("max-cjk-citation", "the largest link, twice, becomes two block quotes with comments",
+		[]string{"QUOTE-COMPOSE-072", "QUOTE-COMPOSE-042", "QUOTE-COMPOSE-043"}, compSizeTags,
+		map[string]string{"prompt": compMaxPrompt()}, map[string]string{"text": "前 " + r + " 後 " + r})
+	return cf.f, nil
+}
+
+func composeSubmitSize() (*vectors.File, error) {
+	cf := newCompFile("quote.submit_check", "quote.submit_check: the largest citation.")
+	p := compLink(qMaxCJK())
+	excess := compUnits(p) - compLimit
+	cf.add("max-cjk-citation", "the largest link alone is over the limit though its expansion is not",
+		[]string{"QUOTE-COMPOSE-073", "QUOTE-COMPOSE-031", "QUOTE-COMPOSE-032"}, compSizeTags,
+		map[string]string{"prompt": p, "target": "provider-turn"},
+		map[string]any{"ok": false, "excess": excess, "message": compMessage(excess)})
+	return cf.f, nil
+}
+
+func composeSendSize() (*vectors.File, error) {
+	cf := newCompFile("quote.send_turn", "quote.send_turn: the largest citation.")
+	cf.add("max-cjk-citation", "the largest link alone is refused before expansion",
+		[]string{"QUOTE-COMPOSE-074", "QUOTE-COMPOSE-034"}, compSizeTags,
+		map[string]string{"input": compLink(qMaxCJK())}, qRejected("QUOTE_INPUT_TOO_LONG"))
+	return cf.f, nil
+}
+
+func composeNavEncodeSize() (*vectors.File, error) {
+	cf := newCompFile("quote.nav_encode", "quote.nav_encode: the largest citation.")
+	cf.add("max-cjk-citation", "the largest citation is encoded to a hash of 211,345 units",
+		[]string{"QUOTE-COMPOSE-075", "QUOTE-COMPOSE-050", "QUOTE-COMPOSE-051"}, compSizeTags,
+		map[string]any{"citation": qMaxCJK().json()}, map[string]string{"hash": compHash(qMaxCJK())})
+	if n := len(compHash(qMaxCJK())); n != 211_345 {
+		panic("gen: the largest hash is not 211,345 units")
+	}
+	return cf.f, nil
+}
+
+func composeNavDecodeSize() (*vectors.File, error) {
+	cf := newCompFile("quote.nav_decode", "quote.nav_decode: the largest citation.")
+	cf.add("max-cjk-citation", "the largest citation's hash is refused by the cap",
+		[]string{"QUOTE-COMPOSE-076", "QUOTE-COMPOSE-054"}, compSizeTags,
+		map[string]string{"location": "https://app.example/t#" + compHash(qMaxCJK())}, qRejected("QUOTE_NAV_TOO_LONG"))
+	return cf.f, nil
+}
