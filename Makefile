@@ -53,3 +53,9 @@ vectors-check:
 
 clean:
 	rm -rf bin
+
+## serve: serve the reference over HTTP on 127.0.0.1:8080 (ADDR=... to change)
+ADDR ?= 127.0.0.1:8080
+.PHONY: serve
+serve:
+	$(GO) run ./cmd/conform serve --http $(ADDR)

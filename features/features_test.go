@@ -15,6 +15,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/conform-suite/conform/internal/fakeimpl"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -212,9 +213,43 @@ func logOutput(t *testing.T) io.Writer {
 	return &buf
 }
 
-// TestReference runs every embedded scenario against the in-process reference.
-func TestReference(t *testing.T) {
-	if got := Run(Options{Impl: runner.InProcess{}, Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true}); got != StatusOK {
-		t.Errorf("Run(reference) = %d, want %d", got, StatusOK)
+// serveEnv makes the test binary serve the reference on stdio, as
+// `conform serve --stdio` does.
+const serveEnv = "CONFORM_FEATURES_SERVE"
+
+// TestMain lets the test binary play an implementation: the reference over
+// stdio (serveEnv) or one of the fake implementations (fakeimpl.Env).
+func TestMain(m *testing.M) {
+	fakeimpl.MaybeRun()
+	if os.Getenv(serveEnv) == "stdio" {
+		if err := runner.ServeStdio(context.Background(), runner.InProcess{}, os.Stdin, os.Stdout, 0); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
+	os.Exit(m.Run())
+}
+
+// TestReference runs every embedded scenario against the reference, in
+// process and over stdio (the test binary serving it). The scenarios about
+// the runner itself run once, in the in-process pass.
+func TestReference(t *testing.T) {
+	t.Run("in-process", func(t *testing.T) {
+		opts := Options{Impl: runner.InProcess{}, Raw: InProcessRaw(), SelfTest: &SelfTest{Fake: []string{os.Args[0]}},
+			Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true}
+		if got := Run(opts); got != StatusOK {
+			t.Errorf("Run(in-process) = %d, want %d", got, StatusOK)
+		}
+	})
+	t.Run("stdio", func(t *testing.T) {
+		env := []string{serveEnv + "=stdio"}
+		impl := runner.NewStdio(os.Args[0])
+		impl.Env = append(os.Environ(), env...)
+		defer impl.Close()
+		opts := Options{Impl: impl, Raw: StdioRaw{Command: []string{os.Args[0]}, Env: env},
+			Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true}
+		if got := Run(opts); got != StatusOK {
+			t.Errorf("Run(stdio) = %d, want %d", got, StatusOK)
+		}
+	})
 }

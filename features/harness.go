@@ -40,6 +40,9 @@ type Options struct {
 	// scenarios (features/protocol) to the same implementation; without it
 	// those scenarios are skipped.
 	Raw Raw
+	// SelfTest, when set, lets the scenarios about conform itself start
+	// the fake implementations; without it those scenarios are skipped.
+	SelfTest *SelfTest
 	// FS holds the feature files; nil means the embedded ones ([FS]).
 	FS fs.FS
 	// Paths are the files or directories of FS to run; none means all.
@@ -87,7 +90,7 @@ func CheckFormat(format string) error {
 // status: [StatusOK], [StatusFailed] or [StatusOptions].
 func Run(opts Options) int {
 	if opts.Impl == nil {
-		fmt.Fprintln(stderr(opts), "features: no implementation")
+		fmt.Fprintln(os.Stderr, "features: no implementation")
 		return StatusOptions
 	}
 	if opts.FS == nil {
@@ -97,7 +100,7 @@ func Run(opts Options) int {
 		opts.Format = "progress"
 	}
 	if err := CheckFormat(opts.Format); err != nil {
-		fmt.Fprintln(stderr(opts), err)
+		fmt.Fprintln(os.Stderr, err)
 		return StatusOptions
 	}
 	if opts.Timeout <= 0 {
@@ -107,11 +110,11 @@ func Run(opts Options) int {
 	if len(paths) == 0 {
 		var err error
 		if paths, err = featureDirs(opts.FS); err != nil {
-			fmt.Fprintln(stderr(opts), err)
+			fmt.Fprintln(os.Stderr, err)
 			return StatusOptions
 		}
 	}
-	h := &harness{impl: opts.Impl, raw: opts.Raw, timeout: opts.Timeout}
+	h := &harness{impl: opts.Impl, raw: opts.Raw, self: opts.SelfTest, timeout: opts.Timeout}
 	suite := godog.TestSuite{
 		Name:                "conform",
 		ScenarioInitializer: h.initScenario,
@@ -128,13 +131,6 @@ func Run(opts Options) int {
 		},
 	}
 	return suite.Run()
-}
-
-func stderr(opts Options) io.Writer {
-	if opts.TestingT != nil && opts.Output != nil {
-		return opts.Output
-	}
-	return os.Stderr
 }
 
 // featureDirs returns the top-level entries of fsys that hold feature files.
@@ -160,6 +156,7 @@ func featureDirs(fsys fs.FS) ([]string, error) {
 type harness struct {
 	impl    runner.Implementation
 	raw     Raw
+	self    *SelfTest
 	timeout time.Duration
 	lastID  atomic.Int64
 

@@ -24,7 +24,7 @@ func (s *scenario) registerProtocol(sc *godog.ScenarioContext) {
 	sc.Step(`^it is sent the hello request$`, func(ctx context.Context) error {
 		return s.exchange(ctx, []byte(`{"id":0,"op":"hello","input":{"protocol":1}}`+"\n"))
 	})
-	sc.Step(`^its standard input is closed$`, func(ctx context.Context) error { return s.exchange(ctx, nil) })
+	sc.Step(`^its standard input is closed$`, s.closeInput)
 	sc.Step(`^it exits within (\d+) seconds?$`, s.exitsWithin)
 	sc.Step(`^the answer is one line of UTF-8 JSON$`, s.oneLine)
 	sc.Step(`^the answer's id is (.+)$`, func(id string) error { return s.answerID("1", id) })
@@ -68,6 +68,15 @@ func (s *scenario) exchange(ctx context.Context, input []byte) error {
 
 func (s *scenario) sendLines(ctx context.Context, d *godog.DocString) error {
 	return s.exchange(ctx, []byte(d.Content+"\n"))
+}
+
+// closeInput ends the input of a fresh session at once; an HTTP service
+// has no input to end, so the scenario is skipped there.
+func (s *scenario) closeInput(ctx context.Context) error {
+	if _, ok := s.h.raw.(HTTPRaw); ok {
+		return fmt.Errorf("%w: an HTTP service has no standard input", godog.ErrSkip)
+	}
+	return s.exchange(ctx, nil)
 }
 
 func (s *scenario) exitsWithin(seconds string) error {

@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/conform-suite/conform/runner"
 )
 
 // Raw sends protocol lines to an implementation as bytes. The framing
@@ -38,6 +40,14 @@ func (f ServeRaw) Exchange(ctx context.Context, input []byte) ([]byte, time.Dura
 	start := time.Now()
 	err := f(ctx, bytes.NewReader(input), &limitedWriter{w: &out, n: maxRawOutput})
 	return out.Bytes(), time.Since(start), err
+}
+
+// InProcessRaw serves raw lines with the in-process reference, through the
+// same loop as `conform serve --stdio`.
+func InProcessRaw() Raw {
+	return ServeRaw(func(ctx context.Context, r io.Reader, w io.Writer) error {
+		return runner.ServeStdio(ctx, runner.InProcess{}, r, w, 0)
+	})
 }
 
 // StdioRaw starts Command afresh for every exchange and talks to it over its

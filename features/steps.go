@@ -39,6 +39,7 @@ type scenario struct {
 	parts       []json.RawMessage // marker: the data parts of the artifact
 	modelOutput string            // marker: the text the model wrote
 
+	self    selfRun       // protocol: a run of the runner itself
 	sent    []byte        // protocol: the raw lines last sent
 	answers [][]byte      // protocol: the raw answer lines
 	ended   time.Duration // protocol: how long the session took to end after its input
@@ -88,6 +89,7 @@ func (s *scenario) register(sc *godog.ScenarioContext) {
 	sc.Step(`^the answer has error kind `+q+`$`, s.errorKind)
 
 	s.registerProtocol(sc)
+	s.registerSelfTest(sc)
 	s.registerDomain(sc)
 }
 

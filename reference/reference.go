@@ -52,8 +52,9 @@ var handlers = func() map[string]opkit.Handler {
 	return all
 }()
 
-// Ops returns the names of every op the reference answers, sorted.
-func Ops() []string { return slices.Sorted(maps.Keys(handlers)) }
+// Ops returns the names of every op the reference answers, sorted (never
+// nil: hello's "ops" is an array even when empty).
+func Ops() []string { return append([]string{}, slices.Sorted(maps.Keys(handlers))...) }
 
 // HelloOutput is the output of the hello op.
 type HelloOutput struct {

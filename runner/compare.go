@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Verdict classifies a comparison of an actual output with an expected one.
@@ -32,6 +33,9 @@ var refusalKeys = []string{"rejected", "dropped"}
 // JSON values are compared canonically: member order is irrelevant and
 // numbers are compared exactly. diffs lists each difference by JSON path.
 func Compare(expected, actual json.RawMessage) (v Verdict, diffs []string, err error) {
+	if sameBytes(expected, actual) {
+		return Match, nil, nil // the common case, without decoding
+	}
 	want, err := decodeJSON(expected)
 	if err != nil {
 		return Mismatch, nil, fmt.Errorf("expected output: %w", err)
@@ -52,6 +56,19 @@ func Compare(expected, actual json.RawMessage) (v Verdict, diffs []string, err e
 		return Mismatch, diffs, nil
 	}
 	return Match, nil, nil
+}
+
+// sameBytes reports whether two JSON texts are byte for byte equal once
+// insignificant white space is removed: then they are equal values.
+func sameBytes(a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return json.Valid(a)
+	}
+	var ca, cb bytes.Buffer
+	if json.Compact(&ca, a) != nil || json.Compact(&cb, b) != nil {
+		return false
+	}
+	return bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
 func decodeJSON(data []byte) (any, error) {
@@ -187,7 +204,24 @@ func short(v any) string {
 	s := strings.TrimSuffix(buf.String(), "\n")
 	const max = 200
 	if len(s) > max {
-		s = s[:max/2] + fmt.Sprintf("…(%d bytes)…", len(s)-max) + s[len(s)-max/2:]
+		head := truncateUTF8(s, max/2)
+		tail := s[len(s)-max/2:]
+		for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+			tail = tail[1:]
+		}
+		s = head + fmt.Sprintf("…(%d bytes)…", len(s)-len(head)-len(tail)) + tail
 	}
 	return s
+}
+
+// truncateUTF8 returns the longest prefix of s of at most n bytes that does
+// not cut a UTF-8 sequence.
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

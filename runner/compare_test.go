@@ -13,6 +13,9 @@ func TestCompare(t *testing.T) {
 		diff            string // a substring of the first diff line
 	}{
 		{"equal", `{"a":1,"b":[1,2]}`, `{"b":[1,2],"a":1}`, Match, ""},
+		{"same bytes", `{"a":"😀"}`, `{"a":"😀"}`, Match, ""},
+		{"white space only", "{ \"a\" :\n [1, 2] }", `{"a":[1,2]}`, Match, ""},
+		{"escape spelling", `{"a":"\u00e9<"}`, `{"a":"é\u003c"}`, Match, ""},
 		{"number spelling", `{"a":10}`, `{"a":1e1}`, Match, ""},
 		{"big integers exact", `{"a":9007199254740993}`, `{"a":9007199254740992}`, Mismatch, "$.a: want 9007199254740993, got 9007199254740992"},
 		{"wrong string", `{"text":"a"}`, `{"text":"b"}`, Mismatch, `$.text: want "a", got "b"`},

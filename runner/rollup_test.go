@@ -2,7 +2,9 @@ package runner
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -18,67 +20,91 @@ const rollupSpec = `# Test
 - **TEST-R-004**: An implementation MUST do d.
 - **TEST-R-005**: An implementation SHOULD do e.
 - **TEST-R-006**: A term is defined here.
+- **TEST-R-007**: An implementation MAY do f.
 `
 
-func TestRollUp(t *testing.T) {
+// rollupReport is a run over rollupSpec: TEST-R-001 passes, TEST-R-002
+// fails on two of its three vectors, TEST-R-003 is unsupported, TEST-R-004
+// is named by no vector, TEST-R-005 passes where supported, TEST-R-006 is
+// informative, TEST-R-007 is an expected failure.
+func rollupReport(t *testing.T) *Report {
+	t.Helper()
 	s, err := spec.Load(fstest.MapFS{"test.md": {Data: []byte(rollupSpec)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	vec := func(id string, reqs ...string) *vectors.Vector {
-		return &vectors.Vector{ID: id, Requirements: reqs}
+		return &vectors.Vector{ID: id, Op: "t.op", Requirements: reqs}
 	}
-	results := []Result{
+	return &Report{Spec: s, Results: []Result{
 		{Vector: vec("t/a1", "TEST-R-001", "TEST-R-002"), Outcome: Pass},
 		{Vector: vec("t/a2", "TEST-R-001"), Outcome: Pass},
 		{Vector: vec("t/b1", "TEST-R-002"), Outcome: Fail},
 		{Vector: vec("t/b2", "TEST-R-002"), Outcome: Crash},
 		{Vector: vec("t/c1", "TEST-R-003"), Outcome: Unsupported},
-		{Vector: vec("t/e1", "TEST-R-005", "TEST-R-006", "TEST-X-001"), Outcome: Pass},
+		{Vector: vec("t/e1", "TEST-R-005", "TEST-R-006"), Outcome: Pass},
 		{Vector: vec("t/e2", "TEST-R-005"), Outcome: Unsupported},
+		{Vector: vec("t/f1", "TEST-R-007"), Outcome: XFail},
+	}}
+}
+
+func TestConformance(t *testing.T) {
+	got := rollupReport(t).Conformance()
+	want := []LevelRollup{
+		{Level: spec.Must, Tested: 2, Conforming: 1, Unsupported: 1},
+		{Level: spec.Should, Tested: 1, Conforming: 1},
+		{Level: spec.May, Tested: 1, Conforming: 0},
 	}
-	r := RollUp(results, s)
-	want := []RequirementOutcome{
-		{ID: "TEST-R-001", Level: spec.Must, Status: RequirementConforms, Passed: 2},
-		{ID: "TEST-R-002", Level: spec.MustNot, Status: RequirementFails, Passed: 1, Failed: 2, Failing: []string{"t/b1", "t/b2"}},
-		{ID: "TEST-R-003", Level: spec.Must, Status: RequirementUnsupported, Unsupported: 1},
-		{ID: "TEST-R-004", Level: spec.Must, Status: RequirementUntested},
-		{ID: "TEST-R-005", Level: spec.Should, Status: RequirementConforms, Passed: 1, Unsupported: 1},
-		{ID: "TEST-R-006", Level: spec.Informative, Status: RequirementConforms, Passed: 1},
+	if !slices.Equal(got, want) {
+		t.Errorf("Conformance() = %+v, want %+v", got, want)
 	}
-	if len(r.Requirements) != len(want) {
-		t.Fatalf("RollUp() = %+v, want %+v", r.Requirements, want)
-	}
-	for i, w := range want {
-		g := r.Requirements[i]
-		if g.ID != w.ID || g.Level != w.Level || g.Status != w.Status || g.Passed != w.Passed || g.Failed != w.Failed || g.Unsupported != w.Unsupported || !slices.Equal(g.Failing, w.Failing) {
-			t.Errorf("RollUp().Requirements[%d] = %+v, want %+v", i, g, w)
-		}
-	}
-	levels := []struct {
-		level spec.Level
-		want  LevelRollup
-		line  string
+}
+
+func TestLevelSummary(t *testing.T) {
+	tests := []struct {
+		l    LevelRollup
+		want string
 	}{
-		{spec.Must, LevelRollup{Level: spec.Must, Tested: 2, Conforming: 1, Unsupported: 1, Untested: 1}, "conforms to 1 of 2 MUST requirements (1 unsupported, 1 untested)"},
-		{spec.MustNot, LevelRollup{Level: spec.Must, Tested: 2, Conforming: 1, Unsupported: 1, Untested: 1}, "conforms to 1 of 2 MUST requirements (1 unsupported, 1 untested)"},
-		{spec.Should, LevelRollup{Level: spec.Should, Tested: 1, Conforming: 1}, "conforms to 1 of 1 SHOULD requirements"},
-		{spec.May, LevelRollup{Level: spec.May}, "conforms to 0 of 0 MAY requirements"},
+		{LevelRollup{Level: spec.Must, Tested: 214, Conforming: 212}, "conforms to 212 of 214 MUST requirements"},
+		{LevelRollup{Level: spec.Must, Tested: 2, Conforming: 1, Unsupported: 3}, "conforms to 1 of 2 MUST requirements (3 more unsupported)"},
+		{LevelRollup{Level: spec.May}, "conforms to 0 of 0 MAY requirements"},
 	}
-	for _, tt := range levels {
-		if got := r.Level(tt.level); got != tt.want {
-			t.Errorf("Level(%s) = %+v, want %+v", tt.level, got, tt.want)
-		}
-		if got := r.Level(tt.level).Summary(); got != tt.line {
-			t.Errorf("Level(%s).Summary() = %q, want %q", tt.level, got, tt.line)
+	for _, tt := range tests {
+		if got := tt.l.Summary(); got != tt.want {
+			t.Errorf("%+v.Summary() = %q, want %q", tt.l, got, tt.want)
 		}
 	}
-	var buf bytes.Buffer
-	r.WriteText(&buf)
-	wantText := "requirement TEST-R-002 (MUST NOT) fails: 2 of 3 vectors: [t/b1 t/b2]\n" +
-		"conforms to 1 of 2 MUST requirements (1 unsupported, 1 untested)\n" +
-		"conforms to 1 of 1 SHOULD requirements\n"
-	if buf.String() != wantText {
-		t.Errorf("WriteText() = %q, want %q", buf.String(), wantText)
+}
+
+// TestConformanceInReports checks that the text report ends its summary
+// with one line per exercised level and that the JSON report carries the
+// same roll-up.
+func TestConformanceInReports(t *testing.T) {
+	r := rollupReport(t)
+	var text bytes.Buffer
+	if err := r.WriteText(&text, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"requirements: conforms to 1 of 2 MUST requirements (1 more unsupported)\n",
+		"requirements: conforms to 1 of 1 SHOULD requirements\n",
+		"requirements: conforms to 0 of 1 MAY requirements\n",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("WriteText() = %q, want it to contain %q", text.String(), want)
+		}
+	}
+	var js bytes.Buffer
+	if err := r.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Conformance []LevelRollup `json:"conformance"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if want := r.Conformance(); !slices.Equal(got.Conformance, want) {
+		t.Errorf("WriteJSON() conformance = %+v, want %+v", got.Conformance, want)
 	}
 }

@@ -1,15 +1,31 @@
 // Package runner checks an implementation against conform's vectors through
-// protocol v1: it turns each vector into a request, sends it to an
-// Implementation, compares the answer with the vector's expectation and
-// classifies the outcome.
+// protocol v1 (spec/protocol.md): it turns each vector into a request, sends
+// it to an Implementation, compares the answer with the vector's expectation
+// and classifies the outcome.
+//
+// # Transports
+//
+// Every transport satisfies [Implementation]: [InProcess] (the Go reference,
+// no serialization), [Stdio] (a persistent child process, pipelined requests
+// matched by id), [HTTP] (one request or a batch per POST) and [Spawn] (a
+// process per request). [ServeStdio] and [HTTPHandler] expose any
+// Implementation over the protocol; `conform serve` uses them for the
+// reference.
+//
+// # Outcomes
+//
+// Each vector yields one [Outcome]. A [Report] gathers the results of a run,
+// applies an expectations file (see [Expectations]) and writes text, JSON,
+// JUnit XML, TAP and Markdown.
 package runner
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"strconv"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/conform-suite/conform/vectors"
@@ -21,82 +37,256 @@ type Outcome string
 // Outcomes.
 const (
 	Pass        Outcome = "pass"
-	Fail        Outcome = "fail"        // a wrong answer
+	Fail        Outcome = "fail"        // a wrong answer (see Result.Verdict)
 	Unsupported Outcome = "unsupported" // the implementation does not offer the op
 	Errored     Outcome = "error"       // the implementation answered with an error
-	Crash       Outcome = "crash"       // the implementation died
-	Timeout     Outcome = "timeout"
-	ProtocolErr Outcome = "protocol" // the answer was not a valid protocol message
+	Crash       Outcome = "crash"       // the implementation died (or could not be reached)
+	Timeout     Outcome = "timeout"     // no answer before the per-request deadline
+	ProtocolErr Outcome = "protocol"    // the answer was not a valid protocol message
+	XFail       Outcome = "xfail"       // failed, as the expectations file says
+	XPass       Outcome = "xpass"       // passed, though the expectations file says it fails
 )
+
+// Outcomes lists every outcome in report order.
+var Outcomes = []Outcome{Pass, Fail, Unsupported, Errored, Crash, Timeout, ProtocolErr, XFail, XPass}
 
 // Result is the outcome of one vector.
 type Result struct {
 	Vector   *vectors.Vector
 	Outcome  Outcome
 	Verdict  Verdict  // for Fail: what kind of wrong answer
-	Diffs    []string // for Fail
-	Detail   string   // for the other failing outcomes
+	Diffs    []string // for Fail: one line per difference, by JSON path
+	Detail   string   // for the other outcomes: what happened
+	Stderr   string   // the tail of the implementation's stderr, for crashes and the like
 	Request  Request
-	Actual   json.RawMessage
+	Expected json.RawMessage // the output the vector expects from this implementation
+	Actual   json.RawMessage // the output the implementation gave
 	Duration time.Duration
+	Reason   string // for XFail and XPass: the expectations file's reason
+	Original Outcome
 }
 
-// Failed reports whether the outcome counts as a failure.
-func (r *Result) Failed() bool { return r.Outcome != Pass && r.Outcome != Unsupported }
+// Failed reports whether the outcome fails the run.
+func (r *Result) Failed() bool {
+	switch r.Outcome {
+	case Pass, Unsupported, XFail:
+		return false
+	}
+	return true
+}
+
+// Kind is the outcome as shown in reports: a Fail is refined into
+// "accepted-wrongly" or "rejected-wrongly" when that is what went wrong.
+func (r *Result) Kind() string {
+	if r.Outcome == Fail && (r.Verdict == AcceptedWrongly || r.Verdict == RejectedWrongly) {
+		return r.Verdict.String()
+	}
+	return string(r.Outcome)
+}
 
 // Runner runs vectors against an implementation.
 type Runner struct {
-	Impl    Implementation
-	Choices map[string]string // the implementation's declared choices
+	Impl Implementation
+	// Hello is the implementation's handshake answer; nil means it does not
+	// know hello and supports every op.
+	Hello *Hello
+	// Choices are the implementation's values for implementation-defined
+	// points; when nil, Hello.Choices are used.
+	Choices map[string]string
+	// Timeout bounds each request; 0 means no bound.
+	Timeout time.Duration
+	// Parallel is the number of requests in flight at once; 0 means
+	// GOMAXPROCS times 4.
+	Parallel int
+	// Batch, when above 1 and Impl implements Batcher, sends vectors in
+	// batches of that many.
+	Batch int
 }
 
-// Run runs every vector in order and returns one result per vector.
-func (r *Runner) Run(ctx context.Context, vs []*vectors.Vector) []Result {
-	results := make([]Result, 0, len(vs))
-	for i, v := range vs {
-		results = append(results, r.RunOne(ctx, int64(i+1), v))
+// Batcher is an implementation that can answer several requests at once
+// (HTTP batches).
+type Batcher interface {
+	CallBatch(ctx context.Context, reqs []Request) ([]Response, []error)
+}
+
+// Connect performs the hello handshake (PROTO-HELLO-001). It returns nil and
+// no error for an implementation that does not know hello (it answers with
+// error kind unsupported), and a *StartError when the implementation cannot
+// be reached or its answer is not a hello.
+func Connect(ctx context.Context, impl Implementation) (*Hello, error) {
+	resp, err := impl.Call(ctx, Request{ID: IntID(0), Op: "hello", Input: json.RawMessage(`{"protocol":1}`)})
+	if err != nil {
+		var se *StartError
+		if errors.As(err, &se) {
+			return nil, se
+		}
+		_, detail, stderr := classify(err)
+		return nil, &StartError{Msg: "no answer to hello: " + detail, Stderr: stderr}
 	}
+	if resp.Error != nil {
+		if resp.Error.Kind == KindUnsupported {
+			return nil, nil
+		}
+		return nil, &StartError{Msg: fmt.Sprintf("hello was answered with error %s: %s", resp.Error.Kind, resp.Error.Message)}
+	}
+	var h Hello
+	if err := json.Unmarshal(resp.Output, &h); err != nil {
+		return nil, &StartError{Msg: "the answer to hello is not a hello output: " + err.Error()}
+	}
+	if h.Protocol != ProtocolVersion {
+		return nil, &StartError{Msg: fmt.Sprintf("the implementation speaks protocol %d; this runner speaks %d", h.Protocol, ProtocolVersion)}
+	}
+	if h.Ops == nil {
+		h.Ops = []string{}
+	}
+	return &h, nil
+}
+
+// Run runs every vector and returns one result per vector, in the order of
+// vs. Requests run Parallel at a time; ids are 1 for vs[0], 2 for vs[1], ...
+func (r *Runner) Run(ctx context.Context, vs []*vectors.Vector) []Result {
+	results := make([]Result, len(vs))
+	workers := r.Parallel
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0) * 4
+	}
+	batch := 1
+	b, canBatch := r.Impl.(Batcher)
+	if canBatch && r.Batch > 1 {
+		batch = r.Batch
+	}
+	type job struct{ lo, hi int }
+	jobs := make(chan job)
+	var wg sync.WaitGroup
+	for range min(workers, max(1, (len(vs)+batch-1)/batch)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if batch > 1 {
+					r.runBatch(ctx, b, vs, results, j.lo, j.hi)
+					continue
+				}
+				results[j.lo] = r.RunOne(ctx, int64(j.lo+1), vs[j.lo])
+			}
+		}()
+	}
+	for lo := 0; lo < len(vs); lo += batch {
+		jobs <- job{lo, min(lo+batch, len(vs))}
+	}
+	close(jobs)
+	wg.Wait()
 	return results
+}
+
+// request builds the request for a vector; ok is false when the vector is
+// not to be sent (its op is not offered).
+func (r *Runner) request(id int64, v *vectors.Vector, res *Result) bool {
+	res.Vector = v
+	res.Request = Request{ID: IntID(id), Op: v.Op, Input: v.Input}
+	if !r.Hello.Supports(v.Op) {
+		res.Outcome, res.Detail = Unsupported, "the implementation does not list "+v.Op+" in hello"
+		return false
+	}
+	return true
 }
 
 // RunOne runs one vector, sending it with the given request id.
 func (r *Runner) RunOne(ctx context.Context, id int64, v *vectors.Vector) Result {
-	req := Request{ID: json.RawMessage(strconv.FormatInt(id, 10)), Op: v.Op, Input: v.Input}
-	res := Result{Vector: v, Request: req}
+	var res Result
+	if !r.request(id, v, &res) {
+		return res
+	}
 	start := time.Now()
-	resp, err := r.Impl.Call(ctx, req)
+	resp, err := r.call(ctx, res.Request)
+	// A request that failed through no fault of its own (it waited behind
+	// one that hung) is sent again, with a fresh deadline, a few times.
+	for try := 0; try < 3; try++ {
+		var ce *CallError
+		if !errors.As(err, &ce) || !ce.Retry {
+			break
+		}
+		resp, err = r.call(ctx, res.Request)
+	}
 	res.Duration = time.Since(start)
+	r.judge(&res, resp, err)
+	return res
+}
+
+func (r *Runner) runBatch(ctx context.Context, b Batcher, vs []*vectors.Vector, results []Result, lo, hi int) {
+	var reqs []Request
+	var idx []int
+	for i := lo; i < hi; i++ {
+		if r.request(int64(i+1), vs[i], &results[i]) {
+			reqs = append(reqs, results[i].Request)
+			idx = append(idx, i)
+		}
+	}
+	if len(reqs) == 0 {
+		return
+	}
+	cctx, cancel := r.deadline(ctx)
+	start := time.Now()
+	resps, errs := b.CallBatch(cctx, reqs)
+	d := time.Since(start) / time.Duration(len(reqs))
+	cancel()
+	for k, i := range idx {
+		results[i].Duration = d
+		r.judge(&results[i], resps[k], errs[k])
+	}
+}
+
+// call sends one request under the per-request deadline.
+func (r *Runner) call(ctx context.Context, req Request) (Response, error) {
+	cctx, cancel := r.deadline(ctx)
+	defer cancel()
+	return r.Impl.Call(cctx, req)
+}
+
+func (r *Runner) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	if r.Timeout > 0 {
+		return context.WithTimeout(ctx, r.Timeout)
+	}
+	return context.WithCancel(ctx)
+}
+
+// judge classifies an answer.
+func (r *Runner) judge(res *Result, resp Response, err error) {
+	v := res.Vector
 	switch {
 	case err != nil:
-		res.Outcome, res.Detail = Crash, err.Error()
-		return res
-	case resp.Error != nil && resp.Error.Kind == "unsupported":
+		res.Outcome, res.Detail, res.Stderr = classify(err)
+		if res.Outcome == Timeout && r.Timeout > 0 {
+			res.Detail = fmt.Sprintf("no answer within %v (set the limit with --timeout): %s", r.Timeout, res.Detail)
+		}
+		return
+	case resp.Error != nil && resp.Error.Kind == KindUnsupported:
 		res.Outcome, res.Detail = Unsupported, resp.Error.Message
-		return res
+		return
 	case resp.Error != nil:
 		res.Outcome, res.Detail = Errored, resp.Error.Kind+": "+resp.Error.Message
-		return res
+		return
 	case resp.Output == nil:
-		res.Outcome, res.Detail = ProtocolErr, "answer has neither output nor error"
-		return res
+		res.Outcome, res.Detail = ProtocolErr, errNoAnswerBody.Error()
+		return
 	}
 	res.Actual = resp.Output
 	want, err := r.expected(v)
 	if err != nil {
 		res.Outcome, res.Detail = Fail, err.Error()
-		return res
+		return
 	}
+	res.Expected = want
 	verdict, diffs, err := Compare(want, resp.Output)
 	if err != nil {
 		res.Outcome, res.Detail = Fail, err.Error()
-		return res
+		return
 	}
 	res.Verdict, res.Diffs = verdict, diffs
 	res.Outcome = Pass
 	if verdict != Match {
 		res.Outcome = Fail
 	}
-	return res
 }
 
 // expected returns the output the vector expects from this implementation.
@@ -104,47 +294,17 @@ func (r *Runner) expected(v *vectors.Vector) (json.RawMessage, error) {
 	if v.Expect.Output != nil {
 		return v.Expect.Output, nil
 	}
-	value, ok := r.Choices[v.Expect.Choice]
+	choices := r.Choices
+	if choices == nil && r.Hello != nil {
+		choices = r.Hello.Choices
+	}
+	value, ok := choices[v.Expect.Choice]
 	if !ok {
-		return nil, fmt.Errorf("the implementation declares no value for choice %s", v.Expect.Choice)
+		return nil, fmt.Errorf("the implementation declares no value for choice %s in hello", v.Expect.Choice)
 	}
 	out, ok := v.Expect.Outputs[value]
 	if !ok {
 		return nil, fmt.Errorf("choice %s = %q is not one of the vector's allowed values", v.Expect.Choice, value)
 	}
 	return out, nil
-}
-
-// WriteText writes a human report: one block per failing vector, then a
-// closing "N passed, N failed" line (", N unsupported" when any).
-func WriteText(w io.Writer, results []Result) {
-	passed, failed, unsupported := 0, 0, 0
-	for i := range results {
-		res := &results[i]
-		switch {
-		case res.Outcome == Pass:
-			passed++
-			continue
-		case res.Outcome == Unsupported:
-			unsupported++
-			continue
-		}
-		failed++
-		kind := string(res.Outcome)
-		if res.Outcome == Fail && res.Verdict != Match && res.Verdict != Mismatch {
-			kind = res.Verdict.String()
-		}
-		fmt.Fprintf(w, "%s %s %v\n", kind, res.Vector.ID, res.Vector.Requirements)
-		if res.Detail != "" {
-			fmt.Fprintf(w, "    %s\n", res.Detail)
-		}
-		for _, d := range res.Diffs {
-			fmt.Fprintf(w, "    %s\n", d)
-		}
-	}
-	fmt.Fprintf(w, "%d passed, %d failed", passed, failed)
-	if unsupported > 0 {
-		fmt.Fprintf(w, ", %d unsupported", unsupported)
-	}
-	fmt.Fprintln(w)
 }

@@ -2,10 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
-	"fmt"
-	"io"
 
 	"github.com/conform-suite/conform/features"
 	"github.com/conform-suite/conform/internal/coverage"
@@ -13,53 +9,38 @@ import (
 	"github.com/conform-suite/conform/vectors"
 )
 
-// coverageCmd implements `conform coverage`: every requirement of spec/ with
-// its level and the vectors and scenarios that exercise it.
-func coverageCmd(args []string, stdout, stderr io.Writer) int {
-	set := flag.NewFlagSet("conform coverage", flag.ContinueOnError)
-	set.SetOutput(stderr)
-	asJSON := set.Bool("json", false, "write the report as JSON")
-	verbose := set.Bool("v", false, "list the vectors and scenarios under each requirement")
-	set.Usage = func() {
-		fmt.Fprint(stderr, `Usage: conform coverage [--json] [-v]
+const coverageHead = `Usage: conform coverage [--json] [-v]
 
 Lists every requirement of the specification with its level (MUST, MUST NOT,
 SHOULD, SHOULD NOT, MAY, INFORMATIVE) and the vectors and scenarios that
-exercise it, then the requirements nothing exercises and the ids that a vector
-or scenario names but the specification does not define.
+exercise it, then the requirements nothing exercises, the MUST and MUST NOT
+requirements of a chapter with vectors that no vector names, and the ids a
+vector or scenario names but the specification does not define.
 
-Exits 1 when a requirement is exercised by nothing, when a MUST or MUST NOT
-requirement of a chapter with vectors is named by no vector, or when an
-undefined id is named.
+Exit code 1 when one of those lists is not empty, 0 otherwise.
+`
 
-Flags:
-`)
-		set.PrintDefaults()
-	}
-	if err := set.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		return ExitUsage
-	}
-	if set.NArg() > 0 {
-		fmt.Fprintf(stderr, "conform: error: unexpected argument %q\n", set.Arg(0))
-		return ExitUsage
+func (e *env) coverage(args []string) int {
+	fs := e.newFlags("coverage", coverageHead)
+	asJSON := fs.Bool("json", false, "write the report as JSON")
+	verbose := fs.Bool("v", false, "list the vectors and scenarios under each requirement")
+	if done, code := e.parse(fs, args, 0); done {
+		return code
 	}
 	r, err := buildCoverage()
 	if err != nil {
-		fmt.Fprintf(stderr, "conform: error: %v\n", err)
+		e.errorf("%v", err)
 		return ExitUsage
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
+		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(r); err != nil {
-			fmt.Fprintf(stderr, "conform: error: %v\n", err)
+			e.errorf("%v", err)
 			return ExitUsage
 		}
 	} else {
-		r.WriteText(stdout, *verbose)
+		r.WriteText(e.stdout, *verbose)
 	}
 	if len(r.Unexercised) > 0 || len(r.Undefined) > 0 || len(r.Vectorless) > 0 {
 		return ExitFailed

@@ -1,85 +1,80 @@
 package cli
 
 import (
-	"errors"
-	"flag"
-	"fmt"
-	"io"
+	"context"
 	"io/fs"
 	"os"
+	"os/signal"
 	"strings"
-	"time"
 
 	"github.com/conform-suite/conform/features"
-	"github.com/conform-suite/conform/runner"
 )
 
-// featuresCmd implements `conform features`: the Gherkin scenarios run
-// against an implementation.
-func featuresCmd(args []string, stdout, stderr io.Writer) int {
-	set := flag.NewFlagSet("conform features", flag.ContinueOnError)
-	set.SetOutput(stderr)
-	stdio := set.String("stdio", "", "run against the implementation started by the shell command `CMD`, over stdio")
-	httpURL := set.String("http", "", "run against the implementation served at `URL`")
-	format := set.String("format", "pretty", "report `FORMAT`s, comma separated: "+strings.Join(features.Formats(), ", ")+"; name:FILE writes one to FILE")
-	tags := set.String("tags", "", "run only the scenarios matching the tag `EXPR` (@QUOTE-LINK-004, ~@slow, @a,@b for or, @a && @b)")
-	dir := set.String("dir", "", "read the feature files from `DIR` instead of the embedded ones")
-	noColor := set.Bool("no-color", false, "no ANSI colours in the report")
-	timeout := set.Duration("timeout", features.DefaultTimeout, "bound on each request")
-	set.Usage = func() {
-		fmt.Fprint(stderr, `Usage: conform features [--stdio CMD | --http URL] [--format F] [--tags EXPR] [paths]
+const featuresHead = `Usage: conform features [--stdio CMD | --http URL] [--format F] [--tags EXPR] [paths]
 
-Runs the Gherkin scenarios (embedded, or from --dir) against an implementation:
-the in-process reference by default. paths are feature files or directories
+Runs the Gherkin scenarios (embedded, or from --dir) against an implementation
+(default: the in-process reference). paths are feature files or directories
 relative to the feature root: quote, marker/strip.feature. Scenarios run in
 strict mode: an undefined, pending or ambiguous step fails. A scenario calling
-an op the implementation does not list in its hello answer is skipped.
+an op the implementation does not list in its hello answer is skipped, and so
+are the scenarios about conform itself, which need its test fakes.
 
-Exit codes: 0 every scenario passed, 1 some failed, 2 usage error or an
-implementation that cannot be started.
+The framing scenarios (protocol/) send raw lines: with --stdio to a fresh
+process per scenario, with --http one POST per line.
 
-Flags:
-`)
-		set.PrintDefaults()
+Exit code 0 when every scenario passed, 1 when one failed, 2 on bad usage or
+an implementation that cannot be started.
+`
+
+func (e *env) features(args []string) int {
+	fs := e.newFlags("features", featuresHead)
+	var (
+		impl              implFlags
+		format, tags, dir string
+		noColor           bool
+	)
+	impl.register(fs)
+	fs.StringVar(&format, "format", "pretty", "report `FORMAT`s, comma separated: "+strings.Join(features.Formats(), ", ")+"; NAME:FILE writes one to FILE")
+	fs.StringVar(&tags, "tags", "", "run only the scenarios matching the tag `EXPR` (@QUOTE-LINK-004, ~@slow, @a,@b for or, @a && @b)")
+	fs.StringVar(&dir, "dir", "", "read the feature files from `DIR` instead of the embedded ones")
+	fs.BoolVar(&noColor, "no-color", false, "no ANSI colours in the report")
+	if done, code := e.parse(fs, args, 1<<20); done {
+		return code
 	}
-	if err := set.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
+	if err := features.CheckFormat(format); err != nil {
+		e.errorf("--format: %v", err)
 		return ExitUsage
 	}
-	if *stdio != "" && *httpURL != "" {
-		fmt.Fprintln(stderr, "conform: error: --stdio and --http exclude each other")
+	raw, err := rawFor(&impl)
+	if err != nil {
+		e.errorf("%v", err)
 		return ExitUsage
 	}
-	if err := features.CheckFormat(*format); err != nil {
-		fmt.Fprintf(stderr, "conform: error: %v\n", err)
-		return ExitUsage
-	}
-	var fsys fs.FS = features.FS()
-	if *dir != "" {
-		fsys = os.DirFS(*dir)
+	fsys := features.FS()
+	if dir != "" {
+		fsys = os.DirFS(dir)
 	}
 	var paths []string
-	for _, p := range set.Args() {
+	for _, p := range fs.Args() {
 		p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "features/")
-		if _, err := fsStat(fsys, p); err != nil {
-			fmt.Fprintf(stderr, "conform: error: no feature file or directory %q\n", p)
+		if _, err := statFS(fsys, p); err != nil {
+			e.errorf("no feature file or directory %q", p)
+			e.hintf("paths are relative to the feature root: quote, marker/strip.feature")
 			return ExitUsage
 		}
 		paths = append(paths, p)
 	}
-	impl, err := openImplementation(*stdio, *httpURL, *timeout)
-	if err != nil {
-		fmt.Fprintf(stderr, "conform: error: %v\n", err)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	im, _, _, ok := e.connect(ctx, &impl)
+	if !ok {
 		return ExitUsage
 	}
-	defer impl.Close()
-	status := features.Run(features.Options{
-		Impl: impl, FS: fsys, Paths: paths, Tags: *tags, Format: *format,
-		Output: stdout, NoColors: *noColor, Timeout: *timeout,
-	})
-	switch status {
+	defer im.Close()
+	switch features.Run(features.Options{
+		Impl: im, Raw: raw, FS: fsys, Paths: paths, Tags: tags, Format: format,
+		Output: e.stdout, NoColors: noColor, Timeout: impl.timeout,
+	}) {
 	case features.StatusOK:
 		return ExitOK
 	case features.StatusFailed:
@@ -88,21 +83,28 @@ Flags:
 	return ExitUsage
 }
 
-func fsStat(fsys fs.FS, p string) (fs.FileInfo, error) {
-	if p == "" || p == "." {
-		return fs.Stat(fsys, ".")
+// rawFor returns the raw transport of the framing scenarios for the
+// implementation the flags name.
+func rawFor(f *implFlags) (features.Raw, error) {
+	if err := f.check(); err != nil {
+		return nil, err
 	}
-	return fs.Stat(fsys, p)
+	switch {
+	case f.stdio != "" || f.spawn != "":
+		argv, err := splitCommand(f.stdio + f.spawn)
+		if err != nil {
+			return nil, err
+		}
+		return features.StdioRaw{Command: argv}, nil
+	case f.http != "":
+		return features.HTTPRaw{URL: f.http}, nil
+	}
+	return features.InProcessRaw(), nil
 }
 
-// openImplementation returns the implementation named by the flags: a child
-// process over stdio, an HTTP service, or the in-process reference.
-func openImplementation(stdio, httpURL string, timeout time.Duration) (runner.Implementation, error) {
-	switch {
-	case stdio != "":
-		return nil, errors.New("--stdio is not available in this build yet")
-	case httpURL != "":
-		return nil, errors.New("--http is not available in this build yet")
+func statFS(fsys fs.FS, p string) (fs.FileInfo, error) {
+	if p == "" {
+		p = "."
 	}
-	return runner.InProcess{}, nil
+	return fs.Stat(fsys, p)
 }

@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/conform-suite/conform/internal/schemaset"
+	"github.com/conform-suite/conform/runner"
+)
+
+const doctorHead = `Usage: conform doctor [flags]
+
+Checks how an implementation speaks the protocol, without judging its answers:
+the hello handshake, the answer to an unknown op, the shape of every answer to
+the selected vectors (schemas/protocol.schema.json) and of every output
+(schemas/ops/<op>.json), and the time a request takes. Exit code 0 when every
+check passed, 1 otherwise, 2 when the implementation cannot be started.
+`
+
+func (e *env) doctor(args []string) int {
+	fls := e.newFlags("doctor", doctorHead)
+	var impl implFlags
+	var sel selectFlags
+	var pings int
+	impl.register(fls)
+	sel.register(fls)
+	fls.IntVar(&pings, "pings", 200, "hello round trips to measure the per-request overhead")
+	if done, code := e.parse(fls, args, 0); done {
+		return code
+	}
+	if err := impl.check(); err != nil {
+		e.errorf("%v", err)
+		return ExitUsage
+	}
+	_, vs, ok := e.selection(&sel)
+	if !ok {
+		return ExitUsage
+	}
+	set, err := schemaset.Load()
+	if err != nil {
+		e.errorf("%v", err)
+		return ExitUsage
+	}
+	ctx := context.Background()
+	im, hello, transport, ok := e.connect(ctx, &impl)
+	if !ok {
+		return ExitUsage
+	}
+	defer im.Close()
+	passed, failed := 0, 0
+	check := func(ok bool, format string, args ...any) {
+		mark := "ok  "
+		if ok {
+			passed++
+		} else {
+			mark = "FAIL"
+			failed++
+		}
+		fmt.Fprintf(e.stdout, "%s %s\n", mark, fmt.Sprintf(format, args...))
+	}
+	call := func(req runner.Request) (runner.Response, error) {
+		cctx, cancel := context.WithTimeout(ctx, impl.timeout)
+		defer cancel()
+		return im.Call(cctx, req)
+	}
+	raw := func(resp runner.Response) []byte {
+		if resp.Raw != nil {
+			return resp.Raw
+		}
+		data, _ := json.Marshal(resp)
+		return data
+	}
+
+	fmt.Fprintf(e.stdout, "transport: %s\n", transport)
+	if hello == nil {
+		check(true, "hello: answered unsupported; every op is assumed offered")
+	} else {
+		data, _ := json.Marshal(hello)
+		err := set.Validate("protocol.schema.json", "/$defs/hello_output", data)
+		check(err == nil, "hello: %s %s (%s), protocol %d, %d ops%s", hello.Name, hello.Version, hello.Language, hello.Protocol, len(hello.Ops), errSuffix(err))
+		for _, op := range hello.Ops {
+			if !set.Has("ops/" + op + ".json") {
+				fmt.Fprintf(e.stdout, "note hello lists %s, an op this suite has no schema for\n", op)
+			}
+		}
+	}
+
+	resp, err := call(runner.Request{ID: runner.IntID(1), Op: "conform.no-such-op", Input: json.RawMessage(`{}`)})
+	switch {
+	case err != nil:
+		check(false, "unknown op: no answer: %v", err)
+	case resp.Error == nil || resp.Error.Kind != runner.KindUnsupported:
+		check(false, "unknown op: answered %s, want error kind unsupported (PROTO-ERROR-002)", raw(resp))
+	default:
+		verr := set.Validate("protocol.schema.json", "/$defs/response", raw(resp))
+		check(verr == nil, "unknown op: answered error kind unsupported%s", errSuffix(verr))
+	}
+
+	bad, noSchema, unsupported, sent := 0, map[string]bool{}, 0, 0
+	for i, v := range vs {
+		if !hello.Supports(v.Op) {
+			unsupported++
+			continue
+		}
+		sent++
+		resp, err := call(runner.Request{ID: runner.IntID(int64(i + 2)), Op: v.Op, Input: v.Input})
+		if err != nil {
+			bad++
+			if bad <= 10 {
+				fmt.Fprintf(e.stdout, "FAIL %s: %v\n", v.ID, err)
+			}
+			continue
+		}
+		if verr := set.Validate("protocol.schema.json", "/$defs/response", raw(resp)); verr != nil {
+			bad++
+			if bad <= 10 {
+				fmt.Fprintf(e.stdout, "FAIL %s: the answer is not a protocol response: %v\n", v.ID, verr)
+			}
+			continue
+		}
+		if resp.Output == nil {
+			continue
+		}
+		if !set.Has("ops/" + v.Op + ".json") {
+			noSchema[v.Op] = true
+			continue
+		}
+		if verr := set.Validate("ops/"+v.Op+".json", "/$defs/output", resp.Output); verr != nil {
+			bad++
+			if bad <= 10 {
+				fmt.Fprintf(e.stdout, "FAIL %s: the output does not match schemas/ops/%s.json: %v\n", v.ID, v.Op, verr)
+			}
+		}
+	}
+	if bad > 10 {
+		fmt.Fprintf(e.stdout, "     … %d more\n", bad-10)
+	}
+	check(bad == 0, "answers: %d of %d vectors sent were answered with well-formed messages (%d more not sent: their op is not in hello)", sent-bad, sent, unsupported)
+	for _, op := range slices.Sorted(maps.Keys(noSchema)) {
+		fmt.Fprintf(e.stdout, "note no schemas/ops/%s.json: outputs of %s not checked\n", op, op)
+	}
+
+	if pings > 0 {
+		var times []time.Duration
+		for i := range pings {
+			start := time.Now()
+			_, err := call(runner.Request{ID: runner.IntID(int64(100000 + i)), Op: "hello", Input: json.RawMessage(`{"protocol":1}`)})
+			if err != nil {
+				check(false, "overhead: hello round trip %d failed: %v", i+1, err)
+				break
+			}
+			times = append(times, time.Since(start))
+		}
+		if len(times) == pings {
+			slices.Sort(times)
+			var sum time.Duration
+			for _, t := range times {
+				sum += t
+			}
+			fmt.Fprintf(e.stdout, "time per request (hello, one at a time, %d round trips): mean %v, p50 %v, p99 %v\n",
+				pings, (sum / time.Duration(pings)).Round(time.Microsecond), times[pings/2].Round(time.Microsecond), times[pings*99/100].Round(time.Microsecond))
+		}
+	}
+	fmt.Fprintf(e.stdout, "%d passed, %d failed\n", passed, failed)
+	if failed > 0 {
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+func errSuffix(err error) string {
+	if err == nil {
+		return ""
+	}
+	return ": " + err.Error()
+}

@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/conform-suite/conform/runner"
+)
+
+// implFlags choose and tune the implementation under test.
+type implFlags struct {
+	stdio, http, spawn string
+	timeout            time.Duration
+	restarts           int
+	maxLine            int
+	noGrease           bool
+}
+
+func (f *implFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.stdio, "stdio", "", "run `CMD` as a persistent child process speaking protocol v1 on stdin/stdout")
+	fs.StringVar(&f.http, "http", "", "POST protocol v1 requests to `URL`")
+	fs.StringVar(&f.spawn, "spawn", "", "start `CMD` once per request (slow fallback)")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "per-request time limit")
+	fs.IntVar(&f.restarts, "restarts", runner.DefaultRestarts, "how many times a crashed --stdio child is restarted")
+	fs.IntVar(&f.maxLine, "max-line", runner.DefaultMaxLine, "longest answer line accepted, in `bytes`")
+	fs.BoolVar(&f.noGrease, "no-grease", false, "do not add an unknown member to requests (grease)")
+}
+
+// check reports bad flags before anything is started.
+func (f *implFlags) check() error {
+	_, _, err := f.build()
+	return err
+}
+
+// open returns the implementation and a description of the transport.
+func (f *implFlags) open() (runner.Implementation, string, error) { return f.build() }
+
+// build makes the implementation; nothing is started until its first call.
+func (f *implFlags) build() (runner.Implementation, string, error) {
+	n := 0
+	for _, s := range []string{f.stdio, f.http, f.spawn} {
+		if s != "" {
+			n++
+		}
+	}
+	if n > 1 {
+		return nil, "", errors.New("give at most one of --stdio, --http and --spawn")
+	}
+	switch {
+	case f.stdio != "":
+		argv, err := splitCommand(f.stdio)
+		if err != nil {
+			return nil, "", fmt.Errorf("--stdio: %v", err)
+		}
+		s := runner.NewStdio(argv...)
+		s.MaxLine, s.Restarts, s.Grease = f.maxLine, f.restarts, !f.noGrease
+		return s, "stdio: " + f.stdio, nil
+	case f.http != "":
+		if !strings.HasPrefix(f.http, "http://") && !strings.HasPrefix(f.http, "https://") {
+			return nil, "", fmt.Errorf("--http %q: not an http:// or https:// URL", f.http)
+		}
+		h := runner.NewHTTP(f.http)
+		h.Grease = !f.noGrease
+		return h, "http: " + f.http, nil
+	case f.spawn != "":
+		argv, err := splitCommand(f.spawn)
+		if err != nil {
+			return nil, "", fmt.Errorf("--spawn: %v", err)
+		}
+		return &runner.Spawn{Command: argv, MaxLine: f.maxLine}, "spawn: " + f.spawn, nil
+	}
+	return runner.InProcess{}, "in-process", nil
+}
+
+// connect opens the implementation and performs the handshake. On failure it
+// prints the error and returns false: nothing can be run (exit code 2).
+func (e *env) connect(ctx context.Context, f *implFlags) (runner.Implementation, *runner.Hello, string, bool) {
+	impl, transport, err := f.open()
+	if err != nil {
+		e.errorf("%v", err)
+		return nil, nil, "", false
+	}
+	hctx, cancel := context.WithTimeout(ctx, max(f.timeout, time.Second))
+	defer cancel()
+	hello, err := runner.Connect(hctx, impl)
+	if err != nil {
+		impl.Close()
+		e.errorf("cannot start the implementation (%s): %v", transport, err)
+		var se *runner.StartError
+		if errors.As(err, &se) && strings.TrimSpace(se.Stderr) != "" {
+			fmt.Fprintf(e.stderr, "conform: its stderr (tail):\n%s\n", strings.TrimRight(se.Stderr, "\n"))
+		}
+		e.hintf("check the command or URL by hand: 'conform explain' prints request lines to send it")
+		return nil, nil, "", false
+	}
+	return impl, hello, transport, true
+}
+
+// splitCommand splits a command line into words: words are separated by
+// blanks; single quotes keep everything literally, double quotes keep
+// blanks, and a backslash escapes the next character outside single quotes.
+// There is no other shell syntax.
+func splitCommand(s string) ([]string, error) {
+	var (
+		words  []string
+		cur    strings.Builder
+		inWord bool
+		quote  rune
+		esc    bool
+	)
+	for _, r := range s {
+		switch {
+		case esc:
+			cur.WriteRune(r)
+			esc = false
+		case quote == '\'':
+			if r == '\'' {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\\':
+			esc, inWord = true, true
+		case quote == '"':
+			if r == '"' {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	switch {
+	case esc:
+		return nil, errors.New("the command ends with a backslash")
+	case quote != 0:
+		return nil, fmt.Errorf("unterminated %c quote in the command", quote)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	if len(words) == 0 {
+		return nil, errors.New("empty command")
+	}
+	return words, nil
+}

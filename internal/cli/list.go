@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/conform-suite/conform/runner"
+	"github.com/conform-suite/conform/spec"
+)
+
+const listHead = `Usage: conform list [flags]
+
+Lists the selected vectors, one per line: id, then its description. The
+selection flags are those of 'conform run'.
+`
+
+func (e *env) list(args []string) int {
+	fs := e.newFlags("list", listHead)
+	var sel selectFlags
+	var idsOnly bool
+	sel.register(fs)
+	fs.BoolVar(&idsOnly, "ids", false, "print the ids only")
+	if done, code := e.parse(fs, args, 0); done {
+		return code
+	}
+	_, vs, ok := e.selection(&sel)
+	if !ok {
+		return ExitUsage
+	}
+	var b strings.Builder
+	for _, v := range vs {
+		if idsOnly {
+			fmt.Fprintln(&b, v.ID)
+			continue
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", v.ID, strings.Join(v.Requirements, ","), v.Description)
+	}
+	fmt.Fprint(e.stdout, b.String())
+	if len(vs) == 0 {
+		e.hintf("no vector matches the selection")
+	}
+	return ExitOK
+}
+
+const explainHead = `Usage: conform explain [flags] ID
+
+Shows one vector: its description, the text of the requirements it exercises,
+its input and expected output, and the exact request line to send an
+implementation by hand.
+`
+
+func (e *env) explain(args []string) int {
+	fs := e.newFlags("explain", explainHead)
+	dir := fs.String("vectors", "", "read vectors from `DIR` instead of the embedded corpus")
+	if done, code := e.parse(fs, args, 1); done {
+		return code
+	}
+	if fs.NArg() != 1 {
+		e.errorf("explain takes one vector id")
+		e.hintf("'conform list' prints the ids")
+		return ExitUsage
+	}
+	id := fs.Arg(0)
+	corpus, ok := e.loadCorpus(*dir)
+	if !ok {
+		return ExitUsage
+	}
+	v := corpus.Lookup(id)
+	if v == nil {
+		e.errorf("no vector has the id %q", id)
+		var near []string
+		for _, c := range corpus.Vectors() {
+			if m, _ := path.Match(id, c.ID); m || strings.Contains(c.ID, id) {
+				near = append(near, c.ID)
+			}
+		}
+		if len(near) > 0 && len(near) <= 10 {
+			e.hintf("did you mean %s?", strings.Join(near, ", "))
+		} else {
+			e.hintf("'conform list' prints the ids")
+		}
+		return ExitUsage
+	}
+	s, _ := spec.Embedded()
+	var b strings.Builder
+	fmt.Fprintf(&b, "vector:      %s\n", v.ID)
+	fmt.Fprintf(&b, "file:        vectors/%s\n", v.File)
+	fmt.Fprintf(&b, "op:          %s\n", v.Op)
+	fmt.Fprintf(&b, "description: %s\n", v.Description)
+	if len(v.Tags) > 0 {
+		fmt.Fprintf(&b, "tags:        %s\n", strings.Join(v.Tags, ", "))
+	}
+	b.WriteString("requirements:\n")
+	for _, rid := range v.Requirements {
+		if r, ok := lookup(s, rid); ok {
+			fmt.Fprintf(&b, "  %s (%s, spec/%s:%d)\n    %s\n", rid, r.Level, r.File, r.Line, r.Text)
+		} else {
+			fmt.Fprintf(&b, "  %s (not in the specification)\n", rid)
+		}
+	}
+	fmt.Fprintf(&b, "input:\n%s\n", indentJSON(v.Input))
+	if v.Expect.Output != nil {
+		fmt.Fprintf(&b, "expected output:\n%s\n", indentJSON(v.Expect.Output))
+	} else {
+		fmt.Fprintf(&b, "expected output, by the implementation's choice %s:\n", v.Expect.Choice)
+		for value, out := range v.Expect.Outputs {
+			fmt.Fprintf(&b, "  %s = %s:\n%s\n", v.Expect.Choice, value, indentJSON(out))
+		}
+	}
+	line, err := runner.RequestLine(runner.Request{ID: runner.IntID(1), Op: v.Op, Input: v.Input})
+	if err != nil {
+		e.errorf("%s: %v", v.ID, err)
+		return ExitUsage
+	}
+	fmt.Fprintf(&b, "request line (send it to the implementation on one line of stdin):\n%s", line)
+	fmt.Fprint(e.stdout, b.String())
+	return ExitOK
+}
+
+func lookup(s *spec.Spec, id string) (spec.Requirement, bool) {
+	if s == nil {
+		return spec.Requirement{}, false
+	}
+	return s.Lookup(id)
+}
+
+func indentJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "  ", "  "); err != nil {
+		return "  " + string(raw)
+	}
+	return "  " + b.String()
+}

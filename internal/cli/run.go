@@ -1,0 +1,208 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/conform-suite/conform/runner"
+	"github.com/conform-suite/conform/spec"
+	"github.com/conform-suite/conform/vectors"
+)
+
+// selectFlags choose vectors.
+type selectFlags struct {
+	dir                          string
+	suites, ops, ids, tags, reqs listFlag
+	shard                        string
+}
+
+func (f *selectFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.dir, "vectors", "", "read vectors from `DIR` instead of the embedded corpus")
+	fs.Var(&f.suites, "suite", "only vectors of this `SUITE` (quote, marker, selref); repeatable")
+	fs.Var(&f.ops, "op", "only vectors of this `OP` (quote.parse); repeatable")
+	fs.Var(&f.ids, "id", "only vectors whose id matches this `GLOB` (quote.parse/*surrogate*); repeatable")
+	fs.Var(&f.tags, "tag", "only vectors with this `TAG`; repeatable")
+	fs.Var(&f.reqs, "req", "only vectors naming this requirement `ID`, or a prefix ending in '-' (QUOTE-LINK-); repeatable")
+	fs.StringVar(&f.shard, "shard", "", "run only shard `i/n` of the selection")
+}
+
+// selection loads the corpus and returns it with the selected vectors.
+func (e *env) selection(f *selectFlags) (*vectors.Corpus, []*vectors.Vector, bool) {
+	sel := runner.Selection{Suites: f.suites, Ops: f.ops, IDs: f.ids, Tags: f.tags, Requirements: f.reqs}
+	if f.shard != "" {
+		sh, err := runner.ParseShard(f.shard)
+		if err != nil {
+			e.errorf("--shard: %v", err)
+			return nil, nil, false
+		}
+		sel.Shard = sh
+	}
+	if err := sel.CheckGlobs(); err != nil {
+		e.errorf("--id: %v", err)
+		return nil, nil, false
+	}
+	corpus, ok := e.loadCorpus(f.dir)
+	if !ok {
+		return nil, nil, false
+	}
+	return corpus, sel.Select(corpus.Vectors()), true
+}
+
+const runHead = `Usage: conform run [flags]
+
+Runs the selected vectors against an implementation (default: the in-process
+reference) and prints one block per failure and a closing 'N passed, N failed'
+line. Reports in other formats go to files given by --json, --junit, --tap and
+--markdown ('-' for stdout). Exit code 0 when everything passed, 1 when
+something failed (or an expectations entry is stale), 2 on bad usage or an
+implementation that cannot be started.
+`
+
+func (e *env) run(args []string) int {
+	fs := e.newFlags("run", runHead)
+	var (
+		impl                                implFlags
+		sel                                 selectFlags
+		parallel, batch                     int
+		expect, writeExpect                 string
+		text, jsonOut, junit, tap, markdown string
+		verbose                             bool
+		choices                             listFlag
+	)
+	impl.register(fs)
+	sel.register(fs)
+	fs.IntVar(&parallel, "parallel", 0, "requests in flight at once (0: 4 per CPU)")
+	fs.IntVar(&batch, "batch", 32, "vectors per HTTP request (--http only; 1 disables batching)")
+	fs.StringVar(&expect, "expectations", "", "known failures `FILE`: one 'vector-id  # reason' per line")
+	fs.StringVar(&writeExpect, "write-expectations", "", "write the current failures to `FILE` as an expectations file")
+	fs.StringVar(&text, "text", "-", "write the human report to `FILE`")
+	fs.StringVar(&jsonOut, "json", "", "write the JSON report (schemas/report.schema.json) to `FILE`")
+	fs.StringVar(&junit, "junit", "", "write a JUnit XML report to `FILE`")
+	fs.StringVar(&tap, "tap", "", "write a TAP 13 report to `FILE`")
+	fs.StringVar(&markdown, "markdown", "", "write a Markdown summary to `FILE`")
+	fs.BoolVar(&verbose, "v", false, "list every vector in the human report, passing ones too")
+	fs.Var(&choices, "choice", "override an implementation-defined choice: `NAME=VALUE`; repeatable")
+	if done, code := e.parse(fs, args, 0); done {
+		return code
+	}
+	if err := impl.check(); err != nil {
+		e.errorf("%v", err)
+		return ExitUsage
+	}
+	var exp *runner.Expectations
+	if expect != "" {
+		f, err := os.Open(expect)
+		if err != nil {
+			e.errorf("--expectations: %v", err)
+			return ExitUsage
+		}
+		exp, err = runner.ParseExpectations(f)
+		f.Close()
+		if err != nil {
+			e.errorf("--expectations %s: %v", expect, err)
+			return ExitUsage
+		}
+	}
+	override := map[string]string{}
+	for _, c := range choices {
+		k, v, ok := strings.Cut(c, "=")
+		if !ok || k == "" {
+			e.errorf("--choice %q: want NAME=VALUE", c)
+			return ExitUsage
+		}
+		override[k] = v
+	}
+	corpus, vs, ok := e.selection(&sel)
+	if !ok {
+		return ExitUsage
+	}
+	if len(vs) == 0 {
+		e.errorf("no vectors to run")
+		e.hintf("check the selection flags; 'conform list' shows what is there")
+		return ExitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	im, hello, transport, ok := e.connect(ctx, &impl)
+	if !ok {
+		return ExitUsage
+	}
+	defer im.Close()
+	r := &runner.Runner{Impl: im, Hello: hello, Timeout: impl.timeout, Parallel: parallel, Batch: batch}
+	if len(override) > 0 {
+		r.Choices = map[string]string{}
+		if hello != nil {
+			for k, v := range hello.Choices {
+				r.Choices[k] = v
+			}
+		}
+		for k, v := range override {
+			r.Choices[k] = v
+		}
+	}
+	start := time.Now()
+	results := r.Run(ctx, vs)
+	report := &runner.Report{
+		SuiteVersion: runner.SuiteVersion, Implementation: hello, Transport: transport,
+		Started: start, Duration: time.Since(start), Results: results,
+	}
+	report.Stale = exp.Apply(results, corpus.Vectors())
+	if s, err := spec.Embedded(); err == nil {
+		report.Spec = s
+	}
+	outputs := []struct {
+		flag, path string
+		write      func(io.Writer) error
+	}{
+		{"--text", text, func(w io.Writer) error { return report.WriteText(w, runner.TextOptions{Verbose: verbose}) }},
+		{"--json", jsonOut, report.WriteJSON},
+		{"--junit", junit, report.WriteJUnit},
+		{"--tap", tap, report.WriteTAP},
+		{"--markdown", markdown, report.WriteMarkdown},
+		{"--write-expectations", writeExpect, func(w io.Writer) error { return runner.WriteExpectations(w, results) }},
+	}
+	for _, o := range outputs {
+		if o.path == "" {
+			continue
+		}
+		if err := e.writeTo(o.path, o.write); err != nil {
+			e.errorf("%s: %v", o.flag, err)
+			return ExitUsage
+		}
+	}
+	if ctx.Err() != nil {
+		e.errorf("interrupted")
+		return ExitFailed
+	}
+	if report.Failed() {
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+// writeTo writes to path, or to stdout for "-".
+func (e *env) writeTo(path string, write func(io.Writer) error) error {
+	if path == "-" {
+		return write(e.stdout)
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

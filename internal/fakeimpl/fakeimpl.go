@@ -1,0 +1,188 @@
+// Package fakeimpl holds deliberately faulty protocol v1 implementations for
+// the runner's and the CLI's tests. A test binary calls MaybeRun from its
+// TestMain: when the environment variable Env names a mode, the binary
+// becomes that implementation (speaking on stdin and stdout) and exits.
+//
+// Every mode answers hello with the op "echo.echo", whose correct output is
+// its input. A fault is triggered by a member of the input, so one corpus
+// (Corpus) serves every mode: a correct mode passes it whole, a faulty one
+// fails exactly the vector that triggers its fault.
+package fakeimpl
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"testing/fstest"
+	"time"
+)
+
+// Env is the environment variable that selects a mode; EnvN gives the N of
+// "crash" and EnvFile the marker file that makes "crash" crash only once.
+const (
+	Env     = "CONFORM_FAKE_IMPL"
+	EnvN    = "CONFORM_FAKE_N"
+	EnvFile = "CONFORM_FAKE_FILE"
+)
+
+// Modes.
+const (
+	Echo        = "echo"        // correct
+	Wrong       = "wrong"       // answers {"text":"wrong"} to {"text":"b"}
+	CrashOnce   = "crash"       // exits with status 3 on its EnvN-th request, once
+	Hang        = "hang"        // never answers {"hang":true}
+	NonJSON     = "nonjson"     // answers {"garbage":true} with a line that is not JSON
+	UnknownID   = "unknownid"   // answers {"badid":true} with an id nobody sent
+	ExitAtStart = "exitstart"   // writes to stderr and exits with status 1 at once
+	HugeLine    = "hugeline"    // answers {"huge":true} with a 100 MB line
+	StderrFlood = "stderrflood" // writes 50 MB to stderr, then behaves
+	Reverse     = "reverse"     // answers the requests waiting in its input in reverse order
+	NoHello     = "nohello"     // does not know hello: answers it unsupported
+	Unsupported = "unsupported" // lists no op in hello
+	ErrorAnswer = "errorkind"   // answers {"internal":true} with error kind internal
+)
+
+// HugeSize is the length of HugeLine's line, in bytes.
+const HugeSize = 100 << 20
+
+// MaybeRun runs the mode named by Env, if any, and exits.
+func MaybeRun() {
+	mode := os.Getenv(Env)
+	if mode == "" {
+		return
+	}
+	os.Exit(Run(mode, os.Stdin, os.Stdout, os.Stderr))
+}
+
+type request struct {
+	ID    json.RawMessage `json:"id"`
+	Op    string          `json:"op"`
+	Input json.RawMessage `json:"input"`
+}
+
+// Run is the fake implementation in the given mode.
+func Run(mode string, in io.Reader, out, errOut io.Writer) int {
+	switch mode {
+	case ExitAtStart:
+		fmt.Fprintln(errOut, "fake: cannot initialise, giving up")
+		return 1
+	case StderrFlood:
+		chunk := strings.Repeat("flood of diagnostics ", 50) + "\n"
+		for n := 0; n < 50<<20; n += len(chunk) {
+			io.WriteString(errOut, chunk)
+		}
+	}
+	crashAt, _ := strconv.Atoi(os.Getenv(EnvN))
+	br := bufio.NewReaderSize(in, 1<<20)
+	w := bufio.NewWriter(out)
+	var held []request
+	count := 0
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) == 0 && err != nil {
+			w.Flush()
+			return 0
+		}
+		var req request
+		if json.Unmarshal(line, &req) != nil {
+			fmt.Fprintf(w, `{"id":null,"error":{"kind":"bad_request","message":"not JSON"}}`+"\n")
+			w.Flush()
+			continue
+		}
+		count++
+		if mode == CrashOnce && count == crashAt {
+			if f := os.Getenv(EnvFile); f != "" {
+				if _, err := os.Stat(f); err != nil {
+					os.WriteFile(f, nil, 0o644)
+					w.Flush()
+					fmt.Fprintln(errOut, "fake: boom on request", count)
+					return 3
+				}
+			}
+		}
+		if mode == Reverse && req.Op != "hello" {
+			held = append(held, req)
+			if br.Buffered() > 0 {
+				continue
+			}
+			for i := len(held) - 1; i >= 0; i-- {
+				answer(w, mode, held[i])
+			}
+			held = held[:0]
+		} else {
+			answer(w, mode, req)
+		}
+		if br.Buffered() == 0 {
+			w.Flush()
+		}
+	}
+}
+
+func answer(w *bufio.Writer, mode string, req request) {
+	var in map[string]any
+	json.Unmarshal(req.Input, &in)
+	id := string(req.ID)
+	switch {
+	case req.Op == "hello" && mode == NoHello:
+		fmt.Fprintf(w, `{"id":%s,"error":{"kind":"unsupported","message":"what is hello?"}}`+"\n", id)
+	case req.Op == "hello":
+		ops := `["echo.echo"]`
+		if mode == Unsupported {
+			ops = `[]`
+		}
+		fmt.Fprintf(w, `{"id":%s,"output":{"protocol":1,"name":"fake-%s","version":"0.0.1","language":"go","ops":%s}}`+"\n", id, mode, ops)
+	case req.Op != "echo.echo":
+		fmt.Fprintf(w, `{"id":%s,"error":{"kind":"unsupported","message":"no such op"}}`+"\n", id)
+	case mode == Hang && in["hang"] == true:
+		w.Flush()
+		time.Sleep(time.Hour)
+	case mode == NonJSON && in["garbage"] == true:
+		fmt.Fprintf(w, "this is not JSON at all\n")
+	case mode == UnknownID && in["badid"] == true:
+		fmt.Fprintf(w, `{"id":"somebody-else","output":{}}`+"\n")
+	case mode == ErrorAnswer && in["internal"] == true:
+		fmt.Fprintf(w, `{"id":%s,"error":{"kind":"internal","message":"fake: out of luck"}}`+"\n", id)
+	case mode == HugeLine && in["huge"] == true:
+		fmt.Fprintf(w, `{"id":%s,"output":{"huge":"`, id)
+		chunk := strings.Repeat("a", 1<<16)
+		for n := 0; n < HugeSize; n += len(chunk) {
+			w.WriteString(chunk)
+		}
+		w.WriteString("\"}}\n")
+	case mode == Wrong && in["text"] == "b":
+		fmt.Fprintf(w, `{"id":%s,"output":{"text":"wrong"}}`+"\n", id)
+	default:
+		fmt.Fprintf(w, `{"id":%s,"output":%s}`+"\n", id, req.Input)
+	}
+}
+
+// Corpus is a vector tree for op echo.echo: one plain vector per fault
+// trigger, in a fixed order (see IDs).
+func Corpus() fstest.MapFS {
+	type vec struct{ id, input string }
+	vs := []vec{
+		{"plain", `{"text":"a"}`},
+		{"wrong-answer", `{"text":"b"}`},
+		{"astral", `{"text":"😀 and 中"}`},
+		{"hang", `{"hang":true}`},
+		{"garbage", `{"garbage":true}`},
+		{"bad-id", `{"badid":true}`},
+		{"huge-answer", `{"huge":true}`},
+		{"internal-error", `{"internal":true}`},
+		{"after-all", `{"text":"z"}`},
+	}
+	var b strings.Builder
+	b.WriteString(`{"op":"echo.echo","description":"Echo: the output is the input.","vectors":[`)
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id":"echo.echo/%s","description":"echo %s","requirements":["PROTO-FRAME-001"],"tags":["fake"],"input":%s,"expect":{"output":%s}}`, v.id, v.id, v.input, v.input)
+	}
+	b.WriteString("]}")
+	return fstest.MapFS{"echo/echo.json": {Data: []byte(b.String())}}
+}

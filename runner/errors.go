@@ -1,0 +1,50 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// CallError is a failure to get an answer to one request: the transport
+// classifies it as crash, timeout or protocol. Message text is not API.
+type CallError struct {
+	Outcome Outcome // Crash, Timeout or ProtocolErr
+	Msg     string
+	Stderr  string // the tail of the implementation's stderr, when captured
+	// Retry marks a timeout of a request that waited behind an older one
+	// that hung: the request deserves a second try with a fresh deadline.
+	Retry bool
+}
+
+func (e *CallError) Error() string { return string(e.Outcome) + ": " + e.Msg }
+
+func callErr(o Outcome, format string, args ...any) *CallError {
+	return &CallError{Outcome: o, Msg: fmt.Sprintf(format, args...)}
+}
+
+// StartError reports an implementation that could not be started or did not
+// complete the handshake: nothing can be run against it.
+type StartError struct {
+	Msg    string
+	Stderr string
+}
+
+func (e *StartError) Error() string { return e.Msg }
+
+// classify turns an error from Implementation.Call into an outcome and a
+// detail line.
+func classify(err error) (Outcome, string, string) {
+	var ce *CallError
+	if errors.As(err, &ce) {
+		return ce.Outcome, ce.Msg, ce.Stderr
+	}
+	var se *StartError
+	if errors.As(err, &se) {
+		return Crash, se.Msg, se.Stderr
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return Timeout, err.Error(), ""
+	}
+	return Crash, err.Error(), ""
+}

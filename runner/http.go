@@ -1,0 +1,177 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// HTTP is an implementation served over HTTP: every request is POSTed as a
+// JSON object to URL, and a batch as a JSON array, answered in kind
+// (PROTO-HTTP). Answers to a batch may come in any order; they are matched by
+// id.
+type HTTP struct {
+	URL     string
+	Client  *http.Client // nil for a client of its own
+	MaxBody int64        // cap on an answer body, in bytes; 0 for 64 MiB
+	Grease  bool         // add an unknown member to every request
+}
+
+// NewHTTP returns an HTTP transport for url.
+func NewHTTP(url string) *HTTP {
+	return &HTTP{URL: url, Client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
+}
+
+// Call POSTs one request.
+func (h *HTTP) Call(ctx context.Context, req Request) (Response, error) {
+	body, err := appendRequestLine(nil, nil, req, h.grease(0))
+	if err != nil {
+		return Response{}, callErr(ProtocolErr, "%v", err)
+	}
+	data, err := h.post(ctx, body)
+	if err != nil {
+		return Response{}, err
+	}
+	resp, err := parseResponse(bytes.TrimSpace(data))
+	if err != nil {
+		return Response{}, callErr(ProtocolErr, "%v", err)
+	}
+	if !bytes.Equal(resp.ID, compactID(req.ID)) {
+		return Response{}, callErr(ProtocolErr, "the answer's id %s is not the request's id %s", resp.ID, req.ID)
+	}
+	return resp, nil
+}
+
+// CallBatch POSTs reqs as one array. It returns one answer or error per
+// request, in the order of reqs; ids must be distinct.
+func (h *HTTP) CallBatch(ctx context.Context, reqs []Request) ([]Response, []error) {
+	resps := make([]Response, len(reqs))
+	errs := make([]error, len(reqs))
+	fail := func(err error) ([]Response, []error) {
+		for i := range errs {
+			if errs[i] == nil {
+				errs[i] = err
+			}
+		}
+		return resps, errs
+	}
+	body := []byte{'['}
+	for i, req := range reqs {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		var err error
+		body, err = appendRequestLine(body, nil, req, h.grease(i))
+		if err != nil {
+			return fail(callErr(ProtocolErr, "%v", err))
+		}
+		body = body[:len(body)-1] // the newline
+	}
+	body = append(body, ']')
+	data, err := h.post(ctx, body)
+	if err != nil {
+		return fail(err)
+	}
+	var answers []json.RawMessage
+	if err := json.Unmarshal(data, &answers); err != nil {
+		return fail(callErr(ProtocolErr, "the answer to a batch is not a JSON array: %v", err))
+	}
+	index := make(map[string]int, len(reqs))
+	for i, req := range reqs {
+		index[string(compactID(req.ID))] = i
+	}
+	for _, a := range answers {
+		resp, perr := parseResponse(a)
+		i, ok := index[string(resp.ID)]
+		switch {
+		case !ok:
+			return fail(callErr(ProtocolErr, "an answer in the batch has id %s, which matches no request of the batch", resp.ID))
+		case perr != nil:
+			errs[i] = callErr(ProtocolErr, "%v", perr)
+		default:
+			resps[i] = resp
+		}
+		delete(index, string(resp.ID))
+	}
+	for _, i := range index {
+		errs[i] = callErr(ProtocolErr, "the answer to the batch has no answer with this request's id")
+	}
+	return resps, errs
+}
+
+func (h *HTTP) grease(i int) string {
+	if !h.Grease {
+		return ""
+	}
+	return "grease_" + strconv.Itoa(i%7)
+}
+
+// post sends one body and returns the answer body of a 200 answer; every
+// other result is a *CallError.
+func (h *HTTP) post(ctx context.Context, body []byte) ([]byte, error) {
+	client := h.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(body))
+	if err != nil {
+		return nil, &StartError{Msg: fmt.Sprintf("bad URL %q: %v", h.URL, err)}
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hresp, err := client.Do(hreq)
+	if err != nil {
+		return nil, classifyNetErr(ctx, err)
+	}
+	defer hresp.Body.Close()
+	max := h.MaxBody
+	if max <= 0 {
+		max = 64 << 20
+	}
+	data, err := io.ReadAll(io.LimitReader(hresp.Body, max+1))
+	if err != nil {
+		return nil, classifyNetErr(ctx, err)
+	}
+	if int64(len(data)) > max {
+		return nil, callErr(ProtocolErr, "the answer body is longer than the limit of %d bytes", max)
+	}
+	switch {
+	case hresp.StatusCode == http.StatusOK:
+		return data, nil
+	case hresp.StatusCode >= 500:
+		return nil, callErr(Errored, "HTTP %s: %s", hresp.Status, excerpt(data))
+	default:
+		return nil, callErr(ProtocolErr, "HTTP %s: %s", hresp.Status, excerpt(data))
+	}
+}
+
+func classifyNetErr(ctx context.Context, err error) error {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return callErr(Timeout, "no answer before the deadline")
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return callErr(Crash, "connection refused: nothing listens at the URL")
+	case errors.Is(err, context.Canceled):
+		return err
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return callErr(Timeout, "no answer before the deadline")
+	}
+	return callErr(Crash, "%s", strings.TrimSpace(err.Error()))
+}
+
+// Close releases idle connections.
+func (h *HTTP) Close() error {
+	if h.Client != nil {
+		h.Client.CloseIdleConnections()
+	}
+	return nil
+}

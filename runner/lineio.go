@@ -1,0 +1,115 @@
+package runner
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// DefaultMaxLine is the default cap on one protocol line, in bytes.
+const DefaultMaxLine = 16 << 20
+
+// LineTooLongError reports a line longer than the cap. The rest of the line
+// was read and discarded, so the stream stays in step.
+type LineTooLongError struct {
+	Max  int   // the cap, in bytes
+	Size int64 // the line's length, in bytes, without its newline
+}
+
+func (e *LineTooLongError) Error() string {
+	return fmt.Sprintf("a line of %d bytes, longer than the limit of %d bytes", e.Size, e.Max)
+}
+
+// lineReader reads newline-terminated lines of at most max bytes. A longer
+// line is streamed past, never held in memory: ReadLine returns a
+// *LineTooLongError for it and the next call reads the line after it.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+	buf []byte
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	if max <= 0 {
+		max = DefaultMaxLine
+	}
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// ReadLine returns the next line without its newline (and without a
+// trailing carriage return). The slice is valid until the next call. At the
+// end of the stream it returns io.EOF; a last line without a newline is
+// returned as a line.
+func (l *lineReader) ReadLine() ([]byte, error) {
+	l.buf = l.buf[:0]
+	var size int64
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		size += int64(len(chunk))
+		if size <= int64(l.max)+1 {
+			l.buf = append(l.buf, chunk...)
+		}
+		switch {
+		case err == nil:
+			size-- // the newline
+			if size > int64(l.max) {
+				return nil, &LineTooLongError{Max: l.max, Size: size}
+			}
+			line := l.buf[:len(l.buf)-1]
+			if n := len(line); n > 0 && line[n-1] == '\r' {
+				line = line[:n-1]
+			}
+			return line, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && size > 0:
+			if size > int64(l.max) {
+				return nil, &LineTooLongError{Max: l.max, Size: size}
+			}
+			return l.buf, nil
+		default:
+			return nil, err
+		}
+	}
+}
+
+// boundedTail keeps the last max bytes written to it and counts the rest:
+// a child's stderr is captured without letting a flood exhaust memory.
+type boundedTail struct {
+	mu      sync.Mutex
+	max     int
+	buf     []byte
+	dropped int64
+}
+
+func newBoundedTail(max int) *boundedTail {
+	return &boundedTail{max: max}
+}
+
+func (t *boundedTail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(p)
+	if len(p) > t.max {
+		t.dropped += int64(len(p) - t.max)
+		p = p[len(p)-t.max:]
+	}
+	if over := len(t.buf) + len(p) - t.max; over > 0 {
+		t.dropped += int64(over)
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	t.buf = append(t.buf, p...)
+	return n, nil
+}
+
+// String returns the kept tail, prefixed by a note of how much was dropped.
+func (t *boundedTail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dropped > 0 {
+		return fmt.Sprintf("[%d earlier bytes dropped]\n%s", t.dropped, t.buf)
+	}
+	return string(t.buf)
+}

@@ -1,0 +1,344 @@
+package runner
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// jsonReport is the JSON report (schemas/report.schema.json).
+type jsonReport struct {
+	Schema         string            `json:"$schema"`
+	SuiteVersion   string            `json:"suite_version"`
+	Protocol       int               `json:"protocol"`
+	Implementation *Hello            `json:"implementation"`
+	Transport      string            `json:"transport"`
+	Started        string            `json:"started"`
+	DurationMS     float64           `json:"duration_ms"`
+	Totals         jsonTotals        `json:"totals"`
+	Results        []jsonResult      `json:"results"`
+	Stale          []jsonStale       `json:"stale_expectations"`
+	Requirements   []jsonRequirement `json:"requirements"`
+	Conformance    []LevelRollup     `json:"conformance"`
+}
+
+type jsonTotals struct {
+	Total     int             `json:"total"`
+	Passed    int             `json:"passed"`
+	Failed    int             `json:"failed"`
+	Skipped   int             `json:"skipped"`
+	ByOutcome map[Outcome]int `json:"by_outcome"`
+}
+
+type jsonResult struct {
+	ID           string          `json:"id"`
+	Op           string          `json:"op"`
+	Outcome      Outcome         `json:"outcome"`
+	Kind         string          `json:"kind"`
+	Requirements []string        `json:"requirements"`
+	DurationMS   float64         `json:"duration_ms"`
+	Detail       string          `json:"detail,omitempty"`
+	Diffs        []string        `json:"diffs,omitempty"`
+	Reason       string          `json:"reason,omitempty"`
+	Request      string          `json:"request,omitempty"`
+	Expected     json.RawMessage `json:"expected,omitempty"`
+	Actual       json.RawMessage `json:"actual,omitempty"`
+	Stderr       string          `json:"stderr,omitempty"`
+}
+
+type jsonStale struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+	Line   int    `json:"line"`
+}
+
+type jsonRequirement struct {
+	ID      string   `json:"id"`
+	Level   string   `json:"level,omitempty"`
+	Outcome Outcome  `json:"outcome"`
+	Vectors int      `json:"vectors"`
+	Failing []string `json:"failing,omitempty"`
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// WriteJSON writes the JSON report. Failing results carry the request line,
+// the expected and actual outputs and the details; passing ones only their
+// outcome and duration.
+func (r *Report) WriteJSON(w io.Writer) error {
+	t := r.Totals()
+	out := jsonReport{
+		Schema:         "https://conform-suite.github.io/schemas/report.schema.json",
+		SuiteVersion:   r.SuiteVersion,
+		Protocol:       ProtocolVersion,
+		Implementation: r.Implementation,
+		Transport:      r.Transport,
+		Started:        r.Started.UTC().Format(time.RFC3339Nano),
+		DurationMS:     ms(r.Duration),
+		Totals:         jsonTotals{t.Total, t.Passed, t.Failed, t.Skipped, t.ByOutcome},
+		Results:        make([]jsonResult, 0, len(r.Results)),
+		Stale:          []jsonStale{},
+		Requirements:   []jsonRequirement{},
+		Conformance:    r.Conformance(),
+	}
+	for i := range r.Results {
+		res := &r.Results[i]
+		jr := jsonResult{
+			ID: res.Vector.ID, Op: res.Vector.Op, Outcome: res.Outcome, Kind: res.Kind(),
+			Requirements: res.Vector.Requirements, DurationMS: ms(res.Duration),
+			Detail: res.Detail, Diffs: res.Diffs, Reason: res.Reason,
+		}
+		if jr.Requirements == nil {
+			jr.Requirements = []string{}
+		}
+		if res.Failed() || res.Outcome == XFail {
+			jr.Request, _ = RequestLine(res.Request)
+			jr.Request = strings.TrimSuffix(jr.Request, "\n")
+			jr.Expected, jr.Actual, jr.Stderr = res.Expected, res.Actual, res.Stderr
+		}
+		out.Results = append(out.Results, jr)
+	}
+	for _, x := range r.Stale {
+		out.Stale = append(out.Stale, jsonStale{x.ID, x.Reason, x.Line})
+	}
+	for _, rr := range r.Requirements() {
+		out.Requirements = append(out.Requirements, jsonRequirement{rr.ID, string(rr.Level), rr.Outcome, rr.Vectors, rr.Failing})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// failureText is the body of a failure in JUnit, TAP and Markdown.
+func (r *Report) failureText(res *Result) string {
+	var b strings.Builder
+	r.writeFailure(&b, res)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Time     string      `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitProblem `xml:"failure,omitempty"`
+	Error     *junitProblem `xml:"error,omitempty"`
+	Skipped   *junitProblem `xml:"skipped,omitempty"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Body    string `xml:",chardata"`
+}
+
+func seconds(d time.Duration) string { return fmt.Sprintf("%.6f", d.Seconds()) }
+
+// WriteJUnit writes a JUnit XML report: one testsuite per op, one testcase
+// per vector. Wrong answers and xpasses are failures; error, crash, timeout
+// and protocol outcomes are errors; unsupported and xfail are skipped.
+func (r *Report) WriteJUnit(w io.Writer) error {
+	all := junitSuites{Name: "conform", Time: seconds(r.Duration)}
+	index := map[string]int{}
+	for i := range r.Results {
+		res := &r.Results[i]
+		k, ok := index[res.Vector.Op]
+		if !ok {
+			k = len(all.Suites)
+			index[res.Vector.Op] = k
+			all.Suites = append(all.Suites, junitSuite{Name: res.Vector.Op})
+		}
+		s := &all.Suites[k]
+		c := junitCase{Name: res.Vector.ID, Classname: res.Vector.Op, Time: seconds(res.Duration)}
+		switch res.Outcome {
+		case Pass:
+		case Unsupported, XFail:
+			c.Skipped = &junitProblem{Message: res.Kind() + ": " + firstOr(res.Reason, res.Detail)}
+			s.Skipped++
+		case Fail, XPass:
+			c.Failure = &junitProblem{Message: res.Kind() + ": " + firstLine(res), Type: res.Kind(), Body: r.failureText(res)}
+			s.Failures++
+		default:
+			c.Error = &junitProblem{Message: res.Kind() + ": " + firstLine(res), Type: res.Kind(), Body: r.failureText(res)}
+			s.Errors++
+		}
+		s.Tests++
+		s.Cases = append(s.Cases, c)
+	}
+	if len(r.Stale) > 0 {
+		s := junitSuite{Name: "expectations"}
+		for _, x := range r.Stale {
+			s.Cases = append(s.Cases, junitCase{Name: x.ID, Classname: "expectations", Time: "0",
+				Failure: &junitProblem{Message: fmt.Sprintf("stale entry on line %d: names no vector", x.Line), Type: "stale"}})
+			s.Tests++
+			s.Failures++
+		}
+		all.Suites = append(all.Suites, s)
+	}
+	for i := range all.Suites {
+		s := &all.Suites[i]
+		var d time.Duration
+		for _, c := range s.Cases {
+			var f float64
+			fmt.Sscanf(c.Time, "%g", &f)
+			d += time.Duration(f * 1e9)
+		}
+		s.Time = seconds(d)
+		all.Tests += s.Tests
+		all.Failures += s.Failures
+		all.Errors += s.Errors
+		all.Skipped += s.Skipped
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(all); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func firstOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// WriteTAP writes a TAP version 13 report: one test point per vector, a YAML
+// block for each failure; unsupported vectors are SKIP and xfails TODO.
+// Stale expectation entries are extra failing points at the end.
+func (r *Report) WriteTAP(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("TAP version 13\n")
+	fmt.Fprintf(&b, "1..%d\n", len(r.Results)+len(r.Stale))
+	for i := range r.Results {
+		res := &r.Results[i]
+		n := i + 1
+		switch res.Outcome {
+		case Pass:
+			fmt.Fprintf(&b, "ok %d - %s\n", n, res.Vector.ID)
+		case Unsupported:
+			fmt.Fprintf(&b, "ok %d - %s # SKIP unsupported\n", n, res.Vector.ID)
+		case XFail:
+			fmt.Fprintf(&b, "not ok %d - %s # TODO %s\n", n, res.Vector.ID, tapEscape(firstOr(res.Reason, "known failure")))
+		default:
+			fmt.Fprintf(&b, "not ok %d - %s\n", n, res.Vector.ID)
+			b.WriteString("  ---\n")
+			fmt.Fprintf(&b, "  outcome: %s\n", res.Kind())
+			fmt.Fprintf(&b, "  requirements: [%s]\n", strings.Join(res.Vector.Requirements, ", "))
+			b.WriteString("  message: |-\n")
+			for _, l := range strings.Split(r.failureText(res), "\n") {
+				fmt.Fprintf(&b, "    %s\n", l)
+			}
+			b.WriteString("  ...\n")
+		}
+	}
+	for k, x := range r.Stale {
+		fmt.Fprintf(&b, "not ok %d - expectations: %s names no vector (line %d)\n", len(r.Results)+k+1, x.ID, x.Line)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// tapEscape keeps a directive's text on one line and free of '#'.
+func tapEscape(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return strings.ReplaceAll(s, "#", `\#`)
+}
+
+// maxMarkdownRows caps the failure table of the Markdown report.
+const maxMarkdownRows = 100
+
+// WriteMarkdown writes a summary for a CI job page: the implementation, a
+// table of outcomes, and a table of failures with their first difference.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	t := r.Totals()
+	status := "passed"
+	if t.Failed > 0 {
+		status = "failed"
+	}
+	b.WriteString("## conform: " + status + "\n\n")
+	if h := r.Implementation; h != nil {
+		fmt.Fprintf(&b, "Implementation **%s** %s (%s), protocol %d, over %s; conform %s.\n\n", mdCell(h.Name), mdCell(h.Version), mdCell(h.Language), h.Protocol, mdCell(r.Transport), r.SuiteVersion)
+	} else {
+		fmt.Fprintf(&b, "Implementation without hello, over %s; conform %s.\n\n", mdCell(r.Transport), r.SuiteVersion)
+	}
+	b.WriteString("| outcome | vectors |\n|---|---:|\n")
+	for _, o := range Outcomes {
+		if n := t.ByOutcome[o]; n > 0 {
+			fmt.Fprintf(&b, "| %s | %d |\n", o, n)
+		}
+	}
+	if len(r.Stale) > 0 {
+		fmt.Fprintf(&b, "| stale expectation | %d |\n", len(r.Stale))
+	}
+	sep := "\n"
+	for _, l := range r.Conformance() {
+		if l.Tested+l.Unsupported == 0 {
+			continue
+		}
+		b.WriteString(sep)
+		sep = ""
+		s := l.Summary()
+		fmt.Fprintf(&b, "%s%s.\n", strings.ToUpper(s[:1]), s[1:])
+	}
+	var rows []string
+	for i := range r.Results {
+		res := &r.Results[i]
+		if res.Failed() {
+			rows = append(rows, fmt.Sprintf("| `%s` | %s | %s | %s |", res.Vector.ID, res.Kind(), strings.Join(res.Vector.Requirements, " "), mdCell(firstLine(res))))
+		}
+	}
+	for _, x := range r.Stale {
+		rows = append(rows, fmt.Sprintf("| `%s` | stale | | expectations line %d names no vector |", x.ID, x.Line))
+	}
+	if len(rows) > 0 {
+		b.WriteString("\n| vector | outcome | requirements | first difference |\n|---|---|---|---|\n")
+		for i, row := range rows {
+			if i == maxMarkdownRows {
+				fmt.Fprintf(&b, "\n… and %d more; see the text or JSON report.\n", len(rows)-maxMarkdownRows)
+				break
+			}
+			b.WriteString(row + "\n")
+		}
+	}
+	b.WriteString("\n" + t.closingLine())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdCell makes s safe inside a Markdown table cell.
+func mdCell(s string) string {
+	s = truncateUTF8(s, 200)
+	s = strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "`", "'").Replace(s)
+	return s
+}

@@ -1,0 +1,134 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// TextOptions tunes the human report.
+type TextOptions struct {
+	Verbose bool // one line per vector, passing ones too
+}
+
+// maxRequestShown caps the request line printed for a failure, in bytes.
+const maxRequestShown = 2000
+
+// WriteText writes the human report: one block per failing result (vector
+// id, requirements with their text, the request sent, the difference or
+// what happened, the stderr tail), a summary, and as its last line, alone,
+// "N passed, N failed" (", N skipped" added when some were).
+func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
+	var b strings.Builder
+	for i := range r.Results {
+		res := &r.Results[i]
+		if !res.Failed() {
+			if opt.Verbose {
+				fmt.Fprintf(&b, "%-11s %s", strings.ToUpper(res.Kind()), res.Vector.ID)
+				if res.Reason != "" {
+					fmt.Fprintf(&b, "  # %s", res.Reason)
+				}
+				b.WriteByte('\n')
+			}
+			continue
+		}
+		r.writeFailure(&b, res)
+	}
+	for _, x := range r.Stale {
+		fmt.Fprintf(&b, "STALE       %s (expectations line %d): names no vector; remove the entry\n\n", x.ID, x.Line)
+	}
+	t := r.Totals()
+	if r.Implementation != nil {
+		h := r.Implementation
+		fmt.Fprintf(&b, "implementation: %s %s (%s), protocol %d, over %s\n", h.Name, h.Version, h.Language, h.Protocol, r.Transport)
+	} else {
+		fmt.Fprintf(&b, "implementation: no hello (every op assumed), over %s\n", r.Transport)
+	}
+	var parts []string
+	for _, o := range Outcomes {
+		if n := t.ByOutcome[o]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, o))
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(&b, "outcomes: %s (conform %s, %d vectors, %v)\n", strings.Join(parts, ", "), r.SuiteVersion, t.Total, roundDuration(r.Duration))
+	}
+	for _, l := range r.Conformance() {
+		if l.Tested+l.Unsupported > 0 {
+			fmt.Fprintf(&b, "requirements: %s\n", l.Summary())
+		}
+	}
+	b.WriteString(t.closingLine())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// closingLine is the last line of the text and Markdown reports:
+// "N passed, N failed", and ", N skipped" when some were.
+func (t Totals) closingLine() string {
+	s := fmt.Sprintf("%d passed, %d failed", t.Passed, t.Failed)
+	if t.Skipped > 0 {
+		s += fmt.Sprintf(", %d skipped", t.Skipped)
+	}
+	return s + "\n"
+}
+
+func (r *Report) writeFailure(b *strings.Builder, res *Result) {
+	fmt.Fprintf(b, "%-11s %s\n", strings.ToUpper(res.Kind()), res.Vector.ID)
+	if res.Vector.Description != "" {
+		fmt.Fprintf(b, "  vector:   %s\n", res.Vector.Description)
+	}
+	for _, id := range res.Vector.Requirements {
+		level, text := r.requirementText(id)
+		switch {
+		case text == "":
+			fmt.Fprintf(b, "  requires: %s\n", id)
+		case level == "":
+			fmt.Fprintf(b, "  requires: %s %s\n", id, text)
+		default:
+			fmt.Fprintf(b, "  requires: %s (%s) %s\n", id, level, text)
+		}
+	}
+	if line, err := RequestLine(res.Request); err == nil {
+		line = strings.TrimSuffix(line, "\n")
+		if len(line) > maxRequestShown {
+			line = truncateUTF8(line, maxRequestShown) + fmt.Sprintf("… (%d bytes; 'conform explain %s' prints it whole)", len(line), res.Vector.ID)
+		}
+		fmt.Fprintf(b, "  request:  %s\n", line)
+	}
+	if res.Reason != "" {
+		fmt.Fprintf(b, "  listed:   %s (the expectations file lists it as failing; outcome %s)\n", firstOr(res.Reason, "no reason given"), res.Original)
+	}
+	if res.Detail != "" {
+		fmt.Fprintf(b, "  detail:   %s\n", res.Detail)
+	}
+	if len(res.Diffs) > 0 {
+		b.WriteString("  diff (want, got):\n")
+		for _, d := range res.Diffs {
+			fmt.Fprintf(b, "    %s\n", d)
+		}
+	}
+	if s := strings.TrimSpace(res.Stderr); s != "" {
+		b.WriteString("  stderr (tail):\n")
+		lines := strings.Split(s, "\n")
+		if len(lines) > 20 {
+			lines = append([]string{fmt.Sprintf("[%d earlier lines]", len(lines)-20)}, lines[len(lines)-20:]...)
+		}
+		for _, l := range lines {
+			fmt.Fprintf(b, "    | %s\n", truncateUTF8(l, 300))
+		}
+	}
+	b.WriteByte('\n')
+}
+
+// roundDuration keeps two or three significant figures of a run's duration.
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= 10*time.Millisecond:
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(10 * time.Microsecond)
+}

@@ -1,0 +1,436 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Stdio is a persistent child process that speaks protocol v1 over its
+// standard input and output. Requests are pipelined: any number of Calls may
+// be in flight at once, and answers are matched by id, in whatever order they
+// come. Ids on the wire are the transport's own (0 for the first request, then
+// counting up), so that a late answer can never be mistaken for a new one; the
+// Response carries the caller's id.
+//
+// The child's stderr is captured, bounded to its last StderrMax bytes, and
+// attached to every failure. When the child dies, the requests in flight fail
+// with outcome crash and the next Call starts a new child, as long as the
+// restart budget lasts. When a request's context expires, the oldest request
+// in flight is the one a sequential child is stuck on: it fails with outcome
+// timeout and the child is restarted. The others fail with a *CallError
+// marked Retry, which the Runner sends again (up to three times) with a fresh
+// deadline.
+type Stdio struct {
+	Command   []string // program and arguments
+	Dir       string   // working directory; "" for the current one
+	Env       []string // environment; nil for the runner's own
+	MaxLine   int      // cap on one answer line, in bytes; 0 for DefaultMaxLine
+	Restarts  int      // restart budget: how many new children after the first; 0 for none
+	StderrMax int      // bytes of stderr kept; 0 for 64 KiB
+	Grease    bool     // add an unknown member to every request (PROTO-FRAME-005)
+
+	mu       sync.Mutex
+	cur      *child
+	started  int // children started so far
+	closed   bool
+	nextWire atomic.Int64
+}
+
+// DefaultRestarts is the restart budget of NewStdio.
+const DefaultRestarts = 10
+
+// NewStdio returns a stdio transport for the command with default limits.
+func NewStdio(command ...string) *Stdio {
+	return &Stdio{Command: command, Restarts: DefaultRestarts}
+}
+
+// child is one run of the implementation's process.
+type child struct {
+	s       *Stdio
+	cmd     *exec.Cmd
+	stdin   *os.File
+	writeq  chan []byte
+	stderr  *boundedTail
+	dead    chan struct{} // closed once the child is gone and pending emptied
+	sendMu  sync.Mutex    // orders wire ids as lines are queued
+	mu      sync.Mutex
+	gone    bool
+	pending map[int64]chan answer // by wire id
+	late    map[int64]bool        // wire ids given up on: their answers are dropped
+	killFor string                // why the runner killed the child, if it did
+}
+
+type answer struct {
+	resp  Response
+	err   error
+	retry bool // the child was killed because of another request
+}
+
+// Stderr returns the tail of the current child's stderr.
+func (s *Stdio) Stderr() string {
+	s.mu.Lock()
+	c := s.cur
+	s.mu.Unlock()
+	if c == nil {
+		return ""
+	}
+	return c.stderr.String()
+}
+
+// Call sends req to the child and waits for its answer or for ctx.
+func (s *Stdio) Call(ctx context.Context, req Request) (Response, error) {
+	for attempt := 0; ; attempt++ {
+		c, err := s.child()
+		if err != nil {
+			return Response{}, err
+		}
+		a := c.call(ctx, req)
+		if a.retry && attempt < 3 {
+			continue // the child was gone before the request was queued
+		}
+		if a.retry {
+			a.err = callErr(Crash, "the implementation kept dying before this request could be sent")
+		}
+		return a.resp, a.err
+	}
+}
+
+// Close closes the child's stdin (EOF means exit, PROTO-STDIO-003) and waits
+// briefly for it to exit before killing it.
+func (s *Stdio) Close() error {
+	s.mu.Lock()
+	c := s.cur
+	s.closed = true
+	s.mu.Unlock()
+	if c == nil {
+		return nil
+	}
+	c.stdin.Close()
+	select {
+	case <-c.dead:
+	case <-time.After(2 * time.Second):
+		c.kill("closed by the runner")
+		<-c.dead
+	}
+	return nil
+}
+
+// child returns the running child, starting one if there is none or the last
+// one died.
+func (s *Stdio) child() (*child, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, callErr(Crash, "the transport is closed")
+	}
+	if c := s.cur; c != nil && c.dying() {
+		// Stopped for a timeout but not yet reaped: wait for it (bounded
+		// by the kill), so that no request is queued on a dying child.
+		s.mu.Unlock()
+		<-c.dead
+		s.mu.Lock()
+	}
+	if s.cur != nil && !s.cur.isGone() {
+		return s.cur, nil
+	}
+	if s.cur != nil {
+		if restarts := s.started - 1; restarts >= s.Restarts {
+			return nil, &CallError{Outcome: Crash, Msg: fmt.Sprintf("not sent: the implementation died %d times and the restart budget (%d) is spent", s.started, max(s.Restarts, 0)), Stderr: s.cur.stderr.String()}
+		}
+	}
+	c, err := s.start()
+	if err != nil {
+		return nil, err
+	}
+	s.started++
+	s.cur = c
+	return c, nil
+}
+
+func (s *Stdio) start() (*child, error) {
+	if len(s.Command) == 0 {
+		return nil, &StartError{Msg: "no command to start"}
+	}
+	stderrMax := s.StderrMax
+	if stderrMax <= 0 {
+		stderrMax = 64 << 10
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, &StartError{Msg: err.Error()}
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, &StartError{Msg: err.Error()}
+	}
+	cmd := exec.Command(s.Command[0], s.Command[1:]...)
+	cmd.Dir, cmd.Env = s.Dir, s.Env
+	cmd.Stdin, cmd.Stdout = inR, outW
+	c := &child{
+		s: s, cmd: cmd, stdin: inW,
+		writeq:  make(chan []byte, 256),
+		stderr:  newBoundedTail(stderrMax),
+		dead:    make(chan struct{}),
+		pending: map[int64]chan answer{},
+		late:    map[int64]bool{},
+	}
+	cmd.Stderr = c.stderr
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, &StartError{Msg: fmt.Sprintf("cannot start %s: %v", s.Command[0], err)}
+	}
+	inR.Close()
+	outW.Close()
+	go c.write()
+	go c.read(outR)
+	return c, nil
+}
+
+// dying reports whether the runner has stopped the child.
+func (c *child) dying() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.killFor != "" && !c.gone
+}
+
+func (c *child) isGone() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gone
+}
+
+// kill ends the child; the reader then fails the requests in flight.
+func (c *child) kill(reason string) {
+	c.mu.Lock()
+	if c.killFor == "" {
+		c.killFor = reason
+	}
+	c.mu.Unlock()
+	if c.cmd.Process != nil {
+		c.cmd.Process.Kill()
+	}
+}
+
+func (c *child) call(ctx context.Context, req Request) answer {
+	grease := ""
+	if c.s.Grease {
+		grease = "grease_" + strconv.Itoa(len(req.Op)%7)
+	}
+	// The line is built with an empty id, spliced in below: the wire id is
+	// taken and the line queued under one lock, so that wire ids follow the
+	// order of the lines on the pipe, and the oldest request in flight is
+	// the one a sequential child is busy with.
+	body, err := appendRequestLine(nil, json.RawMessage{}, req, grease)
+	if err != nil {
+		return answer{err: callErr(ProtocolErr, "%v", err)}
+	}
+	ch := make(chan answer, 1)
+	c.sendMu.Lock()
+	c.mu.Lock()
+	if c.gone {
+		c.mu.Unlock()
+		c.sendMu.Unlock()
+		return answer{retry: true}
+	}
+	wire := c.s.nextWire.Add(1) - 1
+	c.pending[wire] = ch
+	c.mu.Unlock()
+	line := make([]byte, 0, len(body)+20)
+	line = append(line, body[:len(`{"id":`)]...)
+	line = strconv.AppendInt(line, wire, 10)
+	line = append(line, body[len(`{"id":`):]...)
+	select {
+	case c.writeq <- line:
+	case <-c.dead:
+	case <-ctx.Done():
+	}
+	c.sendMu.Unlock()
+	select {
+	case a := <-ch:
+		a.resp.ID = req.ID
+		return a
+	case <-ctx.Done():
+		c.mu.Lock()
+		_, stillPending := c.pending[wire]
+		delete(c.pending, wire)
+		c.late[wire] = true
+		// The oldest request in flight is the one a sequential child is
+		// stuck on: it is blamed and the child is stopped; the others are
+		// victims.
+		oldest := true
+		for w := range c.pending {
+			oldest = oldest && w > wire
+		}
+		timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
+		blamed := timedOut && oldest && c.killFor == ""
+		if blamed {
+			c.killFor = "a request timed out" // under the lock: one request is blamed
+		}
+		c.mu.Unlock()
+		if !stillPending { // the answer raced the deadline
+			a := <-ch
+			a.resp.ID = req.ID
+			return a
+		}
+		if !timedOut {
+			return answer{err: ctx.Err()}
+		}
+		if !blamed {
+			// Another request is older, or already blamed: this one may only
+			// be waiting behind it. The older one's deadline stops the
+			// child; this one is sent again.
+			return answer{err: &CallError{Outcome: Timeout, Msg: "no answer before the deadline, while an older request was unanswered too", Retry: true}}
+		}
+		c.kill("a request timed out")
+		return answer{err: &CallError{Outcome: Timeout, Msg: "no answer before the deadline; the implementation was restarted", Stderr: c.stderr.String()}}
+	}
+}
+
+// write sends queued lines, flushing when the queue runs empty so that
+// pipelined requests share system calls.
+func (c *child) write() {
+	w := bufio.NewWriterSize(c.stdin, 64<<10)
+	for {
+		select {
+		case line := <-c.writeq:
+			w.Write(line)
+			for len(c.writeq) > 0 && w.Buffered() < 32<<10 {
+				w.Write(<-c.writeq)
+			}
+			if err := w.Flush(); err != nil {
+				// The child closed its stdin, most likely by dying: stop it
+				// without a reason of the runner's, so that the requests in
+				// flight are reported as a crash when the reader sees it go.
+				c.cmd.Process.Kill()
+				return
+			}
+		case <-c.dead:
+			return
+		}
+	}
+}
+
+// read matches answer lines with requests until stdout ends, then reaps the
+// child and fails whatever is still in flight.
+func (c *child) read(out *os.File) {
+	lr := newLineReader(out, c.s.MaxLine)
+	for {
+		line, err := lr.ReadLine()
+		var tooLong *LineTooLongError
+		switch {
+		case errors.As(err, &tooLong):
+			c.failAll(callErr(ProtocolErr, "the implementation wrote %v", tooLong))
+			continue
+		case err != nil:
+			c.reap(out)
+			return
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		resp, perr := parseResponse(bytes.Clone(line))
+		key := string(resp.ID)
+		wire, err := strconv.ParseInt(key, 10, 64)
+		if err != nil {
+			wire = -1
+		}
+		c.mu.Lock()
+		ch, ok := c.pending[wire]
+		if ok {
+			delete(c.pending, wire)
+		}
+		isLate := c.late[wire]
+		c.mu.Unlock()
+		switch {
+		case ok && perr != nil:
+			ch <- answer{err: &CallError{Outcome: ProtocolErr, Msg: perr.Error(), Stderr: c.stderr.String()}}
+		case ok:
+			ch <- answer{resp: resp}
+		case isLate:
+			// The answer to a request given up on: drop it.
+		case perr != nil && len(resp.ID) == 0:
+			c.failAll(callErr(ProtocolErr, "the implementation wrote a line that is not an answer (%v): %s", perr, excerpt(line)))
+		default:
+			c.failAll(callErr(ProtocolErr, "the implementation answered id %s, which matches no request in flight: %s", key, excerpt(line)))
+		}
+	}
+}
+
+// failAll fails every request in flight with err: after a line that cannot
+// be matched, no answer in flight can be trusted to be the right one.
+func (c *child) failAll(err *CallError) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := len(c.pending)
+	for key, ch := range c.pending {
+		e := *err
+		if n > 1 {
+			e.Msg += fmt.Sprintf(" (%d requests were in flight)", n)
+		}
+		e.Stderr = c.stderr.String()
+		ch <- answer{err: &e}
+		delete(c.pending, key)
+		c.late[key] = true
+	}
+}
+
+func (c *child) reap(out *os.File) {
+	// stdout is closed: the process is exiting, or hangs with stdout shut.
+	t := time.AfterFunc(2*time.Second, func() { c.cmd.Process.Kill() })
+	werr := c.cmd.Wait()
+	t.Stop()
+	out.Close()
+	c.stdin.Close()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gone = true
+	status := "exited"
+	if werr != nil {
+		status = werr.Error()
+	}
+	if c.cmd.ProcessState != nil {
+		status = c.cmd.ProcessState.String()
+	}
+	n := len(c.pending)
+	for key, ch := range c.pending {
+		if c.killFor != "" {
+			// Not this request's fault: the runner sends it again, with a
+			// fresh deadline.
+			ch <- answer{err: &CallError{Outcome: Crash, Msg: "the implementation was stopped (" + c.killFor + ") while this request was in flight", Retry: true}}
+		} else {
+			msg := fmt.Sprintf("the implementation died (%s) before answering", status)
+			if n > 1 {
+				msg += fmt.Sprintf("; %d requests were in flight", n)
+			}
+			ch <- answer{err: &CallError{Outcome: Crash, Msg: msg, Stderr: c.stderr.String()}}
+		}
+		delete(c.pending, key)
+	}
+	close(c.dead)
+}
+
+// excerpt quotes at most 120 bytes of a line for a message, never cutting a
+// UTF-8 sequence.
+func excerpt(line []byte) string {
+	s := string(line)
+	if len(s) > 120 {
+		s = truncateUTF8(s, 120) + "…"
+	}
+	return strconv.Quote(s)
+}

@@ -1,0 +1,350 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/conform-suite/conform/internal/fakeimpl"
+	"github.com/conform-suite/conform/vectors"
+)
+
+// fakeStdio returns a stdio transport running the test binary as the fake
+// implementation in mode.
+func fakeStdio(mode string, extraEnv ...string) *Stdio {
+	s := NewStdio(os.Args[0])
+	s.Env = append(append(os.Environ(), fakeimpl.Env+"="+mode), extraEnv...)
+	return s
+}
+
+func echoCorpus(t *testing.T) []*vectors.Vector {
+	t.Helper()
+	c, err := vectors.Load(fakeimpl.Corpus())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Vectors()
+}
+
+// runFake connects to impl and runs the echo corpus, returning the outcome
+// of each vector by the last part of its id.
+func runFake(t *testing.T, impl Implementation, timeout time.Duration, parallel int) (map[string]Result, *Hello) {
+	t.Helper()
+	defer impl.Close()
+	ctx := context.Background()
+	hello, err := Connect(ctx, impl)
+	if err != nil {
+		t.Fatalf("Connect() = %v, want a handshake", err)
+	}
+	r := &Runner{Impl: impl, Hello: hello, Timeout: timeout, Parallel: parallel}
+	got := map[string]Result{}
+	for _, res := range r.Run(ctx, echoCorpus(t)) {
+		_, name, _ := strings.Cut(res.Vector.ID, "/")
+		got[name] = res
+	}
+	return got, hello
+}
+
+// checkOutcomes checks the outcome of every vector: those in want have the
+// given outcome, all others pass.
+func checkOutcomes(t *testing.T, got map[string]Result, want map[string]Outcome) {
+	t.Helper()
+	for name, res := range got {
+		w, ok := want[name]
+		if !ok {
+			w = Pass
+		}
+		if res.Outcome != w {
+			t.Errorf("%s: outcome %s (%s %v), want %s", name, res.Outcome, res.Detail, res.Diffs, w)
+		}
+	}
+}
+
+func TestStdioFaults(t *testing.T) {
+	tests := []struct {
+		mode    string
+		env     []string
+		timeout time.Duration
+		want    map[string]Outcome
+		detail  map[string]string // substrings of Detail or Stderr
+	}{
+		{mode: fakeimpl.Echo},
+		{mode: fakeimpl.Reverse},
+		{mode: fakeimpl.Wrong, want: map[string]Outcome{"wrong-answer": Fail}, detail: map[string]string{"wrong-answer": ""}},
+		{mode: fakeimpl.CrashOnce, env: []string{fakeimpl.EnvN + "=3"}, want: map[string]Outcome{"wrong-answer": Crash}, detail: map[string]string{"wrong-answer": "fake: boom on request 3"}},
+		{mode: fakeimpl.Hang, timeout: 500 * time.Millisecond, want: map[string]Outcome{"hang": Timeout}, detail: map[string]string{"hang": "no answer within 500ms"}},
+		{mode: fakeimpl.NonJSON, want: map[string]Outcome{"garbage": ProtocolErr}, detail: map[string]string{"garbage": "this is not JSON at all"}},
+		{mode: fakeimpl.UnknownID, want: map[string]Outcome{"bad-id": ProtocolErr}, detail: map[string]string{"bad-id": `"somebody-else"`}},
+		{mode: fakeimpl.HugeLine, want: map[string]Outcome{"huge-answer": ProtocolErr}, detail: map[string]string{"huge-answer": "longer than the limit"}},
+		{mode: fakeimpl.ErrorAnswer, want: map[string]Outcome{"internal-error": Errored}, detail: map[string]string{"internal-error": "internal: fake: out of luck"}},
+		{mode: fakeimpl.StderrFlood},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			env := tt.env
+			if tt.mode == fakeimpl.CrashOnce {
+				env = append(env, fakeimpl.EnvFile+"="+filepath.Join(t.TempDir(), "crashed"))
+			}
+			timeout := tt.timeout
+			if timeout == 0 {
+				timeout = 10 * time.Second
+			}
+			parallel := 1 // one request at a time: each fault is pinned on its vector
+			if tt.mode == fakeimpl.Reverse {
+				parallel = 8
+			}
+			start := time.Now()
+			got, _ := runFake(t, fakeStdio(tt.mode, env...), timeout, parallel)
+			if len(got) != len(echoCorpus(t)) {
+				t.Fatalf("ran %d vectors, want %d", len(got), len(echoCorpus(t)))
+			}
+			checkOutcomes(t, got, tt.want)
+			for name, sub := range tt.detail {
+				res := got[name]
+				if !strings.Contains(res.Detail+"\n"+res.Stderr, sub) {
+					t.Errorf("%s: detail %q, stderr %q; want either to contain %q", name, res.Detail, res.Stderr, sub)
+				}
+			}
+			if d := time.Since(start); d > 30*time.Second {
+				t.Errorf("the run took %v", d)
+			}
+		})
+	}
+}
+
+// TestStdioHugeLineBounded checks that a 100 MB answer line is streamed past,
+// not held in memory: the run allocates far less than the line's size.
+func TestStdioHugeLineBounded(t *testing.T) {
+	s := fakeStdio(fakeimpl.HugeLine)
+	s.MaxLine = 1 << 20
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := Connect(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := s.Call(ctx, Request{ID: IntID(1), Op: "echo.echo", Input: json.RawMessage(`{"huge":true}`)})
+	runtime.ReadMemStats(&after)
+	var ce *CallError
+	if !errors.As(err, &ce) || ce.Outcome != ProtocolErr {
+		t.Fatalf("Call(huge) error = %v, want a protocol CallError", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > fakeimpl.HugeSize/4 {
+		t.Errorf("reading a %d-byte line allocated %d bytes", fakeimpl.HugeSize, alloc)
+	}
+	resp, err := s.Call(ctx, Request{ID: IntID(2), Op: "echo.echo", Input: json.RawMessage(`{"text":"after"}`)})
+	if err != nil || string(resp.Output) != `{"text":"after"}` {
+		t.Errorf("Call after the huge line = %s, %v; want the echo", resp.Output, err)
+	}
+}
+
+func TestStdioStderrBounded(t *testing.T) {
+	s := fakeStdio(fakeimpl.StderrFlood)
+	defer s.Close()
+	if _, err := Connect(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	tail := s.Stderr()
+	if len(tail) > 70<<10 || !strings.Contains(tail, "earlier bytes dropped") {
+		t.Errorf("Stderr() has %d bytes (%.60q...), want at most 64 KiB and a note of what was dropped", len(tail), tail)
+	}
+}
+
+func TestStdioExitAtStart(t *testing.T) {
+	s := fakeStdio(fakeimpl.ExitAtStart)
+	s.Restarts = 0
+	defer s.Close()
+	_, err := Connect(context.Background(), s)
+	var se *StartError
+	if !errors.As(err, &se) || !strings.Contains(se.Stderr, "cannot initialise") {
+		t.Fatalf("Connect() = %v, want a StartError carrying the child's stderr", err)
+	}
+}
+
+func TestStdioCommandNotFound(t *testing.T) {
+	s := NewStdio(filepath.Join(t.TempDir(), "no-such-program"))
+	_, err := Connect(context.Background(), s)
+	var se *StartError
+	if !errors.As(err, &se) {
+		t.Fatalf("Connect() = %v, want a StartError", err)
+	}
+}
+
+func TestStdioRestartBudget(t *testing.T) {
+	// Crash on every second request of each child, with no marker file: the
+	// child crashes again after every restart until the budget is spent.
+	s := fakeStdio(fakeimpl.CrashOnce, fakeimpl.EnvN+"=2", fakeimpl.EnvFile+"="+filepath.Join(t.TempDir(), "never", "x"))
+	s.Restarts = 2
+	defer s.Close()
+	ctx := context.Background()
+	var outcomes []Outcome
+	for i := range 6 {
+		_, err := s.Call(ctx, Request{ID: IntID(int64(i)), Op: "echo.echo", Input: json.RawMessage(`{"text":"a"}`)})
+		o := Pass
+		if err != nil {
+			o, _, _ = classify(err)
+		}
+		outcomes = append(outcomes, o)
+	}
+	// The marker directory does not exist, so the fake never records its
+	// crash: every child answers one request and dies on its second; a
+	// budget of 2 restarts allows 3 children.
+	want := []Outcome{Pass, Crash, Pass, Crash, Pass, Crash}
+	if strings.Join(toStrings(outcomes), ",") != strings.Join(toStrings(want), ",") {
+		t.Errorf("outcomes = %v, want %v", outcomes, want)
+	}
+	_, err := s.Call(ctx, Request{ID: IntID(9), Op: "echo.echo", Input: json.RawMessage(`{"text":"a"}`)})
+	if err == nil || !strings.Contains(err.Error(), "restart budget") {
+		t.Errorf("Call after the budget = %v, want an error naming the restart budget", err)
+	}
+}
+
+func toStrings(os []Outcome) []string {
+	var s []string
+	for _, o := range os {
+		s = append(s, string(o))
+	}
+	return s
+}
+
+func TestNoHelloSupportsEverything(t *testing.T) {
+	got, hello := runFake(t, fakeStdio(fakeimpl.NoHello), 10*time.Second, 4)
+	if hello != nil {
+		t.Errorf("Connect() = %+v, want nil for an implementation without hello", hello)
+	}
+	checkOutcomes(t, got, nil)
+}
+
+func TestOpNotInHelloIsUnsupported(t *testing.T) {
+	got, _ := runFake(t, fakeStdio(fakeimpl.Unsupported), 10*time.Second, 4)
+	for name, res := range got {
+		if res.Outcome != Unsupported || res.Failed() {
+			t.Errorf("%s: outcome %s, want unsupported (not a failure)", name, res.Outcome)
+		}
+	}
+}
+
+func TestSpawn(t *testing.T) {
+	s := &Spawn{Command: []string{os.Args[0]}, Env: append(os.Environ(), fakeimpl.Env+"="+fakeimpl.Wrong)}
+	got, _ := runFake(t, s, 10*time.Second, 4)
+	checkOutcomes(t, got, map[string]Outcome{"wrong-answer": Fail})
+}
+
+// echoImpl is the echo fake in process, for HTTP servers.
+type echoImpl struct{ delay time.Duration }
+
+func (e echoImpl) Call(ctx context.Context, req Request) (Response, error) {
+	if e.delay > 0 && req.Op != "hello" {
+		select {
+		case <-time.After(e.delay):
+		case <-ctx.Done():
+		}
+	}
+	switch req.Op {
+	case "hello":
+		return Response{ID: req.ID, Output: json.RawMessage(`{"protocol":1,"name":"echo","version":"0","language":"go","ops":["echo.echo"]}`)}, nil
+	case "echo.echo":
+		return Response{ID: req.ID, Output: req.Input}, nil
+	}
+	return Response{ID: req.ID, Error: &ErrorBody{Kind: KindUnsupported, Message: "no"}}, nil
+}
+
+func (echoImpl) Close() error { return nil }
+
+func TestHTTP(t *testing.T) {
+	srv := httptest.NewServer(HTTPHandler(echoImpl{}, 0))
+	defer srv.Close()
+	for _, batch := range []int{1, 4} {
+		h := NewHTTP(srv.URL)
+		h.Grease = true
+		ctx := context.Background()
+		hello, err := Connect(ctx, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &Runner{Impl: h, Hello: hello, Timeout: 5 * time.Second, Batch: batch}
+		for _, res := range r.Run(ctx, echoCorpus(t)) {
+			if res.Outcome != Pass {
+				t.Errorf("batch %d: %s: %s %s", batch, res.Vector.ID, res.Outcome, res.Detail)
+			}
+		}
+	}
+}
+
+func TestHTTPFaults(t *testing.T) {
+	status500 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(readAll(r), `"hello"`) {
+			HTTPHandler(echoImpl{}, 0).ServeHTTP(w, r)
+			return
+		}
+		http.Error(w, "database on fire", http.StatusInternalServerError)
+	}))
+	defer status500.Close()
+	slow := httptest.NewServer(HTTPHandler(echoImpl{delay: 2 * time.Second}, 0))
+	defer slow.Close()
+
+	tests := []struct {
+		name   string
+		url    string
+		want   Outcome
+		detail string
+	}{
+		{"status 500", status500.URL, Errored, "database on fire"},
+		{"slower than the timeout", slow.URL, Timeout, "no answer"},
+	}
+	for _, tt := range tests {
+		h := NewHTTP(tt.url)
+		hello, err := Connect(context.Background(), h)
+		if err != nil {
+			t.Fatalf("%s: Connect() = %v", tt.name, err)
+		}
+		r := &Runner{Impl: h, Hello: hello, Timeout: 300 * time.Millisecond}
+		res := r.RunOne(context.Background(), 1, echoCorpus(t)[0])
+		if res.Outcome != tt.want || !strings.Contains(res.Detail, tt.detail) {
+			t.Errorf("%s: outcome %s (%s), want %s containing %q", tt.name, res.Outcome, res.Detail, tt.want, tt.detail)
+		}
+	}
+}
+
+func readAll(r *http.Request) string {
+	var b strings.Builder
+	buf := make([]byte, 4096)
+	for {
+		n, err := r.Body.Read(buf)
+		b.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	r.Body = httpBody(b.String())
+	return b.String()
+}
+
+func TestHTTPConnectionRefused(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String()
+	ln.Close()
+	_, err = Connect(context.Background(), NewHTTP(url))
+	var se *StartError
+	if !errors.As(err, &se) || !strings.Contains(se.Msg, "connection refused") {
+		t.Fatalf("Connect(%s) = %v, want a StartError saying connection refused", url, err)
+	}
+	res := (&Runner{Impl: NewHTTP(url), Timeout: time.Second}).RunOne(context.Background(), 1, echoCorpus(t)[0])
+	if res.Outcome != Crash {
+		t.Errorf("RunOne against a closed port: outcome %s (%s), want crash", res.Outcome, res.Detail)
+	}
+}
