@@ -17,6 +17,7 @@ import (
 func (s *scenario) registerAnchor(sc *godog.ScenarioContext) {
 	sc.Step(`^an assistant response:$`, s.responseDoc)
 	sc.Step(`^an assistant response `+q+`$`, s.responseQuoted)
+	sc.Step(`^an assistant response of `+q+` repeated (\d+) times$`, s.responseRepeated)
 	sc.Step(`^the response later reads:$`, s.responseDoc)
 	sc.Step(`^the response later reads `+q+`$`, s.responseQuoted)
 	sc.Step(`^the user selects `+q+`$`, func(ctx context.Context, text string) error { return s.selectNth(ctx, "1", text) })
@@ -43,6 +44,12 @@ func (s *scenario) responseDoc(d *godog.DocString) error {
 
 func (s *scenario) responseQuoted(text string) error {
 	t, err := quoted(text)
+	s.response = t
+	return err
+}
+
+func (s *scenario) responseRepeated(unit, n string) error {
+	t, err := repeated(unit, n, "")
 	s.response = t
 	return err
 }

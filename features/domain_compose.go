@@ -33,6 +33,7 @@ func (s *scenario) registerCompose(sc *godog.ScenarioContext) {
 	sc.Step(`^the location hash is `+q+`$`, s.outputMemberIs("hash"))
 	sc.Step(`^the source thread opens the location `+q+`$`, s.navDecode)
 	sc.Step(`^the source thread opens a location ending in that hash$`, s.navDecodeHash)
+	sc.Step(`^the source thread opens the location `+q+` followed by `+q+` repeated (\d+) times$`, s.navDecodeLong)
 }
 
 func (s *scenario) setComment(ctx context.Context, comment string) error {
@@ -116,6 +117,18 @@ func (s *scenario) navDecodeHash(ctx context.Context) error {
 		return err
 	}
 	return s.navDecode(ctx, marshalString(fmt.Sprintf("https://app.example/env-1/thread-1#%s", hash)))
+}
+
+func (s *scenario) navDecodeLong(ctx context.Context, head, unit, n string) error {
+	h, err := quoted(head)
+	if err != nil {
+		return err
+	}
+	tail, err := repeated(unit, n, "")
+	if err != nil {
+		return err
+	}
+	return s.navDecode(ctx, marshalString(h+tail))
 }
 
 // marshalString returns s in the quoted-argument form: JSON string content.

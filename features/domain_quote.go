@@ -1,9 +1,12 @@
 package features
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/cucumber/godog"
 )
@@ -27,7 +30,9 @@ func (s *scenario) registerQuote(sc *godog.ScenarioContext) {
 	sc.Step(`^a client reads the href back$`, s.readHrefBack)
 	sc.Step(`^a client reads the href `+q+`$`, s.readHref)
 	sc.Step(`^a client reads the href:$`, s.readHrefDoc)
+	sc.Step(`^a client reads an href whose (\w+) is `+q+` repeated (\d+) times$`, s.readLongHref)
 	sc.Step(`^it gets the citation back unchanged$`, s.sameCitation)
+	sc.Step(`^the citation's members come in the order (.+)$`, s.memberOrder)
 	sc.Step(`^the citation's (\w+) is `+q+`$`, under("citation.", withValue(stringValue, s.outputMember)))
 	sc.Step(`^the citation's (\w+) is `+lit+`$`, under("citation.", withValue(jsonValue, s.outputMember)))
 	sc.Step(`^the citation has no (\w+)$`, s.citationHasNo)
@@ -101,6 +106,71 @@ func (s *scenario) readHrefDoc(ctx context.Context, d *godog.DocString) error {
 	var in object
 	in.set("href", v)
 	return s.call(ctx, "quote.parse", in.json())
+}
+
+// baseHref is the href a story varies one field of.
+const baseHref = "t3-citation://v1/env/thread/msg?text=q&start=0&end=1&prefix=&suffix="
+
+// readLongHref reads baseHref with one field made of an href-encoded unit
+// repeated n times: a path segment for an id, a query value otherwise.
+func (s *scenario) readLongHref(ctx context.Context, field, unit, n string) error {
+	value, err := repeated(unit, n, "")
+	if err != nil {
+		return err
+	}
+	path, query, _ := strings.Cut(strings.TrimPrefix(baseHref, "t3-citation://v1/"), "?")
+	segs := strings.Split(path, "/")
+	switch field {
+	case "environmentId", "threadId", "messageId":
+		segs[map[string]int{"environmentId": 0, "threadId": 1, "messageId": 2}[field]] = value
+	case "text", "prefix", "suffix", "start", "end":
+		parts := strings.Split(query, "&")
+		for i, p := range parts {
+			if k, _, _ := strings.Cut(p, "="); k == field {
+				parts[i] = field + "=" + value
+			}
+		}
+		query = strings.Join(parts, "&")
+	case "comment":
+		query += "&comment=" + value
+	default:
+		return fmt.Errorf("a citation has no field %q", field)
+	}
+	var in object
+	in.set("href", marshal("t3-citation://v1/"+strings.Join(segs, "/")+"?"+query))
+	return s.call(ctx, "quote.parse", in.json())
+}
+
+// memberOrder checks the order in which the output's citation writes its
+// members (QUOTE-LINK-001), which a comparison of JSON values ignores.
+func (s *scenario) memberOrder(list string) error {
+	c, err := s.member(s.resp, "the output", "citation")
+	if err != nil {
+		return err
+	}
+	var want, got []string
+	for _, m := range quotedName.FindAllStringSubmatch(list, -1) {
+		want = append(want, m[1])
+	}
+	dec := json.NewDecoder(bytes.NewReader(c))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return s.failf("the citation is not an object")
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		got = append(got, t.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return err
+		}
+	}
+	if !slices.Equal(got, want) {
+		return s.failf("the citation's members come in the order %q, want %q", got, want)
+	}
+	return nil
 }
 
 func (s *scenario) sameCitation() error {

@@ -18,6 +18,7 @@ func (s *scenario) registerSelref(sc *godog.ScenarioContext) {
 	sc.Step(`^an app declares a reference without a label$`, func() { s.reference = object{} })
 	sc.Step(`^its vance address is `+q+`$`, at("vanceUri", withValue(stringValue, s.reference.setNamed)))
 	sc.Step(`^its web address is `+q+`$`, at("url", withValue(stringValue, s.reference.setNamed)))
+	sc.Step(`^its (vance|web) address is `+q+` followed by `+q+` repeated (\d+) times$`, s.longAddress)
 	sc.Step(`^the reference member `+q+` is the JSON (.+)$`, withValue(jsonValue, s.reference.setNamed))
 	sc.Step(`^the reference is ingested$`, s.ingest)
 	sc.Step(`^the stored reference is ingested again$`, s.ingestAgain)
@@ -63,6 +64,19 @@ func (s *scenario) declareRepeated(unit, n, tail string) error {
 	}
 	s.reference = object{}
 	s.reference.set("label", marshal(label))
+	return nil
+}
+
+func (s *scenario) longAddress(kind, head, unit, n string) error {
+	h, err := quoted(head)
+	if err != nil {
+		return err
+	}
+	tail, err := repeated(unit, n, "")
+	if err != nil {
+		return err
+	}
+	s.reference.set(map[string]string{"vance": "vanceUri", "web": "url"}[kind], marshal(h+tail))
 	return nil
 }
 

@@ -163,3 +163,17 @@ Feature: Finding a quoted span again
       {"text": "a\ud83d  b"}
       """
     Then the output is {"text": "a\ufffd b"}
+
+  @QUOTE-ANCHOR-015 @QUOTE-ANCHOR-016
+  Scenario Outline: A selection longer than a citation can carry is refused
+    Given an assistant response of "<unit>" repeated <n> times
+    When the user selects from 0 to <end>
+    Then <answer>
+
+    Examples:
+      | unit | n    | end  | answer                                                |
+      | x    | 8001 | 8000 | the input is accepted                                 |
+      | x    | 8001 | 8001 | it is refused with code "QUOTE_SELECTION_TOO_LONG"    |
+      | 😀   | 4000 | 8000 | the input is accepted                                 |
+      | 😀   | 4001 | 8002 | it is refused with code "QUOTE_SELECTION_TOO_LONG"    |
+      | 😀   | 4001 | 8001 | it is refused with code "QUOTE_SELECTION_SPLITS_SURROGATE" |

@@ -252,3 +252,13 @@ Feature: From the composer to the model
   Scenario: Correct padding is accepted
     When the source thread opens the location "#assistant-citation=dDMtY2l0YXRpb246Ly92MS9hL2IvYz90ZXh0PXEmc3RhcnQ9MCZlbmQ9MSZwcmVmaXg9JnN1ZmZpeD0="
     Then the citation's text is "q"
+
+  @QUOTE-COMPOSE-054
+  Scenario Outline: A fragment longer than 140,000 units is refused before it is decoded
+    When the source thread opens the location "#assistant-citation=" followed by "A" repeated <n> times
+    Then it is refused with code "<code>"
+
+    Examples:
+      | n      | code               |
+      | 139981 | QUOTE_NAV_BASE64   |
+      | 139982 | QUOTE_NAV_TOO_LONG |

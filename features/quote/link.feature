@@ -254,3 +254,35 @@ Feature: Quoting an assistant response in a message
     Then it finds 1 citation
     And citation 1 spans 76 to 155
     And citation 1 quotes "ok"
+
+  @QUOTE-LINK-002 @QUOTE-LINK-022 @QUOTE-LINK-039 @QUOTE-LINK-041 @QUOTE-LINK-043 @QUOTE-LINK-047
+  Scenario Outline: Every limit is counted in UTF-16 units, and its last unit is allowed
+    When a client reads an href whose <field> is "<unit>" repeated <n> times
+    Then <answer>
+
+    Examples: at the limit
+      | field         | unit         | n      | answer                |
+      | environmentId | a            | 512    | the input is accepted |
+      | messageId     | %F0%9F%98%80 | 256    | the input is accepted |
+      | text          | x            | 8000   | the input is accepted |
+      | text          | %E7%B7%9A    | 8000   | the input is accepted |
+      | comment       | %F0%9F%98%80 | 4000   | the input is accepted |
+      | suffix        | %F0%9F%98%80 | 16     | the input is accepted |
+
+    Examples: one unit over
+      | field         | unit         | n      | answer                                           |
+      | environmentId | a            | 513    | it is refused with code "QUOTE_ID_TOO_LONG"      |
+      | messageId     | %F0%9F%98%80 | 257    | it is refused with code "QUOTE_ID_TOO_LONG"      |
+      | text          | x            | 8001   | it is refused with code "QUOTE_TEXT_TOO_LONG"    |
+      | comment       | %F0%9F%98%80 | 4001   | it is refused with code "QUOTE_COMMENT_TOO_LONG" |
+      | prefix        | %F0%9F%98%80 | 17     | it is refused with code "QUOTE_CONTEXT_TOO_LONG" |
+
+    Examples: the whole href, at 160,000 units and one over
+      | field         | unit         | n      | answer                                           |
+      | text          | x            | 159933 | it is refused with code "QUOTE_TEXT_TOO_LONG"    |
+      | text          | x            | 159934 | it is refused with code "QUOTE_HREF_TOO_LONG"    |
+
+  @QUOTE-LINK-001
+  Scenario: A citation read back lists its members in a fixed order
+    When a client reads the href "t3-citation://v1/a/b/c?suffix=s&comment=c&prefix=p&end=2&start=1&text=t"
+    Then the citation's members come in the order "version", "environmentId", "threadId", "messageId", "text", "comment", "start", "end", "prefix", "suffix"

@@ -239,3 +239,29 @@ Feature: Remembering what a message pointed at
   Scenario: A message that never pointed at anything replays as it was written
     When the message "just text\n" is replayed without a reference
     Then the model reads "just text\n"
+
+  @SELREF-VANCE-003 @SELREF-URL-006 @SELREF-TEXT-001
+  Scenario Outline: An address of up to 1,000 units is kept whole
+    Given an app declares a reference labelled "An entry"
+    And its <kind> address is "<head>" followed by "<unit>" repeated <n> times
+    When the reference is ingested
+    Then the output member "reference.<member>" starts with "<head><unit>"
+
+    Examples:
+      | kind  | member   | head       | unit | n   |
+      | vance | vanceUri | vance:/    | a    | 993 |
+      | vance | vanceUri | vance:/    | 😀   | 496 |
+      | web   | url      | https://x/ | a    | 990 |
+
+  @SELREF-VANCE-003 @SELREF-URL-006 @SELREF-INGEST-003
+  Scenario Outline: A longer address is refused, never cut
+    Given an app declares a reference labelled "An entry"
+    And its <kind> address is "<head>" followed by "<unit>" repeated <n> times
+    When the reference is ingested
+    Then the input is dropped with code "SELREF_NO_ADDRESS"
+
+    Examples:
+      | kind  | head       | unit | n   |
+      | vance | vance:/    | a    | 994 |
+      | vance | vance:/    | 😀   | 497 |
+      | web   | https://x/ | a    | 991 |
