@@ -161,7 +161,7 @@ type harness struct {
 	lastID  atomic.Int64
 
 	helloOnce sync.Once
-	hello     *runner.Hello // nil when the implementation does not answer hello
+	hello     *runner.Hello // nil when the implementation does not know hello
 	helloErr  error
 }
 
@@ -181,24 +181,14 @@ func (h *harness) call(ctx context.Context, op string, input json.RawMessage) (r
 	return resp, nil
 }
 
-// handshake sends hello once per run. An implementation that answers hello
-// with an error is taken to offer every op.
+// handshake performs the hello handshake once per run, as the runner does
+// (runner.Connect): an implementation that does not know hello is taken to
+// offer every op.
 func (h *harness) handshake(ctx context.Context) (*runner.Hello, error) {
 	h.helloOnce.Do(func() {
-		resp, err := h.call(ctx, "hello", json.RawMessage(`{"protocol":1}`))
-		switch {
-		case err != nil:
-			h.helloErr = err
-		case resp.Error != nil:
-			// Does not know hello: every op is assumed.
-		default:
-			var hello runner.Hello
-			if err := json.Unmarshal(resp.Output, &hello); err != nil {
-				h.helloErr = fmt.Errorf("hello: output: %w", err)
-				return
-			}
-			h.hello = &hello
-		}
+		ctx, cancel := context.WithTimeout(ctx, h.timeout)
+		defer cancel()
+		h.hello, h.helloErr = runner.Connect(ctx, h.impl)
 	})
 	return h.hello, h.helloErr
 }
@@ -214,10 +204,10 @@ func (h *harness) offers(ctx context.Context, op string) (bool, error) {
 		return true, nil
 	}
 	hello, err := h.handshake(ctx)
-	if err != nil || hello == nil {
-		return err == nil, err
+	if err != nil {
+		return false, err
 	}
-	return slices.Contains(hello.Ops, op), nil
+	return hello.Supports(op), nil
 }
 
 func (h *harness) initScenario(sc *godog.ScenarioContext) {
