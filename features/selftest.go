@@ -37,6 +37,7 @@ type SelfTest struct {
 type selfRun struct {
 	impl     runner.Implementation // the implementation the runner runs against
 	stdio    *runner.Stdio         // impl, when it is a fake over stdio
+	marker   string                // the file that makes the crashing fake crash once
 	choices  map[string]string
 	timeout  time.Duration
 	parallel int // requests in flight at once: 1 pins each fault on its vector
@@ -87,6 +88,9 @@ func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
 		if s.self.server != nil {
 			s.self.server.Close()
 		}
+		if s.self.marker != "" {
+			os.Remove(s.self.marker)
+		}
 		return ctx, err
 	})
 }
@@ -111,6 +115,7 @@ func (s *scenario) fake(mode, crashAt string) error {
 	if crashAt != "" {
 		marker := filepath.Join(os.TempDir(), fmt.Sprintf("conform-fake-%d-%d", os.Getpid(), fakeRuns.Add(1)))
 		os.Remove(marker)
+		s.self.marker = marker
 		st.Env = append(st.Env, fakeimpl.EnvN+"="+crashAt, fakeimpl.EnvFile+"="+marker)
 	}
 	s.self.impl, s.self.stdio, s.self.parallel = st, st, 1
