@@ -28,8 +28,9 @@ import (
 // deliberately faulty implementations of internal/fakeimpl, which only a test
 // binary can play, so without a SelfTest those scenarios are skipped.
 type SelfTest struct {
-	// Fake returns the command that plays the fake implementation; the
-	// harness adds the fakeimpl environment variables that choose its mode.
+	// Fake is the command that plays the fake implementation (a test
+	// binary whose TestMain calls fakeimpl.MaybeRun); the harness adds the
+	// fakeimpl environment variables that choose its mode.
 	Fake []string
 }
 
@@ -60,6 +61,9 @@ func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
 	sc.Step(`^an HTTP implementation that answers every op with status 500$`, s.serve500)
 	sc.Step(`^the runner runs every vector$`, func(ctx context.Context) error { return s.runAll(ctx, nil) })
 	sc.Step(`^the runner runs every vector with a line limit of (\d+) bytes$`, func(ctx context.Context, n int) error {
+		if s.self.stdio == nil {
+			return fmt.Errorf("a line limit applies to a fake implementation over stdio")
+		}
 		return s.runAll(ctx, func() { s.self.stdio.MaxLine = n })
 	})
 	sc.Step(`^the runner runs every vector with a timeout of (\d+) ms$`, func(ctx context.Context, n int) error {
