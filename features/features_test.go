@@ -143,12 +143,24 @@ func TestHarnessFails(t *testing.T) {
       """
       \u{D800}
       """`, fake{}},
+		{"a wrong fake passes", `Given the fake implementation "wrong"
+    When the runner runs every vector
+    Then every outcome is "pass"`, fake{}},
+		{"a crash is not a timeout", `Given the fake implementation "crash" that crashes on its request 3
+    When the runner runs every vector
+    Then the outcome of "echo.echo/wrong-answer" is "timeout"`, fake{}},
+		{"a right exit code", `Given the fake implementation "echo"
+    When the runner runs every vector
+    Then the exit code is 1`, fake{}},
+		{"a different code matches", `Given the comparison of expected output '{"rejected":{"code":"X"}}'
+    Then the actual output '{"rejected":{"code":"Y"}}' matches`, fake{}},
 	}
 	for _, tt := range tests {
 		src := "Feature: f\n  Scenario: s\n    " + tt.scenario + "\n"
 		fsys := fstest.MapFS{"f.feature": {Data: []byte(src)}}
 		var out bytes.Buffer
-		if got := Run(Options{Impl: tt.impl, FS: fsys, Format: "progress", Output: &out, NoColors: true}); got != StatusFailed {
+		opts := Options{Impl: tt.impl, FS: fsys, Format: "progress", Output: &out, NoColors: true, SelfTest: &SelfTest{Fake: []string{os.Args[0]}}}
+		if got := Run(opts); got != StatusFailed {
 			t.Errorf("%s: Run(%q) = %d, want %d\n%s", tt.name, tt.scenario, got, StatusFailed, out.String())
 		}
 	}
