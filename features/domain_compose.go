@@ -120,15 +120,11 @@ func (s *scenario) navDecodeHash(ctx context.Context) error {
 }
 
 func (s *scenario) navDecodeLong(ctx context.Context, head, unit, n string) error {
-	h, err := quoted(head)
+	location, err := headRepeated(head, unit, n)
 	if err != nil {
 		return err
 	}
-	tail, err := repeated(unit, n, "")
-	if err != nil {
-		return err
-	}
-	return s.navDecode(ctx, marshalString(h+tail))
+	return s.navDecode(ctx, marshalString(location))
 }
 
 // marshalString returns s in the quoted-argument form: JSON string content.

@@ -67,16 +67,22 @@ func (s *scenario) declareRepeated(unit, n, tail string) error {
 	return nil
 }
 
-func (s *scenario) longAddress(kind, head, unit, n string) error {
+// headRepeated is head followed by n copies of unit, all quoted arguments.
+func headRepeated(head, unit, n string) (string, error) {
 	h, err := quoted(head)
 	if err != nil {
-		return err
+		return "", err
 	}
 	tail, err := repeated(unit, n, "")
+	return h + tail, err
+}
+
+func (s *scenario) longAddress(kind, head, unit, n string) error {
+	v, err := headRepeated(head, unit, n)
 	if err != nil {
 		return err
 	}
-	s.reference.set(map[string]string{"vance": "vanceUri", "web": "url"}[kind], marshal(h+tail))
+	s.reference.set(map[string]string{"vance": "vanceUri", "web": "url"}[kind], marshal(v))
 	return nil
 }
 
