@@ -6,6 +6,7 @@ require (
 	github.com/cucumber/gherkin/go/v42 v42.0.0
 	github.com/cucumber/godog v0.16.0
 	github.com/cucumber/messages/go/v34 v34.2.0
+	github.com/google/gofuzz v1.2.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	pgregory.net/rapid v1.3.0
 )

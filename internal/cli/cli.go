@@ -30,6 +30,7 @@ Usage:
   conform list [flags]           list the vectors, filtered like run
   conform explain ID             show a vector, its requirements and the request line to replay
   conform doctor [flags]         check an implementation's protocol: handshake, schemas, overhead
+  conform fuzz [flags]           fuzz an implementation against the reference (docs/fuzzing.md)
   conform serve --stdio          serve the reference implementation on stdin/stdout
   conform serve --http ADDR      serve the reference implementation over HTTP
   conform features [flags]       run the Gherkin scenarios against an implementation
@@ -86,6 +87,8 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 		return e.explain(args[1:])
 	case "doctor":
 		return e.doctor(args[1:])
+	case "fuzz":
+		return e.fuzz(args[1:])
 	case "serve":
 		return e.serve(args[1:])
 	case "features":

@@ -32,8 +32,8 @@ type stripOut struct {
 }
 
 type streamIn struct {
-	Deltas       []string  `json:"deltas"`
-	DeltasBase64 []string  `json:"deltas_base64"`
+	Deltas       []string  `json:"deltas,omitempty"` // exactly one of Deltas and DeltasBase64
+	DeltasBase64 []string  `json:"deltas_base64,omitempty"`
 	Parts        *[]partIn `json:"parts"`
 }
 

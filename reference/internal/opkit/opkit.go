@@ -52,7 +52,9 @@ func Decode(input json.RawMessage, v any) error {
 }
 
 // exactNames refuses member names that encoding/json matched only
-// case-insensitively ("Label" for "label"): protocol member names are exact.
+// case-insensitively ("Label" for "label"), since protocol member names are
+// exact, and refuses a missing member unless its field is optional: a
+// pointer, a json.RawMessage, or tagged omitempty or omitzero.
 func exactNames(input json.RawMessage, v any) error {
 	t := reflect.TypeOf(v)
 	for t != nil && t.Kind() == reflect.Pointer {
@@ -68,11 +70,19 @@ func exactNames(input json.RawMessage, v any) error {
 	names := map[string]bool{}
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
 		if name == "" {
 			name = f.Name
 		}
 		names[name] = true
+		optional := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero") ||
+			f.Type.Kind() == reflect.Pointer || f.Type == rawMessage
+		if _, ok := members[name]; !ok && !optional {
+			return &Error{Kind: KindBadRequest, Message: fmt.Sprintf("input: missing member %q", name)}
+		}
 	}
 	for k := range members {
 		if !names[k] {
@@ -81,6 +91,8 @@ func exactNames(input json.RawMessage, v any) error {
 	}
 	return nil
 }
+
+var rawMessage = reflect.TypeFor[json.RawMessage]()
 
 // BadRequest returns a bad_request error with a formatted message.
 func BadRequest(format string, args ...any) error {

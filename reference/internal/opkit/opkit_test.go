@@ -18,6 +18,8 @@ func TestDecode(t *testing.T) {
 		{`{"label":"a"}`, true},
 		{`{"label":"a","url":"b"}`, true},
 		{`{"Label":"a"}`, false}, // case-insensitive match refused
+		{`{}`, false},            // label is required: not a pointer, not omitempty
+		{`{"url":"b"}`, false},
 		{`{"label":"a","x":1}`, false},
 		{`{"label":1}`, false},
 		{`{"label":"a"} {}`, false},

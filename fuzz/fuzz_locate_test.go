@@ -1,0 +1,137 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	gofuzz "github.com/google/gofuzz"
+
+	"github.com/conform-suite/conform/reference"
+	"github.com/conform-suite/conform/vectors"
+)
+
+// FuzzLocate fuzzes marker.locate, whose locator is untrusted model output.
+// Properties, checked through the op:
+//   - the answer is {resolved}, or a rejection with MARKER_BAD_LOCATOR
+//     exactly when the locator has neither the JSON Pointer syntax nor the
+//     line-range syntax (an oracle written from the grammar of spec/marker.md);
+//   - a pointer built by escaping the member names and indexes of a path
+//     that exists in the value (the path chosen by gofuzz from the fuzzer's
+//     bytes) resolves to the value at that path.
+func FuzzLocate(f *testing.F) {
+	c, err := vectors.Load(vectors.FS())
+	if err != nil {
+		f.Fatal(err)
+	}
+	n := 0
+	for _, v := range c.Vectors() {
+		if v.Op != "marker.locate" {
+			continue
+		}
+		var in struct {
+			Value   json.RawMessage `json:"value"`
+			Locator string          `json:"locator"`
+		}
+		if err := json.Unmarshal(v.Input, &in); err != nil {
+			f.Fatalf("%s: %v", v.ID, err)
+		}
+		f.Add(string(in.Value), in.Locator, []byte(v.ID))
+		n++
+	}
+	if n == 0 {
+		f.Fatal("no marker.locate vector to seed from")
+	}
+	f.Fuzz(func(t *testing.T, value, locator string, choices []byte) {
+		if !json.Valid([]byte(value)) || !utf8.ValidString(locator) {
+			return // not a request a client can send: JSON carries no invalid UTF-8
+		}
+		out := locateOp(t, value, locator)
+		bad := locator != "" && !locatorPointer.MatchString(locator) && !locatorLines.MatchString(locator)
+		switch code := outputRefusal(out); {
+		case bad && code != "rejected:MARKER_BAD_LOCATOR":
+			t.Fatalf("marker.locate(%s, %q) = %s, want a MARKER_BAD_LOCATOR rejection", value, locator, out)
+		case !bad && code != "":
+			t.Fatalf("marker.locate(%s, %q) = %s, want no rejection", value, locator, out)
+		}
+
+		// A path that exists resolves to what is there.
+		var doc any
+		dec := json.NewDecoder(strings.NewReader(value))
+		dec.UseNumber()
+		if dec.Decode(&doc) != nil {
+			return
+		}
+		var steps []uint16
+		gofuzz.NewFromGoFuzz(choices).NilChance(0).NumElements(0, 6).Fuzz(&steps)
+		pointer, want := "", doc
+		for _, s := range steps {
+			switch v := want.(type) {
+			case map[string]any:
+				if len(v) == 0 {
+					break
+				}
+				keys := make([]string, 0, len(v))
+				for k := range v {
+					keys = append(keys, k)
+				}
+				slices.Sort(keys)
+				k := keys[int(s)%len(keys)]
+				pointer += "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+				want = v[k]
+				continue
+			case []any:
+				if len(v) == 0 {
+					break
+				}
+				i := int(s) % len(v)
+				pointer += "/" + strconv.Itoa(i)
+				want = v[i]
+				continue
+			}
+			break
+		}
+		out = locateOp(t, value, pointer)
+		var got struct {
+			Resolved bool            `json:"resolved"`
+			Value    json.RawMessage `json:"value"`
+		}
+		if err := json.Unmarshal(out, &got); err != nil || !got.Resolved {
+			t.Fatalf("marker.locate(%s, %q) = %s, want resolved", value, pointer, out)
+		}
+		var gotValue any
+		dec = json.NewDecoder(bytes.NewReader(got.Value))
+		dec.UseNumber()
+		if err := dec.Decode(&gotValue); err != nil || !reflect.DeepEqual(gotValue, want) {
+			t.Fatalf("marker.locate(%s, %q) = %s, want the value %v", value, pointer, out, want)
+		}
+	})
+}
+
+var (
+	locatorPointer = regexp.MustCompile(`^(/([^~]|~[01])*)+$`)
+	locatorLines   = regexp.MustCompile(`^L[0-9]+(-L[0-9]+)?$`)
+)
+
+func locateOp(t *testing.T, value, locator string) json.RawMessage {
+	t.Helper()
+	in, err := json.Marshal(map[string]any{"value": json.RawMessage(value), "locator": locator})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := reference.Handle("marker.locate", in)
+	if err != nil {
+		t.Fatalf("marker.locate(%s) error %v", in, err)
+	}
+	data, err := json.Marshal(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}

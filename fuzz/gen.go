@@ -1,0 +1,142 @@
+package fuzz
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"unicode/utf16"
+)
+
+// An inputGen builds one input for its op from r. It knows the op's format:
+// it writes valid citations, links, prompts, marker streams and references
+// most of the time, and near misses the rest of the time.
+type inputGen func(r *rand.Rand) *jnode
+
+// inputGens maps an op to its generator. Ops without one are fuzzed by
+// mutating their vectors' inputs only.
+var inputGens = map[string]inputGen{}
+
+func registerGen(op string, g inputGen) {
+	if _, dup := inputGens[op]; dup {
+		panic("fuzz: inputGen registered twice: " + op)
+	}
+	inputGens[op] = g
+}
+
+// GeneratedOps returns the ops that have an input generator, sorted.
+func GeneratedOps() []string {
+	ops := make([]string, 0, len(inputGens))
+	for op := range inputGens {
+		ops = append(ops, op)
+	}
+	slices.Sort(ops)
+	return ops
+}
+
+// Character classes that the suites count differently: ASCII (1 byte, 1
+// UTF-16 unit, 1 rune), CJK (3 bytes, 1 unit, 1 rune), astral (4 bytes, 2
+// units, 1 rune), combining marks, the whitespace of JavaScript's \s and
+// its near misses, controls, and the private-use marker characters.
+var (
+	genASCII     = []rune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
+	genPunct     = []rune(".,;:!?'\"()[]{}<>&%+=/#*\\|$@^`")
+	genCJK       = []rune("引用文本漢字中国語")
+	genAstral    = []rune("😀🎉𝄞𠀋🙂")
+	genMarks     = []rune("\u0301\u0308\u200d")
+	genJSSpace   = []rune("\t\n\v\f\r \u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
+	genNearSpace = []rune("\u0085\u180e\u200b")
+	genControls  = []rune("\x00\x01\x07\x1b\x7f\u0080\u009f")
+	genMarkers   = []rune("\ue200\ue201\ue202")
+)
+
+// Boundary lengths of the suites' limits, in their own units: quote
+// context 32, selref label 200, ids 512, selref addresses 1000, marker hold
+// 4096, quote and comment 8000.
+var boundaryLens = []int{31, 32, 33, 199, 200, 201, 511, 512, 513, 999, 1000, 1001, 4095, 4096, 4097, 7999, 8000, 8001}
+
+func pickOne[T any](r *rand.Rand, s []T) T { return s[r.IntN(len(s))] }
+
+// genWord returns a short run of characters, mostly ASCII.
+func genWord(r *rand.Rand) string {
+	var b strings.Builder
+	for range 1 + r.IntN(8) {
+		switch r.IntN(20) {
+		case 0:
+			b.WriteRune(pickOne(r, genCJK))
+		case 1:
+			b.WriteRune(pickOne(r, genAstral))
+		case 2:
+			b.WriteRune(pickOne(r, genMarks))
+		default:
+			b.WriteRune(pickOne(r, genASCII[:52]))
+		}
+	}
+	return b.String()
+}
+
+// genProse returns up to n words separated by whitespace runs and punctuation.
+func genProse(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for i := range 1 + r.IntN(n) {
+		if i > 0 {
+			switch r.IntN(12) {
+			case 0:
+				b.WriteRune(pickOne(r, genJSSpace))
+				b.WriteRune(pickOne(r, genJSSpace))
+			case 1:
+				b.WriteString(". ")
+			case 2:
+				b.WriteRune(pickOne(r, genPunct))
+			case 3:
+				b.WriteRune(pickOne(r, genNearSpace))
+			case 4:
+				b.WriteString("\n")
+			default:
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(genWord(r))
+	}
+	return b.String()
+}
+
+// genWild returns a string drawn from every class, for fields whose content
+// does not matter to the format.
+func genWild(r *rand.Rand, n int) string {
+	classes := [][]rune{genASCII, genPunct, genCJK, genAstral, genMarks, genJSSpace, genNearSpace, genControls, genMarkers}
+	var b strings.Builder
+	for range r.IntN(n + 1) {
+		b.WriteRune(pickOne(r, pickOne(r, classes)))
+	}
+	return b.String()
+}
+
+// genSized returns a string of exactly n units of the unit the caller counts:
+// ASCII, CJK or astral characters; with astral and an odd n the last unit is
+// ASCII.
+func genSized(r *rand.Rand, n int) string {
+	var b strings.Builder
+	switch r.IntN(3) {
+	case 0:
+		b.WriteString(strings.Repeat("a", n))
+	case 1:
+		b.WriteString(strings.Repeat(string(pickOne(r, genCJK)), n))
+	default:
+		b.WriteString(strings.Repeat(string(pickOne(r, genAstral)), n/2))
+		if n%2 == 1 {
+			b.WriteByte('a')
+		}
+	}
+	return b.String()
+}
+
+// genMaybe returns v with probability num/den, else nil (an absent member).
+func genMaybe(r *rand.Rand, num, den int, v *jnode) *jnode {
+	if r.IntN(den) < num {
+		return v
+	}
+	return nil
+}
+
+// units16 returns the length of s in UTF-16 code units.
+func units16(s string) int { return len(utf16.Encode([]rune(s))) }

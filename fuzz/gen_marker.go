@@ -1,0 +1,159 @@
+package fuzz
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"unicode/utf16"
+)
+
+// Generators of the marker suite: model output with valid and broken
+// citation markers, the data parts they cite, and the same output cut into
+// stream deltas anywhere, inside markers included.
+
+func init() {
+	registerGen("marker.strip", func(r *rand.Rand) *jnode {
+		ids, parts := genParts(r)
+		return jobj("text", jstr(genMarkedText(r, ids)), "parts", parts)
+	})
+	registerGen("marker.stream", func(r *rand.Rand) *jnode {
+		ids, parts := genParts(r)
+		text := genMarkedText(r, ids)
+		if r.IntN(4) == 0 {
+			return jobj("deltas_base64", splitBytes(r, text), "parts", parts)
+		}
+		return jobj("deltas", splitDeltas(r, text), "parts", parts)
+	})
+	registerGen("marker.locate", func(r *rand.Rand) *jnode {
+		value := jobj("results", jarr(jobj("findings", jstr(genProse(r, 4)))), "a/b", jint(1), "m~n", jint(8), "", jint(0), "lines", jstr("one\ntwo\r\nthree\n"))
+		if r.IntN(4) == 0 {
+			value = jstr(pickOne(r, []string{"l1\nl2\nl3", "", "\n", "a\r\nb"}))
+		}
+		return jobj("value", value, "locator", jstr(genLocator(r)))
+	})
+}
+
+// genLocator returns a JSON Pointer or a line range, valid or nearly so.
+func genLocator(r *rand.Rand) string {
+	return pickOne(r, []string{"", "/", "/results/0/findings", "/results/00", "/results/01", "/results/-", "/results/1", "/results/+0", "/a~1b", "/m~0n", "/m~2n", "/~", "#/a~1b", "a",
+		"L1", "L0", "L2-L3", "L3-L2", "L1-L99", "L01", "l1", "L1-", "L1-L", "L99999999999999999999", "/lines"})
+}
+
+// splitBytes cuts the UTF-8 bytes of text anywhere, inside a character
+// included, and encodes each chunk in standard base64.
+func splitBytes(r *rand.Rand, text string) *jnode {
+	b := []byte(text)
+	out := jarr()
+	for len(b) > 0 {
+		n := 1 + r.IntN(min(len(b), pickOne(r, []int{1, 2, 3, 5, 16})))
+		out.elems = append(out.elems, jstr(base64.StdEncoding.EncodeToString(b[:n])))
+		b = b[n:]
+	}
+	if r.IntN(10) == 0 {
+		out.elems = append(out.elems, jstr(pickOne(r, []string{"7g==", "gA==", "!", ""})))
+	}
+	return out
+}
+
+const (
+	mStart = "\ue200"
+	mStop  = "\ue201"
+	mDelim = "\ue202"
+)
+
+// genParts returns the data parts of an answer: connector parts, sometimes
+// user-origin ones, with small JSON values a locator can point into.
+func genParts(r *rand.Rand) ([]string, *jnode) {
+	var ids []string
+	parts := jarr()
+	for i := range r.IntN(4) {
+		id := pickOne(r, []string{fmt.Sprintf("tool_data_%02d", i+1), fmt.Sprintf("turn0search%d", i), fmt.Sprintf("user_data_%d", i), fmt.Sprintf("user_text_%d", i), "a/b", "é"})
+		ids = append(ids, id)
+		data := jobj("results", jarr(jobj("findings", jstr(genProse(r, 4)), "n", jint(int64(r.IntN(9))))), "a/b", jint(1), "m~n", jint(8), "", jint(0))
+		parts.elems = append(parts.elems, jobj("id", jstr(id), "value", data))
+	}
+	return ids, parts
+}
+
+// genMarker returns one marker: valid most of the time, otherwise one of
+// the grammar's near misses.
+func genMarker(r *rand.Rand, ids []string) string {
+	id := "tool_data_09"
+	if len(ids) > 0 && r.IntN(5) != 0 {
+		id = pickOne(r, ids)
+	}
+	loc := ""
+	if r.IntN(3) != 0 {
+		loc = genLocator(r)
+	}
+	var m string
+	if loc == "" && r.IntN(2) == 0 {
+		m = mStart + "cite" + mDelim + id + mStop
+	} else {
+		m = mStart + "cite" + mDelim + id + mDelim + loc + mStop
+	}
+	if r.IntN(4) != 0 {
+		return m
+	}
+	switch r.IntN(9) {
+	case 0:
+		return mStart + "cite" + mDelim + id // unterminated
+	case 1:
+		return mStart + "filecite" + mDelim + id + mStop
+	case 2:
+		return mStart + "cite" + mDelim + mStop
+	case 3:
+		return mStart + "cite" + mDelim + "bad id" + m // garbage start swallowing a valid marker
+	case 4:
+		return mStart + "cite" + mDelim + id + mDelim + "a" + mDelim + "b" + mStop
+	case 5:
+		return pickOne(r, []string{mStop, mDelim, mStart})
+	case 6:
+		return `\ue200cite\ue202` + id + `\ue201`
+	case 7:
+		return mStart + "cite" + mDelim + id + mDelim + strings.Repeat("x", pickOne(r, []int{4095, 4096, 4097})) + mStop
+	default:
+		return mStart + "Cite" + mDelim + id + mStop
+	}
+}
+
+// genMarkedText returns prose with markers placed before and after
+// punctuation, at the ends, and after astral characters.
+func genMarkedText(r *rand.Rand, ids []string) string {
+	var b strings.Builder
+	for range 1 + r.IntN(6) {
+		switch r.IntN(5) {
+		case 0:
+			b.WriteString(genMarker(r, ids))
+			b.WriteString(pickOne(r, []string{".", ",", ".)", "!?", "。", "…", " ", "\n", ""}))
+		case 1:
+			b.WriteString(pickOne(r, []string{"😀", "引", "e\u0301"}))
+			b.WriteString(genMarker(r, ids))
+		default:
+			b.WriteString(genProse(r, 6))
+			b.WriteString(pickOne(r, []string{". ", ".", " ", ""}))
+			b.WriteString(genMarker(r, ids))
+		}
+	}
+	return b.String()
+}
+
+// splitDeltas cuts text into deltas at random code points, rarely between
+// the two halves of a surrogate pair, and sometimes adds empty deltas.
+func splitDeltas(r *rand.Rand, text string) *jnode {
+	u := utf16.Encode([]rune(text))
+	out := jarr()
+	for len(u) > 0 {
+		n := 1 + r.IntN(min(len(u), pickOne(r, []int{1, 2, 4, 16, 64})))
+		if n < len(u) && utf16.IsSurrogate(rune(u[n])) && u[n] >= 0xdc00 && r.IntN(20) != 0 {
+			n++ // keep the pair together
+		}
+		out.elems = append(out.elems, junits(append([]uint16(nil), u[:n]...)))
+		u = u[n:]
+		if r.IntN(10) == 0 {
+			out.elems = append(out.elems, jstr(""))
+		}
+	}
+	return out
+}

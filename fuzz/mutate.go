@@ -1,0 +1,197 @@
+package fuzz
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"unicode/utf16"
+)
+
+// mutate returns a mutated copy of an input: one to three edits aimed at the
+// suites' edges, applied anywhere in the JSON tree. The original is not
+// changed.
+func mutate(r *rand.Rand, in *jnode) *jnode {
+	out := in.clone()
+	for range 1 + r.IntN(3) {
+		nodes := walkNodes(out, nil)
+		if len(nodes) == 0 {
+			break
+		}
+		n := pickOne(r, nodes)
+		switch n.kind {
+		case jString:
+			n.str = mutateUnits(r, n.str)
+		case jLiteral:
+			if n.lit != "true" && n.lit != "false" && n.lit != "null" {
+				n.lit = pickOne(r, numberEdges)
+			}
+		case jArray:
+			mutateArray(r, n)
+		case jObject:
+			if len(n.members) > 0 && r.IntN(8) == 0 {
+				i := r.IntN(len(n.members))
+				n.members = slices.Delete(n.members, i, i+1)
+			}
+		}
+	}
+	return out
+}
+
+// walk lists every node of v in document order.
+func walkNodes(v *jnode, out []*jnode) []*jnode {
+	out = append(out, v)
+	for _, e := range v.elems {
+		out = walkNodes(e, out)
+	}
+	for _, m := range v.members {
+		out = walkNodes(m.val, out)
+	}
+	return out
+}
+
+// numberEdges are integers at the edges of the offsets' domain, and
+// numbers that are not integers at all.
+var numberEdges = []string{"0", "1", "-1", "2", "31", "32", "33", "200", "4096", "8000", "9007199254740991", "9007199254740992", "1.5", "1e2", "-0", "1.0"}
+
+func mutateArray(r *rand.Rand, a *jnode) {
+	n := len(a.elems)
+	switch r.IntN(5) {
+	case 0:
+		if n > 0 {
+			i := r.IntN(n)
+			a.elems = slices.Insert(a.elems, i, a.elems[i].clone())
+		}
+	case 1:
+		if n > 0 {
+			i := r.IntN(n)
+			a.elems = slices.Delete(a.elems, i, i+1)
+		}
+	case 2:
+		if n > 1 {
+			i, j := r.IntN(n), r.IntN(n)
+			a.elems[i], a.elems[j] = a.elems[j], a.elems[i]
+		}
+	case 3: // split a string element: a marker or a surrogate pair across two deltas
+		if n > 0 && a.elems[r.IntN(n)].kind == jString {
+			i := r.IntN(n)
+			s := a.elems[i].str
+			k := r.IntN(len(s) + 1)
+			a.elems[i] = junits(append([]uint16(nil), s[:k]...))
+			a.elems = slices.Insert(a.elems, i+1, junits(append([]uint16(nil), s[k:]...)))
+		}
+	case 4: // merge two adjacent string elements
+		if n > 1 {
+			i := r.IntN(n - 1)
+			if a.elems[i].kind == jString && a.elems[i+1].kind == jString {
+				a.elems[i] = junits(append(slices.Clone(a.elems[i].str), a.elems[i+1].str...))
+				a.elems = slices.Delete(a.elems, i+1, i+2)
+			}
+		}
+	}
+}
+
+// insertable are the characters the string mutations insert: one of each
+// class the suites count differently, and lone surrogates.
+var insertable = func() [][]uint16 {
+	var out [][]uint16
+	for _, class := range [][]rune{genCJK[:2], genAstral[:2], genMarks, genJSSpace, genNearSpace, genControls, genMarkers, []rune("%+&=#?/\\\"<>~.")} {
+		for _, c := range class {
+			out = append(out, utf16.Encode([]rune{c}))
+		}
+	}
+	return append(out, []uint16{0xd83d}, []uint16{0xde00}, []uint16{0xde00, 0xd83d})
+}()
+
+// percentTricks are fragments that percent-decoders disagree about.
+var percentTricks = []string{"%", "%Z", "%ZZ", "%2", "%e9", "%C3", "%ED%A0%80", "%EF%BF%BD", "%2e%2e", "%2F", "%25", "%00", "%0A", "+", "%2B", "%20", "%26", "%3D", "%23"}
+
+func mutateUnits(r *rand.Rand, s []uint16) []uint16 {
+	s = slices.Clone(s)
+	pos := func() int { return r.IntN(len(s) + 1) }
+	switch r.IntN(10) {
+	case 0, 1: // insert a character of another class
+		return slices.Insert(s, pos(), pickOne(r, insertable)...)
+	case 2: // grow or cut to a boundary length
+		l := pickOne(r, boundaryLens)
+		if l <= len(s) {
+			return s[:l]
+		}
+		fill := pickOne(r, [][]uint16{{'a'}, {0x5f15}, {0xd83d, 0xde00}, {' '}})
+		for len(s) < l {
+			s = append(s, fill...)
+		}
+		s = s[:l]
+		if utf16.IsSurrogate(rune(s[l-1])) && s[l-1] < 0xdc00 && r.IntN(4) != 0 {
+			s[l-1] = 'a' // usually keep the string free of lone surrogates
+		}
+		return s
+	case 3: // delete a range
+		i := pos()
+		return slices.Delete(s, i, min(len(s), i+1+r.IntN(8)))
+	case 4: // duplicate a range
+		i := pos()
+		j := min(len(s), i+1+r.IntN(16))
+		return slices.Insert(s, j, slices.Clone(s[i:j])...)
+	case 5, 6: // percent-encoding tricks
+		if i := slices.Index(s, '%'); i >= 0 && r.IntN(2) == 0 {
+			// lower-case or break an existing escape
+			if i+2 < len(s) {
+				s[i+1+r.IntN(2)] = pickOne(r, []uint16{'a', 'f', 'Z', 'g', '%'})
+			}
+			return s
+		}
+		if len(s) > 0 && r.IntN(2) == 0 {
+			// percent-encode one ASCII character
+			i := r.IntN(len(s))
+			if s[i] < 0x80 {
+				enc := fmt.Sprintf(pickOne(r, []string{"%%%02X", "%%%02x"}), s[i])
+				return slices.Replace(s, i, i+1, utf16.Encode([]rune(enc))...)
+			}
+		}
+		return slices.Insert(s, pos(), utf16.Encode([]rune(pickOne(r, percentTricks)))...)
+	case 7: // duplicate a query field, plainly or with an encoded key
+		return dupQueryField(r, s)
+	case 8: // flip the case of ASCII letters in a range
+		i := pos()
+		for k := i; k < min(len(s), i+1+r.IntN(6)); k++ {
+			if c := s[k]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+				s[k] ^= 0x20
+			}
+		}
+		return s
+	default: // empty or whitespace only
+		return utf16.Encode([]rune(pickOne(r, []string{"", " ", "\t", "\u3000", "\u00a0"})))
+	}
+}
+
+// dupQueryField appends a copy of one "key=value" field of a URL query,
+// sometimes with the key's first letter percent-encoded.
+func dupQueryField(r *rand.Rand, s []uint16) []uint16 {
+	q := slices.Index(s, '?')
+	if q < 0 {
+		return s
+	}
+	var fields [][2]int
+	start := q + 1
+	for i := start; i <= len(s); i++ {
+		if i == len(s) || s[i] == '&' || s[i] == '#' {
+			if i > start {
+				fields = append(fields, [2]int{start, i})
+			}
+			if i < len(s) && s[i] == '#' {
+				break
+			}
+			start = i + 1
+		}
+	}
+	if len(fields) == 0 {
+		return s
+	}
+	f := pickOne(r, fields)
+	dup := slices.Clone(s[f[0]:f[1]])
+	if r.IntN(2) == 0 && len(dup) > 0 && dup[0] < 0x80 {
+		dup = slices.Replace(dup, 0, 1, utf16.Encode([]rune(fmt.Sprintf("%%%02X", dup[0])))...)
+	}
+	at := fields[len(fields)-1][1]
+	return slices.Insert(s, at, append([]uint16{'&'}, dup...)...)
+}

@@ -1,0 +1,73 @@
+package fuzz
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/conform-suite/conform/runner"
+)
+
+// plantedEnv names the planted bug a re-executed test binary serves.
+const plantedEnv = "CONFORM_FUZZ_PLANTED"
+
+// TestPlantedHelperProcess is not a test: re-executed with plantedEnv set,
+// the test binary serves that planted bug over stdio (protocol v1), as a
+// porting team's adapter would.
+func TestPlantedHelperProcess(t *testing.T) {
+	name := os.Getenv(plantedEnv)
+	if name == "" {
+		t.Skip("helper process for TestPlantedBugOverStdio")
+	}
+	all := append(slices.Clone(plantedBugs), exitOnNUL)
+	i := slices.IndexFunc(all, func(p *plantedBug) bool { return p.name == name })
+	if i < 0 {
+		os.Exit(3)
+	}
+	if err := runner.ServeStdio(context.Background(), all[i], os.Stdin, os.Stdout, 0); err != nil {
+		os.Exit(4)
+	}
+	os.Exit(0)
+}
+
+// exitOnNUL is a planted crash, served over stdio only: the process exits
+// when a selref.ingest input holds U+0000.
+var exitOnNUL = &plantedBug{
+	name: "exit-on-nul", op: "selref.ingest", kind: KindCrash, count: 3000,
+	alter: func(_ context.Context, req runner.Request, out json.RawMessage) json.RawMessage {
+		if strings.Contains(string(req.Input), `\u0000`) {
+			os.Exit(3)
+		}
+		return out
+	},
+	check: func(t *testing.T, f *Finding) {
+		if !strings.Contains(string(f.Input), `\u0000`) || len(f.Input) > 40 {
+			t.Errorf("shrunk input %s: want a short input holding U+0000", f.Input)
+		}
+	},
+}
+
+// TestPlantedBugOverStdio fuzzes planted bugs served by a child process
+// through the runner's stdio transport: found, shrunk and emitted as over
+// the in-process path; the crash restarts the child each time.
+func TestPlantedBugOverStdio(t *testing.T) {
+	for _, pb := range []*plantedBug{plantedBugs[slices.IndexFunc(plantedBugs, func(p *plantedBug) bool { return p.name == "duplicate-comment-accepted" })], exitOnNUL} {
+		t.Run(pb.name, func(t *testing.T) {
+			impl := runner.NewStdio(os.Args[0], "-test.run=^TestPlantedHelperProcess$")
+			impl.Env = append(os.Environ(), plantedEnv+"="+pb.name)
+			impl.Restarts = 1000
+			defer impl.Close()
+			rep, err := Run(context.Background(), Config{Impl: impl, Ops: []string{pb.op}, Seed: 1, Count: pb.count, StopWhen: pb.found})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Stopped != "" {
+				t.Errorf("Stopped = %q, want the child restarted after every crash", rep.Stopped)
+			}
+			checkPlanted(t, pb, rep, impl)
+		})
+	}
+}

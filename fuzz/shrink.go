@@ -1,0 +1,364 @@
+package fuzz
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// shrink reduces a diverging input to a small one that diverges the same
+// way (same signature), by delta debugging: array elements and object
+// members are removed, then every string is cut down code point by code
+// point (a surrogate pair is one step, a lone surrogate another), then
+// numbers are simplified. It stops at a fixed point or when the budget of
+// Config.ShrinkExecs executions or Config.ShrinkTime is spent.
+func (e *engine) shrink(ctx context.Context, op string, in *jnode, first outcome, runStart time.Time) *Finding {
+	s := &shrinker{
+		ctx:      ctx,
+		e:        e,
+		op:       op,
+		sig:      first.sig,
+		budget:   e.cfg.ShrinkExecs,
+		deadline: time.Now().Add(e.cfg.ShrinkTime),
+	}
+	if e.cfg.Duration > 0 {
+		// Leave the run's own bound intact: never shrink past its end by more
+		// than a tenth of it.
+		if end := runStart.Add(e.cfg.Duration + e.cfg.Duration/10); end.Before(s.deadline) && end.After(time.Now()) {
+			s.deadline = end
+		}
+	}
+	cur := in.clone()
+	for s.left() {
+		before := s.runs
+		changed := s.structure(cur) || s.strings(cur) || s.numbers(cur)
+		if !changed || s.runs == before {
+			break
+		}
+	}
+	f := &Finding{Op: op, Kind: first.kind, Signature: first.sig, Original: in.encode(), ShrinkRuns: s.runs}
+	final := first
+	f.Input = in.encode()
+	if s.runs > 0 {
+		if o := e.check(ctx, op, cur.encode()); o.sig == first.sig {
+			final, f.Input = o, cur.encode()
+		}
+	}
+	f.Expected, f.Actual, f.Detail, f.Diffs = final.expected, final.actual, final.detail, final.diffs
+	e.stats.Shrinks += s.runs
+	return f
+}
+
+type shrinker struct {
+	ctx      context.Context
+	e        *engine
+	op       string
+	sig      string
+	budget   int
+	runs     int
+	deadline time.Time
+}
+
+func (s *shrinker) left() bool {
+	return s.runs < s.budget && time.Now().Before(s.deadline) && s.ctx.Err() == nil
+}
+
+// keeps reports whether root, as it is now, still diverges the same way.
+func (s *shrinker) keeps(root *jnode) bool {
+	if !s.left() {
+		return false
+	}
+	s.runs++
+	o := s.e.check(s.ctx, s.op, root.encode())
+	if !o.skip && o.sig == s.sig && !s.e.alive(s.ctx, s.op, o) {
+		s.budget = 0 // a dead implementation fails every input: nothing more to learn
+		return false
+	}
+	return !o.skip && o.sig == s.sig
+}
+
+// structure removes array elements and object members, one at a time.
+// Nodes inside a removed subtree are skipped: editing them would not change
+// the input.
+func (s *shrinker) structure(root *jnode) bool {
+	changed := false
+	dead := map[*jnode]bool{}
+	kill := func(v *jnode) {
+		for _, d := range walkNodes(v, nil) {
+			dead[d] = true
+		}
+	}
+	for _, n := range walkNodes(root, nil) {
+		switch {
+		case dead[n]:
+		case n.kind == jArray:
+			changed = removeEach(s, root, &n.elems, func(e *jnode) *jnode { return e }, kill) || changed
+		case n.kind == jObject:
+			changed = removeEach(s, root, &n.members, func(m jmember) *jnode { return m.val }, kill) || changed
+		}
+	}
+	return changed
+}
+
+// removeEach tries removing each entry of list, last first, keeping every
+// removal after which root still diverges the same way; kill is told the
+// node of each entry removed.
+func removeEach[T any](s *shrinker, root *jnode, list *[]T, node func(T) *jnode, kill func(*jnode)) bool {
+	changed := false
+	for i := len(*list) - 1; i >= 0 && s.left(); i-- {
+		saved := *list
+		*list = slices.Delete(slices.Clone(saved), i, i+1)
+		if s.keeps(root) {
+			changed = true
+			kill(node(saved[i]))
+		} else {
+			*list = saved
+		}
+	}
+	return changed
+}
+
+// strings cuts every string leaf down with ddmin, longest strings first:
+// first over its segments (the fields of a query, the steps of a path, the
+// lines and words of a text), then over its code points.
+func (s *shrinker) strings(root *jnode) bool {
+	var leaves []*jnode
+	for _, n := range walkNodes(root, nil) {
+		if n.kind == jString && len(n.str) > 0 {
+			leaves = append(leaves, n)
+		}
+	}
+	slices.SortStableFunc(leaves, func(a, b *jnode) int { return len(b.str) - len(a.str) })
+	changed := false
+	for _, n := range leaves {
+		if s.ddmin(root, n, splitSegments) {
+			changed = true
+		}
+		if s.ddmin(root, n, splitAtoms) {
+			changed = true
+		}
+	}
+	return changed
+}
+
+// ddmin removes chunks of code points from leaf n while root keeps
+// diverging: halves first, then quarters, down to single code points,
+// then pairs of neighbouring ones. Integer members next to n in its object
+// (start and end offsets into it) are tried shifted along with each
+// removal first, then left as they are.
+func (s *shrinker) ddmin(root, n *jnode, split func([]uint16) [][]uint16) bool {
+	atoms := split(n.str)
+	offsets := siblingInts(root, n)
+	// try removes atoms[lo:hi] and keeps the result if root still diverges.
+	try := func(lo, hi int) bool {
+		cand := slices.Concat(atoms[:lo], atoms[hi:])
+		n.str = joinAtoms(cand)
+		if len(offsets) > 0 {
+			from := len(joinAtoms(atoms[:lo]))
+			cut := len(joinAtoms(atoms[lo:hi]))
+			for _, o := range offsets {
+				o.node.lit = strconv.FormatInt(shiftOffset(o.value, int64(from), int64(cut)), 10)
+			}
+			if s.keeps(root) {
+				for _, o := range offsets {
+					o.value, _ = strconv.ParseInt(o.node.lit, 10, 64)
+				}
+				atoms = cand
+				return true
+			}
+			for _, o := range offsets {
+				o.node.lit = strconv.FormatInt(o.value, 10)
+			}
+		}
+		if s.keeps(root) {
+			atoms = cand
+			return true
+		}
+		return false
+	}
+	changed := false
+	parts := 2
+	for len(atoms) > 0 && s.left() {
+		size := (len(atoms) + parts - 1) / parts
+		removed := false
+		for lo := 0; lo < len(atoms) && s.left(); lo += size {
+			if try(lo, min(len(atoms), lo+size)) {
+				removed, changed = true, true
+				parts = max(parts-1, 2)
+				break
+			}
+		}
+		if !removed && size == 1 {
+			// One-minimal; also try pairs, which keep parities and
+			// alignments that single removals break.
+			for lo := 0; lo+2 <= len(atoms) && s.left() && !removed; lo++ {
+				removed = try(lo, lo+2)
+			}
+			if !removed {
+				break
+			}
+			changed, parts = true, 2
+		} else if !removed {
+			parts = min(parts*2, len(atoms))
+		}
+	}
+	n.str = joinAtoms(atoms)
+	return changed
+}
+
+// intMember is an integer literal of the input and its value.
+type intMember struct {
+	node  *jnode
+	value int64
+}
+
+// siblingInts returns the integer members of the object that holds leaf as
+// a member: offsets into it, in the ops that take a text and offsets.
+func siblingInts(root, leaf *jnode) []*intMember {
+	for _, n := range walkNodes(root, nil) {
+		if n.kind != jObject || !slices.ContainsFunc(n.members, func(m jmember) bool { return m.val == leaf }) {
+			continue
+		}
+		var out []*intMember
+		for _, m := range n.members {
+			if m.val.kind != jLiteral {
+				continue
+			}
+			if v, err := strconv.ParseInt(m.val.lit, 10, 64); err == nil {
+				out = append(out, &intMember{m.val, v})
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// shiftOffset moves offset v as removing cut units at from moves the text
+// under it: offsets after the cut move back, offsets inside it go to its
+// start.
+func shiftOffset(v, from, cut int64) int64 {
+	switch {
+	case v >= from+cut:
+		return v - cut
+	case v > from:
+		return from
+	}
+	return v
+}
+
+// numbers tries smaller values for every integer literal: 0, then halving.
+func (s *shrinker) numbers(root *jnode) bool {
+	changed := false
+	for _, n := range walkNodes(root, nil) {
+		if n.kind != jLiteral {
+			continue
+		}
+		v, err := strconv.ParseInt(n.lit, 10, 64)
+		if err != nil || v == 0 {
+			continue
+		}
+		saved := n.lit
+		for _, c := range []int64{0, v / 2, v - 1} {
+			if c == v || c < 0 && v > 0 || !s.left() {
+				continue
+			}
+			n.lit = strconv.FormatInt(c, 10)
+			if s.keeps(root) {
+				saved, changed = n.lit, true
+				break
+			}
+		}
+		n.lit = saved
+	}
+	return changed
+}
+
+// splitAtoms cuts UTF-16 units into the smallest pieces worth removing: a
+// valid surrogate pair is one atom, and so is a percent-escaped UTF-8
+// character (%E5%9B%BD), so that shrinking never breaks an encoding by
+// accident; anything else is one unit.
+func splitAtoms(u []uint16) [][]uint16 {
+	var atoms [][]uint16
+	for i := 0; i < len(u); {
+		n := 1
+		switch {
+		case u[i] >= 0xd800 && u[i] < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff:
+			n = 2
+		case u[i] == '%':
+			if b, ok := escapedByte(u[i:]); ok {
+				n = 3
+				for k := 0; k < utf8Continuations(b); k++ {
+					if c, ok := escapedByte(u[i+n:]); !ok || c&0xc0 != 0x80 {
+						break
+					}
+					n += 3
+				}
+			}
+		}
+		atoms = append(atoms, u[i:i+n])
+		i += n
+	}
+	return atoms
+}
+
+// escapedByte decodes a %XX escape at the start of u.
+func escapedByte(u []uint16) (byte, bool) {
+	if len(u) < 3 || u[0] != '%' {
+		return 0, false
+	}
+	hi, ok1 := unhex(u[1])
+	lo, ok2 := unhex(u[2])
+	return hi<<4 | lo, ok1 && ok2
+}
+
+func unhex(c uint16) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return byte(c - '0'), true
+	case c >= 'a' && c <= 'f':
+		return byte(c - 'a' + 10), true
+	case c >= 'A' && c <= 'F':
+		return byte(c - 'A' + 10), true
+	}
+	return 0, false
+}
+
+// utf8Continuations returns how many continuation bytes follow lead byte b.
+func utf8Continuations(b byte) int {
+	switch {
+	case b >= 0xf0:
+		return 3
+	case b >= 0xe0:
+		return 2
+	case b >= 0xc0:
+		return 1
+	}
+	return 0
+}
+
+// splitSegments cuts units before every separator of a URL or a text (& ? /
+// # = space newline), so each segment starts with its separator.
+func splitSegments(u []uint16) [][]uint16 {
+	var segs [][]uint16
+	start := 0
+	for i := 1; i < len(u); i++ {
+		switch u[i] {
+		case '&', '?', '/', '#', '=', ' ', '\n', '.', 0xe200:
+			segs = append(segs, u[start:i])
+			start = i
+		}
+	}
+	if len(u) > 0 {
+		segs = append(segs, u[start:])
+	}
+	return segs
+}
+
+func joinAtoms(atoms [][]uint16) []uint16 {
+	out := []uint16{}
+	for _, a := range atoms {
+		out = append(out, a...)
+	}
+	return out
+}

@@ -1,0 +1,245 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/conform-suite/conform/fuzz"
+)
+
+const fuzzHead = `Usage: conform fuzz [--stdio CMD | --http URL] [--op OP]... [--time D | --count N] [--seed S] [--out DIR]
+
+Fuzzes an implementation differentially: generated and mutated inputs go to the
+implementation and to the in-process reference; every divergence, crash,
+timeout or protocol error is shrunk to a small input, de-duplicated, and
+written under DIR as a vector file that 'conform run --vectors DIR' replays.
+Without --stdio, --http or --spawn the reference is fuzzed against itself (a
+self-check). A progress bar is drawn on a terminal, a line every 10 seconds
+otherwise, then a summary. Exit code 0 when nothing diverged, 1 when something
+did, 2 on bad usage or an implementation that cannot be started. A --stdio child
+is restarted up to 1000 times unless --restarts says otherwise.
+`
+
+// fuzzRestarts is the default restart budget of a --stdio child under
+// conform fuzz.
+const fuzzRestarts = 1000
+
+func (e *env) fuzz(args []string) int {
+	fs := e.newFlags("fuzz", fuzzHead)
+	var (
+		impl  implFlags
+		ops   listFlag
+		dur   time.Duration
+		count int
+		seed  uint64
+		out   string
+		par   int
+	)
+	impl.register(fs)
+	fs.Var(&ops, "op", "fuzz only `OP` (repeatable; default every op both sides offer)")
+	fs.DurationVar(&dur, "time", 0, "stop after `D` (default 30s unless --count is given)")
+	fs.IntVar(&count, "count", 0, "stop after `N` executions")
+	fs.Uint64Var(&seed, "seed", 0, "random seed `S` (default: from the clock; printed in the summary)")
+	fs.StringVar(&out, "out", "fuzz-findings", "write finding vectors under `DIR`")
+	fs.IntVar(&par, "parallel", 4, "requests in flight at once (the findings of a seed do not depend on it)")
+	if done, code := e.parse(fs, args, 0); done {
+		return code
+	}
+	seedSet, restartsSet := false, false
+	fs.Visit(func(f *flag.Flag) {
+		seedSet = seedSet || f.Name == "seed"
+		restartsSet = restartsSet || f.Name == "restarts"
+	})
+	if !restartsSet {
+		impl.restarts = fuzzRestarts // crashing the implementation is what fuzzing is for
+	}
+	switch {
+	case dur < 0 || count < 0 || impl.timeout <= 0 || par <= 0:
+		e.errorf("--time and --count take non-negative values, --timeout and --parallel positive ones")
+		return ExitUsage
+	case out == "":
+		e.errorf("--out needs a directory")
+		return ExitUsage
+	}
+	if dur == 0 && count == 0 {
+		dur = 30 * time.Second
+	}
+	if !seedSet {
+		seed = uint64(time.Now().UnixNano())
+	}
+	corpus, ok := e.loadCorpus("")
+	if !ok {
+		return ExitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	im, _, transport, ok := e.connect(ctx, &impl)
+	if !ok {
+		return ExitUsage
+	}
+	defer im.Close()
+	prog := newFuzzProgress(e.stderr)
+	started := time.Now()
+	rep, err := fuzz.Run(ctx, fuzz.Config{
+		Impl: im, Ops: ops, Corpus: corpus, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout, Parallel: par,
+		Progress: prog.update,
+	})
+	prog.done()
+	if err != nil {
+		e.errorf("%v", err)
+		return ExitUsage
+	}
+	replay := strings.Join(implArgs(&impl), " ")
+	written, kept, werr := fuzz.WriteVectors(out, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Date: started})
+	writeFuzzSummary(e.stdout, rep, seed, transport, replay, out, written, kept)
+	if werr != nil {
+		e.errorf("%v", werr)
+	}
+	if rep.Stopped != "" {
+		e.errorf("stopped early: %s", rep.Stopped)
+		e.hintf("raise --restarts, or look at the implementation's stderr for why it died")
+	}
+	if rep.Diverged() {
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+// implArgs returns the flags that choose the implementation, quoted for a
+// shell, for the replay line.
+func implArgs(f *implFlags) []string {
+	for _, a := range [][2]string{{"--stdio", f.stdio}, {"--http", f.http}, {"--spawn", f.spawn}} {
+		if a[1] != "" {
+			return []string{a[0], fuzzShellArg(a[1])}
+		}
+	}
+	return nil
+}
+
+func fuzzShellArg(s string) string {
+	if s == "" || strings.ContainsAny(s, " \t'\"$\\") {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
+}
+
+// writeFuzzSummary prints what was fuzzed, every finding with its shrunk
+// input, where the vectors went, and how to reproduce the run.
+func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, replay, dir string, written, kept []string) {
+	fmt.Fprintf(w, "fuzzed %s with seed %d: %d ops, %d executions in %s (%.0f/s), %d more shrinking",
+		transport, seed, len(rep.Ops), rep.Execs, rep.Elapsed.Round(time.Millisecond), rep.Rate(), rep.Shrinks)
+	if rep.Skipped > 0 {
+		fmt.Fprintf(w, ", %d inputs the reference refused as bad requests", rep.Skipped)
+	}
+	fmt.Fprintln(w)
+	if len(rep.Unsupported) > 0 {
+		fmt.Fprintf(w, "unsupported by the implementation: %s\n", strings.Join(rep.Unsupported, ", "))
+	}
+	files := map[string]string{}
+	for _, p := range append(append([]string(nil), written...), kept...) {
+		for _, f := range rep.Findings {
+			if strings.Contains(p, strings.TrimPrefix(f.ID(), f.Op+"/")) {
+				files[f.ID()] = p
+			}
+		}
+	}
+	for _, f := range rep.Findings {
+		fmt.Fprintf(w, "\n%s %s (%d hits, shrunk in %d runs)\n", f.Kind, f.Op, f.Hits, f.ShrinkRuns)
+		fmt.Fprintf(w, "    input:          %s\n", clipLine(string(f.Input)))
+		fmt.Fprintf(w, "    reference:      %s\n", clipLine(string(f.Expected)))
+		if f.Actual != nil {
+			fmt.Fprintf(w, "    implementation: %s\n", clipLine(string(f.Actual)))
+		}
+		if f.Detail != "" {
+			fmt.Fprintf(w, "    detail:         %s\n", clipLine(f.Detail))
+		}
+		for _, d := range f.Diffs {
+			fmt.Fprintf(w, "    %s\n", clipLine(d))
+		}
+		switch p, ok := files[f.ID()]; {
+		case f.Kind == fuzz.KindReference:
+			fmt.Fprintln(w, "    (a failure of the reference itself: please report it; no vector written)")
+		case ok:
+			fmt.Fprintf(w, "    vector:         %s\n", p)
+		}
+	}
+	if !rep.Diverged() {
+		fmt.Fprintln(w, "no divergences")
+		return
+	}
+	fmt.Fprintf(w, "\n%d findings (%d divergent executions), %d vector files written to %s, %d already there\n",
+		len(rep.Findings), rep.Divergent, len(written), dir, len(kept))
+	fmt.Fprintf(w, "replay: %s\n", strings.Join(append([]string{"conform run --vectors", fuzzShellArg(dir)}, replay), " "))
+}
+
+func clipLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", `\n`)
+	if r := []rune(s); len(r) > 300 {
+		return string(r[:150]) + fmt.Sprintf("…(%d more)…", len(r)-300) + string(r[len(r)-150:])
+	}
+	return s
+}
+
+// fuzzProgress draws a progress bar on a terminal and prints a plain line
+// every 10 seconds otherwise.
+type fuzzProgress struct {
+	w        io.Writer
+	tty      bool
+	last     time.Time
+	drawn    bool
+	interval time.Duration
+}
+
+func newFuzzProgress(w io.Writer) *fuzzProgress {
+	p := &fuzzProgress{w: w, interval: 10 * time.Second, last: time.Now()}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb" {
+			p.tty = true
+		}
+	}
+	return p
+}
+
+func (p *fuzzProgress) update(s fuzz.Stats) {
+	frac, left := -1.0, time.Duration(-1)
+	switch {
+	case s.Duration > 0:
+		frac = float64(s.Elapsed) / float64(s.Duration)
+		left = s.Duration - s.Elapsed
+	case s.Count > 0 && s.Execs > 0:
+		frac = float64(s.Execs) / float64(s.Count)
+		left = time.Duration(float64(s.Elapsed) / frac * (1 - frac))
+	}
+	if s.Count > 0 && s.Duration > 0 {
+		if f := float64(s.Execs) / float64(s.Count); f > frac {
+			frac = f
+			left = time.Duration(float64(s.Elapsed) / frac * (1 - frac))
+		}
+	}
+	frac = min(max(frac, 0), 1)
+	left = max(left, 0).Round(time.Second)
+	stats := fmt.Sprintf("%d execs, %d divergences (%d distinct), %.0f/s, %s left", s.Execs, s.Divergent, s.Findings, s.Rate(), left)
+	if p.tty {
+		const width = 24
+		n := int(frac * width)
+		fmt.Fprintf(p.w, "\r\x1b[K[%s%s] %3.0f%% %s", strings.Repeat("#", n), strings.Repeat(".", width-n), frac*100, stats)
+		p.drawn = true
+		return
+	}
+	if time.Since(p.last) >= p.interval {
+		p.last = time.Now()
+		fmt.Fprintf(p.w, "conform: fuzz: %s\n", stats)
+	}
+}
+
+func (p *fuzzProgress) done() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
