@@ -100,7 +100,7 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 		return ExitOK
 	default:
 		e.errorf("unknown command %q", args[0])
-		e.hintf("the commands are run, list, explain, doctor, serve, features and coverage; see 'conform help'")
+		e.hintf("the commands are run, list, explain, doctor, fuzz, serve, features and coverage; see 'conform help'")
 		return ExitUsage
 	}
 }
