@@ -22,6 +22,7 @@ type jsonReport struct {
 	Results        []jsonResult      `json:"results"`
 	Stale          []jsonStale       `json:"stale_expectations"`
 	Requirements   []jsonRequirement `json:"requirements"`
+	Conformance    []LevelRollup     `json:"conformance"`
 }
 
 type jsonTotals struct {
@@ -81,6 +82,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Results:        make([]jsonResult, 0, len(r.Results)),
 		Stale:          []jsonStale{},
 		Requirements:   []jsonRequirement{},
+		Conformance:    r.Conformance(),
 	}
 	for i := range r.Results {
 		res := &r.Results[i]
@@ -299,8 +301,15 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.Stale) > 0 {
 		fmt.Fprintf(&b, "| stale expectation | %d |\n", len(r.Stale))
 	}
-	if met, total := r.mandatoryMet(); total > 0 {
-		fmt.Fprintf(&b, "\nConforms to %d of %d MUST requirements exercised.\n", met, total)
+	sep := "\n"
+	for _, l := range r.Conformance() {
+		if l.Tested+l.Unsupported == 0 {
+			continue
+		}
+		b.WriteString(sep)
+		sep = ""
+		s := l.Summary()
+		fmt.Fprintf(&b, "%s%s.\n", strings.ToUpper(s[:1]), s[1:])
 	}
 	var rows []string
 	for i := range r.Results {

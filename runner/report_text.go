@@ -54,8 +54,10 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 	if len(parts) > 0 {
 		fmt.Fprintf(&b, "outcomes: %s (conform %s, %d vectors, %v)\n", strings.Join(parts, ", "), r.SuiteVersion, t.Total, roundDuration(r.Duration))
 	}
-	if met, total := r.mandatoryMet(); total > 0 {
-		fmt.Fprintf(&b, "requirements: conforms to %d of %d MUST requirements exercised\n", met, total)
+	for _, l := range r.Conformance() {
+		if l.Tested+l.Unsupported > 0 {
+			fmt.Fprintf(&b, "requirements: %s\n", l.Summary())
+		}
 	}
 	b.WriteString(t.closingLine())
 	_, err := io.WriteString(w, b.String())
@@ -70,21 +72,6 @@ func (t Totals) closingLine() string {
 		s += fmt.Sprintf(", %d skipped", t.Skipped)
 	}
 	return s + "\n"
-}
-
-// mandatoryMet counts the MUST and MUST NOT requirements whose vectors all
-// passed, among those exercised by a supported vector.
-func (r *Report) mandatoryMet() (met, total int) {
-	for _, rr := range r.Requirements() {
-		if !rr.Level.Mandatory() || rr.Outcome == Unsupported {
-			continue
-		}
-		total++
-		if rr.Outcome == Pass {
-			met++
-		}
-	}
-	return met, total
 }
 
 func (r *Report) writeFailure(b *strings.Builder, res *Result) {

@@ -3,17 +3,16 @@ package vectors_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/conform-suite/conform/internal/coverage"
 	"github.com/conform-suite/conform/schemas"
 	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
@@ -145,7 +144,6 @@ func TestLint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	named := map[string]bool{}
 	produced := map[string]bool{}
 	defined := map[string]bool{}
 	for _, code := range s.Codes {
@@ -167,33 +165,28 @@ func TestLint(t *testing.T) {
 					t.Errorf("%s: %s: code %s is in no Rejection codes table of spec/", f.Path, v.ID, code)
 				}
 			}
-			for _, id := range v.Requirements {
-				named[id] = true
-				if _, ok := s.Lookup(id); !ok {
-					t.Errorf("%s: %s: requirement %s is not defined in spec/", f.Path, v.ID, id)
-				}
-			}
 		}
 	}
-	scenarios, err := featureTags(filepath.Join("..", "features"))
+	scenarios, err := coverage.Scenarios(os.DirFS(filepath.Join("..", "features")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for id := range scenarios {
-		named[id] = true
-		if _, ok := s.Lookup(id); !ok {
-			t.Errorf("features: tag @%s names no requirement in spec/", id)
-		}
+	cov := coverage.Build(s, c, scenarios)
+	for _, u := range cov.Undefined {
+		t.Errorf("%s: requirement %s is not defined in spec/", u.By, u.ID)
 	}
 	for _, code := range s.Codes {
 		if !produced[code.Code] {
 			t.Errorf("%s:%d: rejection code %s is produced by no vector", code.File, code.Line, code.Code)
 		}
 	}
-	for _, r := range s.Requirements {
-		if !named[r.ID] && !strings.HasPrefix(r.Text, "Withdrawn.") {
-			t.Errorf("%s:%d: requirement %s (%s) is exercised by no vector and no scenario", r.File, r.Line, r.ID, r.Level)
-		}
+	for _, id := range cov.Unexercised {
+		r, _ := s.Lookup(id)
+		t.Errorf("%s:%d: requirement %s (%s) is exercised by no vector and no scenario", r.File, r.Line, r.ID, r.Level)
+	}
+	for _, id := range cov.Vectorless {
+		r, _ := s.Lookup(id)
+		t.Errorf("%s:%d: requirement %s (%s) is named by no vector: a scenario alone does not pin a mandatory rule of an op", r.File, r.Line, r.ID, r.Level)
 	}
 }
 
@@ -228,32 +221,4 @@ func refusalCodes(t *testing.T, v *vectors.Vector) []string {
 		}
 	}
 	return codes
-}
-
-var tagRE = regexp.MustCompile(`@([A-Z]+(?:-[A-Z]+)*-\d{3})\b`)
-
-// featureTags returns every requirement id used as a tag in a .feature file below dir.
-func featureTags(dir string) (map[string]bool, error) {
-	tags := map[string]bool{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if errors.Is(err, fs.ErrNotExist) {
-			return filepath.SkipDir
-		}
-		if err != nil || d.IsDir() || filepath.Ext(p) != ".feature" {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		for _, line := range strings.Split(string(data), "\n") {
-			if strings.HasPrefix(strings.TrimSpace(line), "@") {
-				for _, m := range tagRE.FindAllStringSubmatch(line, -1) {
-					tags[m[1]] = true
-				}
-			}
-		}
-		return nil
-	})
-	return tags, err
 }

@@ -14,11 +14,12 @@ Feature: Request ids
     Then the answer's id is <id>
 
     Examples:
-      | id               |
-      | 0                |
-      | 9007199254740993 |
-      | "a string id"    |
-      | "😀"             |
+      | id                |
+      | 0                 |
+      | 9007199254740991  |
+      | -9007199254740991 |
+      | "a string id"     |
+      | "😀"              |
 
   @PROTO-ID-002 @PROTO-STDIO-002
   Scenario: Pipelined requests are all answered, in any order

@@ -33,6 +33,8 @@ Usage:
   conform fuzz [flags]           fuzz an implementation against the reference (docs/fuzzing.md)
   conform serve --stdio          serve the reference implementation on stdin/stdout
   conform serve --http ADDR      serve the reference implementation over HTTP
+  conform features [flags]       run the Gherkin scenarios against an implementation
+  conform coverage [--json]      list each requirement with the vectors and scenarios exercising it
   conform help                   show this help
 
 Point conform at an implementation with --stdio "CMD", --http URL or --spawn "CMD".
@@ -89,12 +91,16 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 		return e.fuzz(args[1:])
 	case "serve":
 		return e.serve(args[1:])
+	case "features":
+		return e.features(args[1:])
+	case "coverage":
+		return e.coverage(args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return ExitOK
 	default:
 		e.errorf("unknown command %q", args[0])
-		e.hintf("the commands are run, list, explain, doctor and serve; see 'conform help'")
+		e.hintf("the commands are run, list, explain, doctor, fuzz, serve, features and coverage; see 'conform help'")
 		return ExitUsage
 	}
 }

@@ -1,0 +1,151 @@
+package features
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/cucumber/godog"
+)
+
+// registerAnchor registers the phrasings of the quote anchoring stories: a
+// user selects a span of an assistant response (quote.select), and a client
+// later finds it again (quote.resolve) in the response as it then reads.
+func (s *scenario) registerAnchor(sc *godog.ScenarioContext) {
+	sc.Step(`^an assistant response:$`, s.responseDoc)
+	sc.Step(`^an assistant response `+q+`$`, s.responseQuoted)
+	sc.Step(`^an assistant response of `+q+` repeated (\d+) times$`, s.responseRepeated)
+	sc.Step(`^the response later reads:$`, s.responseDoc)
+	sc.Step(`^the response later reads `+q+`$`, s.responseQuoted)
+	sc.Step(`^the user selects `+q+`$`, func(ctx context.Context, text string) error { return s.selectNth(ctx, "1", text) })
+	sc.Step(`^the user selects occurrence (\d+) of `+q+`$`, s.selectNth)
+	sc.Step(`^the user selects from (-?\d+) to (-?\d+)$`, s.selectRange)
+	sc.Step(`^the selector is:$`, at("selector", withValue(docValue, s.outputMember)))
+	sc.Step(`^the selector's (\w+) is `+q+`$`, under("selector.", withValue(stringValue, s.outputMember)))
+	sc.Step(`^the selector's (\w+) is `+lit+`$`, under("selector.", withValue(jsonValue, s.outputMember)))
+	sc.Step(`^the client looks for the saved selector$`, s.resolveSaved)
+	sc.Step(`^the client looks for the selector:$`, s.resolveDoc)
+	sc.Step(`^the client looks for `+q+` between `+q+` and `+q+`$`, s.resolveQuote)
+	sc.Step(`^it is found from (\d+) to (\d+)$`, s.foundAt)
+	sc.Step(`^it is ambiguous$`, func() error { return s.outputInline(`{"match": null, "reason": "ambiguous"}`) })
+	sc.Step(`^it is not found$`, func() error { return s.outputInline(`{"match": null, "reason": "not_found"}`) })
+	sc.Step(`^the response is normalized$`, s.normalize)
+	sc.Step(`^the normalized text is `+q+`$`, s.outputMemberIs("text"))
+}
+
+func (s *scenario) responseDoc(d *godog.DocString) error {
+	t, err := literal(d.Content)
+	s.response = t
+	return err
+}
+
+func (s *scenario) responseQuoted(text string) error {
+	t, err := quoted(text)
+	s.response = t
+	return err
+}
+
+func (s *scenario) responseRepeated(unit, n string) error {
+	t, err := repeated(unit, n, "")
+	s.response = t
+	return err
+}
+
+// utf16Len is the length of s in UTF-16 code units, the unit of the quote suite.
+func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }
+
+// selectNth selects the nth occurrence (1-based) of text in the response,
+// converting its place to UTF-16 offsets.
+func (s *scenario) selectNth(ctx context.Context, nth, text string) error {
+	t, err := quoted(text)
+	if err != nil {
+		return err
+	}
+	n, _ := strconv.Atoi(nth)
+	from := 0
+	for i := 1; ; i++ {
+		j := strings.Index(s.response[from:], t)
+		if j < 0 || t == "" {
+			return fmt.Errorf("the response holds no occurrence %d of %q", n, t)
+		}
+		if i == n {
+			start := utf16Len(s.response[:from+j])
+			return s.selectOffsets(ctx, start, start+utf16Len(t))
+		}
+		from += j + 1
+	}
+}
+
+func (s *scenario) selectRange(ctx context.Context, start, end string) error {
+	a, _ := strconv.Atoi(start)
+	b, _ := strconv.Atoi(end)
+	return s.selectOffsets(ctx, a, b)
+}
+
+func (s *scenario) selectOffsets(ctx context.Context, start, end int) error {
+	var in object
+	in.set("text", marshal(s.response))
+	in.set("start", json.RawMessage(strconv.Itoa(start)))
+	in.set("end", json.RawMessage(strconv.Itoa(end)))
+	if err := s.call(ctx, "quote.select", in.json()); err != nil {
+		return err
+	}
+	if sel, ok, _ := lookup(s.resp.Output, "selector"); ok {
+		s.selector = sel
+	}
+	return nil
+}
+
+func (s *scenario) resolve(ctx context.Context, selector json.RawMessage) error {
+	var in object
+	in.set("text", marshal(s.response))
+	in.set("selector", selector)
+	return s.call(ctx, "quote.resolve", in.json())
+}
+
+// resolveSaved looks for the selector the last quote.select answered.
+func (s *scenario) resolveSaved(ctx context.Context) error {
+	if s.selector == nil {
+		return s.failf("no selection was saved before this step")
+	}
+	return s.resolve(ctx, s.selector)
+}
+
+func (s *scenario) resolveDoc(ctx context.Context, d *godog.DocString) error {
+	v, err := jsonValue(d.Content)
+	if err != nil {
+		return err
+	}
+	return s.resolve(ctx, v)
+}
+
+// resolveQuote looks for a quote with its context; the saved offsets are 0
+// and the quote's length, which QUOTE-ANCHOR-032 says never matter.
+func (s *scenario) resolveQuote(ctx context.Context, text, prefix, suffix string) error {
+	var sel object
+	for _, m := range [][2]string{{"text", text}, {"prefix", prefix}, {"suffix", suffix}} {
+		v, err := quoted(m[1])
+		if err != nil {
+			return err
+		}
+		sel.set(m[0], marshal(v))
+		if m[0] == "text" {
+			sel.set("start", json.RawMessage("0"))
+			sel.set("end", json.RawMessage(strconv.Itoa(max(1, utf16Len(v)))))
+		}
+	}
+	return s.resolve(ctx, sel.json())
+}
+
+func (s *scenario) foundAt(start, end string) error {
+	return s.outputInline(fmt.Sprintf(`{"match": {"start": %s, "end": %s}}`, start, end))
+}
+
+func (s *scenario) normalize(ctx context.Context) error {
+	var in object
+	in.set("text", marshal(s.response))
+	return s.call(ctx, "quote.normalize", in.json())
+}

@@ -1,0 +1,134 @@
+package features
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/cucumber/godog"
+)
+
+// registerCompose registers the phrasings of the composer stories: the user
+// comments a citation (quote.comment), writes a prompt that is expanded for a
+// provider (quote.expand), checked against the input limit
+// (quote.submit_check, quote.send_turn), rendered as text (quote.plaintext,
+// quote.markdown), and follows a citation to its source (quote.nav_encode,
+// quote.nav_decode).
+func (s *scenario) registerCompose(sc *godog.ScenarioContext) {
+	sc.Step(`^the user sets the comment `+q+`$`, s.setComment)
+	sc.Step(`^the user writes the prompt:$`, s.promptDoc)
+	sc.Step(`^the user writes the prompt `+q+`$`, s.promptQuoted)
+	sc.Step(`^the user writes a prompt of `+q+` repeated (\d+) times(?: then `+q+`)?$`, s.promptRepeated)
+	sc.Step(`^the prompt is sent to a provider$`, s.promptOp("quote.expand", "prompt"))
+	sc.Step(`^the prompt is shown as plain text$`, s.promptOp("quote.plaintext", "prompt"))
+	sc.Step(`^the prompt is shown as Markdown$`, s.promptOp("quote.markdown", "prompt"))
+	sc.Step(`^the server receives it as a provider turn$`, s.promptOp("quote.send_turn", "input"))
+	sc.Step(`^it reads:$`, at("text", withValue(docValue, s.outputMember)))
+	sc.Step(`^it reads `+q+`$`, s.outputMemberIs("text"))
+	sc.Step(`^the composer checks it before a provider turn$`, s.submitCheck("provider-turn"))
+	sc.Step(`^the composer checks it as the answer to a pending question$`, s.submitCheck("pending-user-input"))
+	sc.Step(`^the send may go ahead$`, func() error { return s.outputInline(`{"ok": true}`) })
+	sc.Step(`^the send is blocked, (\d+) over, with the message `+q+`$`, s.blocked)
+	sc.Step(`^the user opens the citation's source$`, s.navEncode)
+	sc.Step(`^the location hash is `+q+`$`, s.outputMemberIs("hash"))
+	sc.Step(`^the source thread opens the location `+q+`$`, s.navDecode)
+	sc.Step(`^the source thread opens a location ending in that hash$`, s.navDecodeHash)
+	sc.Step(`^the source thread opens the location `+q+` followed by `+q+` repeated (\d+) times$`, s.navDecodeLong)
+}
+
+func (s *scenario) setComment(ctx context.Context, comment string) error {
+	c, err := quoted(comment)
+	if err != nil {
+		return err
+	}
+	var in object
+	in.set("citation", s.citation.json())
+	in.set("comment", marshal(c))
+	return s.call(ctx, "quote.comment", in.json())
+}
+
+func (s *scenario) promptDoc(d *godog.DocString) error {
+	t, err := literal(d.Content)
+	s.prompt = t
+	return err
+}
+
+func (s *scenario) promptQuoted(text string) error {
+	t, err := quoted(text)
+	s.prompt = t
+	return err
+}
+
+func (s *scenario) promptRepeated(unit, n, tail string) error {
+	t, err := repeated(unit, n, tail)
+	s.prompt = t
+	return err
+}
+
+// promptOp sends the prompt as the member named member of op's input.
+func (s *scenario) promptOp(op, member string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		var in object
+		in.set(member, marshal(s.prompt))
+		return s.call(ctx, op, in.json())
+	}
+}
+
+func (s *scenario) submitCheck(target string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		var in object
+		in.set("prompt", marshal(s.prompt))
+		in.set("target", marshal(target))
+		return s.call(ctx, "quote.submit_check", in.json())
+	}
+}
+
+func (s *scenario) blocked(excess, message string) error {
+	m, err := quoted(message)
+	if err != nil {
+		return err
+	}
+	var want object
+	want.set("ok", json.RawMessage("false"))
+	want.set("excess", json.RawMessage(excess))
+	want.set("message", marshal(m))
+	return s.outputDoc(&godog.DocString{Content: string(want.json()), MediaType: "json"})
+}
+
+func (s *scenario) navEncode(ctx context.Context) error {
+	var in object
+	in.set("citation", s.citation.json())
+	return s.call(ctx, "quote.nav_encode", in.json())
+}
+
+func (s *scenario) navDecode(ctx context.Context, location string) error {
+	l, err := quoted(location)
+	if err != nil {
+		return err
+	}
+	var in object
+	in.set("location", marshal(l))
+	return s.call(ctx, "quote.nav_decode", in.json())
+}
+
+func (s *scenario) navDecodeHash(ctx context.Context) error {
+	hash, err := s.outputString("hash")
+	if err != nil {
+		return err
+	}
+	return s.navDecode(ctx, marshalString(fmt.Sprintf("https://app.example/env-1/thread-1#%s", hash)))
+}
+
+func (s *scenario) navDecodeLong(ctx context.Context, head, unit, n string) error {
+	location, err := headRepeated(head, unit, n)
+	if err != nil {
+		return err
+	}
+	return s.navDecode(ctx, marshalString(location))
+}
+
+// marshalString returns s in the quoted-argument form: JSON string content.
+func marshalString(s string) string {
+	b := marshal(s)
+	return string(b[1 : len(b)-1])
+}

@@ -1,0 +1,293 @@
+package features
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/cucumber/godog"
+)
+
+// markerNames spells the three marker characters readably in model text:
+// {START} is U+E200, {DELIM} U+E202 and {STOP} U+E201.
+var markerNames = strings.NewReplacer("{START}", "\uE200", "{DELIM}", "\uE202", "{STOP}", "\uE201")
+
+// markerShort is the shorthand of a well-formed marker in model text:
+// {cite:ID} and {cite:ID:LOCATOR}.
+var markerShort = regexp.MustCompile(`\{cite:([^:{}]*)(?::([^{}]*))?\}`)
+
+// expandMarkers turns the readable spellings of model text into the marker
+// characters.
+func expandMarkers(s string) string {
+	s = markerShort.ReplaceAllStringFunc(s, func(m string) string {
+		sm := markerShort.FindStringSubmatch(m)
+		out := "\uE200cite\uE202" + sm[1]
+		if strings.Contains(m[len("{cite:"):], ":") {
+			out += "\uE202" + sm[2]
+		}
+		return out + "\uE201"
+	})
+	return markerNames.Replace(s)
+}
+
+// modelText decodes model text written in a story: literal text with
+// \u{HEX} escapes, the {START}, {DELIM} and {STOP} names and the {cite:ID}
+// and {cite:ID:LOCATOR} shorthands.
+func modelText(s string) (string, error) {
+	t, err := literal(s)
+	if err != nil {
+		return "", err
+	}
+	return expandMarkers(t), nil
+}
+
+// modelQuoted decodes a quoted argument holding model text.
+func modelQuoted(s string) (string, error) {
+	t, err := quoted(s)
+	if err != nil {
+		return "", err
+	}
+	return expandMarkers(t), nil
+}
+
+// registerMarker registers the phrasings of the marker suite's stories: the
+// model writes text with markers, the server strips them (marker.strip,
+// marker.stream) and a client resolves a citation (marker.locate).
+func (s *scenario) registerMarker(sc *godog.ScenarioContext) {
+	sc.Step(`^the data part `+q+`$`, s.dataPart)
+	sc.Step(`^the data part `+q+` holding:$`, s.dataPartHolding)
+	sc.Step(`^the data parts:$`, s.dataParts)
+	sc.Step(`^the model writes `+q+`$`, s.modelWritesQuoted)
+	sc.Step(`^the model writes:$`, s.modelWrites)
+	sc.Step(`^the server strips the markers$`, s.strip)
+	sc.Step(`^the server strips the markers of that text again$`, s.stripAgain)
+	sc.Step(`^the model streams the deltas:$`, s.streamDeltas)
+	sc.Step(`^the model streams the bytes:$`, s.streamBytes)
+	sc.Step(`^the client receives `+q+`$`, s.receivesQuoted)
+	sc.Step(`^the client receives:$`, s.receives)
+	sc.Step(`^the client receives the deltas:$`, s.receivesDeltas)
+	sc.Step(`^the citations are:$`, s.citationsAre)
+	sc.Step(`^there are no citations$`, func() error { return s.outputMemberLen("citations", "0") })
+	sc.Step(`^the parts passed through are (\[.*\])$`, at("parts", withValue(jsonValue, s.outputMember)))
+	sc.Step(`^the client resolves the locator `+q+` in:$`, s.locate)
+	sc.Step(`^it resolves to the value (.+)$`, at("value", withValue(jsonValue, s.resolved)))
+	sc.Step(`^it resolves to the lines (\[.*\])$`, at("lines", withValue(jsonValue, s.resolved)))
+	sc.Step(`^it does not resolve$`, func() error { return s.outputInline(`{"resolved": false}`) })
+}
+
+func (s *scenario) addPart(id string, value json.RawMessage) error {
+	name, err := quoted(id)
+	if err != nil {
+		return err
+	}
+	var part object
+	part.set("id", marshal(name))
+	part.set("value", value)
+	s.parts = append(s.parts, part.json())
+	return nil
+}
+
+func (s *scenario) dataPart(id string) error {
+	return s.addPart(id, json.RawMessage(`{}`))
+}
+
+func (s *scenario) dataPartHolding(id string, d *godog.DocString) error {
+	v, err := jsonValue(d.Content)
+	if err != nil {
+		return err
+	}
+	return s.addPart(id, v)
+}
+
+// dataParts takes a table with the columns id and value (JSON).
+func (s *scenario) dataParts(t *godog.Table) error {
+	for i, row := range t.Rows {
+		if i == 0 {
+			continue // the header: id | value
+		}
+		if len(row.Cells) != 2 {
+			return fmt.Errorf("data parts row %d: want the cells id | value", i)
+		}
+		v, err := jsonValue(row.Cells[1].Value)
+		if err != nil {
+			return err
+		}
+		if err := s.addPart(row.Cells[0].Value, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *scenario) partsJSON() json.RawMessage {
+	return marshal(append([]json.RawMessage{}, s.parts...))
+}
+
+func (s *scenario) modelWritesQuoted(text string) error {
+	t, err := modelQuoted(text)
+	if err != nil {
+		return err
+	}
+	s.modelOutput = t
+	return nil
+}
+
+func (s *scenario) modelWrites(d *godog.DocString) error {
+	t, err := modelText(d.Content)
+	if err != nil {
+		return err
+	}
+	s.modelOutput = t
+	return nil
+}
+
+func (s *scenario) stripAgain(ctx context.Context) error {
+	text, err := s.outputString("text")
+	if err != nil {
+		return err
+	}
+	s.modelOutput = text
+	return s.strip(ctx)
+}
+
+func (s *scenario) strip(ctx context.Context) error {
+	var in object
+	in.set("text", marshal(s.modelOutput))
+	in.set("parts", s.partsJSON())
+	return s.call(ctx, "marker.strip", in.json())
+}
+
+// deltaList reads a one-column table of JSON strings written with the
+// {START}, {DELIM} and {STOP} names.
+func deltaList(t *godog.Table) (json.RawMessage, error) {
+	var deltas []string
+	for i, row := range t.Rows {
+		if len(row.Cells) != 1 {
+			return nil, fmt.Errorf("deltas row %d: want one cell, a JSON string", i+1)
+		}
+		var d string
+		if err := json.Unmarshal([]byte(row.Cells[0].Value), &d); err != nil {
+			return nil, fmt.Errorf("deltas row %d: %q is not a JSON string: %v", i+1, row.Cells[0].Value, err)
+		}
+		deltas = append(deltas, expandMarkers(d))
+	}
+	if deltas == nil {
+		deltas = []string{}
+	}
+	return marshal(deltas), nil
+}
+
+func (s *scenario) streamDeltas(ctx context.Context, t *godog.Table) error {
+	deltas, err := deltaList(t)
+	if err != nil {
+		return err
+	}
+	var in object
+	in.set("deltas", deltas)
+	in.set("parts", s.partsJSON())
+	return s.call(ctx, "marker.stream", in.json())
+}
+
+// streamBytes takes one chunk per row, written as hexadecimal bytes
+// ("61 EE 88"), and sends them as deltas_base64.
+func (s *scenario) streamBytes(ctx context.Context, t *godog.Table) error {
+	var chunks []string
+	for i, row := range t.Rows {
+		if len(row.Cells) != 1 {
+			return fmt.Errorf("bytes row %d: want one cell of hexadecimal bytes", i+1)
+		}
+		b, err := hex.DecodeString(strings.ReplaceAll(row.Cells[0].Value, " ", ""))
+		if err != nil {
+			return fmt.Errorf("bytes row %d: %v", i+1, err)
+		}
+		chunks = append(chunks, base64.StdEncoding.EncodeToString(b))
+	}
+	var in object
+	in.set("deltas_base64", marshal(chunks))
+	in.set("parts", s.partsJSON())
+	return s.call(ctx, "marker.stream", in.json())
+}
+
+func (s *scenario) receivesQuoted(text string) error {
+	t, err := modelQuoted(text)
+	if err != nil {
+		return err
+	}
+	return s.outputMember("text", marshal(t))
+}
+
+func (s *scenario) receives(d *godog.DocString) error {
+	t, err := modelText(d.Content)
+	if err != nil {
+		return err
+	}
+	return s.outputMember("text", marshal(t))
+}
+
+func (s *scenario) receivesDeltas(t *godog.Table) error {
+	deltas, err := deltaList(t)
+	if err != nil {
+		return err
+	}
+	return s.outputMember("deltas", deltas)
+}
+
+// citationsAre compares the citations with a table whose header names the
+// columns data_part_id, offset and locator.
+func (s *scenario) citationsAre(t *godog.Table) error {
+	if len(t.Rows) == 0 {
+		return fmt.Errorf("the citations table has no header")
+	}
+	header := t.Rows[0].Cells
+	var entries []json.RawMessage
+	for i, row := range t.Rows[1:] {
+		if len(row.Cells) != len(header) {
+			return fmt.Errorf("citations row %d: %d cells, want %d", i+1, len(row.Cells), len(header))
+		}
+		var e object
+		for j, c := range row.Cells {
+			v := marshal(c.Value)
+			if header[j].Value == "offset" {
+				v = json.RawMessage(c.Value)
+			}
+			e.set(header[j].Value, v)
+		}
+		entries = append(entries, e.json())
+	}
+	if entries == nil {
+		entries = []json.RawMessage{}
+	}
+	return s.outputMember("citations", marshal(entries))
+}
+
+func (s *scenario) locate(ctx context.Context, locator string, d *godog.DocString) error {
+	loc, err := quoted(locator)
+	if err != nil {
+		return err
+	}
+	v, err := jsonValue(d.Content)
+	if err != nil {
+		return err
+	}
+	var in object
+	in.set("value", v)
+	in.set("locator", marshal(loc))
+	return s.call(ctx, "marker.locate", in.json())
+}
+
+// resolved checks a resolved locator: {"resolved": true, member: v}, member
+// being "value" or "lines".
+func (s *scenario) resolved(member string, v json.RawMessage) error {
+	var want object
+	want.set("resolved", json.RawMessage("true"))
+	want.set(member, v)
+	got, err := s.output()
+	if err != nil {
+		return err
+	}
+	return s.compare("the output", want.json(), got)
+}

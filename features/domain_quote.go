@@ -1,0 +1,205 @@
+package features
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cucumber/godog"
+)
+
+// registerQuote registers the phrasings of the quote suite's stories: a
+// citation built member by member, cited (quote.format), read back
+// (quote.parse) and found in a message (quote.collect).
+func (s *scenario) registerQuote(sc *godog.ScenarioContext) {
+	sc.Step(`^a citation of message `+q+` in thread `+q+` of environment `+q+`$`, s.aCitation)
+	sc.Step(`^the quoted text is `+q+`$`, at("text", withValue(stringValue, s.citation.setNamed)))
+	sc.Step(`^the quoted text is:$`, at("text", withValue(docValue, s.citation.setNamed)))
+	sc.Step(`^the quote spans (\d+) to (\d+)$`, s.quoteSpans)
+	sc.Step(`^the context before it is `+q+` and after it is `+q+`$`, s.quoteContext)
+	sc.Step(`^the user comments `+q+`$`, at("comment", withValue(stringValue, s.citation.setNamed)))
+	sc.Step(`^the citation member `+q+` is `+q+`$`, withValue(stringValue, s.citation.setNamed))
+	sc.Step(`^the citation member `+q+` is `+lit+`$`, withValue(jsonValue, s.citation.setNamed))
+	sc.Step(`^the citation member `+q+` is the JSON (.+)$`, withValue(jsonValue, s.citation.setNamed))
+	sc.Step(`^the user cites it$`, s.citeIt)
+	sc.Step(`^the link is `+q+`$`, s.outputMemberIs("link"))
+	sc.Step(`^the href is `+q+`$`, s.outputMemberIs("href"))
+	sc.Step(`^a client reads the href back$`, s.readHrefBack)
+	sc.Step(`^a client reads the href `+q+`$`, s.readHref)
+	sc.Step(`^a client reads the href:$`, s.readHrefDoc)
+	sc.Step(`^a client reads an href whose (\w+) is `+q+` repeated (\d+) times$`, s.readLongHref)
+	sc.Step(`^it gets the citation back unchanged$`, s.sameCitation)
+	sc.Step(`^the citation's members come in the order (.+)$`, s.memberOrder)
+	sc.Step(`^the citation's (\w+) is `+q+`$`, under("citation.", withValue(stringValue, s.outputMember)))
+	sc.Step(`^the citation's (\w+) is `+lit+`$`, under("citation.", withValue(jsonValue, s.outputMember)))
+	sc.Step(`^the citation has no (\w+)$`, s.citationHasNo)
+
+	sc.Step(`^a message:$`, at("text", withValue(docValue, s.setMember)))
+	sc.Step(`^a message `+q+`$`, at("text", withValue(stringValue, s.setMember)))
+	sc.Step(`^a client collects the citations in it$`, s.callOp("quote.collect"))
+	sc.Step(`^it finds (\d+) citations?$`, func(n string) error { return s.outputMemberLen(`citations`, n) })
+	sc.Step(`^citation (\d+) spans (\d+) to (\d+)$`, s.collectedSpans)
+	sc.Step(`^citation (\d+) quotes `+q+`$`, s.collectedQuotes)
+}
+
+func (s *scenario) aCitation(message, thread, env string) error {
+	s.citation = object{}
+	s.citation.set("version", json.RawMessage("1"))
+	for _, m := range [][2]string{{"environmentId", env}, {"threadId", thread}, {"messageId", message}} {
+		v, err := quoted(m[1])
+		if err != nil {
+			return err
+		}
+		s.citation.set(m[0], marshal(v))
+	}
+	return nil
+}
+
+func (s *scenario) quoteSpans(start, end string) error {
+	s.citation.set("start", json.RawMessage(start))
+	s.citation.set("end", json.RawMessage(end))
+	return nil
+}
+
+func (s *scenario) quoteContext(prefix, suffix string) error {
+	set := withValue(stringValue, s.citation.setNamed)
+	if err := set("prefix", prefix); err != nil {
+		return err
+	}
+	return set("suffix", suffix)
+}
+
+func (s *scenario) citeIt(ctx context.Context) error {
+	var in object
+	in.set("citation", s.citation.json())
+	return s.call(ctx, "quote.format", in.json())
+}
+
+func (s *scenario) readHrefBack(ctx context.Context) error {
+	href, err := s.member(s.resp, "the previous output", "href")
+	if err != nil {
+		return err
+	}
+	var in object
+	in.set("href", href)
+	return s.call(ctx, "quote.parse", in.json())
+}
+
+func (s *scenario) readHref(ctx context.Context, href string) error {
+	v, err := quoted(href)
+	if err != nil {
+		return err
+	}
+	var in object
+	in.set("href", marshal(v))
+	return s.call(ctx, "quote.parse", in.json())
+}
+
+func (s *scenario) readHrefDoc(ctx context.Context, d *godog.DocString) error {
+	v, err := docValue(d)
+	if err != nil {
+		return err
+	}
+	var in object
+	in.set("href", v)
+	return s.call(ctx, "quote.parse", in.json())
+}
+
+// baseHref is the href a story varies one field of.
+const baseHref = "t3-citation://v1/env/thread/msg?text=q&start=0&end=1&prefix=&suffix="
+
+// readLongHref reads baseHref with one field made of an href-encoded unit
+// repeated n times: a path segment for an id, a query value otherwise.
+func (s *scenario) readLongHref(ctx context.Context, field, unit, n string) error {
+	value, err := repeated(unit, n, "")
+	if err != nil {
+		return err
+	}
+	path, query, _ := strings.Cut(strings.TrimPrefix(baseHref, "t3-citation://v1/"), "?")
+	segs := strings.Split(path, "/")
+	switch field {
+	case "environmentId", "threadId", "messageId":
+		segs[map[string]int{"environmentId": 0, "threadId": 1, "messageId": 2}[field]] = value
+	case "text", "prefix", "suffix", "start", "end":
+		parts := strings.Split(query, "&")
+		for i, p := range parts {
+			if k, _, _ := strings.Cut(p, "="); k == field {
+				parts[i] = field + "=" + value
+			}
+		}
+		query = strings.Join(parts, "&")
+	case "comment":
+		query += "&comment=" + value
+	default:
+		return fmt.Errorf("a citation has no field %q", field)
+	}
+	var in object
+	in.set("href", marshal("t3-citation://v1/"+strings.Join(segs, "/")+"?"+query))
+	return s.call(ctx, "quote.parse", in.json())
+}
+
+// memberOrder checks the order in which the output's citation writes its
+// members (QUOTE-LINK-001), which a comparison of JSON values ignores.
+func (s *scenario) memberOrder(list string) error {
+	c, err := s.member(s.resp, "the output", "citation")
+	if err != nil {
+		return err
+	}
+	var want, got []string
+	for _, m := range quotedName.FindAllStringSubmatch(list, -1) {
+		want = append(want, m[1])
+	}
+	dec := json.NewDecoder(bytes.NewReader(c))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return s.failf("the citation is not an object")
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		got = append(got, t.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return err
+		}
+	}
+	if !slices.Equal(got, want) {
+		return s.failf("the citation's members come in the order %q, want %q", got, want)
+	}
+	return nil
+}
+
+func (s *scenario) sameCitation() error {
+	return s.outputMember("citation", s.citation.json())
+}
+
+func (s *scenario) citationHasNo(member string) error {
+	return s.outputHasNo("citation." + member)
+}
+
+func (s *scenario) callOp(op string) func(context.Context) error {
+	return func(ctx context.Context) error { return s.call(ctx, op, nil) }
+}
+
+func (s *scenario) collectedSpans(n, start, end string) error {
+	p := fmt.Sprintf("citations[%s]", index(n))
+	if err := s.outputMember(p+".start", json.RawMessage(start)); err != nil {
+		return err
+	}
+	return s.outputMember(p+".end", json.RawMessage(end))
+}
+
+func (s *scenario) collectedQuotes(n, text string) error {
+	return withValue(stringValue, s.outputMember)(fmt.Sprintf("citations[%s].citation.text", index(n)), text)
+}
+
+// index turns a 1-based ordinal of a story into a 0-based index.
+func index(n string) string {
+	var i int
+	fmt.Sscan(n, &i)
+	return fmt.Sprint(i - 1)
+}

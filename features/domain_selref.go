@@ -1,0 +1,136 @@
+package features
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/cucumber/godog"
+)
+
+// registerSelref registers the phrasings of the selref suite's stories: an
+// app declares a reference (selref.ingest) and a later turn replays the
+// message that made it (selref.replay).
+func (s *scenario) registerSelref(sc *godog.ScenarioContext) {
+	sc.Step(`^an app declares a reference labelled `+q+`$`, s.declareLabelled)
+	sc.Step(`^an app declares a reference whose label is `+q+` repeated (\d+) times(?: then `+q+`)?$`, s.declareRepeated)
+	sc.Step(`^an app declares a reference without a label$`, func() { s.reference = object{} })
+	sc.Step(`^its vance address is `+q+`$`, at("vanceUri", withValue(stringValue, s.reference.setNamed)))
+	sc.Step(`^its web address is `+q+`$`, at("url", withValue(stringValue, s.reference.setNamed)))
+	sc.Step(`^its (vance|web) address is `+q+` followed by `+q+` repeated (\d+) times$`, s.longAddress)
+	sc.Step(`^the reference member `+q+` is the JSON (.+)$`, withValue(jsonValue, s.reference.setNamed))
+	sc.Step(`^the reference is ingested$`, s.ingest)
+	sc.Step(`^the stored reference is ingested again$`, s.ingestAgain)
+	sc.Step(`^the stored label is `+q+`$`, s.outputMemberIs("reference.label"))
+	sc.Step(`^the stored label is `+q+` repeated (\d+) times(?: then `+q+`)?$`, s.storedLabelRepeated)
+	sc.Step(`^the stored vance address is `+q+`$`, s.outputMemberIs("reference.vanceUri"))
+	sc.Step(`^the stored web address is `+q+`$`, s.outputMemberIs("reference.url"))
+	sc.Step(`^the reference has no vance address$`, func() error { return s.outputHasNo("reference.vanceUri") })
+	sc.Step(`^the reference has no web address$`, func() error { return s.outputHasNo("reference.url") })
+	sc.Step(`^the message `+q+` is replayed with it$`, s.replayWith)
+	sc.Step(`^the message `+q+` is replayed without a reference$`, s.replayWithout)
+	sc.Step(`^the message `+q+` is replayed with the stored reference (.+)$`, s.replayWithJSON)
+	sc.Step(`^the model reads `+q+`$`, s.outputMemberIs("text"))
+	sc.Step(`^the model reads:$`, at("text", withValue(docValue, s.outputMember)))
+}
+
+func (s *scenario) declareLabelled(label string) error {
+	s.reference = object{}
+	return withValue(stringValue, s.reference.setNamed)("label", label)
+}
+
+// repeated builds a string of n copies of unit followed by tail.
+func repeated(unit, n, tail string) (string, error) {
+	u, err := quoted(unit)
+	if err != nil {
+		return "", err
+	}
+	t, err := quoted(tail)
+	if err != nil {
+		return "", err
+	}
+	count, err := strconv.Atoi(n)
+	if err != nil {
+		return "", err
+	}
+	return strings.Repeat(u, count) + t, nil
+}
+
+func (s *scenario) declareRepeated(unit, n, tail string) error {
+	label, err := repeated(unit, n, tail)
+	if err != nil {
+		return err
+	}
+	s.reference = object{}
+	s.reference.set("label", marshal(label))
+	return nil
+}
+
+// headRepeated is head followed by n copies of unit, all quoted arguments.
+func headRepeated(head, unit, n string) (string, error) {
+	h, err := quoted(head)
+	if err != nil {
+		return "", err
+	}
+	tail, err := repeated(unit, n, "")
+	return h + tail, err
+}
+
+func (s *scenario) longAddress(kind, head, unit, n string) error {
+	v, err := headRepeated(head, unit, n)
+	if err != nil {
+		return err
+	}
+	s.reference.set(map[string]string{"vance": "vanceUri", "web": "url"}[kind], marshal(v))
+	return nil
+}
+
+func (s *scenario) ingest(ctx context.Context) error {
+	return s.call(ctx, "selref.ingest", s.reference.json())
+}
+
+func (s *scenario) ingestAgain(ctx context.Context) error {
+	stored, err := s.member(s.resp, "the previous output", "reference")
+	if err != nil {
+		return err
+	}
+	return s.call(ctx, "selref.ingest", stored)
+}
+
+func (s *scenario) storedLabelRepeated(unit, n, tail string) error {
+	label, err := repeated(unit, n, tail)
+	if err != nil {
+		return err
+	}
+	return s.outputMember("reference.label", marshal(label))
+}
+
+func (s *scenario) replay(ctx context.Context, body string, reference json.RawMessage) error {
+	b, err := quoted(body)
+	if err != nil {
+		return err
+	}
+	var in object
+	in.set("body", marshal(b))
+	if reference != nil {
+		in.set("reference", reference)
+	}
+	return s.call(ctx, "selref.replay", in.json())
+}
+
+func (s *scenario) replayWith(ctx context.Context, body string) error {
+	return s.replay(ctx, body, s.reference.json())
+}
+
+func (s *scenario) replayWithout(ctx context.Context, body string) error {
+	return s.replay(ctx, body, nil)
+}
+
+func (s *scenario) replayWithJSON(ctx context.Context, body, reference string) error {
+	v, err := jsonValue(reference)
+	if err != nil {
+		return err
+	}
+	return s.replay(ctx, body, v)
+}

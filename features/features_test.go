@@ -1,0 +1,267 @@
+package features
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/conform-suite/conform/internal/fakeimpl"
+	"github.com/conform-suite/conform/runner"
+)
+
+// fake is a small implementation for the harness's own tests. It offers
+// the test.* ops only; wrong makes test.echo answer a changed output.
+type fake struct{ wrong bool }
+
+func (f fake) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+	resp := runner.Response{ID: req.ID}
+	var in struct {
+		Code string `json:"code"`
+	}
+	switch req.Op {
+	case "hello":
+		resp.Output = json.RawMessage(`{"protocol":1,"name":"fake","version":"0","language":"go","ops":["test.echo","test.refuse","test.drop"]}`)
+	case "test.echo":
+		resp.Output = req.Input
+		if f.wrong {
+			resp.Output = json.RawMessage(`{"text":"changed"}`)
+		}
+	case "test.refuse":
+		if err := json.Unmarshal(req.Input, &in); err != nil {
+			return resp, err
+		}
+		resp.Output = json.RawMessage(`{"rejected":{"code":"` + in.Code + `","message":"no"}}`)
+	case "test.drop":
+		resp.Output = json.RawMessage(`{"dropped":{"code":"DROPPED"}}`)
+	default:
+		resp.Error = &runner.ErrorBody{Kind: "unsupported", Message: "unknown op"}
+	}
+	return resp, nil
+}
+
+func (fake) Close() error { return nil }
+
+// fakeServe is a small line server for the raw steps: it answers hello,
+// refuses other ops as unsupported and lines that are not JSON as bad
+// requests. With dup set it answers every request twice; with strID it
+// turns every id into a string.
+func fakeServe(dup, strID bool) ServeRaw {
+	return func(ctx context.Context, r io.Reader, w io.Writer) error {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			var req runner.Request
+			var answer string
+			switch {
+			case json.Unmarshal(sc.Bytes(), &req) != nil:
+				answer = `{"id":null,"error":{"kind":"bad_request","message":"not JSON"}}`
+			case strID:
+				answer = fmt.Sprintf(`{"id":%q,"output":{}}`, req.ID)
+			case req.Op == "hello":
+				answer = fmt.Sprintf(`{"id":%s,"output":{"protocol":1,"name":"f","version":"0","language":"go","ops":[]}}`, req.ID)
+			default:
+				answer = fmt.Sprintf(`{"id":%s,"error":{"kind":"unsupported","message":"no"}}`, req.ID)
+			}
+			fmt.Fprintln(w, answer)
+			if dup {
+				fmt.Fprintln(w, answer)
+			}
+		}
+		return sc.Err()
+	}
+}
+
+// TestHarnessRaw runs the raw protocol steps against fakeServe, and checks
+// that faulty servers fail them.
+func TestHarnessRaw(t *testing.T) {
+	Run(Options{Impl: fake{}, Raw: fakeServe(false, false), FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true})
+	for _, tt := range []struct {
+		name string
+		raw  Raw
+	}{{"answers twice", fakeServe(true, false)}, {"ids turned into strings", fakeServe(false, true)}} {
+		var out bytes.Buffer
+		if got := Run(Options{Impl: fake{}, Raw: tt.raw, FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", Output: &out, NoColors: true}); got != StatusFailed {
+			t.Errorf("%s: Run(raw.feature) = %d, want %d\n%s", tt.name, got, StatusFailed, out.String())
+		}
+	}
+	var out bytes.Buffer
+	if got := Run(Options{Impl: fake{}, FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", Output: &out, NoColors: true}); got != StatusOK || !strings.Contains(out.String(), "skipped") {
+		t.Errorf("Run(raw.feature without Raw) = %d, want %d with every scenario skipped\n%s", got, StatusOK, out.String())
+	}
+}
+
+// TestHarness runs the harness's own scenarios, which exercise every generic
+// step, against the fake implementation.
+func TestHarness(t *testing.T) {
+	Run(Options{Impl: fake{}, FS: os.DirFS("testdata"), Paths: []string{"harness.feature"}, Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true})
+}
+
+// TestHarnessFails checks that each kind of bad scenario fails the run:
+// godog's strict mode and the steps' own checks.
+func TestHarnessFails(t *testing.T) {
+	tests := []struct {
+		name, scenario string
+		impl           fake
+	}{
+		{"undefined step", `When nothing is defined for this`, fake{}},
+		{"wrong member", `When "test.echo" is called with {"a": 1}
+    Then the output member "a" is 2`, fake{}},
+		{"missing member", `When "test.echo" is called with {"a": 1}
+    Then the output member "b" is 1`, fake{}},
+		{"wrong output", `When "test.echo" is called with {"text": "x"}
+    Then the output member "text" is "x"`, fake{wrong: true}},
+		{"extra member", `When "test.echo" is called with {"a": 1, "b": 2}
+    Then the output is {"a": 1}`, fake{}},
+		{"wrong code", `When "test.refuse" is called with {"code": "A"}
+    Then the input is rejected with code "B"`, fake{}},
+		{"accepted wrongly", `When "test.echo" is called with {}
+    Then the input is rejected`, fake{}},
+		{"rejected wrongly", `When "test.refuse" is called with {"code": "A"}
+    Then the input is accepted`, fake{}},
+		{"dropped is not rejected", `When "test.drop" is called with {}
+    Then the input is rejected`, fake{}},
+		{"wrong error kind", `When "test.nothing" is called with {}
+    Then the answer has error kind "internal"`, fake{}},
+		{"error is not an output", `When "test.nothing" is called with {}
+    Then the output member "a" is 1`, fake{}},
+		{"bad length", `When "test.echo" is called with {"a": [1]}
+    Then the output member "a" has 2 elements`, fake{}},
+		{"no call", `Then the input is accepted`, fake{}},
+		{"bad json", `When "test.echo" is called with {"a": }`, fake{}},
+		{"whole input then member", `Given the input is {"a": 1}
+    And the input member "b" is 2`, fake{}},
+		{"surrogate in literal", `Given the input member "a" is:
+      """
+      \u{D800}
+      """`, fake{}},
+		{"a wrong fake passes", `Given the fake implementation "wrong"
+    When the runner runs every vector
+    Then every outcome is "pass"`, fake{}},
+		{"a crash is not a timeout", `Given the fake implementation "crash" that crashes on its request 3
+    When the runner runs every vector
+    Then the outcome of "echo.echo/wrong-answer" is "timeout"`, fake{}},
+		{"a right exit code", `Given the fake implementation "echo"
+    When the runner runs every vector
+    Then the exit code is 1`, fake{}},
+		{"a different code matches", `Given the comparison of expected output '{"rejected":{"code":"X"}}'
+    Then the actual output '{"rejected":{"code":"Y"}}' matches`, fake{}},
+	}
+	for _, tt := range tests {
+		src := "Feature: f\n  Scenario: s\n    " + tt.scenario + "\n"
+		fsys := fstest.MapFS{"f.feature": {Data: []byte(src)}}
+		var out bytes.Buffer
+		opts := Options{Impl: tt.impl, FS: fsys, Format: "progress", Output: &out, NoColors: true, SelfTest: &SelfTest{Fake: []string{os.Args[0]}}}
+		if got := Run(opts); got != StatusFailed {
+			t.Errorf("%s: Run(%q) = %d, want %d\n%s", tt.name, tt.scenario, got, StatusFailed, out.String())
+		}
+	}
+}
+
+func TestCheckFormat(t *testing.T) {
+	for _, f := range []string{"pretty", "progress", "junit", "cucumber", "progress,junit:out.xml"} {
+		if err := CheckFormat(f); err != nil {
+			t.Errorf("CheckFormat(%q) = %v, want nil", f, err)
+		}
+	}
+	for _, f := range []string{"", "nope", "pretty,nope:x"} {
+		if err := CheckFormat(f); err == nil {
+			t.Errorf("CheckFormat(%q) = nil, want an error", f)
+		}
+	}
+}
+
+// TestEmbedded checks that every .feature file of the tree is embedded.
+func TestEmbedded(t *testing.T) {
+	var disk, embedded []string
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() && d.Name() == "testdata" {
+			if err == nil {
+				err = filepath.SkipDir
+			}
+			return err
+		}
+		if filepath.Ext(p) == ".feature" {
+			disk = append(disk, filepath.ToSlash(p))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = fs.WalkDir(FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && filepath.Ext(p) == ".feature" {
+			embedded = append(embedded, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(disk)
+	slices.Sort(embedded)
+	if !slices.Equal(disk, embedded) {
+		t.Errorf("embedded features = %q, want every feature on disk %q", embedded, disk)
+	}
+}
+
+// logOutput returns a writer for the formatters' output that goes to the
+// test log, at the end of the test, when the test failed.
+func logOutput(t *testing.T) io.Writer {
+	var buf bytes.Buffer
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(buf.String())
+		}
+	})
+	return &buf
+}
+
+// serveEnv makes the test binary serve the reference on stdio, as
+// `conform serve --stdio` does.
+const serveEnv = "CONFORM_FEATURES_SERVE"
+
+// TestMain lets the test binary play an implementation: the reference over
+// stdio (serveEnv) or one of the fake implementations (fakeimpl.Env).
+func TestMain(m *testing.M) {
+	fakeimpl.MaybeRun()
+	if os.Getenv(serveEnv) == "stdio" {
+		if err := runner.ServeStdio(context.Background(), runner.InProcess{}, os.Stdin, os.Stdout, 0); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestReference runs every embedded scenario against the reference, in
+// process and over stdio (the test binary serving it). The scenarios about
+// the runner itself run once, in the in-process pass.
+func TestReference(t *testing.T) {
+	t.Run("in-process", func(t *testing.T) {
+		opts := Options{Impl: runner.InProcess{}, Raw: InProcessRaw(), SelfTest: &SelfTest{Fake: []string{os.Args[0]}},
+			Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true}
+		if got := Run(opts); got != StatusOK {
+			t.Errorf("Run(in-process) = %d, want %d", got, StatusOK)
+		}
+	})
+	t.Run("stdio", func(t *testing.T) {
+		env := []string{serveEnv + "=stdio"}
+		impl := runner.NewStdio(os.Args[0])
+		impl.Env = append(os.Environ(), env...)
+		defer impl.Close()
+		opts := Options{Impl: impl, Raw: StdioRaw{Command: []string{os.Args[0]}, Env: env},
+			Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true}
+		if got := Run(opts); got != StatusOK {
+			t.Errorf("Run(stdio) = %d, want %d", got, StatusOK)
+		}
+	})
+}

@@ -1,0 +1,216 @@
+package features
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cucumber/godog"
+	"github.com/cucumber/godog/formatters"
+
+	"github.com/conform-suite/conform/runner"
+)
+
+// Exit statuses of [Run], as godog's: 0 every scenario passed, 1 some failed,
+// 2 the options were unusable (an unknown formatter, an unparsable feature).
+const (
+	StatusOK      = 0
+	StatusFailed  = 1
+	StatusOptions = 2
+)
+
+// DefaultTimeout bounds one call to the implementation when Options.Timeout is zero.
+const DefaultTimeout = 10 * time.Second
+
+// Options configure a run of the scenarios.
+type Options struct {
+	// Impl answers every request. It is not closed by Run.
+	Impl runner.Implementation
+	// Raw, when set, carries the raw protocol lines of the framing
+	// scenarios (features/protocol) to the same implementation; without it
+	// those scenarios are skipped.
+	Raw Raw
+	// SelfTest, when set, lets the scenarios about conform itself start
+	// the fake implementations; without it those scenarios are skipped.
+	SelfTest *SelfTest
+	// FS holds the feature files; nil means the embedded ones ([FS]).
+	FS fs.FS
+	// Paths are the files or directories of FS to run; none means all.
+	Paths []string
+	// Tags is a godog tag expression: "@QUOTE-LINK-004", "~@slow",
+	// "@MARKER-STRIP-001,@MARKER-STRIP-002" (or), "@a && @b".
+	Tags string
+	// Format names godog formatters, comma separated: pretty, progress,
+	// junit, cucumber. "name:FILE" writes that formatter to FILE. Empty
+	// means progress.
+	Format string
+	// Output receives the formatters' output; nil means os.Stdout.
+	Output   io.Writer
+	NoColors bool
+	// Timeout bounds each call to the implementation.
+	Timeout time.Duration
+	// Concurrency is the number of scenarios run at once; below 1 means 1.
+	Concurrency int
+	// TestingT, when set, runs every scenario as a subtest of it.
+	TestingT *testing.T
+}
+
+// Formats returns the names of the available formatters, sorted.
+func Formats() []string {
+	var names []string
+	for name := range formatters.AvailableFormatters() {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// CheckFormat reports an error if format names a formatter that does not exist.
+func CheckFormat(format string) error {
+	for f := range strings.SplitSeq(format, ",") {
+		name, _, _ := strings.Cut(f, ":")
+		if formatters.FindFmt(name) == nil {
+			return fmt.Errorf("features: unknown format %q (want one of %s)", name, strings.Join(Formats(), ", "))
+		}
+	}
+	return nil
+}
+
+// Run runs the scenarios of opts against opts.Impl and returns an exit
+// status: [StatusOK], [StatusFailed] or [StatusOptions].
+func Run(opts Options) int {
+	if opts.Impl == nil {
+		fmt.Fprintln(os.Stderr, "features: no implementation")
+		return StatusOptions
+	}
+	if opts.FS == nil {
+		opts.FS = FS()
+	}
+	if opts.Format == "" {
+		opts.Format = "progress"
+	}
+	if err := CheckFormat(opts.Format); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return StatusOptions
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	paths := opts.Paths
+	if len(paths) == 0 {
+		var err error
+		if paths, err = featureDirs(opts.FS); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return StatusOptions
+		}
+	}
+	h := &harness{impl: opts.Impl, raw: opts.Raw, self: opts.SelfTest, timeout: opts.Timeout}
+	suite := godog.TestSuite{
+		Name:                "conform",
+		ScenarioInitializer: h.initScenario,
+		Options: &godog.Options{
+			Strict:      true,
+			Format:      opts.Format,
+			Tags:        opts.Tags,
+			Paths:       paths,
+			FS:          opts.FS,
+			Output:      opts.Output,
+			NoColors:    opts.NoColors,
+			Concurrency: opts.Concurrency,
+			TestingT:    opts.TestingT,
+		},
+	}
+	return suite.Run()
+}
+
+// featureDirs returns the top-level entries of fsys that hold feature files.
+func featureDirs(fsys fs.FS) ([]string, error) {
+	var paths []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path.Ext(p) != ".feature" {
+			return err
+		}
+		top, _, _ := strings.Cut(p, "/")
+		if !slices.Contains(paths, top) {
+			paths = append(paths, top)
+		}
+		return nil
+	})
+	if err == nil && len(paths) == 0 {
+		err = fmt.Errorf("features: no .feature files")
+	}
+	return paths, err
+}
+
+// harness is the state shared by every scenario of one run.
+type harness struct {
+	impl    runner.Implementation
+	raw     Raw
+	self    *SelfTest
+	timeout time.Duration
+	lastID  atomic.Int64
+
+	helloOnce sync.Once
+	hello     *runner.Hello // nil when the implementation does not know hello
+	helloErr  error
+}
+
+// call sends one request and waits for its answer.
+func (h *harness) call(ctx context.Context, op string, input json.RawMessage) (runner.Response, error) {
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	id := h.lastID.Add(1)
+	req := runner.Request{ID: json.RawMessage(fmt.Sprint(id)), Op: op, Input: input}
+	resp, err := h.impl.Call(ctx, req)
+	if err != nil {
+		return resp, fmt.Errorf("%s: no answer: %w", op, err)
+	}
+	if string(resp.ID) != string(req.ID) {
+		return resp, fmt.Errorf("%s: answer carries id %s, want %s", op, resp.ID, req.ID)
+	}
+	return resp, nil
+}
+
+// handshake performs the hello handshake once per run, as the runner does
+// (runner.Connect): an implementation that does not know hello is taken to
+// offer every op.
+func (h *harness) handshake(ctx context.Context) (*runner.Hello, error) {
+	h.helloOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(ctx, h.timeout)
+		defer cancel()
+		h.hello, h.helloErr = runner.Connect(ctx, h.impl)
+	})
+	return h.hello, h.helloErr
+}
+
+// suites are the suites whose ops a hello answer may leave out; a scenario
+// calling such an op is skipped.
+var suites = []string{"quote", "marker", "selref"}
+
+// offers reports whether the implementation offers op, by its hello answer.
+func (h *harness) offers(ctx context.Context, op string) (bool, error) {
+	suite, _, _ := strings.Cut(op, ".")
+	if !slices.Contains(suites, suite) {
+		return true, nil
+	}
+	hello, err := h.handshake(ctx)
+	if err != nil {
+		return false, err
+	}
+	return hello.Supports(op), nil
+}
+
+func (h *harness) initScenario(sc *godog.ScenarioContext) {
+	s := &scenario{h: h}
+	s.register(sc)
+}

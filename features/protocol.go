@@ -1,0 +1,268 @@
+package features
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cucumber/godog"
+
+	"github.com/conform-suite/conform/runner"
+)
+
+// registerProtocol registers the steps of the framing scenarios, which talk
+// to the implementation in raw protocol lines through Options.Raw. Without a
+// Raw they are skipped.
+func (s *scenario) registerProtocol(sc *godog.ScenarioContext) {
+	sc.Step(`^it is sent the request lines?:$`, s.sendLines)
+	sc.Step(`^it is sent the hello request$`, func(ctx context.Context) error {
+		return s.exchange(ctx, []byte(`{"id":0,"op":"hello","input":{"protocol":1}}`+"\n"))
+	})
+	sc.Step(`^its standard input is closed$`, s.closeInput)
+	sc.Step(`^it exits within (\d+) seconds?$`, s.exitsWithin)
+	sc.Step(`^the answer is one line of UTF-8 JSON$`, s.oneLine)
+	sc.Step(`^the answer's id is (.+)$`, func(id string) error { return s.answerID("1", id) })
+	sc.Step(`^answer (\d+)'s id is (.+)$`, s.answerID)
+	sc.Step(`^the answer has an output$`, func() error { return s.answerHasOutput("1") })
+	sc.Step(`^answer (\d+) has an output$`, s.answerHasOutput)
+	sc.Step(`^answer (\d+) has error kind `+q+`$`, s.answerErrorKind)
+	sc.Step(`^the answer's output member `+q+` is (.+)$`, s.answerOutputMember)
+	sc.Step(`^the answer's output has the members (.+)$`, s.answerOutputMembers)
+	sc.Step(`^every request is answered exactly once$`, s.answeredOnce)
+}
+
+// exchange sends input through the raw transport and records the answers.
+func (s *scenario) exchange(ctx context.Context, input []byte) error {
+	if s.h.raw == nil {
+		return fmt.Errorf("%w: no raw transport to send protocol lines", godog.ErrSkip)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.h.timeout)
+	defer cancel()
+	out, ended, err := s.h.raw.Exchange(ctx, input)
+	if err != nil {
+		return err
+	}
+	s.sent, s.ended = input, ended
+	s.answers = nil
+	for _, line := range bytes.SplitAfter(out, []byte("\n")) {
+		if len(line) > 0 {
+			s.answers = append(s.answers, line)
+		}
+	}
+	// The first answer is also the answer the generic steps check.
+	s.resp, s.op, s.req = nil, "(raw)", input
+	if len(s.answers) > 0 {
+		var resp runner.Response
+		if json.Unmarshal(s.answers[0], &resp) == nil {
+			s.resp = &resp
+		}
+	}
+	return nil
+}
+
+func (s *scenario) sendLines(ctx context.Context, d *godog.DocString) error {
+	return s.exchange(ctx, []byte(d.Content+"\n"))
+}
+
+// closeInput ends the input of a fresh session at once; an HTTP service
+// has no input to end, so the scenario is skipped there.
+func (s *scenario) closeInput(ctx context.Context) error {
+	if _, ok := s.h.raw.(HTTPRaw); ok {
+		return fmt.Errorf("%w: an HTTP service has no standard input", godog.ErrSkip)
+	}
+	return s.exchange(ctx, nil)
+}
+
+func (s *scenario) exitsWithin(seconds string) error {
+	n, _ := strconv.Atoi(seconds)
+	if s.ended > time.Duration(n)*time.Second {
+		return fmt.Errorf("it ended %v after its input was closed, want within %ss", s.ended.Round(time.Millisecond), seconds)
+	}
+	return nil
+}
+
+func (s *scenario) rawFailf(format string, args ...any) error {
+	return fmt.Errorf(format+"\n    sent:     %q\n    answered: %q", append(args, s.sent, bytes.Join(s.answers, nil))...)
+}
+
+// answer returns the nth answer line (1-based) as a JSON object.
+func (s *scenario) answer(n string) (map[string]json.RawMessage, error) {
+	i, _ := strconv.Atoi(n)
+	if i < 1 || i > len(s.answers) {
+		return nil, s.rawFailf("there is no answer %d", i)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(s.answers[i-1], &m); err != nil || m == nil {
+		return nil, s.rawFailf("answer %d is not a JSON object", i)
+	}
+	return m, nil
+}
+
+func (s *scenario) oneLine() error {
+	if len(s.answers) != 1 {
+		return s.rawFailf("%d answer lines, want 1", len(s.answers))
+	}
+	line := s.answers[0]
+	if !bytes.HasSuffix(line, []byte("\n")) {
+		return s.rawFailf("the answer does not end with a line feed")
+	}
+	if !utf8.Valid(line) {
+		return s.rawFailf("the answer is not UTF-8")
+	}
+	if _, err := s.answer("1"); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *scenario) answerID(n, id string) error {
+	m, err := s.answer(n)
+	if err != nil {
+		return err
+	}
+	want, err := jsonValue(id)
+	if err != nil {
+		return err
+	}
+	got, ok := m["id"]
+	if !ok {
+		return s.rawFailf("answer %s has no id, want %s", n, want)
+	}
+	if v, _, err := runner.Compare(want, got); err != nil || v != runner.Match || !sameJSONType(want, got) {
+		return s.rawFailf("answer %s's id is %s, want %s", n, got, want)
+	}
+	return nil
+}
+
+// sameJSONType reports whether two JSON values are of the same kind: an id
+// 1 and an id "1" differ.
+func sameJSONType(a, b json.RawMessage) bool {
+	kind := func(v json.RawMessage) byte {
+		v = bytes.TrimSpace(v)
+		if len(v) == 0 {
+			return 0
+		}
+		if v[0] == '-' || v[0] >= '0' && v[0] <= '9' {
+			return '0'
+		}
+		return v[0]
+	}
+	return kind(a) == kind(b)
+}
+
+func (s *scenario) answerHasOutput(n string) error {
+	m, err := s.answer(n)
+	if err != nil {
+		return err
+	}
+	_, out := m["output"]
+	_, bad := m["error"]
+	if !out || bad {
+		return s.rawFailf("answer %s carries no output, or an error too", n)
+	}
+	return nil
+}
+
+func (s *scenario) answerErrorKind(n, kind string) error {
+	m, err := s.answer(n)
+	if err != nil {
+		return err
+	}
+	var e struct {
+		Kind string `json:"kind"`
+	}
+	if json.Unmarshal(m["error"], &e) != nil || e.Kind != kind {
+		return s.rawFailf("answer %s is not an error of kind %q", n, kind)
+	}
+	if _, out := m["output"]; out {
+		return s.rawFailf("answer %s carries an output besides its error", n)
+	}
+	return nil
+}
+
+func (s *scenario) answerOutputMember(path, value string) error {
+	m, err := s.answer("1")
+	if err != nil {
+		return err
+	}
+	p, err := quoted(path)
+	if err != nil {
+		return err
+	}
+	want, err := jsonValue(value)
+	if err != nil {
+		return err
+	}
+	got, ok, err := lookup(m["output"], p)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return s.rawFailf("the answer's output has no member %q", p)
+	}
+	if v, diffs, _ := runner.Compare(want, got); v != runner.Match {
+		return s.rawFailf("the answer's output member %q differs: %v", p, diffs)
+	}
+	return nil
+}
+
+var quotedName = regexp.MustCompile(`"([^"]*)"`)
+
+func (s *scenario) answerOutputMembers(list string) error {
+	m, err := s.answer("1")
+	if err != nil {
+		return err
+	}
+	var out map[string]json.RawMessage
+	if err := json.Unmarshal(m["output"], &out); err != nil {
+		return s.rawFailf("the answer's output is not an object")
+	}
+	for _, name := range quotedName.FindAllStringSubmatch(list, -1) {
+		if _, ok := out[name[1]]; !ok {
+			return s.rawFailf("the answer's output has no member %q", name[1])
+		}
+	}
+	return nil
+}
+
+// answeredOnce checks that the ids of the answers are the ids of the
+// request lines sent, each exactly once, in any order.
+func (s *scenario) answeredOnce() error {
+	var sent, got []string
+	for _, line := range bytes.Split(bytes.TrimSpace(s.sent), []byte("\n")) {
+		var r struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(line, &r) != nil {
+			return fmt.Errorf("request line %q is not a request", line)
+		}
+		sent = append(sent, compact(r.ID))
+	}
+	for i := range s.answers {
+		m, err := s.answer(strconv.Itoa(i + 1))
+		if err != nil {
+			return err
+		}
+		got = append(got, compact(m["id"]))
+	}
+	slices.Sort(sent)
+	slices.Sort(got)
+	if !slices.Equal(sent, got) {
+		return s.rawFailf("answered ids %v, want each of %v once", got, sent)
+	}
+	return nil
+}
+
+func compact(v json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		return string(v)
+	}
+	return b.String()
+}

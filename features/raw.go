@@ -1,0 +1,133 @@
+package features
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/conform-suite/conform/runner"
+)
+
+// Raw sends protocol lines to an implementation as bytes. The framing
+// scenarios of features/protocol need it: they send lines that are not
+// requests, several lines at once, and close the input, all below the level
+// of runner.Implementation, which only carries well-formed requests.
+type Raw interface {
+	// Exchange starts a fresh session, writes input (zero or more lines),
+	// ends the input and returns everything the implementation answered,
+	// and how long the session took to end once its input had ended.
+	Exchange(ctx context.Context, input []byte) (output []byte, ended time.Duration, err error)
+}
+
+// maxRawOutput bounds what a raw exchange keeps of an implementation's answer.
+const maxRawOutput = 16 << 20
+
+// ServeRaw is an in-process Raw: a function that serves protocol lines read
+// from r and writes its answers to w until r ends, as `conform serve --stdio`
+// does.
+type ServeRaw func(ctx context.Context, r io.Reader, w io.Writer) error
+
+// Exchange serves input and returns the answers.
+func (f ServeRaw) Exchange(ctx context.Context, input []byte) ([]byte, time.Duration, error) {
+	var out bytes.Buffer
+	start := time.Now()
+	err := f(ctx, bytes.NewReader(input), &limitedWriter{w: &out, n: maxRawOutput})
+	return out.Bytes(), time.Since(start), err
+}
+
+// InProcessRaw serves raw lines with the in-process reference, through the
+// same loop as `conform serve --stdio`.
+func InProcessRaw() Raw {
+	return ServeRaw(func(ctx context.Context, r io.Reader, w io.Writer) error {
+		return runner.ServeStdio(ctx, runner.InProcess{}, r, w, 0)
+	})
+}
+
+// StdioRaw starts Command afresh for every exchange and talks to it over its
+// standard input and output.
+type StdioRaw struct {
+	Command []string
+	Env     []string // added to the environment
+}
+
+// Exchange runs the command with input on its standard input.
+func (s StdioRaw) Exchange(ctx context.Context, input []byte) ([]byte, time.Duration, error) {
+	if len(s.Command) == 0 {
+		return nil, 0, errors.New("features: no command")
+	}
+	cmd := exec.CommandContext(ctx, s.Command[0], s.Command[1:]...)
+	cmd.Env = append(os.Environ(), s.Env...)
+	cmd.Stdin = bytes.NewReader(input)
+	var out, stderr bytes.Buffer
+	cmd.Stdout = &limitedWriter{w: &out, n: maxRawOutput}
+	cmd.Stderr = &limitedWriter{w: &stderr, n: 64 << 10}
+	cmd.WaitDelay = time.Second
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return out.Bytes(), time.Since(start), fmt.Errorf("features: %s: %w; stderr: %s", s.Command[0], err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	// Writing all the input is instantaneous next to the process's life:
+	// the time until it exited is the time it took to end after its input.
+	return out.Bytes(), time.Since(start), nil
+}
+
+// HTTPRaw POSTs each line of the input to URL as one body and returns the
+// bodies of the answers, one per line.
+type HTTPRaw struct {
+	URL    string
+	Client *http.Client // nil means http.DefaultClient
+}
+
+// Exchange posts the lines one by one.
+func (h HTTPRaw) Exchange(ctx context.Context, input []byte) ([]byte, time.Duration, error) {
+	client := h.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	var out bytes.Buffer
+	sc := bufio.NewScanner(bytes.NewReader(input))
+	sc.Buffer(make([]byte, 64<<10), maxRawOutput)
+	for sc.Scan() {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(sc.Bytes()))
+		if err != nil {
+			return out.Bytes(), 0, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			return out.Bytes(), 0, err
+		}
+		body, err := io.ReadAll(io.LimitReader(resp.Body, maxRawOutput))
+		resp.Body.Close()
+		if err != nil {
+			return out.Bytes(), 0, err
+		}
+		out.Write(bytes.TrimRight(body, "\r\n"))
+		out.WriteByte('\n')
+	}
+	return out.Bytes(), 0, sc.Err()
+}
+
+// limitedWriter keeps at most n bytes and drops the rest, so that a flood
+// cannot exhaust memory; it never fails, so the writer on the other side is
+// never blocked.
+type limitedWriter struct {
+	w io.Writer
+	n int
+}
+
+func (l *limitedWriter) Write(p []byte) (int, error) {
+	if l.n > 0 {
+		k := min(len(p), l.n)
+		l.w.Write(p[:k])
+		l.n -= k
+	}
+	return len(p), nil
+}

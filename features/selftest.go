@@ -1,0 +1,377 @@
+package features
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/conform-suite/conform/internal/fakeimpl"
+	"github.com/conform-suite/conform/runner"
+	"github.com/conform-suite/conform/spec"
+	"github.com/conform-suite/conform/vectors"
+)
+
+// SelfTest lets the scenarios about conform itself run (features/protocol:
+// a crash, a hang or a flood is reported precisely). They start the
+// deliberately faulty implementations of internal/fakeimpl, which only a test
+// binary can play, so without a SelfTest those scenarios are skipped.
+type SelfTest struct {
+	// Fake is the command that plays the fake implementation (a test
+	// binary whose TestMain calls fakeimpl.MaybeRun); the harness adds the
+	// fakeimpl environment variables that choose its mode.
+	Fake []string
+}
+
+// selfRun is the state of one scenario about the runner itself.
+type selfRun struct {
+	impl     runner.Implementation // the implementation the runner runs against
+	stdio    *runner.Stdio         // impl, when it is a fake over stdio
+	marker   string                // the file that makes the crashing fake crash once
+	choices  map[string]string
+	timeout  time.Duration
+	parallel int // requests in flight at once: 1 pins each fault on its vector
+	server   *httptest.Server
+	results  []runner.Result
+	exit     int
+	report   string
+	expected json.RawMessage // the comparison steps' expected output
+	status   int             // the HTTP status of the last POST
+	body     []byte
+}
+
+var fakeRuns atomic.Int64
+
+func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
+	sc.Step(`^the fake implementation `+q+`$`, func(mode string) error { return s.fake(mode, "") })
+	sc.Step(`^the fake implementation `+q+` that crashes on its request (\d+)$`, s.fake)
+	sc.Step(`^the implementation declares the choice `+q+` as `+q+`$`, s.declareChoice)
+	sc.Step(`^the reference served over HTTP$`, s.serveReference)
+	sc.Step(`^an HTTP implementation that answers every op with status 500$`, s.serve500)
+	sc.Step(`^the runner runs every vector$`, func(ctx context.Context) error { return s.runAll(ctx, nil) })
+	sc.Step(`^the runner runs every vector with a line limit of (\d+) bytes$`, func(ctx context.Context, n int) error {
+		if s.self.stdio == nil {
+			return fmt.Errorf("a line limit applies to a fake implementation over stdio")
+		}
+		return s.runAll(ctx, func() { s.self.stdio.MaxLine = n })
+	})
+	sc.Step(`^the runner runs every vector with a timeout of (\d+) ms$`, func(ctx context.Context, n int) error {
+		return s.runAll(ctx, func() { s.self.timeout = time.Duration(n) * time.Millisecond })
+	})
+	sc.Step(`^the runner runs a vector whose expected output for `+q+` = `+q+` is its input$`, s.runChoice)
+	sc.Step(`^the outcome of `+q+` is `+q+`$`, s.outcomeOf)
+	sc.Step(`^every outcome is `+q+`$`, s.everyOutcome)
+	sc.Step(`^its outcome is `+q+`$`, s.everyOutcome)
+	sc.Step(`^no vector is run$`, func() error { return s.ranVectors(0) })
+	sc.Step(`^the run completes$`, func() error { return s.ranVectors(len(fakeCorpus())) })
+	sc.Step(`^the exit code is (\d+)$`, s.exitCode)
+	sc.Step(`^the report shows the requirement `+q+` and the request line of `+q+`$`, s.reportShowsRequest)
+	sc.Step(`^the report shows the stderr line `+q+`$`, s.reportShows)
+	sc.Step(`^the comparison of expected output '(.*)'$`, s.expectOutput)
+	sc.Step(`^the actual output '(.*)' matches$`, func(out string) error { return s.verdict(out, "match") })
+	sc.Step(`^the actual output '(.*)' does not match$`, func(out string) error { return s.verdict(out, "") })
+	sc.Step(`^the actual output '(.*)' is `+q+`$`, s.verdict)
+	sc.Step(`^it is POSTed the body:$`, s.post)
+	sc.Step(`^the HTTP status is (\d+)$`, s.httpStatus)
+	sc.Step(`^the body is an array of (\d+) answers with the ids (.+)$`, s.batchIDs)
+	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
+		if s.self.impl != nil {
+			s.self.impl.Close()
+		}
+		if s.self.server != nil {
+			s.self.server.Close()
+		}
+		if s.self.marker != "" {
+			os.Remove(s.self.marker)
+		}
+		return ctx, nil
+	})
+}
+
+// fakeCorpus is the vector corpus every fake mode is judged on.
+func fakeCorpus() []*vectors.Vector {
+	c, err := vectors.Load(fakeimpl.Corpus())
+	if err != nil {
+		panic(err) // the corpus is a constant of fakeimpl
+	}
+	return c.Vectors()
+}
+
+// fake prepares the fake implementation of mode; crashAt, when not empty,
+// is the request on which it crashes, once.
+func (s *scenario) fake(mode, crashAt string) error {
+	if s.h.self == nil || len(s.h.self.Fake) == 0 {
+		return fmt.Errorf("%w: the fake implementations run in `go test ./features` only", godog.ErrSkip)
+	}
+	st := runner.NewStdio(s.h.self.Fake...)
+	st.Env = append(os.Environ(), fakeimpl.Env+"="+mode)
+	if crashAt != "" {
+		marker := filepath.Join(os.TempDir(), fmt.Sprintf("conform-fake-%d-%d", os.Getpid(), fakeRuns.Add(1)))
+		os.Remove(marker)
+		s.self.marker = marker
+		st.Env = append(st.Env, fakeimpl.EnvN+"="+crashAt, fakeimpl.EnvFile+"="+marker)
+	}
+	s.self.impl, s.self.stdio, s.self.parallel = st, st, 1
+	if mode == fakeimpl.Reverse {
+		s.self.parallel = 8 // answers out of order need requests in flight
+	}
+	return nil
+}
+
+func (s *scenario) declareChoice(name, value string) error {
+	if s.self.choices == nil {
+		s.self.choices = map[string]string{}
+	}
+	s.self.choices[name] = value
+	return nil
+}
+
+func (s *scenario) serveReference() error {
+	s.self.server = httptest.NewServer(runner.HTTPHandler(runner.InProcess{}, 0))
+	return nil
+}
+
+// serve500 serves hello and answers every other request with status 500.
+func (s *scenario) serve500() error {
+	s.self.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req runner.Request
+		body, _ := io.ReadAll(r.Body)
+		if json.Unmarshal(body, &req) == nil && req.Op == "hello" {
+			fmt.Fprintf(w, `{"id":%s,"output":{"protocol":1,"name":"http-500","version":"0","language":"go","ops":["echo.echo"]}}`, req.ID)
+			return
+		}
+		http.Error(w, "out of order", http.StatusInternalServerError)
+	}))
+	s.self.impl = runner.NewHTTP(s.self.server.URL)
+	return nil
+}
+
+// run runs vs as `conform run` does: the handshake first (an implementation
+// that cannot be started runs nothing, exit code 2), then every vector
+// (exit code 1 when one fails).
+func (s *scenario) run(ctx context.Context, vs []*vectors.Vector) error {
+	if s.self.impl == nil {
+		return fmt.Errorf("no implementation for the runner: start the scenario with a fake or an HTTP implementation")
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	sp, err := spec.Embedded()
+	if err != nil {
+		return err
+	}
+	s.self.results, s.self.report = nil, ""
+	hello, err := runner.Connect(ctx, s.self.impl)
+	if err != nil {
+		s.self.exit, s.self.report = 2, err.Error()
+		return nil
+	}
+	r := &runner.Runner{Impl: s.self.impl, Hello: hello, Choices: s.self.choices, Timeout: s.self.timeout, Parallel: s.self.parallel}
+	s.self.results = r.Run(ctx, vs)
+	rep := &runner.Report{Implementation: hello, Transport: "features", Results: s.self.results, Spec: sp}
+	var b strings.Builder
+	if err := rep.WriteText(&b, runner.TextOptions{}); err != nil {
+		return err
+	}
+	s.self.report, s.self.exit = b.String(), 0
+	if rep.Failed() {
+		s.self.exit = 1
+	}
+	return nil
+}
+
+func (s *scenario) runAll(ctx context.Context, tune func()) error {
+	if s.self.impl == nil {
+		return fmt.Errorf("no implementation for the runner: start the scenario with a fake or an HTTP implementation")
+	}
+	if tune != nil {
+		tune()
+	}
+	return s.run(ctx, fakeCorpus())
+}
+
+// runChoice runs one echo vector at an implementation-defined point whose
+// only allowed answer, for value, is the input.
+func (s *scenario) runChoice(ctx context.Context, choice, value string) error {
+	input := json.RawMessage(`{"text":"a"}`)
+	v := &vectors.Vector{
+		ID: "echo.echo/choice", Op: "echo.echo", Description: "echo at a choice",
+		Requirements: []string{"PROTO-HELLO-004"}, Input: input,
+		Expect: vectors.Expect{Choice: choice, Outputs: map[string]json.RawMessage{value: input}},
+	}
+	return s.run(ctx, []*vectors.Vector{v})
+}
+
+func (s *scenario) selfFailf(format string, args ...any) error {
+	return fmt.Errorf(format+"\n    report:\n%s", append(args, indent(s.self.report))...)
+}
+
+func indent(text string) string {
+	if len(text) > 4000 {
+		text = text[:4000] + "…"
+	}
+	return "      " + strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n      ")
+}
+
+func (s *scenario) outcomeOf(id, want string) error {
+	for _, res := range s.self.results {
+		if res.Vector.ID == id {
+			if string(res.Outcome) != want {
+				return s.selfFailf("the outcome of %s is %s (%s), want %s", id, res.Outcome, res.Detail, want)
+			}
+			return nil
+		}
+	}
+	return s.selfFailf("no result for %s", id)
+}
+
+func (s *scenario) everyOutcome(want string) error {
+	if len(s.self.results) == 0 {
+		return s.selfFailf("no vector was run")
+	}
+	for _, res := range s.self.results {
+		if string(res.Outcome) != want {
+			return s.selfFailf("the outcome of %s is %s (%s), want %s", res.Vector.ID, res.Outcome, res.Detail, want)
+		}
+	}
+	return nil
+}
+
+func (s *scenario) ranVectors(n int) error {
+	if len(s.self.results) != n {
+		return s.selfFailf("%d vectors were run, want %d", len(s.self.results), n)
+	}
+	return nil
+}
+
+func (s *scenario) exitCode(want int) error {
+	if s.self.exit != want {
+		return s.selfFailf("the exit code is %d, want %d", s.self.exit, want)
+	}
+	return nil
+}
+
+func (s *scenario) reportShows(text string) error {
+	t, err := quoted(text)
+	if err != nil {
+		return err
+	}
+	if !strings.Contains(s.self.report, t) {
+		return s.selfFailf("the report does not show %q", t)
+	}
+	return nil
+}
+
+func (s *scenario) reportShowsRequest(req, id string) error {
+	if err := s.reportShows(req); err != nil {
+		return err
+	}
+	i := slices.IndexFunc(s.self.results, func(r runner.Result) bool { return r.Vector.ID == id })
+	if i < 0 {
+		return s.selfFailf("no result for %s", id)
+	}
+	line, err := runner.RequestLine(s.self.results[i].Request)
+	if err != nil {
+		return err
+	}
+	return s.reportShows(marshalString(strings.TrimSuffix(line, "\n")))
+}
+
+func (s *scenario) expectOutput(out string) error {
+	v, err := jsonValue(out)
+	s.self.expected = v
+	return err
+}
+
+// verdict compares an actual output with the expected one; want is the
+// verdict's name, or "" for any verdict but a match.
+func (s *scenario) verdict(out, want string) error {
+	got, diffs, err := runner.Compare(s.self.expected, json.RawMessage(out))
+	if err != nil {
+		return err
+	}
+	switch {
+	case want == "" && got == runner.Match:
+		return fmt.Errorf("Compare(%s, %s) = match, want a difference", s.self.expected, out)
+	case want != "" && got.String() != want:
+		return fmt.Errorf("Compare(%s, %s) = %v %q, want %s", s.self.expected, out, got, diffs, want)
+	}
+	return nil
+}
+
+func (s *scenario) post(ctx context.Context, d *godog.DocString) error {
+	if s.self.server == nil {
+		return fmt.Errorf("no HTTP server: start the scenario with the reference served over HTTP")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.self.server.URL, strings.NewReader(d.Content))
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	s.self.status = resp.StatusCode
+	s.self.body, err = io.ReadAll(io.LimitReader(resp.Body, maxRawOutput))
+	if err != nil {
+		return err
+	}
+	// A single answer is also the answer the generic steps check.
+	var one runner.Response
+	s.resp, s.op, s.req = nil, "(http)", json.RawMessage(d.Content)
+	if json.Unmarshal(s.self.body, &one) == nil {
+		s.resp = &one
+	}
+	return nil
+}
+
+func (s *scenario) httpStatus(want int) error {
+	if s.self.status != want {
+		return fmt.Errorf("the HTTP status is %d, want %d; body %s", s.self.status, want, s.self.body)
+	}
+	return nil
+}
+
+var idList = regexp.MustCompile(`\s*(?:,|\band\b)\s*`)
+
+// batchIDs checks a batch answer: an array of n answers whose ids are the
+// listed JSON values, in any order.
+func (s *scenario) batchIDs(n int, list string) error {
+	var answers []struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if err := json.Unmarshal(s.self.body, &answers); err != nil {
+		return fmt.Errorf("the body is not an array of answers: %v; body %s", err, s.self.body)
+	}
+	if len(answers) != n {
+		return fmt.Errorf("the body holds %d answers, want %d; body %s", len(answers), n, s.self.body)
+	}
+	var got, want []string
+	for _, a := range answers {
+		got = append(got, compact(a.ID))
+	}
+	for _, id := range idList.Split(strings.TrimSpace(list), -1) {
+		v, err := jsonValue(id)
+		if err != nil {
+			return err
+		}
+		want = append(want, compact(v))
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("the answers carry the ids %v, want %v", got, want)
+	}
+	return nil
+}

@@ -1,0 +1,481 @@
+package features
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/conform-suite/conform/runner"
+)
+
+// Step argument patterns.
+const (
+	q       = `"((?:[^"\\]|\\.)*)"`                             // a quoted argument, JSON string content
+	lit     = `(-?\d[0-9.eE+-]*|true|false|null|\{.*\}|\[.*\])` // an inline JSON value other than a string
+	opName  = `"([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)"`            // an op: "quote.parse"
+	ordinal = `(\d+)`
+)
+
+// scenario is the state of one scenario: the input being built, and the
+// answers to the calls made so far.
+type scenario struct {
+	h *harness
+
+	input    object          // members set one by one
+	rawInput json.RawMessage // a whole input, when given at once
+
+	citation    object            // quote: the citation a story builds
+	response    string            // quote: the assistant response a story selects in
+	selector    json.RawMessage   // quote: the selector the last selection saved
+	prompt      string            // quote: the prompt a story writes
+	reference   object            // selref: the reference a story builds
+	parts       []json.RawMessage // marker: the data parts of the artifact
+	modelOutput string            // marker: the text the model wrote
+
+	self    selfRun       // protocol: a run of the runner itself
+	sent    []byte        // protocol: the raw lines last sent
+	answers [][]byte      // protocol: the raw answer lines
+	ended   time.Duration // protocol: how long the session took to end after its input
+
+	op   string
+	req  json.RawMessage // the last request's input
+	resp *runner.Response
+	prev *runner.Response // the answer before the last one
+}
+
+func (s *scenario) register(sc *godog.ScenarioContext) {
+	// Setting up.
+	sc.Step(`^an implementation under test$`, s.anImplementation)
+	sc.Step(`^the input is:$`, s.inputDoc)
+	sc.Step(`^the input is (\{.*\})$`, s.inputInline)
+	sc.Step(`^the input member `+q+` is `+q+`$`, withValue(stringValue, s.setMember))
+	sc.Step(`^the input member `+q+` is `+lit+`$`, withValue(jsonValue, s.setMember))
+	sc.Step(`^the input member `+q+` is:$`, withValue(docValue, s.setMember))
+	sc.Step(`^the input member `+q+` is the JSON (.+)$`, withValue(jsonValue, s.setMember))
+	sc.Step(`^the input member `+q+` is the previous output member `+q+`$`, s.memberFromPrevious)
+
+	// Calling.
+	sc.Step(`^`+opName+` is called$`, s.called)
+	sc.Step(`^`+opName+` is called with (\{.*\})$`, s.calledInline)
+	sc.Step(`^`+opName+` is called with:$`, s.calledWith)
+	sc.Step(`^`+opName+` is called with the members:$`, s.calledWithMembers)
+
+	// Checking.
+	sc.Step(`^the output is:$`, s.outputDoc)
+	sc.Step(`^the output is (\{.*\})$`, s.outputInline)
+	sc.Step(`^the output member `+q+` is `+q+`$`, withValue(stringValue, s.outputMember))
+	sc.Step(`^the output member `+q+` is `+lit+`$`, withValue(jsonValue, s.outputMember))
+	sc.Step(`^the output member `+q+` is:$`, withValue(docValue, s.outputMember))
+	sc.Step(`^the output member `+q+` contains `+q+`$`, s.outputMemberContains)
+	sc.Step(`^the output member `+q+` starts with `+q+`$`, s.outputMemberStartsWith)
+	sc.Step(`^the output member `+q+` ends with `+q+`$`, s.outputMemberEndsWith)
+	sc.Step(`^the output member `+q+` has `+ordinal+` elements?$`, s.outputMemberLen)
+	sc.Step(`^the output member `+q+` equals the previous output member `+q+`$`, s.outputMemberEqualsPrevious)
+	sc.Step(`^the output has no member `+q+`$`, s.outputHasNo)
+	sc.Step(`^the input is accepted$`, s.accepted)
+	sc.Step(`^the input is rejected$`, s.refused("rejected"))
+	sc.Step(`^the input is rejected with code `+q+`$`, s.refusedWith("rejected"))
+	sc.Step(`^the input is dropped$`, s.refused("dropped"))
+	sc.Step(`^the input is dropped with code `+q+`$`, s.refusedWith("dropped"))
+	sc.Step(`^it is refused$`, func() error { return s.refusedAny("") })
+	sc.Step(`^it is refused with code `+q+`$`, s.refusedAny)
+	sc.Step(`^the answer has error kind `+q+`$`, s.errorKind)
+
+	s.registerProtocol(sc)
+	s.registerSelfTest(sc)
+	s.registerDomain(sc)
+}
+
+func (s *scenario) anImplementation(ctx context.Context) error {
+	_, err := s.h.handshake(ctx)
+	return err
+}
+
+func (s *scenario) inputDoc(d *godog.DocString) error {
+	v, err := jsonValue(d.Content)
+	if err != nil {
+		return fmt.Errorf("the input: %w", err)
+	}
+	s.rawInput, s.input = v, object{}
+	return nil
+}
+
+func (s *scenario) inputInline(v string) error {
+	return s.inputDoc(&godog.DocString{Content: v, MediaType: "json"})
+}
+
+// at fixes the name or path of a step: at("text", f) takes only f's
+// second argument.
+func at[A any](name string, f func(string, A) error) func(A) error {
+	return func(arg A) error { return f(name, arg) }
+}
+
+// under prefixes the name or path of a step: under("citation.", f) checks
+// or sets members of the citation.
+func under[A any](prefix string, f func(string, A) error) func(string, A) error {
+	return func(name string, arg A) error { return f(prefix+name, arg) }
+}
+
+// withValue adapts f, which takes a name or path and a JSON value, to a step
+// whose second argument conv turns into that value: a quoted string
+// (stringValue), an inline JSON value (jsonValue) or a doc string (docValue).
+func withValue[A any](conv func(A) (json.RawMessage, error), f func(string, json.RawMessage) error) func(string, A) error {
+	return func(name string, arg A) error {
+		v, err := conv(arg)
+		if err != nil {
+			return err
+		}
+		return f(name, v)
+	}
+}
+
+func (s *scenario) setMember(name string, v json.RawMessage) error {
+	name, err := quoted(name)
+	if err != nil {
+		return err
+	}
+	if s.rawInput != nil {
+		return fmt.Errorf("input member %q: the whole input was already given", name)
+	}
+	s.input.set(name, v)
+	return nil
+}
+
+func (s *scenario) memberFromPrevious(name, path string) error {
+	v, err := s.member(s.resp, "the previous output", path)
+	if err != nil {
+		return err
+	}
+	return s.setMember(name, v)
+}
+
+// call sends op with the given input, or with the input built so far.
+// A call to an op the implementation does not offer skips the scenario.
+func (s *scenario) call(ctx context.Context, op string, input json.RawMessage) error {
+	ok, err := s.h.offers(ctx, op)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%w: the implementation does not offer %s", godog.ErrSkip, op)
+	}
+	if input == nil {
+		input = s.rawInput
+	}
+	if input == nil {
+		input = s.input.json()
+	}
+	s.rawInput, s.input = nil, object{}
+	resp, err := s.h.call(ctx, op, input)
+	if err != nil {
+		return err
+	}
+	s.prev, s.resp, s.op, s.req = s.resp, &resp, op, input
+	return nil
+}
+
+func (s *scenario) called(ctx context.Context, op string) error {
+	return s.call(ctx, op, nil)
+}
+
+func (s *scenario) calledInline(ctx context.Context, op, input string) error {
+	v, err := jsonValue(input)
+	if err != nil {
+		return err
+	}
+	return s.call(ctx, op, v)
+}
+
+// calledWith takes the input from a JSON doc string.
+func (s *scenario) calledWith(ctx context.Context, op string, d *godog.DocString) error {
+	v, err := jsonValue(d.Content)
+	if err != nil {
+		return err
+	}
+	return s.call(ctx, op, v)
+}
+
+// calledWithMembers takes the input from a table of member | value rows.
+func (s *scenario) calledWithMembers(ctx context.Context, op string, t *godog.Table) error {
+	v, err := tableObject(t)
+	if err != nil {
+		return err
+	}
+	return s.call(ctx, op, v)
+}
+
+// context returns the last request and answer, for failure messages.
+func (s *scenario) context() string {
+	if s.resp == nil {
+		return ""
+	}
+	var answer bytes.Buffer
+	enc := json.NewEncoder(&answer)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s.resp); err != nil {
+		fmt.Fprintf(&answer, "%+v", *s.resp)
+	}
+	return fmt.Sprintf("\n    request: %s %s\n    answer:  %s", s.op, s.req, bytes.TrimSpace(answer.Bytes()))
+}
+
+func (s *scenario) failf(format string, args ...any) error {
+	return fmt.Errorf(format+"%s", append(args, s.context())...)
+}
+
+// output returns the last answer's output; an error answer is a failure.
+func (s *scenario) output() (json.RawMessage, error) {
+	switch {
+	case s.resp == nil:
+		return nil, errors.New("no op was called before this step")
+	case s.resp.Error != nil:
+		return nil, s.failf("the answer is an error (%s: %s), not an output", s.resp.Error.Kind, s.resp.Error.Message)
+	case s.resp.Output == nil:
+		return nil, s.failf("the answer has neither output nor error")
+	}
+	return s.resp.Output, nil
+}
+
+// member returns the value at path of resp's output.
+func (s *scenario) member(resp *runner.Response, what, path string) (json.RawMessage, error) {
+	path, err := quoted(path)
+	if err != nil {
+		return nil, err
+	}
+	if resp == nil {
+		return nil, fmt.Errorf("%s: no such call", what)
+	}
+	if resp.Error != nil || resp.Output == nil {
+		return nil, s.failf("%s is not an output", what)
+	}
+	v, ok, err := lookup(resp.Output, path)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, s.failf("%s has no member %q", what, path)
+	}
+	return v, nil
+}
+
+// compare checks got against want with the runner's comparison.
+func (s *scenario) compare(what string, want, got json.RawMessage) error {
+	verdict, diffs, err := runner.Compare(want, got)
+	if err != nil {
+		return err
+	}
+	if verdict != runner.Match {
+		return s.failf("%s differs: %s", what, strings.Join(diffs, "; "))
+	}
+	return nil
+}
+
+func (s *scenario) outputDoc(d *godog.DocString) error {
+	want, err := jsonValue(d.Content)
+	if err != nil {
+		return err
+	}
+	got, err := s.output()
+	if err != nil {
+		return err
+	}
+	return s.compare("the output", want, got)
+}
+
+func (s *scenario) outputInline(v string) error {
+	return s.outputDoc(&godog.DocString{Content: v, MediaType: "json"})
+}
+
+func (s *scenario) outputMember(path string, want json.RawMessage) error {
+	got, err := s.member(s.resp, "the output", path)
+	if err != nil {
+		return err
+	}
+	return s.compare(fmt.Sprintf("output member %q", path), want, got)
+}
+
+// outputString returns the string at path of the output.
+func (s *scenario) outputString(path string) (string, error) {
+	v, err := s.member(s.resp, "the output", path)
+	if err != nil {
+		return "", err
+	}
+	var str string
+	if err := json.Unmarshal(v, &str); err != nil {
+		return "", s.failf("output member %q = %s, want a string", path, v)
+	}
+	return str, nil
+}
+
+func (s *scenario) outputMemberContains(path, value string) error {
+	return s.outputStringCheck(path, value, "contain", strings.Contains)
+}
+
+func (s *scenario) outputMemberStartsWith(path, value string) error {
+	return s.outputStringCheck(path, value, "start with", strings.HasPrefix)
+}
+
+func (s *scenario) outputMemberEndsWith(path, value string) error {
+	return s.outputStringCheck(path, value, "end with", strings.HasSuffix)
+}
+
+func (s *scenario) outputStringCheck(path, value, verb string, ok func(string, string) bool) error {
+	want, err := quoted(value)
+	if err != nil {
+		return err
+	}
+	got, err := s.outputString(path)
+	if err != nil {
+		return err
+	}
+	if !ok(got, want) {
+		return s.failf("output member %q = %q, want it to %s %q", path, got, verb, want)
+	}
+	return nil
+}
+
+func (s *scenario) outputMemberLen(path, n string) error {
+	v, err := s.member(s.resp, "the output", path)
+	if err != nil {
+		return err
+	}
+	var a []json.RawMessage
+	if err := json.Unmarshal(v, &a); err != nil {
+		return s.failf("output member %q = %s, want an array", path, v)
+	}
+	if want, _ := strconv.Atoi(n); len(a) != want {
+		return s.failf("output member %q has %d elements, want %d", path, len(a), want)
+	}
+	return nil
+}
+
+func (s *scenario) outputMemberEqualsPrevious(path, prevPath string) error {
+	want, err := s.member(s.prev, "the previous output", prevPath)
+	if err != nil {
+		return err
+	}
+	return s.outputMember(path, want)
+}
+
+func (s *scenario) outputHasNo(path string) error {
+	out, err := s.output()
+	if err != nil {
+		return err
+	}
+	p, err := quoted(path)
+	if err != nil {
+		return err
+	}
+	v, ok, err := lookup(out, p)
+	if err != nil {
+		return err
+	}
+	if ok {
+		return s.failf("output member %q = %s, want no such member", p, v)
+	}
+	return nil
+}
+
+// refusal returns the refusal member ("rejected" or "dropped") of the last
+// output and its code, if any.
+func (s *scenario) refusal() (kind, code string, err error) {
+	out, err := s.output()
+	if err != nil {
+		return "", "", err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(out, &m); err != nil {
+		return "", "", s.failf("the output is not an object")
+	}
+	for _, k := range []string{"rejected", "dropped"} {
+		if raw, ok := m[k]; ok {
+			var body struct {
+				Code string `json:"code"`
+			}
+			_ = json.Unmarshal(raw, &body) // a refusal without a readable code is still a refusal
+			return k, body.Code, nil
+		}
+	}
+	return "", "", nil
+}
+
+func (s *scenario) accepted() error {
+	kind, code, err := s.refusal()
+	if err != nil {
+		return err
+	}
+	if kind != "" {
+		return s.failf("the input is %s (code %q), want it accepted", kind, code)
+	}
+	return nil
+}
+
+func (s *scenario) refused(want string) func() error {
+	return func() error {
+		kind, _, err := s.refusal()
+		if err != nil {
+			return err
+		}
+		if kind != want {
+			return s.failf("the output is not %s", want)
+		}
+		return nil
+	}
+}
+
+// refusedWith checks the refusal and its code; as in the runner, an
+// implementation may omit the code but may not give another one.
+func (s *scenario) refusedWith(want string) func(string) error {
+	return func(wantCode string) error {
+		kind, code, err := s.refusal()
+		if err != nil {
+			return err
+		}
+		if kind != want {
+			return s.failf("the output is not %s with code %s", want, wantCode)
+		}
+		if code != "" && code != wantCode {
+			return s.failf("the input is %s with code %s, want %s", kind, code, wantCode)
+		}
+		return nil
+	}
+}
+
+// refusedAny checks a refusal of either kind, "rejected" or "dropped", and
+// its code unless code is empty.
+func (s *scenario) refusedAny(code string) error {
+	kind, _, err := s.refusal()
+	if err != nil {
+		return err
+	}
+	if kind == "" {
+		return s.failf("the input is accepted, want it refused")
+	}
+	if code == "" {
+		return nil
+	}
+	return s.refusedWith(kind)(code)
+}
+
+func (s *scenario) errorKind(kind string) error {
+	switch {
+	case s.resp == nil:
+		return errors.New("no op was called before this step")
+	case s.resp.Error == nil:
+		return s.failf("the answer is an output, want an error of kind %q", kind)
+	case s.resp.Error.Kind != kind:
+		return s.failf("the answer is an error of kind %q, want %q", s.resp.Error.Kind, kind)
+	}
+	return nil
+}
+
+// outputMemberIs is the step checking the string member at a fixed path.
+func (s *scenario) outputMemberIs(path string) func(string) error {
+	return at(path, withValue(stringValue, s.outputMember))
+}

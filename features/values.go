@@ -1,0 +1,221 @@
+package features
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/cucumber/godog"
+)
+
+// codePoint is the \u{HEX} escape of literal text.
+var codePoint = regexp.MustCompile(`\\u\{([0-9A-Fa-f]{1,6})\}`)
+
+// literal expands the \u{HEX} escapes of literal text.
+func literal(s string) (string, error) {
+	var err error
+	out := codePoint.ReplaceAllStringFunc(s, func(m string) string {
+		n, _ := strconv.ParseUint(codePoint.FindStringSubmatch(m)[1], 16, 32)
+		if n > 0x10FFFF || n >= 0xD800 && n <= 0xDFFF {
+			err = fmt.Errorf("%s is not a Unicode scalar value; write a lone surrogate in a json doc string", m)
+			return m
+		}
+		return string(rune(n))
+	})
+	return out, err
+}
+
+// quoted decodes a quoted step argument: the content of a JSON string, in
+// which \u{HEX} may also stand for a code point.
+func quoted(s string) (string, error) {
+	s = codePoint.ReplaceAllStringFunc(s, func(m string) string {
+		n, _ := strconv.ParseUint(codePoint.FindStringSubmatch(m)[1], 16, 32)
+		if n > 0xFFFF && n <= 0x10FFFF {
+			hi, lo := utf16.EncodeRune(rune(n))
+			return fmt.Sprintf(`\u%04x\u%04x`, hi, lo)
+		}
+		return fmt.Sprintf(`\u%04x`, n)
+	})
+	// A table cell's \n escape reaches a step as a raw newline.
+	s = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(s)
+	var out string
+	if err := json.Unmarshal([]byte(`"`+s+`"`), &out); err != nil {
+		return "", fmt.Errorf("bad quoted argument %q: %w", s, err)
+	}
+	return out, nil
+}
+
+// stringValue is the JSON string of a quoted argument.
+func stringValue(arg string) (json.RawMessage, error) {
+	v, err := quoted(arg)
+	if err != nil {
+		return nil, err
+	}
+	return marshal(v), nil
+}
+
+// marshal encodes v as JSON without HTML escaping.
+func marshal(v any) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // only strings, numbers and maps of them are marshalled
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// jsonValue checks that s is one JSON value and returns it trimmed.
+func jsonValue(s string) (json.RawMessage, error) {
+	s = strings.TrimSpace(s)
+	if !json.Valid([]byte(s)) {
+		var v any
+		err := json.Unmarshal([]byte(s), &v)
+		return nil, fmt.Errorf("not JSON: %v: %s", err, s)
+	}
+	return json.RawMessage(s), nil
+}
+
+// docValue is the value of a doc string: JSON for media type json, literal
+// text otherwise.
+func docValue(d *godog.DocString) (json.RawMessage, error) {
+	if d.MediaType == "json" {
+		return jsonValue(d.Content)
+	}
+	text, err := literal(d.Content)
+	if err != nil {
+		return nil, err
+	}
+	return marshal(text), nil
+}
+
+// cellValue is the value of a table cell: JSON when it parses, literal text otherwise.
+func cellValue(s string) (json.RawMessage, error) {
+	if v, err := jsonValue(s); err == nil {
+		return v, nil
+	}
+	text, err := literal(s)
+	if err != nil {
+		return nil, err
+	}
+	return marshal(text), nil
+}
+
+// tableObject turns a two-column table of member and value rows into a JSON
+// object, members in table order.
+func tableObject(t *godog.Table) (json.RawMessage, error) {
+	var o object
+	for i, row := range t.Rows {
+		if len(row.Cells) != 2 {
+			return nil, fmt.Errorf("table row %d has %d cells, want 2: member | value", i+1, len(row.Cells))
+		}
+		v, err := cellValue(row.Cells[1].Value)
+		if err != nil {
+			return nil, err
+		}
+		o.set(row.Cells[0].Value, v)
+	}
+	return o.json(), nil
+}
+
+// object is a JSON object built member by member, keeping raw values as
+// written (a lone surrogate escape reaches the implementation unchanged).
+type object struct {
+	names  []string
+	values map[string]json.RawMessage
+}
+
+func (o *object) set(name string, v json.RawMessage) {
+	if o.values == nil {
+		o.values = map[string]json.RawMessage{}
+	}
+	if _, ok := o.values[name]; !ok {
+		o.names = append(o.names, name)
+	}
+	o.values[name] = v
+}
+
+// setNamed sets the member named by a quoted argument.
+func (o *object) setNamed(name string, v json.RawMessage) error {
+	n, err := quoted(name)
+	if err != nil {
+		return err
+	}
+	o.set(n, v)
+	return nil
+}
+
+func (o *object) json() json.RawMessage {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, name := range o.names {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(marshal(name))
+		buf.WriteByte(':')
+		buf.Write(o.values[name])
+	}
+	buf.WriteByte('}')
+	return buf.Bytes()
+}
+
+// pathElem is one step of an output path: a member name or an index.
+type pathElem struct {
+	name  string
+	index int // when name is ""
+}
+
+var pathToken = regexp.MustCompile(`^(?:\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\])`)
+
+// parsePath parses "citations[1].locator" into its elements.
+func parsePath(p string) ([]pathElem, error) {
+	var elems []pathElem
+	for rest := p; rest != ""; {
+		m := pathToken.FindStringSubmatch(rest)
+		if m == nil || m[1] == "" && m[2] == "" || len(elems) == 0 && strings.HasPrefix(rest, ".") {
+			return nil, fmt.Errorf("bad output path %q at %q", p, rest)
+		}
+		if m[1] != "" {
+			elems = append(elems, pathElem{name: m[1]})
+		} else {
+			n, _ := strconv.Atoi(m[2])
+			elems = append(elems, pathElem{index: n})
+		}
+		rest = rest[len(m[0]):]
+	}
+	return elems, nil
+}
+
+// lookup returns the raw value at path p of doc, and whether it exists.
+func lookup(doc json.RawMessage, p string) (json.RawMessage, bool, error) {
+	elems, err := parsePath(p)
+	if err != nil {
+		return nil, false, err
+	}
+	cur := doc
+	for _, e := range elems {
+		if e.name != "" {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(cur, &m) != nil || m == nil {
+				return nil, false, nil
+			}
+			v, ok := m[e.name]
+			if !ok {
+				return nil, false, nil
+			}
+			cur = v
+			continue
+		}
+		var a []json.RawMessage
+		if json.Unmarshal(cur, &a) != nil || e.index >= len(a) {
+			return nil, false, nil
+		}
+		cur = a[e.index]
+	}
+	return cur, true, nil
+}

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"encoding/json"
+
+	"github.com/conform-suite/conform/features"
+	"github.com/conform-suite/conform/internal/coverage"
+	"github.com/conform-suite/conform/spec"
+	"github.com/conform-suite/conform/vectors"
+)
+
+const coverageHead = `Usage: conform coverage [--json] [-v]
+
+Lists every requirement of the specification with its level (MUST, MUST NOT,
+SHOULD, SHOULD NOT, MAY, INFORMATIVE) and the vectors and scenarios that
+exercise it, then the requirements nothing exercises, the MUST and MUST NOT
+requirements of a chapter with vectors that no vector names, and the ids a
+vector or scenario names but the specification does not define.
+
+Exit code 1 when one of those lists is not empty, 0 otherwise.
+`
+
+func (e *env) coverage(args []string) int {
+	fs := e.newFlags("coverage", coverageHead)
+	asJSON := fs.Bool("json", false, "write the report as JSON")
+	verbose := fs.Bool("v", false, "list the vectors and scenarios under each requirement")
+	if done, code := e.parse(fs, args, 0); done {
+		return code
+	}
+	r, err := buildCoverage()
+	if err != nil {
+		e.errorf("%v", err)
+		return ExitUsage
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			e.errorf("%v", err)
+			return ExitUsage
+		}
+	} else {
+		r.WriteText(e.stdout, *verbose)
+	}
+	if len(r.Unexercised) > 0 || len(r.Undefined) > 0 || len(r.Vectorless) > 0 {
+		return ExitFailed
+	}
+	return ExitOK
+}
+
+// buildCoverage relates the embedded specification, vectors and features.
+func buildCoverage() (*coverage.Report, error) {
+	s, err := spec.Embedded()
+	if err != nil {
+		return nil, err
+	}
+	c, err := vectors.Load(vectors.FS())
+	if err != nil {
+		return nil, err
+	}
+	sc, err := coverage.Scenarios(features.FS())
+	if err != nil {
+		return nil, err
+	}
+	return coverage.Build(s, c, sc), nil
+}

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/conform-suite/conform/features"
+)
+
+const featuresHead = `Usage: conform features [--stdio CMD | --http URL] [--format F] [--tags EXPR] [paths]
+
+Runs the Gherkin scenarios (embedded, or from --dir) against an implementation
+(default: the in-process reference). paths are feature files or directories
+relative to the feature root: quote, marker/strip.feature. Scenarios run in
+strict mode: an undefined, pending or ambiguous step fails. A scenario calling
+an op the implementation does not list in its hello answer is skipped, and so
+are the scenarios about conform itself, which need its test fakes.
+
+The framing scenarios (protocol/) send raw lines: with --stdio to a fresh
+process per scenario, with --http one POST per line.
+
+Exit code 0 when every scenario passed, 1 when one failed, 2 on bad usage or
+an implementation that cannot be started.
+`
+
+func (e *env) features(args []string) int {
+	fs := e.newFlags("features", featuresHead)
+	var (
+		impl              implFlags
+		format, tags, dir string
+		noColor           bool
+	)
+	impl.register(fs)
+	fs.StringVar(&format, "format", "pretty", "report `FORMAT`s, comma separated: "+strings.Join(features.Formats(), ", ")+"; NAME:FILE writes one to FILE")
+	fs.StringVar(&tags, "tags", "", "run only the scenarios matching the tag `EXPR` (@QUOTE-LINK-004, ~@slow, @a,@b for or, @a && @b)")
+	fs.StringVar(&dir, "dir", "", "read the feature files from `DIR` instead of the embedded ones")
+	fs.BoolVar(&noColor, "no-color", false, "no ANSI colours in the report")
+	if done, code := e.parse(fs, args, 1<<20); done {
+		return code
+	}
+	if err := features.CheckFormat(format); err != nil {
+		e.errorf("--format: %v", err)
+		return ExitUsage
+	}
+	raw, err := rawFor(&impl)
+	if err != nil {
+		e.errorf("%v", err)
+		return ExitUsage
+	}
+	fsys := features.FS()
+	if dir != "" {
+		fsys = os.DirFS(dir)
+	}
+	var paths []string
+	for _, p := range fs.Args() {
+		p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "features/")
+		if _, err := statFS(fsys, p); err != nil {
+			e.errorf("no feature file or directory %q", p)
+			e.hintf("paths are relative to the feature root: quote, marker/strip.feature")
+			return ExitUsage
+		}
+		paths = append(paths, p)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	im, _, _, ok := e.connect(ctx, &impl)
+	if !ok {
+		return ExitUsage
+	}
+	defer im.Close()
+	switch features.Run(features.Options{
+		Impl: im, Raw: raw, FS: fsys, Paths: paths, Tags: tags, Format: format,
+		Output: e.stdout, NoColors: noColor, Timeout: impl.timeout,
+	}) {
+	case features.StatusOK:
+		return ExitOK
+	case features.StatusFailed:
+		return ExitFailed
+	}
+	return ExitUsage
+}
+
+// rawFor returns the raw transport of the framing scenarios for the
+// implementation the flags name.
+func rawFor(f *implFlags) (features.Raw, error) {
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	switch {
+	case f.stdio != "" || f.spawn != "":
+		argv, err := splitCommand(f.stdio + f.spawn)
+		if err != nil {
+			return nil, err
+		}
+		return features.StdioRaw{Command: argv}, nil
+	case f.http != "":
+		return features.HTTPRaw{URL: f.http}, nil
+	}
+	return features.InProcessRaw(), nil
+}
+
+func statFS(fsys fs.FS, p string) (fs.FileInfo, error) {
+	if p == "" {
+		p = "."
+	}
+	return fs.Stat(fsys, p)
+}

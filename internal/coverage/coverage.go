@@ -1,0 +1,283 @@
+// Package coverage relates the requirements of spec/ to the vectors and
+// scenarios that exercise them. The corpus lint (vectors/lint_test.go) and
+// `conform coverage` both build their answer here, so CI and the command
+// agree on what is covered.
+package coverage
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	gherkin "github.com/cucumber/gherkin/go/v42"
+	messages "github.com/cucumber/messages/go/v34"
+
+	"github.com/conform-suite/conform/spec"
+	"github.com/conform-suite/conform/vectors"
+)
+
+// Scenario is one scenario (or scenario outline) of a feature file, with the
+// requirement ids it is tagged with, its own tags and inherited ones.
+type Scenario struct {
+	File         string   `json:"file"` // quote/link.feature
+	Line         int      `json:"line"`
+	Name         string   `json:"name"`
+	Requirements []string `json:"requirements"`
+}
+
+// Ref names a scenario in reports: "quote/link.feature:12: a name".
+func (s Scenario) Ref() string { return fmt.Sprintf("%s:%d: %s", s.File, s.Line, s.Name) }
+
+// requirementTag is a tag naming a requirement; it is matched loosely (any
+// upper-case word with a number) so that a malformed id is reported rather
+// than ignored.
+var requirementTag = regexp.MustCompile(`^@([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)$`)
+
+// Scenarios reads every .feature file of fsys, except those under a
+// testdata directory. Tags on a feature or a rule
+// apply to its scenarios; tags on an examples table apply to its scenario
+// outline.
+func Scenarios(fsys fs.FS) ([]Scenario, error) {
+	var all []Scenario
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "testdata" {
+			return fs.SkipDir
+		}
+		if d.IsDir() || path.Ext(p) != ".feature" {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		scenarios, err := parseFeature(p, data)
+		if err != nil {
+			return err
+		}
+		all = append(all, scenarios...)
+		return nil
+	})
+	return all, err
+}
+
+func parseFeature(name string, data []byte) ([]Scenario, error) {
+	n := 0
+	doc, err := gherkin.ParseGherkinDocument(bytes.NewReader(data), func() string { n++; return fmt.Sprint(n) })
+	if err != nil {
+		return nil, fmt.Errorf("coverage: %s: %w", name, err)
+	}
+	if doc.Feature == nil {
+		return nil, nil
+	}
+	var out []Scenario
+	add := func(inherited []string, sc *messages.Scenario) {
+		ids := slices.Clone(inherited)
+		ids = append(ids, tagIDs(sc.Tags)...)
+		for _, ex := range sc.Examples {
+			ids = append(ids, tagIDs(ex.Tags)...)
+		}
+		slices.Sort(ids)
+		out = append(out, Scenario{File: name, Line: int(sc.Location.Line), Name: sc.Name, Requirements: slices.Compact(ids)})
+	}
+	featureIDs := tagIDs(doc.Feature.Tags)
+	for _, c := range doc.Feature.Children {
+		switch {
+		case c.Scenario != nil:
+			add(featureIDs, c.Scenario)
+		case c.Rule != nil:
+			ruleIDs := append(slices.Clone(featureIDs), tagIDs(c.Rule.Tags)...)
+			for _, rc := range c.Rule.Children {
+				if rc.Scenario != nil {
+					add(ruleIDs, rc.Scenario)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func tagIDs(tags []*messages.Tag) []string {
+	var ids []string
+	for _, t := range tags {
+		if m := requirementTag.FindStringSubmatch(t.Name); m != nil {
+			ids = append(ids, m[1])
+		}
+	}
+	return ids
+}
+
+// Entry is one requirement and what exercises it.
+type Entry struct {
+	ID        string     `json:"id"`
+	Level     spec.Level `json:"level"`
+	File      string     `json:"file"`
+	Line      int        `json:"line"`
+	Section   string     `json:"section"`
+	Withdrawn bool       `json:"withdrawn,omitempty"`
+	Vectors   []string   `json:"vectors"`
+	Scenarios []string   `json:"scenarios"`
+}
+
+// Exercised reports whether a vector or a scenario exercises the requirement.
+func (e *Entry) Exercised() bool { return len(e.Vectors)+len(e.Scenarios) > 0 }
+
+// Undefined is a vector or scenario naming an id that spec/ does not define.
+type Undefined struct {
+	ID string `json:"id"`
+	By string `json:"by"` // a vector id or a scenario reference
+}
+
+// Totals counts the requirements of one level.
+type Totals struct {
+	Level      spec.Level `json:"level"`
+	Total      int        `json:"total"`
+	Exercised  int        `json:"exercised"`
+	WithVector int        `json:"with_vector"`
+}
+
+// Report is the coverage of the specification by vectors and scenarios.
+type Report struct {
+	Requirements []Entry     `json:"requirements"` // in spec order
+	Unexercised  []string    `json:"unexercised"`  // ids, withdrawn ones excluded
+	Undefined    []Undefined `json:"undefined"`
+	// Vectorless lists the MUST and MUST NOT requirements that no vector
+	// names, in the spec files whose other requirements vectors do name: a
+	// scenario alone does not pin a mandatory rule of an op. Chapters that
+	// no vector names (protocol.md) are exercised by scenarios only.
+	Vectorless []string `json:"vectorless"`
+	Totals     []Totals `json:"totals"` // strongest level first
+}
+
+// Build relates every requirement of s to the vectors of c and the scenarios
+// that name it.
+func Build(s *spec.Spec, c *vectors.Corpus, scenarios []Scenario) *Report {
+	r := &Report{Unexercised: []string{}, Undefined: []Undefined{}, Vectorless: []string{}}
+	index := map[string]int{}
+	for _, req := range s.Requirements {
+		index[req.ID] = len(r.Requirements)
+		r.Requirements = append(r.Requirements, Entry{
+			ID: req.ID, Level: req.Level, File: req.File, Line: req.Line, Section: req.Section,
+			Withdrawn: strings.HasPrefix(req.Text, "Withdrawn."),
+			Vectors:   []string{}, Scenarios: []string{},
+		})
+	}
+	if c != nil {
+		for _, v := range c.Vectors() {
+			for _, id := range v.Requirements {
+				i, ok := index[id]
+				if !ok {
+					r.Undefined = append(r.Undefined, Undefined{ID: id, By: v.ID})
+					continue
+				}
+				r.Requirements[i].Vectors = append(r.Requirements[i].Vectors, v.ID)
+			}
+		}
+	}
+	for _, sc := range scenarios {
+		for _, id := range sc.Requirements {
+			i, ok := index[id]
+			if !ok {
+				r.Undefined = append(r.Undefined, Undefined{ID: id, By: sc.Ref()})
+				continue
+			}
+			r.Requirements[i].Scenarios = append(r.Requirements[i].Scenarios, sc.Ref())
+		}
+	}
+	withVectors := map[string]bool{} // spec files some vector names
+	for _, e := range r.Requirements {
+		if len(e.Vectors) > 0 {
+			withVectors[e.File] = true
+		}
+	}
+	totals := map[spec.Level]*Totals{}
+	for i := range r.Requirements {
+		e := &r.Requirements[i]
+		if e.Withdrawn {
+			continue
+		}
+		t := totals[e.Level]
+		if t == nil {
+			t = &Totals{Level: e.Level}
+			totals[e.Level] = t
+		}
+		t.Total++
+		if e.Exercised() {
+			t.Exercised++
+		} else {
+			r.Unexercised = append(r.Unexercised, e.ID)
+		}
+		if len(e.Vectors) > 0 {
+			t.WithVector++
+		} else if e.Level.Mandatory() && withVectors[e.File] {
+			r.Vectorless = append(r.Vectorless, e.ID)
+		}
+	}
+	for _, l := range Levels {
+		if t := totals[l]; t != nil {
+			r.Totals = append(r.Totals, *t)
+		}
+	}
+	return r
+}
+
+// Levels lists the requirement levels, strongest first.
+var Levels = []spec.Level{spec.Must, spec.MustNot, spec.Should, spec.ShouldNot, spec.May, spec.Informative}
+
+// Lookup returns the entry of requirement id, or nil.
+func (r *Report) Lookup(id string) *Entry {
+	for i := range r.Requirements {
+		if r.Requirements[i].ID == id {
+			return &r.Requirements[i]
+		}
+	}
+	return nil
+}
+
+// WriteText writes the report for people: one line per requirement with its
+// level and counts, the vectors and scenarios indented below it when
+// verbose, then the ids nothing exercises, the undefined ids named, and a
+// summary per level.
+func (r *Report) WriteText(w io.Writer, verbose bool) {
+	for _, e := range r.Requirements {
+		state := ""
+		switch {
+		case e.Withdrawn:
+			state = "  withdrawn"
+		case !e.Exercised():
+			state = "  NOT EXERCISED"
+		}
+		fmt.Fprintf(w, "%-22s %-11s %3d vectors %3d scenarios%s\n", e.ID, e.Level, len(e.Vectors), len(e.Scenarios), state)
+		if verbose {
+			for _, v := range e.Vectors {
+				fmt.Fprintf(w, "    vector   %s\n", v)
+			}
+			for _, s := range e.Scenarios {
+				fmt.Fprintf(w, "    scenario %s\n", s)
+			}
+		}
+	}
+	if len(r.Unexercised) > 0 {
+		fmt.Fprintf(w, "\nexercised by nothing: %s\n", strings.Join(r.Unexercised, " "))
+	}
+	if len(r.Vectorless) > 0 {
+		fmt.Fprintf(w, "\nmandatory, but named by no vector: %s\n", strings.Join(r.Vectorless, " "))
+	}
+	for _, u := range r.Undefined {
+		fmt.Fprintf(w, "\nundefined requirement %s named by %s", u.ID, u.By)
+	}
+	if len(r.Undefined) > 0 {
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w)
+	for _, t := range r.Totals {
+		fmt.Fprintf(w, "%-11s %d of %d exercised (%d by a vector)\n", t.Level, t.Exercised, t.Total, t.WithVector)
+	}
+}

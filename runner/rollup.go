@@ -1,0 +1,76 @@
+package runner
+
+import (
+	"fmt"
+
+	"github.com/conform-suite/conform/spec"
+)
+
+// LevelRollup counts, for one strength of requirement, how many the run
+// exercised and how many of those the implementation conforms to. MUST
+// counts MUST and MUST NOT requirements, SHOULD counts SHOULD and SHOULD NOT.
+type LevelRollup struct {
+	Level       spec.Level `json:"level"`
+	Tested      int        `json:"tested"`      // requirements with at least one supported vector in the run
+	Conforming  int        `json:"conforming"`  // of those, the ones whose vectors all passed
+	Unsupported int        `json:"unsupported"` // requirements whose vectors all used ops the implementation does not offer
+}
+
+// Summary is the level's line of a report: "conforms to 212 of 214 MUST
+// requirements", and the unsupported count when there are any.
+func (l LevelRollup) Summary() string {
+	s := fmt.Sprintf("conforms to %d of %d %s requirements", l.Conforming, l.Tested, l.Level)
+	if l.Unsupported > 0 {
+		s += fmt.Sprintf(" (%d more unsupported)", l.Unsupported)
+	}
+	return s
+}
+
+// conformanceLevels are the strengths Conformance reports, strongest first.
+var conformanceLevels = []spec.Level{spec.Must, spec.Should, spec.May}
+
+// strength folds a level into the one Conformance reports it under.
+func strength(l spec.Level) spec.Level {
+	switch l {
+	case spec.Must, spec.MustNot:
+		return spec.Must
+	case spec.Should, spec.ShouldNot:
+		return spec.Should
+	case spec.May:
+		return spec.May
+	}
+	return "" // informative, or not in the specification at hand
+}
+
+// Conformance rolls the run up by requirement level: for MUST, SHOULD and
+// MAY, how many requirements the run exercised and how many of those the
+// implementation conforms to (Requirements gives each one's outcome). A
+// requirement conforms when every vector naming it passed; an expected
+// failure (xfail) does not conform.
+func (r *Report) Conformance() []LevelRollup {
+	out := make([]LevelRollup, len(conformanceLevels))
+	for i, l := range conformanceLevels {
+		out[i].Level = l
+	}
+	for _, rr := range r.Requirements() {
+		i := -1
+		for j, l := range conformanceLevels {
+			if strength(rr.Level) == l {
+				i = j
+			}
+		}
+		if i < 0 {
+			continue
+		}
+		switch rr.Outcome {
+		case Unsupported:
+			out[i].Unsupported++
+		case Pass:
+			out[i].Tested++
+			out[i].Conforming++
+		default:
+			out[i].Tested++
+		}
+	}
+	return out
+}
