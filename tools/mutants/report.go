@@ -116,7 +116,13 @@ func (s *Summary) Markdown() string {
 		fmt.Fprintf(&b, "| not judged | %d |\n", s.NotJudged)
 	}
 	fmt.Fprintf(&b, "| **kill rate** (killed / (compiled − equivalent)) | **%.1f%%** |\n", s.KillRate())
-	fmt.Fprintf(&b, "| duration of this run (%d workers) | %v |\n", s.Options.Workers, s.Duration.Round(time.Second))
+	cached := 0
+	for _, v := range s.All {
+		if v.Cached {
+			cached++
+		}
+	}
+	fmt.Fprintf(&b, "| duration of this run (%d workers; %d verdicts from the cache) | %v |\n", s.Options.Workers, cached, s.Duration.Round(time.Second))
 	fmt.Fprintf(&b, "| judging every mutant afresh | %v of worker time, about %v with %d workers |\n",
 		time.Duration(s.Fresh*float64(time.Second)).Round(time.Second),
 		time.Duration(s.Fresh/float64(max(1, s.Options.Workers))*float64(time.Second)).Round(time.Second), s.Options.Workers)
