@@ -1,83 +1,25 @@
 package vectors_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/conform-suite/conform/internal/coverage"
-	"github.com/conform-suite/conform/schemas"
+	"github.com/conform-suite/conform/internal/schemaset"
 	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
 )
 
-// schemaBase is the $id prefix every schema of schemas/ uses.
-const schemaBase = "https://conform-suite.github.io/schemas/"
-
-// compiler loads every schema of schemas/ under its $id.
-func compiler(t *testing.T) *jsonschema.Compiler {
-	t.Helper()
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	err := fs.WalkDir(schemas.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(p) != ".json" {
-			return err
-		}
-		data, err := fs.ReadFile(schemas.FS(), p)
-		if err != nil {
-			return err
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-		if err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-		return c.AddResource(schemaBase+p, doc)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-func decode(t *testing.T, data []byte) any {
-	t.Helper()
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 // TestSchema validates every vector file against schemas/vector.schema.json,
 // and every vector's input and expected outputs against its op's schema.
 func TestSchema(t *testing.T) {
-	c := compiler(t)
-	fileSchema, err := c.Compile(schemaBase + "vector.schema.json")
+	set, err := schemaset.Load()
 	if err != nil {
 		t.Fatal(err)
-	}
-	ops := map[string][2]*jsonschema.Schema{}
-	opSchemas := func(op string) ([2]*jsonschema.Schema, error) {
-		if s, ok := ops[op]; ok {
-			return s, nil
-		}
-		in, err := c.Compile(schemaBase + "ops/" + op + ".json#/$defs/input")
-		if err != nil {
-			return [2]*jsonschema.Schema{}, err
-		}
-		out, err := c.Compile(schemaBase + "ops/" + op + ".json#/$defs/output")
-		if err != nil {
-			return [2]*jsonschema.Schema{}, err
-		}
-		ops[op] = [2]*jsonschema.Schema{in, out}
-		return ops[op], nil
 	}
 	n := 0
 	err = fs.WalkDir(vectors.FS(), ".", func(p string, d fs.DirEntry, err error) error {
@@ -89,7 +31,7 @@ func TestSchema(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if err := fileSchema.Validate(decode(t, data)); err != nil {
+		if err := set.Validate("vector.schema.json", "", data); err != nil {
 			t.Errorf("%s: %v", p, err)
 			return nil
 		}
@@ -98,13 +40,13 @@ func TestSchema(t *testing.T) {
 			t.Error(err)
 			return nil
 		}
-		s, err := opSchemas(f.Op)
-		if err != nil {
-			t.Errorf("%s: op %s has no usable schema in schemas/ops/: %v", p, f.Op, err)
+		opFile := "ops/" + f.Op + ".json"
+		if !set.Has(opFile) {
+			t.Errorf("%s: op %s has no schema schemas/%s", p, f.Op, opFile)
 			return nil
 		}
 		for _, v := range f.Vectors {
-			if err := s[0].Validate(decode(t, v.Input)); err != nil {
+			if err := set.Validate(opFile, "/$defs/input", v.Input); err != nil {
 				t.Errorf("%s: %s: input: %v", p, v.ID, err)
 			}
 			outs := []json.RawMessage{v.Expect.Output}
@@ -115,7 +57,7 @@ func TestSchema(t *testing.T) {
 				}
 			}
 			for _, o := range outs {
-				if err := s[1].Validate(decode(t, o)); err != nil {
+				if err := set.Validate(opFile, "/$defs/output", o); err != nil {
 					t.Errorf("%s: %s: expected output: %v", p, v.ID, err)
 				}
 			}
