@@ -17,9 +17,11 @@ type LevelRollup struct {
 }
 
 // Summary is the level's line of a report: "conforms to 212 of 214 MUST
-// requirements", and the unsupported count when there are any.
+// requirements run", and the unsupported count when there are any. Only the
+// requirements that the run's vectors name are counted: those exercised by
+// scenarios alone are checked by conform features.
 func (l LevelRollup) Summary() string {
-	s := fmt.Sprintf("conforms to %d of %d %s requirements", l.Conforming, l.Tested, l.Level)
+	s := fmt.Sprintf("conforms to %d of %d %s requirements run", l.Conforming, l.Tested, l.Level)
 	if l.Unsupported > 0 {
 		s += fmt.Sprintf(" (%d more unsupported)", l.Unsupported)
 	}

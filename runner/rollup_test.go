@@ -65,9 +65,9 @@ func TestLevelSummary(t *testing.T) {
 		l    LevelRollup
 		want string
 	}{
-		{LevelRollup{Level: spec.Must, Tested: 214, Conforming: 212}, "conforms to 212 of 214 MUST requirements"},
-		{LevelRollup{Level: spec.Must, Tested: 2, Conforming: 1, Unsupported: 3}, "conforms to 1 of 2 MUST requirements (3 more unsupported)"},
-		{LevelRollup{Level: spec.May}, "conforms to 0 of 0 MAY requirements"},
+		{LevelRollup{Level: spec.Must, Tested: 214, Conforming: 212}, "conforms to 212 of 214 MUST requirements run"},
+		{LevelRollup{Level: spec.Must, Tested: 2, Conforming: 1, Unsupported: 3}, "conforms to 1 of 2 MUST requirements run (3 more unsupported)"},
+		{LevelRollup{Level: spec.May}, "conforms to 0 of 0 MAY requirements run"},
 	}
 	for _, tt := range tests {
 		if got := tt.l.Summary(); got != tt.want {
@@ -86,9 +86,9 @@ func TestConformanceInReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"requirements: conforms to 1 of 2 MUST requirements (1 more unsupported)\n",
-		"requirements: conforms to 1 of 1 SHOULD requirements\n",
-		"requirements: conforms to 0 of 1 MAY requirements\n",
+		"requirements: conforms to 1 of 2 MUST requirements run (1 more unsupported)\n",
+		"requirements: conforms to 1 of 1 SHOULD requirements run\n",
+		"requirements: conforms to 0 of 1 MAY requirements run\n",
 	} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("WriteText() = %q, want it to contain %q", text.String(), want)
