@@ -71,6 +71,12 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"explain"}, ExitUsage, "explain takes one vector id"},
 		{[]string{"serve"}, ExitUsage, "give --stdio or --http ADDR"},
 		{[]string{"serve", "--stdio", "--http", ":0"}, ExitUsage, "give one of --stdio and --http"},
+		{[]string{"run", "--timeout", "-1s"}, ExitUsage, "--timeout -1s: give a positive duration"},
+		{[]string{"run", "--timeout", "0s"}, ExitUsage, "--timeout 0s: give a positive duration"},
+		{[]string{"run", "--restarts", "-1"}, ExitUsage, "--restarts -1"},
+		{[]string{"run", "--max-line", "0"}, ExitUsage, "--max-line 0"},
+		{[]string{"run", "--suite", "qoute"}, ExitUsage, `--suite "qoute": no vector of the corpus is in this suite (suites: marker, quote, selref)`},
+		{[]string{"list", "--op", "quote.prase"}, ExitUsage, `--op "quote.prase": no vector of the corpus has this op`},
 	}
 	for _, tt := range tests {
 		code, _, stderr := conform(t, "", tt.args...)

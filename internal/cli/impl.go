@@ -51,6 +51,14 @@ func (f *implFlags) build() (runner.Implementation, string, error) {
 		return nil, "", errors.New("give at most one of --stdio, --http and --spawn")
 	}
 	switch {
+	case f.timeout <= 0:
+		return nil, "", fmt.Errorf("--timeout %v: give a positive duration, such as 10s", f.timeout)
+	case f.restarts < 0:
+		return nil, "", fmt.Errorf("--restarts %d: give zero or more", f.restarts)
+	case f.maxLine <= 0:
+		return nil, "", fmt.Errorf("--max-line %d: give a positive number of bytes", f.maxLine)
+	}
+	switch {
 	case f.stdio != "":
 		argv, err := splitCommand(f.stdio)
 		if err != nil {

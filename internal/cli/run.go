@@ -3,10 +3,13 @@ package cli
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,7 +54,32 @@ func (e *env) selection(f *selectFlags) (*vectors.Corpus, []*vectors.Vector, boo
 	if !ok {
 		return nil, nil, false
 	}
+	if err := checkNames(corpus, f.suites, f.ops); err != nil {
+		e.errorf("%v", err)
+		return nil, nil, false
+	}
 	return corpus, sel.Select(corpus.Vectors()), true
+}
+
+// checkNames refuses a --suite or --op that names nothing in the corpus: a
+// misspelt name would otherwise select no vector and pass silently.
+func checkNames(corpus *vectors.Corpus, suites, ops []string) error {
+	knownSuites, knownOps := map[string]bool{}, map[string]bool{}
+	for _, v := range corpus.Vectors() {
+		knownSuites[v.Suite()] = true
+		knownOps[v.Op] = true
+	}
+	for _, s := range suites {
+		if !knownSuites[s] {
+			return fmt.Errorf("--suite %q: no vector of the corpus is in this suite (suites: %s)", s, strings.Join(slices.Sorted(maps.Keys(knownSuites)), ", "))
+		}
+	}
+	for _, op := range ops {
+		if !knownOps[op] {
+			return fmt.Errorf("--op %q: no vector of the corpus has this op (ops: %s)", op, strings.Join(slices.Sorted(maps.Keys(knownOps)), ", "))
+		}
+	}
+	return nil
 }
 
 const runHead = `Usage: conform run [flags]
