@@ -398,29 +398,39 @@ func (b *byteBudget) give(n int64) {
 	b.mu.Unlock()
 }
 
-// readBody reads r whole, taking from b the memory it holds as it grows; it
-// returns the bytes taken, to be given back once the body is done with.
+// readBody reads r whole, taking from b the memory it holds as it grows:
+// the body is read in chunks (a stalled body holds only what came) and
+// joined at the end. It returns the bytes taken, to be given back once the
+// body is done with.
 func readBody(r io.Reader, b *byteBudget) ([]byte, int64, error) {
-	var buf []byte
-	var held int64
+	const chunk = 64 << 10
+	var chunks [][]byte
+	var held, size int64
 	for {
-		if len(buf) == cap(buf) {
-			grow := max(cap(buf), 32<<10)
-			if !b.take(int64(grow)) {
-				return nil, held, errNoBudget
-			}
-			held += int64(grow)
-			buf = append(make([]byte, 0, cap(buf)+grow), buf...)
+		if !b.take(chunk) {
+			return nil, held, errNoBudget
 		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, held, nil
+		held += chunk
+		c := make([]byte, chunk)
+		n, err := io.ReadFull(r, c)
+		chunks = append(chunks, c[:n])
+		size += int64(n)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
 		}
 		if err != nil {
 			return nil, held, err
 		}
 	}
+	if !b.take(size) {
+		return nil, held, errNoBudget
+	}
+	body := make([]byte, 0, size)
+	for _, c := range chunks {
+		body = append(body, c...)
+	}
+	b.give(held) // the chunks are garbage now
+	return body, size, nil
 }
 
 // Server returns an HTTP server of impl with the limits of o; serve it on a
