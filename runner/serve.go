@@ -350,6 +350,7 @@ func countBatch(body []byte, max int) (int, error) {
 func serveBatch(ctx context.Context, impl Implementation, w http.ResponseWriter, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.Token()
 	sep := []byte{'['}
@@ -363,6 +364,9 @@ func serveBatch(ctx context.Context, impl Implementation, w http.ResponseWriter,
 		out = append(append(out[:0], sep...), appendAnswer(nil, serveOne(ctx, impl, item))...)
 		out = out[:len(out)-1] // the newline
 		if _, err := w.Write(out); err != nil {
+			panic(http.ErrAbortHandler)
+		}
+		if err := rc.Flush(); err != nil {
 			panic(http.ErrAbortHandler)
 		}
 		sep = []byte{','}
