@@ -43,6 +43,7 @@ type selfRun struct {
 	timeout  time.Duration
 	parallel int // requests in flight at once: 1 pins each fault on its vector
 	server   *httptest.Server
+	other    *httptest.Server // a server the runner must never reach
 	results  []runner.Result
 	exit     int
 	report   string
@@ -58,7 +59,12 @@ func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
 	sc.Step(`^the fake implementation `+q+` that crashes on its request (\d+)$`, s.fake)
 	sc.Step(`^the implementation declares the choice `+q+` as `+q+`$`, s.declareChoice)
 	sc.Step(`^the reference served over HTTP$`, s.serveReference)
+	sc.Step(`^the reference served over HTTP with a batch limit of (\d+)$`, func(n int) error {
+		s.self.server = httptest.NewServer(runner.ServeOptions{MaxBatch: n}.Handler(runner.InProcess{}))
+		return nil
+	})
 	sc.Step(`^an HTTP implementation that answers every op with status 500$`, s.serve500)
+	sc.Step(`^an HTTP implementation that redirects every op to another server$`, s.serveRedirect)
 	sc.Step(`^the runner runs every vector$`, func(ctx context.Context) error { return s.runAll(ctx, nil) })
 	sc.Step(`^the runner runs every vector with a line limit of (\d+) bytes$`, func(ctx context.Context, n int) error {
 		if s.self.stdio == nil {
@@ -91,6 +97,9 @@ func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
 		}
 		if s.self.server != nil {
 			s.self.server.Close()
+		}
+		if s.self.other != nil {
+			s.self.other.Close()
 		}
 		if s.self.marker != "" {
 			os.Remove(s.self.marker)
@@ -154,6 +163,26 @@ func (s *scenario) serve500() error {
 		http.Error(w, "out of order", http.StatusInternalServerError)
 	}))
 	s.self.impl = runner.NewHTTP(s.self.server.URL)
+	return nil
+}
+
+// serveRedirect serves hello and answers every other request with a 307 to
+// a second server, which must never be reached.
+func (s *scenario) serveRedirect() error {
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		panic("the runner followed a redirect")
+	}))
+	s.self.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req runner.Request
+		body, _ := io.ReadAll(r.Body)
+		if json.Unmarshal(body, &req) == nil && req.Op == "hello" {
+			fmt.Fprintf(w, `{"id":%s,"output":{"protocol":1,"name":"http-307","version":"0","language":"go","ops":["echo.echo"]}}`, req.ID)
+			return
+		}
+		http.Redirect(w, r, other.URL+"/elsewhere", http.StatusTemporaryRedirect)
+	}))
+	s.self.impl = runner.NewHTTP(s.self.server.URL)
+	s.self.other = other
 	return nil
 }
 

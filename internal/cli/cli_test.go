@@ -301,9 +301,14 @@ func TestServeStdioInProcess(t *testing.T) {
 }
 
 func TestLoopbackAddr(t *testing.T) {
-	for in, want := range map[string]string{":8080": "127.0.0.1:8080", "8080": "127.0.0.1:8080", "0.0.0.0:80": "0.0.0.0:80", "[::1]:9": "[::1]:9", "localhost:1": "localhost:1"} {
-		if got := loopbackAddr(in); got != want {
-			t.Errorf("loopbackAddr(%q) = %q, want %q", in, got, want)
+	for in, want := range map[string]string{":8080": "127.0.0.1:8080", "[]:8080": "127.0.0.1:8080", "8080": "127.0.0.1:8080", "0.0.0.0:80": "0.0.0.0:80", "[::1]:9": "[::1]:9", "localhost:1": "localhost:1"} {
+		if got, err := loopbackAddr(in); got != want || err != nil {
+			t.Errorf("loopbackAddr(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"127.0.0.1:", "[::1", "a:b:c"} {
+		if got, err := loopbackAddr(in); err == nil {
+			t.Errorf("loopbackAddr(%q) = %q, want an error", in, got)
 		}
 	}
 }
