@@ -22,7 +22,8 @@ import (
 )
 
 // Env is the environment variable that selects a mode; EnvN gives the N of
-// "crash" and EnvFile the marker file that makes "crash" crash only once.
+// "crash" and EnvFile the marker file that makes "crash" crash only once
+// (and that "hang" writes when it begins to hang).
 const (
 	Env     = "CONFORM_FAKE_IMPL"
 	EnvN    = "CONFORM_FAKE_N"
@@ -139,6 +140,9 @@ func answer(w *bufio.Writer, mode string, req request) {
 		fmt.Fprintf(w, `{"id":%s,"error":{"kind":"unsupported","message":"no such op"}}`+"\n", id)
 	case mode == Hang && in["hang"] == true:
 		w.Flush()
+		if f := os.Getenv(EnvFile); f != "" {
+			os.WriteFile(f, nil, 0o644) // tells a test that the hang began
+		}
 		time.Sleep(time.Hour)
 	case mode == NonJSON && in["garbage"] == true:
 		fmt.Fprintf(w, "this is not JSON at all\n")
