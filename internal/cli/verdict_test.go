@@ -345,3 +345,45 @@ func TestInterrupted(t *testing.T) {
 		t.Errorf("JSON totals %+v, verdict %+v", r.Totals, r.Verdict)
 	}
 }
+
+// TestLiarFeaturesEmptyHello runs scenarios against an implementation whose
+// hello offers no op: every scenario is skipped, none passed, and the run
+// fails; JUnit marks them skipped with totals that add up.
+func TestLiarFeaturesEmptyHello(t *testing.T) {
+	fake := self(t, fakeimpl.Unsupported)
+	out := t.TempDir()
+	xmlPath := filepath.Join(out, "f.xml")
+	code, stdout, stderr := conform(t, "", "features", "--stdio", fake, "--no-color", "--format", "progress,junit:"+xmlPath, "selref")
+	n := 0
+	if _, err := fmt.Sscanf(stdout[strings.LastIndex(stdout, "\n\n")+2:], "%d scenarios", &n); err != nil || n == 0 {
+		t.Fatalf("no scenario count in\n%s", stdout)
+	}
+	if code != ExitFailed || !strings.Contains(stdout, fmt.Sprintf("\n%d scenarios (%d skipped)\n", n, n)) ||
+		!strings.Contains(stderr, fmt.Sprintf("conform: error: nothing was judged: all %d scenarios were skipped (", n)) ||
+		!strings.Contains(stderr, ": the implementation does not offer selref.ingest") {
+		t.Errorf("features against an empty hello = exit %d, want 1, %d skipped and nothing judged\n%s\n%s", code, n, stdout, stderr)
+	}
+	data, err := os.ReadFile(xmlPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tests, f, e, s := junitTotals(t, data); tests != n || f != 0 || e != 0 || s != n {
+		t.Errorf("JUnit totals = %d tests, %d failures, %d errors, %d skipped; want %d, 0, 0, %d", tests, f, e, s, n, n)
+	}
+	if strings.Contains(string(data), `status="passed"`) {
+		t.Errorf("JUnit reports a skipped scenario as passed")
+	}
+
+	code, stdout, _ = conform(t, "", "features", "--stdio", fake, "--no-color", "--format", "junit", "--require-ops", "selref")
+	if tests, f, e, s := junitTotals(t, []byte(stdout)); code != ExitFailed || tests != n || f != n || e != 0 || s != 0 {
+		t.Errorf("features --require-ops = exit %d, JUnit %d tests, %d failures, %d errors, %d skipped; want exit 1, %d failures", code, tests, f, e, s, n)
+	}
+	if !strings.Contains(stdout, "--require-ops requires it") {
+		t.Errorf("the failures do not name --require-ops")
+	}
+	// The reference offers every op: the gate passes it.
+	code, stdout, _ = conform(t, "", "features", "--no-color", "--format", "progress", "--require-ops", "selref")
+	if code != ExitOK || !strings.Contains(stdout, fmt.Sprintf("\n%d scenarios (%d passed)\n", n, n)) {
+		t.Errorf("features --require-ops against the reference = exit %d\n%s", code, stdout)
+	}
+}
