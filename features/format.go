@@ -77,8 +77,8 @@ func ownFormat(format string) string {
 }
 
 var (
-	ansi         = regexp.MustCompile("\x1b\\[[0-9;]*m")
-	summaryLine  = regexp.MustCompile(`^(\d+ scenarios \(.*\)|No scenarios)$`)
+	ansi        = regexp.MustCompile("\x1b\\[[0-9;]*m")
+	summaryLine = regexp.MustCompile(`^(\d+ scenarios \(.*\)|No scenarios)$`)
 )
 
 // summaryFilter passes a formatter's output through, replacing godog's
@@ -240,7 +240,8 @@ func (f *junitFormatter) at(p *messages.Pickle) *junitCase {
 	return c
 }
 
-func (f *junitFormatter) Defined(*messages.Pickle, *messages.PickleStep, *formatters.StepDefinition) {}
+func (f *junitFormatter) Defined(*messages.Pickle, *messages.PickleStep, *formatters.StepDefinition) {
+}
 
 func (f *junitFormatter) Passed(p *messages.Pickle, _ *messages.PickleStep, _ *formatters.StepDefinition) {
 	f.mu.Lock()

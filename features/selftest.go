@@ -41,7 +41,7 @@ type selfRun struct {
 	marker   string                // the file that makes the crashing fake crash once
 	choices  map[string]string
 	timeout  time.Duration
-	parallel int // requests in flight at once: 1 pins each fault on its vector
+	parallel int  // requests in flight at once: 1 pins each fault on its vector
 	require  bool // --require-ops: every op must be offered
 	server   *httptest.Server
 	results  []runner.Result
