@@ -387,3 +387,17 @@ func TestLiarFeaturesEmptyHello(t *testing.T) {
 		t.Errorf("features --require-ops against the reference = exit %d\n%s", code, stdout)
 	}
 }
+
+// TestDoctorNoHello: doctor checks the answer of an implementation that does
+// not know hello rather than counting it as a pass unseen.
+func TestDoctorNoHello(t *testing.T) {
+	dir := echoDir(t)
+	code, stdout, _ := conform(t, "", "doctor", "--vectors", dir, "--pings", "0", "--stdio", self(t, fakeimpl.NoHello))
+	if code != ExitOK || !strings.Contains(stdout, "ok   hello: answered error kind unsupported; every op is assumed offered (PROTO-HELLO-003)") {
+		t.Errorf("doctor against an implementation without hello = exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = conform(t, "", "doctor", "--vectors", dir, "--pings", "0", "--stdio", self(t, fakeimpl.NoHelloBad))
+	if code != ExitFailed || !strings.Contains(stdout, "FAIL hello: answered error kind unsupported") || !strings.Contains(stdout, "message") {
+		t.Errorf("doctor against a malformed unsupported answer to hello = exit %d, want 1 and a FAIL\n%s", code, stdout)
+	}
+}

@@ -43,6 +43,7 @@ const (
 	StderrFlood = "stderrflood" // writes 50 MB to stderr, then behaves
 	Reverse     = "reverse"     // answers the requests waiting in its input in reverse order
 	NoHello     = "nohello"     // does not know hello: answers it unsupported
+	NoHelloBad  = "nohellobad"  // answers hello unsupported, without the message an error must carry
 	Unsupported = "unsupported" // lists no op in hello
 	ErrorAnswer = "errorkind"   // answers {"internal":true} with error kind internal
 )
@@ -128,6 +129,8 @@ func answer(w *bufio.Writer, mode string, req request) {
 	json.Unmarshal(req.Input, &in)
 	id := string(req.ID)
 	switch {
+	case req.Op == "hello" && mode == NoHelloBad:
+		fmt.Fprintf(w, `{"id":%s,"error":{"kind":"unsupported"}}`+"\n", id)
 	case req.Op == "hello" && mode == NoHello:
 		fmt.Fprintf(w, `{"id":%s,"error":{"kind":"unsupported","message":"what is hello?"}}`+"\n", id)
 	case req.Op == "hello":
