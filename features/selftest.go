@@ -41,7 +41,8 @@ type selfRun struct {
 	marker   string                // the file that makes the crashing fake crash once
 	choices  map[string]string
 	timeout  time.Duration
-	parallel int // requests in flight at once: 1 pins each fault on its vector
+	parallel int  // requests in flight at once: 1 pins each fault on its vector
+	require  bool // --require-ops: every op must be offered
 	server   *httptest.Server
 	other    *httptest.Server // a server the runner must never reach
 	results  []runner.Result
@@ -66,6 +67,9 @@ func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
 	sc.Step(`^an HTTP implementation that answers every op with status 500$`, s.serve500)
 	sc.Step(`^an HTTP implementation that redirects every op to another server$`, s.serveRedirect)
 	sc.Step(`^the runner runs every vector$`, func(ctx context.Context) error { return s.runAll(ctx, nil) })
+	sc.Step(`^the runner runs every vector with --require-ops$`, func(ctx context.Context) error {
+		return s.runAll(ctx, func() { s.self.require = true })
+	})
 	sc.Step(`^the runner runs every vector with a line limit of (\d+) bytes$`, func(ctx context.Context, n int) error {
 		if s.self.stdio == nil {
 			return fmt.Errorf("a line limit applies to a fake implementation over stdio")
@@ -84,6 +88,7 @@ func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
 	sc.Step(`^the exit code is (\d+)$`, s.exitCode)
 	sc.Step(`^the report shows the requirement `+q+` and the request line of `+q+`$`, s.reportShowsRequest)
 	sc.Step(`^the report shows the stderr line `+q+`$`, s.reportShows)
+	sc.Step(`^the report says `+q+`$`, s.reportShows)
 	sc.Step(`^the comparison of expected output '(.*)'$`, s.expectOutput)
 	sc.Step(`^the actual output '(.*)' matches$`, func(out string) error { return s.verdict(out, "match") })
 	sc.Step(`^the actual output '(.*)' does not match$`, func(out string) error { return s.verdict(out, "") })
@@ -205,7 +210,8 @@ func (s *scenario) run(ctx context.Context, vs []*vectors.Vector) error {
 		s.self.exit, s.self.report = 2, err.Error()
 		return nil
 	}
-	r := &runner.Runner{Impl: s.self.impl, Hello: hello, Choices: s.self.choices, Timeout: s.self.timeout, Parallel: s.self.parallel}
+	r := &runner.Runner{Impl: s.self.impl, Hello: hello, Choices: s.self.choices, Timeout: s.self.timeout, Parallel: s.self.parallel,
+		RequireOps: runner.RequiredOps{All: s.self.require}}
 	s.self.results = r.Run(ctx, vs)
 	rep := &runner.Report{Implementation: hello, Transport: "features", Results: s.self.results, Spec: sp}
 	var b strings.Builder

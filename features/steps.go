@@ -157,11 +157,15 @@ func (s *scenario) memberFromPrevious(name, path string) error {
 }
 
 // call sends op with the given input, or with the input built so far.
-// A call to an op the implementation does not offer skips the scenario.
+// A call to an op the implementation does not offer skips the scenario, or
+// fails it when the op is required (Options.RequireOps).
 func (s *scenario) call(ctx context.Context, op string, input json.RawMessage) error {
 	ok, err := s.h.offers(ctx, op)
 	if err != nil {
 		return err
+	}
+	if !ok && s.h.requireOps.Has(op) {
+		return fmt.Errorf("the implementation does not offer %s, and --require-ops requires it", op)
 	}
 	if !ok {
 		return fmt.Errorf("%w: the implementation does not offer %s", godog.ErrSkip, op)
