@@ -96,8 +96,8 @@ func (e *env) fuzz(args []string) int {
 		return ExitUsage
 	}
 	replay := strings.Join(implArgs(&impl), " ")
-	written, kept, werr := fuzz.WriteVectors(out, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Date: started})
-	writeFuzzSummary(e.stdout, rep, seed, transport, replay, out, written, kept)
+	emitted, werr := fuzz.WriteVectors(out, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Date: started})
+	writeFuzzSummary(e.stdout, rep, seed, transport, replay, out, emitted)
 	if werr != nil {
 		e.errorf("%v", werr)
 	}
@@ -105,7 +105,14 @@ func (e *env) fuzz(args []string) int {
 		e.errorf("stopped early: %s", rep.Stopped)
 		e.hintf("raise --restarts, or look at the implementation's stderr for why it died")
 	}
-	if rep.Diverged() {
+	switch {
+	case rep.Diverged():
+		return ExitFailed
+	case werr != nil:
+		return ExitFailed
+	case rep.Execs-rep.Skipped <= 0:
+		// Nothing was compared: a gate that judged nothing must not pass.
+		e.errorf("no input was judged: the reference refused every input as a bad request or the implementation answered every op as unsupported")
 		return ExitFailed
 	}
 	return ExitOK
@@ -122,16 +129,20 @@ func implArgs(f *implFlags) []string {
 	return nil
 }
 
+// fuzzShellArg quotes s as one word of a POSIX shell command line: left as
+// it is when it holds only characters no shell treats specially, else in
+// single quotes, where a single quote of s closes the quotes, is escaped
+// with a backslash and opens them again.
 func fuzzShellArg(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t'\"$\\") {
-		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") == "" {
+		return s
 	}
-	return s
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // writeFuzzSummary prints what was fuzzed, every finding with its shrunk
 // input, where the vectors went, and how to reproduce the run.
-func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, replay, dir string, written, kept []string) {
+func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, replay, dir string, emitted []fuzz.Emitted) {
 	fmt.Fprintf(w, "fuzzed %s with seed %d: %d ops, %d executions in %s (%.0f/s), %d more shrinking",
 		transport, seed, len(rep.Ops), rep.Execs, rep.Elapsed.Round(time.Millisecond), rep.Rate(), rep.Shrinks)
 	if rep.Skipped > 0 {
@@ -141,12 +152,14 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, rep
 	if len(rep.Unsupported) > 0 {
 		fmt.Fprintf(w, "unsupported by the implementation: %s\n", strings.Join(rep.Unsupported, ", "))
 	}
-	files := map[string]string{}
-	for _, p := range append(append([]string(nil), written...), kept...) {
-		for _, f := range rep.Findings {
-			if strings.Contains(p, strings.TrimPrefix(f.ID(), f.Op+"/")) {
-				files[f.ID()] = p
-			}
+	files := map[*fuzz.Finding]fuzz.Emitted{}
+	written, kept := 0, 0
+	for _, e := range emitted {
+		files[e.Finding] = e
+		if e.Kept {
+			kept++
+		} else {
+			written++
 		}
 	}
 	for _, f := range rep.Findings {
@@ -162,11 +175,15 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, rep
 		for _, d := range f.Diffs {
 			fmt.Fprintf(w, "    %s\n", clipLine(d))
 		}
-		switch p, ok := files[f.ID()]; {
+		switch em, ok := files[f]; {
 		case f.Kind == fuzz.KindReference:
 			fmt.Fprintln(w, "    (a failure of the reference itself: please report it; no vector written)")
+		case ok && em.Kept:
+			fmt.Fprintf(w, "    vector:         %s (already there)\n", em.Path)
 		case ok:
-			fmt.Fprintf(w, "    vector:         %s\n", p)
+			fmt.Fprintf(w, "    vector:         %s\n", em.Path)
+		default:
+			fmt.Fprintln(w, "    vector:         none written (see the error below)")
 		}
 	}
 	if !rep.Diverged() {
@@ -174,8 +191,8 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, rep
 		return
 	}
 	fmt.Fprintf(w, "\n%d findings (%d divergent executions), %d vector files written to %s, %d already there\n",
-		len(rep.Findings), rep.Divergent, len(written), dir, len(kept))
-	fmt.Fprintf(w, "replay: %s\n", strings.Join(append([]string{"conform run --vectors", fuzzShellArg(dir)}, replay), " "))
+		len(rep.Findings), rep.Divergent, written, dir, kept)
+	fmt.Fprintf(w, "replay: %s\n", strings.TrimSpace(strings.Join([]string{"conform run --vectors", fuzzShellArg(dir), replay}, " ")))
 }
 
 func clipLine(s string) string {
