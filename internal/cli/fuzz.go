@@ -40,6 +40,7 @@ func (e *env) fuzz(args []string) int {
 		seed  uint64
 		out   string
 		par   int
+		shr   int
 	)
 	impl.register(fs)
 	fs.Var(&ops, "op", "fuzz only `OP` (repeatable; default every op both sides offer)")
@@ -48,6 +49,7 @@ func (e *env) fuzz(args []string) int {
 	fs.Uint64Var(&seed, "seed", 0, "random seed `S` (default: from the clock; printed in the summary)")
 	fs.StringVar(&out, "out", "fuzz-findings", "write finding vectors under `DIR`")
 	fs.IntVar(&par, "parallel", 4, "requests in flight at once (the findings of a seed do not depend on it)")
+	fs.IntVar(&shr, "shrink", 2000, "spend at most `N` executions shrinking each finding")
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
@@ -60,8 +62,8 @@ func (e *env) fuzz(args []string) int {
 		impl.restarts = fuzzRestarts // crashing the implementation is what fuzzing is for
 	}
 	switch {
-	case dur < 0 || count < 0 || impl.timeout <= 0 || par <= 0:
-		e.errorf("--time and --count take non-negative values, --timeout and --parallel positive ones")
+	case dur < 0 || count < 0 || impl.timeout <= 0 || par <= 0 || shr <= 0:
+		e.errorf("--time and --count take non-negative values, --timeout, --parallel and --shrink positive ones")
 		return ExitUsage
 	case out == "":
 		e.errorf("--out needs a directory")
@@ -88,7 +90,7 @@ func (e *env) fuzz(args []string) int {
 	started := time.Now()
 	rep, err := fuzz.Run(ctx, fuzz.Config{
 		Impl: im, Ops: ops, Corpus: corpus, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout, Parallel: par,
-		Progress: prog.update,
+		ShrinkExecs: shr, Progress: prog.update,
 	})
 	prog.done()
 	if err != nil {
