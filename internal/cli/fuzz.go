@@ -21,9 +21,10 @@ timeout or protocol error is shrunk to a small input, de-duplicated, and
 written under DIR as a vector file that 'conform run --vectors DIR' replays.
 Without --stdio, --http or --spawn the reference is fuzzed against itself (a
 self-check). A progress bar is drawn on a terminal, a line every 10 seconds
-otherwise, then a summary. Exit code 0 when nothing diverged, 1 when something
-did, 2 on bad usage or an implementation that cannot be started. A --stdio child
-is restarted up to 1000 times unless --restarts says otherwise.
+otherwise, then a summary. Exit code 0 when inputs were judged and nothing
+diverged; 1 when something diverged, a finding could not be written, or no
+input was judged; 2 on bad usage or an implementation that cannot be started.
+A --stdio child is restarted up to 1000 times unless --restarts says otherwise.
 `
 
 // fuzzRestarts is the default restart budget of a --stdio child under
@@ -166,6 +167,7 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, rep
 	}
 	for _, f := range rep.Findings {
 		fmt.Fprintf(w, "\n%s %s (%d hits, shrunk in %d runs)\n", f.Kind, f.Op, f.Hits, f.ShrinkRuns)
+		fmt.Fprintf(w, "    signature:      %s\n", clipLine(f.Signature))
 		fmt.Fprintf(w, "    input:          %s\n", clipLine(string(f.Input)))
 		fmt.Fprintf(w, "    reference:      %s\n", clipLine(string(f.Expected)))
 		if f.Actual != nil {
