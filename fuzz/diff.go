@@ -97,7 +97,7 @@ func (s Stats) Rate() float64 {
 type Finding struct {
 	Op        string
 	Kind      Kind
-	Signature string // op, kind and the shape of the difference: the de-duplication key
+	Signature string // op, kind and what differs from the reference's answer (compareSig): the de-duplication key
 
 	Input    json.RawMessage // the shrunk input
 	Original json.RawMessage // the input as first found
