@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/conform-suite/conform/internal/fakeimpl"
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -17,6 +18,17 @@ const liarEnv = "CONFORM_TEST_LIAR"
 var liars = map[string]func([]byte) []byte{
 	"surrogate": fakeimpl.LoneSurrogates,
 	"tiny":      fakeimpl.TinyFractions,
+	"twice":     twice,
+}
+
+// twice writes the first member of an output object a second time.
+func twice(out []byte) []byte {
+	v, err := jsonv.Parse(out)
+	if err != nil || v.Kind != jsonv.Object || len(v.Members) == 0 {
+		return out
+	}
+	v.Members = append(v.Members, v.Members[0])
+	return jsonv.Append(nil, v)
 }
 
 func init() {
@@ -55,6 +67,10 @@ func TestLiarsFailThroughTheCLI(t *testing.T) {
 			[]string{"FAIL        selref.ingest/label-lone-high-surrogate-replaced", "$.reference.label: want \"abc\ufffd\", got \"abc\\ud83d\""}},
 		{"tiny", []string{"run", "--stdio", self, "--op", "quote.select"},
 			[]string{"FAIL        quote.select/lone-surrogate-counts-one-unit", "$.selector.start: want 2, got 2." + strings.Repeat("0", 80) + "1"}},
+		{"twice", []string{"run", "--stdio", self, "--op", "quote.normalize"},
+			[]string{"FAIL        quote.normalize/", `$: duplicate member "text"`}},
+		{"twice", []string{"doctor", "--pings", "0", "--stdio", self},
+			[]string{"the answer is not a protocol response: jsonv: duplicate member name", "FAIL answers:"}},
 		{"surrogate", []string{"features", "--stdio", self, "--format", "progress", "--no-color", "--tags", "@SELREF-TEXT-002"},
 			[]string{"Scenario: A broken half of an emoji becomes a replacement character", `got "half \ud83d face"`}},
 	}
