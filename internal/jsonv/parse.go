@@ -42,7 +42,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // Defaults of Options.
 const (
 	DefaultMaxDepth  = 512
-	DefaultMaxValues = 1 << 22
+	DefaultMaxValues = 1 << 20
 )
 
 // Options tune Parse. The zero value is the strict reading.
