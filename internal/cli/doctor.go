@@ -126,7 +126,7 @@ func (e *env) doctor(args []string) int {
 			}
 			continue
 		}
-		if verr := set.Validate("protocol.schema.json", "/$defs/response", raw(resp)); verr != nil {
+		if verr := checkAnswer(set, raw(resp)); verr != nil {
 			bad++
 			if bad <= 10 {
 				fmt.Fprintf(e.stdout, "FAIL %s: the answer is not a protocol response: %v\n", v.ID, verr)
