@@ -169,5 +169,9 @@ func domTextOp(input json.RawMessage) (any, error) {
 	if in.HTML == nil {
 		return nil, opkit.BadRequest("input: missing html")
 	}
-	return DOMText(*in.HTML)
+	d, err := DOMText(*in.HTML)
+	if err != nil {
+		return nil, opkit.BadRequest("input: html: %v", err)
+	}
+	return d, nil
 }
