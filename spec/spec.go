@@ -74,6 +74,9 @@ type Code struct {
 	Code string // QUOTE_DUPLICATE_FIELD
 	File string
 	Line int
+	// Withdrawn is true when the row says "Withdrawn.": no op produces
+	// the code any more, and it stays listed so that it is never reused.
+	Withdrawn bool
 }
 
 // Spec is the parsed specification.
@@ -162,7 +165,7 @@ func parse(name string, data []byte) ([]Requirement, []Stray, []Code) {
 			continue
 		}
 		if m := codeRow.FindStringSubmatch(line); m != nil && strings.Contains(section, "Rejection codes") {
-			codes = append(codes, Code{Code: m[1], File: name, Line: n})
+			codes = append(codes, Code{Code: m[1], File: name, Line: n, Withdrawn: strings.Contains(line, "| Withdrawn.")})
 		}
 		if m := reqStart.FindStringSubmatch(line); m != nil {
 			flush()

@@ -84,6 +84,17 @@ func TestCodes(t *testing.T) {
 	if len(s.Codes) != 2 || s.Codes[0].Code != "QUOTE_BAD_SCHEME" || s.Codes[1].Code != "QUOTE_TOO_LONG" || s.Codes[1].Line != 6 {
 		t.Errorf("codes = %+v, want QUOTE_BAD_SCHEME and QUOTE_TOO_LONG (line 6)", s.Codes)
 	}
+	if s.Codes[0].Withdrawn || s.Codes[1].Withdrawn {
+		t.Errorf("codes = %+v, want none withdrawn", s.Codes)
+	}
+	old := "## Rejection codes\n\n| `A_OLD` | none | Withdrawn. once refused x |\n| `A_NEW` | op | the word Withdrawn. elsewhere |\n"
+	s, err = Load(fstest.MapFS{"x.md": {Data: []byte(old)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Codes) != 2 || !s.Codes[0].Withdrawn || s.Codes[1].Withdrawn {
+		t.Errorf("codes = %+v, want A_OLD withdrawn (a cell starts with Withdrawn.) and A_NEW not", s.Codes)
+	}
 	dup := "## Rejection codes\n\n| `A_B` | x |\n| `A_B` | y |\n"
 	if _, err := Load(fstest.MapFS{"x.md": {Data: []byte(dup)}}); err == nil {
 		t.Error("Load with a code defined twice: no error")
