@@ -11,14 +11,19 @@ import (
 // DefaultMaxLine is the default cap on one protocol line, in bytes.
 const DefaultMaxLine = 16 << 20
 
-// LineTooLongError reports a line longer than the cap. The rest of the line
-// was read and discarded, so the stream stays in step.
+// LineTooLongError reports a line longer than the cap. Either the rest of
+// the line was read and discarded, so the stream stays in step, or (Partial)
+// reading stopped at the cap.
 type LineTooLongError struct {
-	Max  int   // the cap, in bytes
-	Size int64 // the line's length, in bytes, without its newline
+	Max     int   // the cap, in bytes
+	Size    int64 // the line's length, in bytes, without its newline; with Partial, the bytes read
+	Partial bool  // the line was not read to its end
 }
 
 func (e *LineTooLongError) Error() string {
+	if e.Partial {
+		return fmt.Sprintf("a line longer than the limit of %d bytes (not read past its first %d bytes)", e.Max, e.Size)
+	}
 	return fmt.Sprintf("a line of %d bytes, longer than the limit of %d bytes", e.Size, e.Max)
 }
 
@@ -29,6 +34,9 @@ type lineReader struct {
 	r   *bufio.Reader
 	max int
 	buf []byte
+	// stop makes ReadLine give up on a line as soon as it passes the cap,
+	// without reading the rest: for a stream that is abandoned after it.
+	stop bool
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
@@ -63,6 +71,9 @@ func (l *lineReader) ReadLine() ([]byte, error) {
 			}
 			return line, nil
 		case errors.Is(err, bufio.ErrBufferFull):
+			if l.stop && size > int64(l.max) {
+				return nil, &LineTooLongError{Max: l.max, Size: size, Partial: true}
+			}
 			continue
 		case errors.Is(err, io.EOF) && size > 0:
 			if size > int64(l.max) {
