@@ -57,6 +57,14 @@ func (l *lineReader) ReadLine() ([]byte, error) {
 		chunk, err := l.r.ReadSlice('\n')
 		size += int64(len(chunk))
 		if size <= int64(l.max)+1 {
+			if len(l.buf)+len(chunk) > cap(l.buf) {
+				// Double, as append does only for small slices: a long
+				// line costs twice its length in allocations, not five
+				// times.
+				grown := make([]byte, len(l.buf), min(2*cap(l.buf)+len(chunk), l.max+1+len(chunk)))
+				copy(grown, l.buf)
+				l.buf = grown
+			}
 			l.buf = append(l.buf, chunk...)
 		}
 		switch {
