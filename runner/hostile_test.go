@@ -226,10 +226,14 @@ func TestHostileDesyncParallel(t *testing.T) {
 			for _, res := range results {
 				count[res.Outcome]++
 			}
-			// Every child answers at most 5 requests, and at most
-			// DefaultRestarts+1 children start.
-			if count[Pass] > 5*(DefaultRestarts+1) || count[ProtocolErr] == 0 || count[Pass]+count[ProtocolErr]+count[Crash] != len(results) {
+			// Every child answers at most 5 requests and has at most 8 in
+			// flight when it loses step, and DefaultRestarts+1 children
+			// cannot take 200 requests: the budget runs out.
+			if count[Pass] > 5*(DefaultRestarts+1) || count[ProtocolErr] == 0 || count[Crash] == 0 || count[Pass]+count[ProtocolErr]+count[Crash] != len(results) {
 				t.Errorf("outcomes %v, want at most %d passes, some protocol, and crashes for the rest", count, 5*(DefaultRestarts+1))
+			}
+			if n := len(readPIDs(t, pids)); n != DefaultRestarts+1 {
+				t.Errorf("%d children started, want %d (the first and every restart of the budget)", n, DefaultRestarts+1)
 			}
 			checkGone(t, pids, 1)
 		})
@@ -254,7 +258,7 @@ func TestHostileProcessTrees(t *testing.T) {
 		{
 			name: "background job of a shell wrapper", mode: hostileimpl.Hang,
 			wrap: func(bin, dir string) []string {
-				return []string{"sh", "-c", `sleep 1000 & echo $! >> "$` + hostileimpl.EnvPIDs + `"; exec "$0"`, bin}
+				return []string{"sh", "-c", `sleep 300 & echo $! >> "$` + hostileimpl.EnvPIDs + `"; exec "$0"`, bin}
 			},
 			timeout: time.Second, fault: Timeout, detail: "no answer within", pids: 6,
 		},
@@ -305,7 +309,7 @@ func TestHostileCloseWithHelper(t *testing.T) {
 // endless line end with the request, and leave nothing behind.
 func TestHostileSpawn(t *testing.T) {
 	wrapper := func(bin string) []string {
-		return []string{"sh", "-c", `sleep 1000 & echo $! >> "$` + hostileimpl.EnvPIDs + `"; exec "$0"`, bin}
+		return []string{"sh", "-c", `sleep 300 & echo $! >> "$` + hostileimpl.EnvPIDs + `"; exec "$0"`, bin}
 	}
 	tests := []struct {
 		name   string

@@ -151,7 +151,7 @@ func (s *Stdio) child() (*child, error) {
 	}
 	if s.cur != nil {
 		if restarts := s.started - 1; restarts >= s.Restarts {
-			return nil, &CallError{Outcome: Crash, Msg: fmt.Sprintf("not sent: the implementation died %d times and the restart budget (%d) is spent", s.started, max(s.Restarts, 0)), Stderr: s.cur.stderr.String()}
+			return nil, &CallError{Outcome: Crash, Msg: fmt.Sprintf("not sent: the implementation has ended %d times (died, or killed after a timeout or a protocol violation) and the restart budget (%d) is spent", s.started, max(s.Restarts, 0)), Stderr: s.cur.stderr.String()}
 		}
 	}
 	c, err := s.start()

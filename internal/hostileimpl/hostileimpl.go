@@ -10,7 +10,7 @@
 // one. Each process appends its pid to the file named by EnvPIDs, if any,
 // so that a test can check that nothing is left running. With EnvHelper set,
 // the process first starts a helper that inherits its stdout and stderr and
-// sleeps for an hour, and records the helper's pid too.
+// sleeps for five minutes, and records the helper's pid too.
 package hostileimpl
 
 import (
@@ -41,7 +41,7 @@ const (
 	Hang      = "hang"      // never answers, and never reads again
 	Crash     = "crash"     // exits with status 3
 	Wrong     = "wrong"     // writes a line to stderr, then a wrong output
-	Sleeper   = "sleeper"   // (the helper) sleeps for an hour, holding its stdout
+	Sleeper   = "sleeper"   // (the helper) sleeps for five minutes, holding its stdout
 )
 
 // HugeSize is the length of a Huge answer line, in bytes.
@@ -57,7 +57,7 @@ func MaybeRun() {
 		return
 	}
 	if mode == Sleeper {
-		time.Sleep(time.Hour)
+		time.Sleep(5 * time.Minute) // long enough to outlive any test, short enough not to linger
 		os.Exit(0)
 	}
 	recordPID(os.Getpid())
@@ -138,7 +138,7 @@ func run(mode string, n int, in io.Reader, out, errOut io.Writer) int {
 				fmt.Fprintf(w, `{"id":%d,"output":%s}`+"\n", 1<<40+count, req.Input)
 			case Hang:
 				w.Flush()
-				time.Sleep(time.Hour)
+				time.Sleep(5 * time.Minute)
 			case Crash:
 				w.Flush()
 				fmt.Fprintf(errOut, "hostile: exiting on echo request %d\n", count)
