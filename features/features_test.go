@@ -94,8 +94,14 @@ func TestHarnessRaw(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if got := Run(Options{Impl: fake{}, FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", Output: &out, NoColors: true}); got != StatusOK || !strings.Contains(out.String(), "skipped") {
-		t.Errorf("Run(raw.feature without Raw) = %d, want %d with every scenario skipped\n%s", got, StatusOK, out.String())
+	// Without a raw transport every scenario is skipped: nothing is judged,
+	// and that fails the run.
+	var tally Tally
+	if got := Run(Options{Impl: fake{}, FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", Output: &out, NoColors: true, Tally: &tally}); got != StatusFailed || !strings.Contains(out.String(), "\n4 scenarios (4 skipped)\n") {
+		t.Errorf("Run(raw.feature without Raw) = %d, want %d with every scenario skipped\n%s", got, StatusFailed, out.String())
+	}
+	if tally.Scenarios != 4 || tally.Skipped != 4 || tally.Judged() != 0 || !strings.Contains(tally.NothingJudged(), "4: no raw transport to send protocol lines") {
+		t.Errorf("tally %+v, %q", tally, tally.NothingJudged())
 	}
 }
 

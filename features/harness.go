@@ -21,8 +21,9 @@ import (
 	"github.com/conform-suite/conform/runner"
 )
 
-// Exit statuses of [Run], as godog's: 0 every scenario passed, 1 some failed,
-// 2 the options were unusable (an unknown formatter, an unparsable feature).
+// Exit statuses of [Run], as godog's: 0 every scenario judged passed, 1 some
+// failed or none was judged (every one skipped), 2 the options were
+// unusable (an unknown formatter, an unparsable feature).
 const (
 	StatusOK      = 0
 	StatusFailed  = 1
@@ -63,13 +64,21 @@ type Options struct {
 	Concurrency int
 	// TestingT, when set, runs every scenario as a subtest of it.
 	TestingT *testing.T
+	// RequireOps names the ops the implementation must offer: a scenario
+	// calling one it does not offer fails instead of being skipped.
+	RequireOps runner.RequiredOps
+	// Tally, when set, receives the count of passed, failed and skipped
+	// scenarios.
+	Tally *Tally
 }
 
 // Formats returns the names of the available formatters, sorted.
 func Formats() []string {
 	var names []string
 	for name := range formatters.AvailableFormatters() {
-		names = append(names, name)
+		if !strings.HasPrefix(name, ownPrefix) {
+			names = append(names, name)
+		}
 	}
 	slices.Sort(names)
 	return names
@@ -114,13 +123,23 @@ func Run(opts Options) int {
 			return StatusOptions
 		}
 	}
-	h := &harness{impl: opts.Impl, raw: opts.Raw, self: opts.SelfTest, timeout: opts.Timeout}
+	h := &harness{impl: opts.Impl, raw: opts.Raw, self: opts.SelfTest, timeout: opts.Timeout, requireOps: opts.RequireOps}
+	runMu.Lock()
+	defer runMu.Unlock()
+	activeMu.Lock()
+	active, flushes = &h.verdicts, nil
+	activeMu.Unlock()
+	defer func() {
+		activeMu.Lock()
+		active, flushes = nil, nil
+		activeMu.Unlock()
+	}()
 	suite := godog.TestSuite{
 		Name:                "conform",
 		ScenarioInitializer: h.initScenario,
 		Options: &godog.Options{
 			Strict:      true,
-			Format:      opts.Format,
+			Format:      ownFormat(opts.Format),
 			Tags:        opts.Tags,
 			Paths:       paths,
 			FS:          opts.FS,
@@ -130,7 +149,20 @@ func Run(opts Options) int {
 			TestingT:    opts.TestingT,
 		},
 	}
-	return suite.Run()
+	status := suite.Run()
+	activeMu.Lock()
+	for _, f := range flushes {
+		f.flush()
+	}
+	activeMu.Unlock()
+	t := h.verdicts.tally()
+	if opts.Tally != nil {
+		*opts.Tally = t
+	}
+	if status == StatusOK && (t.Failed > 0 || t.Judged() == 0) {
+		status = StatusFailed
+	}
+	return status
 }
 
 // featureDirs returns the top-level entries of fsys that hold feature files.
@@ -159,6 +191,9 @@ type harness struct {
 	self    *SelfTest
 	timeout time.Duration
 	lastID  atomic.Int64
+
+	requireOps runner.RequiredOps
+	verdicts   verdicts
 
 	helloOnce sync.Once
 	hello     *runner.Hello // nil when the implementation does not know hello
@@ -213,4 +248,16 @@ func (h *harness) offers(ctx context.Context, op string) (bool, error) {
 func (h *harness) initScenario(sc *godog.ScenarioContext) {
 	s := &scenario{h: h}
 	s.register(sc)
+	v := &verdict{}
+	h.verdicts.add(v)
+	sc.Before(func(ctx context.Context, gs *godog.Scenario) (context.Context, error) {
+		h.verdicts.setID(v, gs.Id)
+		return ctx, nil
+	})
+	sc.StepContext().After(func(ctx context.Context, _ *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
+		h.verdicts.mu.Lock()
+		v.step(status, err)
+		h.verdicts.mu.Unlock()
+		return ctx, nil
+	})
 }

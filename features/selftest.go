@@ -41,8 +41,10 @@ type selfRun struct {
 	marker   string                // the file that makes the crashing fake crash once
 	choices  map[string]string
 	timeout  time.Duration
-	parallel int // requests in flight at once: 1 pins each fault on its vector
+	parallel int  // requests in flight at once: 1 pins each fault on its vector
+	require  bool // --require-ops: every op must be offered
 	server   *httptest.Server
+	other    *httptest.Server // a server the runner must never reach
 	results  []runner.Result
 	exit     int
 	report   string
@@ -58,8 +60,16 @@ func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
 	sc.Step(`^the fake implementation `+q+` that crashes on its request (\d+)$`, s.fake)
 	sc.Step(`^the implementation declares the choice `+q+` as `+q+`$`, s.declareChoice)
 	sc.Step(`^the reference served over HTTP$`, s.serveReference)
+	sc.Step(`^the reference served over HTTP with a batch limit of (\d+)$`, func(n int) error {
+		s.self.server = httptest.NewServer(runner.ServeOptions{MaxBatch: n}.Handler(runner.InProcess{}))
+		return nil
+	})
 	sc.Step(`^an HTTP implementation that answers every op with status 500$`, s.serve500)
+	sc.Step(`^an HTTP implementation that redirects every op to another server$`, s.serveRedirect)
 	sc.Step(`^the runner runs every vector$`, func(ctx context.Context) error { return s.runAll(ctx, nil) })
+	sc.Step(`^the runner runs every vector with --require-ops$`, func(ctx context.Context) error {
+		return s.runAll(ctx, func() { s.self.require = true })
+	})
 	sc.Step(`^the runner runs every vector with a line limit of (\d+) bytes$`, func(ctx context.Context, n int) error {
 		if s.self.stdio == nil {
 			return fmt.Errorf("a line limit applies to a fake implementation over stdio")
@@ -78,6 +88,7 @@ func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
 	sc.Step(`^the exit code is (\d+)$`, s.exitCode)
 	sc.Step(`^the report shows the requirement `+q+` and the request line of `+q+`$`, s.reportShowsRequest)
 	sc.Step(`^the report shows the stderr line `+q+`$`, s.reportShows)
+	sc.Step(`^the report says `+q+`$`, s.reportShows)
 	sc.Step(`^the comparison of expected output '(.*)'$`, s.expectOutput)
 	sc.Step(`^the actual output '(.*)' matches$`, func(out string) error { return s.verdict(out, "match") })
 	sc.Step(`^the actual output '(.*)' does not match$`, func(out string) error { return s.verdict(out, "") })
@@ -91,6 +102,9 @@ func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
 		}
 		if s.self.server != nil {
 			s.self.server.Close()
+		}
+		if s.self.other != nil {
+			s.self.other.Close()
 		}
 		if s.self.marker != "" {
 			os.Remove(s.self.marker)
@@ -157,6 +171,26 @@ func (s *scenario) serve500() error {
 	return nil
 }
 
+// serveRedirect serves hello and answers every other request with a 307 to
+// a second server, which must never be reached.
+func (s *scenario) serveRedirect() error {
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		panic("the runner followed a redirect")
+	}))
+	s.self.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req runner.Request
+		body, _ := io.ReadAll(r.Body)
+		if json.Unmarshal(body, &req) == nil && req.Op == "hello" {
+			fmt.Fprintf(w, `{"id":%s,"output":{"protocol":1,"name":"http-307","version":"0","language":"go","ops":["echo.echo"]}}`, req.ID)
+			return
+		}
+		http.Redirect(w, r, other.URL+"/elsewhere", http.StatusTemporaryRedirect)
+	}))
+	s.self.impl = runner.NewHTTP(s.self.server.URL)
+	s.self.other = other
+	return nil
+}
+
 // run runs vs as `conform run` does: the handshake first (an implementation
 // that cannot be started runs nothing, exit code 2), then every vector
 // (exit code 1 when one fails).
@@ -176,7 +210,8 @@ func (s *scenario) run(ctx context.Context, vs []*vectors.Vector) error {
 		s.self.exit, s.self.report = 2, err.Error()
 		return nil
 	}
-	r := &runner.Runner{Impl: s.self.impl, Hello: hello, Choices: s.self.choices, Timeout: s.self.timeout, Parallel: s.self.parallel}
+	r := &runner.Runner{Impl: s.self.impl, Hello: hello, Choices: s.self.choices, Timeout: s.self.timeout, Parallel: s.self.parallel,
+		RequireOps: runner.RequiredOps{All: s.self.require}}
 	s.self.results = r.Run(ctx, vs)
 	rep := &runner.Report{Implementation: hello, Transport: "features", Results: s.self.results, Spec: sp}
 	var b strings.Builder

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cucumber/godog"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -157,11 +159,15 @@ func (s *scenario) memberFromPrevious(name, path string) error {
 }
 
 // call sends op with the given input, or with the input built so far.
-// A call to an op the implementation does not offer skips the scenario.
+// A call to an op the implementation does not offer skips the scenario, or
+// fails it when the op is required (Options.RequireOps).
 func (s *scenario) call(ctx context.Context, op string, input json.RawMessage) error {
 	ok, err := s.h.offers(ctx, op)
 	if err != nil {
 		return err
+	}
+	if !ok && s.h.requireOps.Has(op) {
+		return fmt.Errorf("the implementation does not offer %s, and --require-ops requires it", op)
 	}
 	if !ok {
 		return fmt.Errorf("%w: the implementation does not offer %s", godog.ErrSkip, op)
@@ -314,30 +320,50 @@ func (s *scenario) outputString(path string) (string, error) {
 }
 
 func (s *scenario) outputMemberContains(path, value string) error {
-	return s.outputStringCheck(path, value, "contain", strings.Contains)
+	return s.outputStringCheck(path, value, "contain", func(got, want []uint16) bool { return unitsIndex(got, want) >= 0 })
 }
 
 func (s *scenario) outputMemberStartsWith(path, value string) error {
-	return s.outputStringCheck(path, value, "start with", strings.HasPrefix)
+	return s.outputStringCheck(path, value, "start with", func(got, want []uint16) bool {
+		return len(got) >= len(want) && slices.Equal(got[:len(want)], want)
+	})
 }
 
 func (s *scenario) outputMemberEndsWith(path, value string) error {
-	return s.outputStringCheck(path, value, "end with", strings.HasSuffix)
+	return s.outputStringCheck(path, value, "end with", func(got, want []uint16) bool {
+		return len(got) >= len(want) && slices.Equal(got[len(got)-len(want):], want)
+	})
 }
 
-func (s *scenario) outputStringCheck(path, value, verb string, ok func(string, string) bool) error {
-	want, err := quoted(value)
+// outputStringCheck checks the string at path of the output against a quoted
+// argument, code unit by code unit (a lone surrogate is not U+FFFD).
+func (s *scenario) outputStringCheck(path, value, verb string, ok func(got, want []uint16) bool) error {
+	want, err := quotedUnits(value)
 	if err != nil {
 		return err
 	}
-	got, err := s.outputString(path)
+	v, err := s.member(s.resp, "the output", path)
 	if err != nil {
 		return err
 	}
-	if !ok(got, want) {
-		return s.failf("output member %q = %q, want it to %s %q", path, got, verb, want)
+	got, err := jsonv.Parse(v)
+	if err != nil || got.Kind != jsonv.String {
+		return s.failf("output member %q = %s, want a string", path, v)
+	}
+	if !ok(got.Units, want) {
+		return s.failf("output member %q = %s, want it to %s %s", path, v, verb, jsonv.AppendString(nil, want))
 	}
 	return nil
+}
+
+// unitsIndex returns the index of the first sub in s, or -1.
+func unitsIndex(s, sub []uint16) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if slices.Equal(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 func (s *scenario) outputMemberLen(path, n string) error {

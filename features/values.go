@@ -10,6 +10,8 @@ import (
 	"unicode/utf16"
 
 	"github.com/cucumber/godog"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // codePoint is the \u{HEX} escape of literal text.
@@ -32,6 +34,27 @@ func literal(s string) (string, error) {
 // quoted decodes a quoted step argument: the content of a JSON string, in
 // which \u{HEX} may also stand for a code point.
 func quoted(s string) (string, error) {
+	text := quotedJSON(s)
+	var out string
+	if err := json.Unmarshal(text, &out); err != nil {
+		return "", fmt.Errorf("bad quoted argument %s: %w", text, err)
+	}
+	return out, nil
+}
+
+// quotedUnits decodes a quoted step argument as quoted does, into UTF-16
+// code units: a lone surrogate escape stays a lone surrogate.
+func quotedUnits(s string) ([]uint16, error) {
+	text := quotedJSON(s)
+	v, err := jsonv.Parse(text)
+	if err != nil || v.Kind != jsonv.String {
+		return nil, fmt.Errorf("bad quoted argument %s: %v", text, err)
+	}
+	return v.Units, nil
+}
+
+// quotedJSON is the JSON string of a quoted step argument.
+func quotedJSON(s string) []byte {
 	s = codePoint.ReplaceAllStringFunc(s, func(m string) string {
 		n, _ := strconv.ParseUint(codePoint.FindStringSubmatch(m)[1], 16, 32)
 		if n > 0xFFFF && n <= 0x10FFFF {
@@ -42,11 +65,7 @@ func quoted(s string) (string, error) {
 	})
 	// A table cell's \n escape reaches a step as a raw newline.
 	s = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(s)
-	var out string
-	if err := json.Unmarshal([]byte(`"`+s+`"`), &out); err != nil {
-		return "", fmt.Errorf("bad quoted argument %q: %w", s, err)
-	}
-	return out, nil
+	return []byte(`"` + s + `"`)
 }
 
 // stringValue is the JSON string of a quoted argument.
@@ -191,31 +210,33 @@ func parsePath(p string) ([]pathElem, error) {
 	return elems, nil
 }
 
-// lookup returns the raw value at path p of doc, and whether it exists.
+// lookup returns the value at path p of doc, and whether it exists. doc is
+// decoded faithfully (internal/jsonv), so the value keeps its lone
+// surrogates and its numbers as written; p "" returns doc itself.
 func lookup(doc json.RawMessage, p string) (json.RawMessage, bool, error) {
 	elems, err := parsePath(p)
 	if err != nil {
 		return nil, false, err
 	}
-	cur := doc
-	for _, e := range elems {
-		if e.name != "" {
-			var m map[string]json.RawMessage
-			if json.Unmarshal(cur, &m) != nil || m == nil {
-				return nil, false, nil
-			}
-			v, ok := m[e.name]
-			if !ok {
-				return nil, false, nil
-			}
-			cur = v
-			continue
-		}
-		var a []json.RawMessage
-		if json.Unmarshal(cur, &a) != nil || e.index >= len(a) {
-			return nil, false, nil
-		}
-		cur = a[e.index]
+	cur, err := jsonv.Parse(doc)
+	if err != nil {
+		return nil, false, fmt.Errorf("the answer's output: %w", err)
 	}
-	return cur, true, nil
+	if len(elems) == 0 {
+		return doc, true, nil
+	}
+	for _, e := range elems {
+		switch {
+		case e.name != "":
+			cur = cur.Get(e.name)
+			if cur == nil {
+				return nil, false, nil
+			}
+		case cur.Kind != jsonv.Array || e.index >= len(cur.Elems):
+			return nil, false, nil
+		default:
+			cur = &cur.Elems[e.index]
+		}
+	}
+	return jsonv.Append(nil, cur), true, nil
 }

@@ -97,7 +97,7 @@ func (s Stats) Rate() float64 {
 type Finding struct {
 	Op        string
 	Kind      Kind
-	Signature string // op, kind and the shape of the difference: the de-duplication key
+	Signature string // op, kind and what differs from the reference's answer (compareSig): the de-duplication key
 
 	Input    json.RawMessage // the shrunk input
 	Original json.RawMessage // the input as first found
@@ -408,7 +408,7 @@ func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
 		return outcome{skip: true, unsupported: true}
 	case iresp.Error != nil:
 		o.kind, o.detail = KindError, iresp.Error.Kind+": "+iresp.Error.Message
-		o.sig = iresp.Error.Kind
+		o.sig = errorKindSig(iresp.Error.Kind)
 	case iresp.Output == nil:
 		o.kind, o.detail = KindProtocol, "answer has neither output nor error"
 	default:
@@ -421,21 +421,107 @@ func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
 			return o
 		}
 		o.kind, o.diffs = Kind(verdict.String()), diffs
-		switch verdict {
-		case runner.AcceptedWrongly:
-			o.sig = outputRefusal(rresp.Output)
-		case runner.RejectedWrongly:
-			o.sig = outputRefusal(iresp.Output)
-		default:
-			o.sig = diffShape(diffs)
-		}
+		o.sig = compareSig(verdict, rresp.Output, iresp.Output, diffs)
 	}
 	return e.finish(op, o)
 }
 
 func (e *engine) finish(op string, o outcome) outcome {
-	o.sig = op + " " + string(o.kind) + " " + o.sig
+	o.sig = strings.TrimSuffix(op+" "+string(o.kind)+" "+o.sig, " ")
 	return o
+}
+
+// The signature of a finding is its de-duplication key: the op, the kind,
+// and what differs, built only from what the reference answered and from a
+// fixed set of categories, never from a value the implementation chose.
+// An implementation that answers at random can therefore make no more
+// findings than there are distinct (op, reference answer class,
+// difference) triples, while two faults that differ in the reference's
+// refusal code, or in the member that differs, stay two findings.
+
+// compareSig is the signature part of a verdict of runner.Compare:
+//   - accepted-wrongly: the reference's refusal ("reference rejected:CODE");
+//   - rejected-wrongly: the kind of refusal the implementation made and
+//     whether it carries a code ("rejected with a code", "dropped without a
+//     code"), not the code itself;
+//   - mismatch: the shape of the difference (diffShape), and when the
+//     reference refused, its refusal: a wrong code is
+//     "$.rejected.code=value; reference rejected:CODE".
+func compareSig(verdict runner.Verdict, expected, actual json.RawMessage, diffs []string) string {
+	ref := parseRefusal(expected)
+	switch verdict {
+	case runner.AcceptedWrongly:
+		return "reference " + ref.String()
+	case runner.RejectedWrongly:
+		got := parseRefusal(actual)
+		if got.key == "" {
+			return "refused"
+		}
+		if got.hasCode {
+			return got.key + " with a code"
+		}
+		return got.key + " without a code"
+	}
+	sig := diffShape(diffs)
+	if ref.key != "" {
+		sig += "; reference " + ref.String()
+	}
+	return sig
+}
+
+// refusalOf is the refusal member of an output, if it has one.
+type refusalOf struct {
+	key     string // "rejected" or "dropped"; "" when the output is no refusal
+	hasCode bool   // the refusal has a "code" member
+	code    string // the code when it is a string
+}
+
+func (r refusalOf) String() string {
+	switch {
+	case r.key == "":
+		return "no refusal"
+	case !r.hasCode:
+		return r.key + " without a code"
+	}
+	return r.key + ":" + r.code
+}
+
+// parseRefusal returns the refusal of an output object: the first of the
+// protocol's refusal members it holds.
+func parseRefusal(out json.RawMessage) refusalOf {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(out, &m) != nil {
+		return refusalOf{}
+	}
+	for _, k := range []string{"rejected", "dropped"} {
+		body, ok := m[k]
+		if !ok {
+			continue
+		}
+		r := refusalOf{key: k}
+		var inner map[string]json.RawMessage
+		if json.Unmarshal(body, &inner) == nil {
+			if c, ok := inner["code"]; ok {
+				r.hasCode = true
+				if json.Unmarshal(c, &r.code) != nil {
+					r.code = "(not a string)"
+				}
+			}
+		}
+		return r
+	}
+	return refusalOf{}
+}
+
+// errorKindSig is the signature part of a protocol error answer: its kind
+// when the protocol defines it, else "another kind" (an implementation that
+// invents kinds must not multiply its findings).
+func errorKindSig(kind string) string {
+	switch kind {
+	case reference.KindBadRequest, reference.KindInternal:
+		return kind
+	}
+	return "another kind"
 }
 
 // classifyCallError classifies a failure to get an answer: the runner's
@@ -486,8 +572,10 @@ func diffShape(diffs []string) string {
 		switch {
 		case strings.HasPrefix(rest, "missing"):
 			cat = "missing"
-		case strings.HasPrefix(rest, "unexpected jmember"):
-			cat = "extra"
+		case strings.HasPrefix(rest, "unexpected member"):
+			// The member's name is the implementation's choice: only the
+			// object that holds it is part of the shape.
+			cat, path = "extra", memberParent(path)+".*"
 		case diffLen.MatchString(rest):
 			cat = "length"
 		}
@@ -495,6 +583,21 @@ func diffShape(diffs []string) string {
 	}
 	slices.Sort(parts)
 	return strings.Join(slices.Compact(parts), ",")
+}
+
+// memberParent returns the path of the object holding the member at path
+// ($.a.b or $.a["b c"] gives $.a). A quoted key cannot hold `["` (its quote
+// marks are escaped), so the last one starts the member.
+func memberParent(path string) string {
+	if strings.HasSuffix(path, `"]`) {
+		if i := strings.LastIndex(path, `["`); i > 0 {
+			return path[:i]
+		}
+	}
+	if i := strings.LastIndexByte(path, '.'); i > 0 {
+		return path[:i]
+	}
+	return path
 }
 
 // alive reports whether the implementation still answers after an outcome

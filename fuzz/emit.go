@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,11 +29,14 @@ type Provenance struct {
 	Date time.Time // when the run happened
 }
 
-// ID returns the vector id of a finding: the op, the kind of fault and a
-// hash of the signature, so the same fault found twice gets the same id.
+// ID returns the vector id of a finding: the op, the kind of fault, a hash
+// of the signature (what differs) and a hash of the case (the op and the
+// shrunk input), so that the same case of the same fault gets the same id
+// and two faults, or two cases of one fault, never share one.
 func (f *Finding) ID() string {
-	sum := sha256.Sum256([]byte(f.Signature))
-	return f.Op + "/fuzz-" + string(f.Kind) + "-" + hex.EncodeToString(sum[:4])
+	sig := sha256.Sum256([]byte(f.Signature))
+	c := sha256.Sum256([]byte(f.Op + "\n" + string(f.Input)))
+	return f.Op + "/fuzz-" + string(f.Kind) + "-" + hex.EncodeToString(sig[:4]) + "-" + hex.EncodeToString(c[:4])
 }
 
 // VectorFile returns the finding as a vector file holding one vector whose
@@ -45,6 +49,10 @@ func (f *Finding) ID() string {
 // else the op's most named requirement. The tag requirements-inferred marks
 // them for review before the vector joins the corpus.
 func (f *Finding) VectorFile(c *vectors.Corpus, p Provenance) (*vectors.File, error) {
+	return f.vectorFile(c, p, f.ID())
+}
+
+func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) (*vectors.File, error) {
 	if f.Kind == KindReference || f.Expected == nil {
 		return nil, fmt.Errorf("fuzz: %s: a %s finding has no expected output", f.Op, f.Kind)
 	}
@@ -74,7 +82,7 @@ func (f *Finding) VectorFile(c *vectors.Corpus, p Provenance) (*vectors.File, er
 		Op:          f.Op,
 		Description: "Findings of conform fuzz for " + f.Op + ", replayable with 'conform run --vectors DIR'",
 		Vectors: []*vectors.Vector{{
-			ID:           f.ID(),
+			ID:           id,
 			Description:  f.describe(),
 			Requirements: reqs,
 			Tags:         tags,
@@ -115,6 +123,10 @@ func (f *Finding) describe() string {
 	case KindRejectedWrongly:
 		what = "an input the reference accepts is refused"
 	case KindMismatch:
+		if ref, got := parseRefusal(f.Expected), parseRefusal(f.Actual); ref.key != "" && ref.key == got.key && ref.code != got.code {
+			what = "an input the reference refuses with " + ref.code + " is refused with another code"
+			break
+		}
 		var paths []string
 		for _, d := range f.Diffs {
 			p, _, _ := strings.Cut(d, ": ")
@@ -214,45 +226,125 @@ func escapeInvisible(data []byte) []byte {
 	return out
 }
 
+// Emitted is what WriteVectors did with one finding.
+type Emitted struct {
+	Finding *Finding
+	Path    string // the file that holds the finding's vector
+	Kept    bool   // the file was there already, holding the same case
+}
+
+// maxNames bounds the names tried for one finding when files of the same
+// name hold other cases.
+const maxNames = 100
+
+// maxExisting bounds how much of an existing file is read to compare it.
+const maxExisting = 64 << 20
+
 // WriteVectors writes every finding that has a vector as
-// DIR/<suite>/<op>-fuzz-<hash>.json, one vector per file. A file that
-// already exists holds the same fault from an earlier run and is kept as it
-// is. It returns the paths written and those kept.
-func WriteVectors(dir string, findings []*Finding, c *vectors.Corpus, p Provenance) (written, kept []string, err error) {
-	var errs []error
+// DIR/<suite>/<id>.json, one vector per file, where <id> is the vector id
+// (Finding.ID) with "/" as "-". Files are created exclusively (O_EXCL): an
+// existing file, or a symbolic link, is never written through. An existing
+// regular file that holds the same case (the same vector id, input and
+// expected output) is the same finding from an earlier run and is kept as it
+// is; anything else at that name (another case, a link, a directory) makes
+// the finding go under the next free name, <id>-2, <id>-3 and so on. A
+// finding is never dropped silently: it is written, kept, or named in the
+// error.
+func WriteVectors(dir string, findings []*Finding, c *vectors.Corpus, p Provenance) ([]Emitted, error) {
+	var (
+		out  []Emitted
+		errs []error
+	)
 	for _, f := range findings {
 		if f.Kind == KindReference {
 			continue
 		}
-		vf, err := f.VectorFile(c, p)
+		e, err := writeVector(dir, f, c, p)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		suite, _, _ := strings.Cut(f.Op, ".")
-		name := strings.ReplaceAll(strings.TrimPrefix(f.ID(), f.Op+"/"), "/", "-")
-		path := filepath.Join(dir, suite, f.Op+"-"+name+".json")
-		if _, err := os.Stat(path); err == nil {
-			kept = append(kept, path)
-			continue
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-			continue
+		out = append(out, e)
+	}
+	return out, errors.Join(errs...)
+}
+
+func writeVector(dir string, f *Finding, c *vectors.Corpus, p Provenance) (Emitted, error) {
+	suite, _, _ := strings.Cut(f.Op, ".")
+	if err := os.MkdirAll(filepath.Join(dir, suite), 0o755); err != nil {
+		return Emitted{}, fmt.Errorf("fuzz: %s: %w", f.ID(), err)
+	}
+	for n := 1; n <= maxNames; n++ {
+		id := f.ID()
+		if n > 1 {
+			id += fmt.Sprintf("-%d", n)
+		}
+		vf, err := f.vectorFile(c, p, id)
+		if err != nil {
+			return Emitted{}, err
 		}
 		data, err := EncodeVectorFile(vf)
 		if err != nil {
-			errs = append(errs, err)
-			continue
+			return Emitted{}, err
 		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			errs = append(errs, err)
-			continue
+		path := filepath.Join(dir, suite, strings.ReplaceAll(id, "/", "-")+".json")
+		fh, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		switch {
+		case err == nil:
+			_, werr := fh.Write(data)
+			if cerr := fh.Close(); werr == nil {
+				werr = cerr
+			}
+			if werr != nil {
+				os.Remove(path) // created above, by this call
+				return Emitted{}, fmt.Errorf("fuzz: %s: %w", path, werr)
+			}
+			return Emitted{Finding: f, Path: path}, nil
+		case !errors.Is(err, fs.ErrExist):
+			return Emitted{}, fmt.Errorf("fuzz: %s: %w", path, err)
 		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			errs = append(errs, err)
-			continue
+		if sameCase(path, data) {
+			return Emitted{Finding: f, Path: path, Kept: true}, nil
 		}
-		written = append(written, path)
 	}
-	return written, kept, errors.Join(errs...)
+	return Emitted{}, fmt.Errorf("fuzz: %s: %d files of its names hold other cases; finding not written", f.ID(), maxNames)
+}
+
+// sameCase reports whether path is a regular file (not a link) holding a
+// vector file of one vector with the id, input and expected output of the
+// vector file data.
+func sameCase(path string, data []byte) bool {
+	info, err := os.Lstat(path)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxExisting {
+		return false
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	// The file opened must be the one inspected, not a link put in its
+	// place since.
+	if opened, err := fh.Stat(); err != nil || !os.SameFile(info, opened) {
+		return false
+	}
+	existing, err := io.ReadAll(io.LimitReader(fh, maxExisting))
+	if err != nil {
+		return false
+	}
+	a, errA := vectors.Parse(path, existing)
+	b, errB := vectors.Parse(path, data)
+	if errA != nil || errB != nil || len(a.Vectors) != 1 || len(b.Vectors) != 1 || a.Op != b.Op {
+		return false
+	}
+	va, vb := a.Vectors[0], b.Vectors[0]
+	return va.ID == vb.ID && sameJSON(va.Input, vb.Input) && sameJSON(va.Expect.Output, vb.Expect.Output) && va.Expect.Output != nil
+}
+
+// sameJSON reports whether two JSON texts are equal once insignificant white
+// space is removed; both come from EncodeVectorFile, which writes one value
+// one way only.
+func sameJSON(a, b []byte) bool {
+	var ca, cb bytes.Buffer
+	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
 }

@@ -2,11 +2,11 @@ package fuzz
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // jnode is a JSON value whose strings are sequences of UTF-16 code units, so
@@ -133,231 +133,47 @@ func (v *jnode) write(b *strings.Builder) {
 }
 
 func writeJSON16(b *strings.Builder, u []uint16) {
-	b.WriteByte('"')
-	for i := 0; i < len(u); i++ {
-		c := u[i]
-		switch {
-		case c == '"':
-			b.WriteString(`\"`)
-		case c == '\\':
-			b.WriteString(`\\`)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c < 0x20 || c == 0x7f:
-			fmt.Fprintf(b, `\u%04x`, c)
-		case utf16.IsSurrogate(rune(c)):
-			if c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff {
-				b.WriteRune(utf16.DecodeRune(rune(c), rune(u[i+1])))
-				i++
-				continue
-			}
-			fmt.Fprintf(b, `\u%04x`, c)
-		default:
-			b.WriteRune(rune(c))
-		}
-	}
-	b.WriteByte('"')
+	b.Write(jsonv.AppendString(nil, u))
 }
 
-// parseJSON16 parses one JSON document. String escapes are kept as code
-// units, so "\ud83d" survives as a lone surrogate; invalid UTF-8 becomes
-// U+FFFD.
+// parseJSON16 parses one JSON document with internal/jsonv. String escapes
+// are kept as code units, so "\ud83d" survives as a lone surrogate; invalid
+// UTF-8 becomes U+FFFD, and a member name written twice is kept twice.
 func parseJSON16(data []byte) (*jnode, error) {
-	p := &jparser{data: data}
-	p.space()
-	v, err := p.value(0)
+	v, err := jsonv.Options{MaxDepth: jsonMaxDepth, MaxValues: -1, AllowDuplicateNames: true, ReplaceInvalidUTF8: true}.Parse(data)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("fuzz: %w", err)
 	}
-	p.space()
-	if p.i != len(p.data) {
-		return nil, p.errorf("trailing data")
-	}
-	return v, nil
-}
-
-type jparser struct {
-	data []byte
-	i    int
+	return fromValue(v), nil
 }
 
 const jsonMaxDepth = 200
 
-func (p *jparser) errorf(format string, args ...any) error {
-	return fmt.Errorf("fuzz: json at byte %d: %s", p.i, fmt.Sprintf(format, args...))
-}
-
-func (p *jparser) space() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
-
-func (p *jparser) value(depth int) (*jnode, error) {
-	if depth > jsonMaxDepth {
-		return nil, p.errorf("nested too deeply")
-	}
-	if p.i >= len(p.data) {
-		return nil, p.errorf("unexpected end")
-	}
-	switch c := p.data[p.i]; {
-	case c == '{':
-		p.i++
-		o := &jnode{kind: jObject}
-		p.space()
-		if p.i < len(p.data) && p.data[p.i] == '}' {
-			p.i++
-			return o, nil
-		}
-		for {
-			p.space()
-			k, err := p.string()
-			if err != nil {
-				return nil, err
-			}
-			p.space()
-			if p.i >= len(p.data) || p.data[p.i] != ':' {
-				return nil, p.errorf("want ':'")
-			}
-			p.i++
-			p.space()
-			v, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			o.members = append(o.members, jmember{string(utf16.Decode(k)), v})
-			p.space()
-			if p.i < len(p.data) && p.data[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.i < len(p.data) && p.data[p.i] == '}' {
-				p.i++
-				return o, nil
-			}
-			return nil, p.errorf("want ',' or '}'")
-		}
-	case c == '[':
-		p.i++
+// fromValue converts a decoded value into the engine's editable tree.
+func fromValue(v *jsonv.Value) *jnode {
+	switch v.Kind {
+	case jsonv.Null:
+		return jlit("null")
+	case jsonv.False:
+		return jlit("false")
+	case jsonv.True:
+		return jlit("true")
+	case jsonv.Number:
+		return jlit(v.Num)
+	case jsonv.String:
+		return junits(v.Units)
+	case jsonv.Array:
 		a := jarr()
-		p.space()
-		if p.i < len(p.data) && p.data[p.i] == ']' {
-			p.i++
-			return a, nil
+		for i := range v.Elems {
+			a.elems = append(a.elems, fromValue(&v.Elems[i]))
 		}
-		for {
-			p.space()
-			v, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			a.elems = append(a.elems, v)
-			p.space()
-			if p.i < len(p.data) && p.data[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.i < len(p.data) && p.data[p.i] == ']' {
-				p.i++
-				return a, nil
-			}
-			return nil, p.errorf("want ',' or ']'")
-		}
-	case c == '"':
-		s, err := p.string()
-		if err != nil {
-			return nil, err
-		}
-		return junits(s), nil
+		return a
 	default:
-		start := p.i
-		for p.i < len(p.data) && strings.IndexByte("+-0123456789.eEtruefalsn", p.data[p.i]) >= 0 {
-			p.i++
+		o := &jnode{kind: jObject}
+		for i := range v.Members {
+			m := &v.Members[i]
+			o.members = append(o.members, jmember{string(utf16.Decode(m.Name)), fromValue(&m.Value)})
 		}
-		lit := string(p.data[start:p.i])
-		switch {
-		case lit == "true" || lit == "false" || lit == "null":
-		case lit != "" && jsonNumber(lit):
-		default:
-			p.i = start
-			return nil, p.errorf("invalid literal")
-		}
-		return jlit(lit), nil
-	}
-}
-
-var jsonNumberSyntax = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-
-func jsonNumber(s string) bool { return jsonNumberSyntax.MatchString(s) }
-
-func (p *jparser) string() ([]uint16, error) {
-	if p.i >= len(p.data) || p.data[p.i] != '"' {
-		return nil, p.errorf("want string")
-	}
-	p.i++
-	var u []uint16
-	for {
-		if p.i >= len(p.data) {
-			return nil, p.errorf("unterminated string")
-		}
-		c := p.data[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			if u == nil {
-				u = []uint16{}
-			}
-			return u, nil
-		case c == '\\':
-			if p.i+1 >= len(p.data) {
-				return nil, p.errorf("unterminated escape")
-			}
-			e := p.data[p.i+1]
-			p.i += 2
-			switch e {
-			case '"', '\\', '/':
-				u = append(u, uint16(e))
-			case 'b':
-				u = append(u, '\b')
-			case 'f':
-				u = append(u, '\f')
-			case 'n':
-				u = append(u, '\n')
-			case 'r':
-				u = append(u, '\r')
-			case 't':
-				u = append(u, '\t')
-			case 'u':
-				if p.i+4 > len(p.data) {
-					return nil, p.errorf("short \\u escape")
-				}
-				n, err := strconv.ParseUint(string(p.data[p.i:p.i+4]), 16, 16)
-				if err != nil {
-					return nil, p.errorf("bad \\u escape")
-				}
-				u = append(u, uint16(n))
-				p.i += 4
-			default:
-				return nil, p.errorf("bad escape")
-			}
-		case c < 0x20:
-			return nil, p.errorf("control character in string")
-		case c < utf8.RuneSelf:
-			u = append(u, uint16(c))
-			p.i++
-		default:
-			r, n := utf8.DecodeRune(p.data[p.i:])
-			p.i += n
-			u = utf16.AppendRune(u, r)
-		}
+		return o
 	}
 }

@@ -260,7 +260,8 @@ func checkPlanted(t *testing.T, pb *plantedBug, rep *Report, faulty runner.Imple
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	written, _, err := WriteVectors(dir, rep.Findings, embedded, Provenance{Impl: pb.name, Date: time.Now()})
+	emitted, err := WriteVectors(dir, rep.Findings, embedded, Provenance{Impl: pb.name, Date: time.Now()})
+	written, _ := emittedPaths(emitted)
 	if err != nil || len(written) == 0 {
 		t.Fatalf("WriteVectors = %v, %v", written, err)
 	}

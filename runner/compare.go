@@ -3,12 +3,15 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"math/big"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // Verdict classifies a comparison of an actual output with an expected one.
@@ -30,18 +33,31 @@ func (v Verdict) String() string {
 var refusalKeys = []string{"rejected", "dropped"}
 
 // Compare compares an implementation's output with a vector's expected one.
-// JSON values are compared canonically: member order is irrelevant and
-// numbers are compared exactly. diffs lists each difference by JSON path.
+//
+// Both are decoded faithfully (internal/jsonv): member order is irrelevant;
+// numbers are compared by exact decimal value ("4" equals "4.0" and "40e-1",
+// never "4.000…01"), in time linear in their length; strings are compared
+// code unit by code unit, so a lone surrogate escape such as \ud83d in the
+// answer is not U+FFFD. A lone surrogate in the expected output stands for
+// itself or U+FFFD: vectors write one where the spec lets an implementation
+// keep the unit or replace it. An answer that repeats a member name, holds
+// bytes that are not UTF-8 or has anything but white space after its value is
+// a mismatch. diffs lists each difference by JSON path; a lone surrogate is
+// shown as its \uXXXX escape.
 func Compare(expected, actual json.RawMessage) (v Verdict, diffs []string, err error) {
-	if sameBytes(expected, actual) {
-		return Match, nil, nil // the common case, without decoding
-	}
-	want, err := decodeJSON(expected)
+	want, err := jsonv.Parse(expected)
 	if err != nil {
 		return Mismatch, nil, fmt.Errorf("expected output: %w", err)
 	}
-	got, err := decodeJSON(actual)
+	if bytes.Equal(expected, actual) {
+		return Match, nil, nil // the common case, decoded once
+	}
+	got, err := jsonv.Parse(actual)
 	if err != nil {
+		var e *jsonv.Error
+		if errors.As(err, &e) && errors.Is(err, jsonv.ErrDuplicateName) {
+			return Mismatch, []string{fmt.Sprintf("%s: duplicate member %s", e.Path, e.Detail)}, nil
+		}
 		return Mismatch, []string{"output is not valid JSON: " + err.Error()}, nil
 	}
 	wantRefusal, gotRefusal := refusal(want), refusal(got)
@@ -51,157 +67,130 @@ func Compare(expected, actual json.RawMessage) (v Verdict, diffs []string, err e
 	case wantRefusal == "" && gotRefusal != "":
 		return RejectedWrongly, []string{fmt.Sprintf("$: want %s, got %s", short(want), short(got))}, nil
 	}
-	diff("$", want, got, &diffs)
+	diff("$", false, want, got, &diffs)
 	if len(diffs) > 0 {
 		return Mismatch, diffs, nil
 	}
 	return Match, nil, nil
 }
 
-// sameBytes reports whether two JSON texts are byte for byte equal once
-// insignificant white space is removed: then they are equal values.
-func sameBytes(a, b []byte) bool {
-	if bytes.Equal(a, b) {
-		return json.Valid(a)
-	}
-	var ca, cb bytes.Buffer
-	if json.Compact(&ca, a) != nil || json.Compact(&cb, b) != nil {
-		return false
-	}
-	return bytes.Equal(ca.Bytes(), cb.Bytes())
-}
-
-func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("trailing data")
-	}
-	return v, nil
-}
-
 // refusal returns the refusal key of an output object, or "".
-func refusal(v any) string {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return ""
-	}
+func refusal(v *jsonv.Value) string {
 	for _, k := range refusalKeys {
-		if _, ok := m[k]; ok {
+		if v.Get(k) != nil {
 			return k
 		}
 	}
 	return ""
 }
 
-func diff(path string, want, got any, out *[]string) {
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			*out = append(*out, fmt.Sprintf("%s: want %s, got %s", path, short(want), short(got)))
-			return
+// diff appends the differences between want and got at path to out;
+// inRefusal says that path names a refusal's body.
+func diff(path string, inRefusal bool, want, got *jsonv.Value, out *[]string) {
+	differ := func() {
+		*out = append(*out, fmt.Sprintf("%s: want %s, got %s", path, short(want), short(got)))
+	}
+	if want.Kind != got.Kind {
+		differ()
+		return
+	}
+	switch want.Kind {
+	case jsonv.Object:
+		type pair struct {
+			name     []uint16
+			wv, gv   *jsonv.Value
+			inW, inG bool
 		}
-		isRefusal := slices.Contains(refusalKeys, lastKey(path))
-		keys := make([]string, 0, len(w)+len(g))
-		for k := range w {
-			keys = append(keys, k)
+		byKey := make(map[string]*pair, len(want.Members)+len(got.Members))
+		for i := range want.Members {
+			m := &want.Members[i]
+			byKey[jsonv.Key(m.Name)] = &pair{name: m.Name, wv: &m.Value, inW: true}
 		}
-		for k := range g {
-			if _, ok := w[k]; !ok {
-				keys = append(keys, k)
+		for i := range got.Members {
+			m := &got.Members[i]
+			k := jsonv.Key(m.Name)
+			if p, ok := byKey[k]; ok {
+				p.gv, p.inG = &m.Value, true
+			} else {
+				byKey[k] = &pair{name: m.Name, gv: &m.Value, inG: true}
 			}
 		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			p := path + "." + k
-			if !identifier(k) {
-				p = path + "[" + strconv.Quote(k) + "]"
-			}
-			wv, inW := w[k]
-			gv, inG := g[k]
+		for _, k := range slices.Sorted(maps.Keys(byKey)) {
+			p := byKey[k]
+			at := path + jsonv.PathStep(p.name)
+			code := k == "code"
 			switch {
-			case isRefusal && k == "code" && !inG:
+			case inRefusal && code && !p.inG:
 				// An implementation may omit the code of a refusal.
-			case isRefusal && k != "code":
+			case inRefusal && !code:
 				// A refusal's other members (a message) are never compared.
-			case !inG:
-				*out = append(*out, fmt.Sprintf("%s: missing, want %s", p, short(wv)))
-			case !inW:
-				*out = append(*out, fmt.Sprintf("%s: unexpected member %s", p, short(gv)))
+			case !p.inG:
+				*out = append(*out, fmt.Sprintf("%s: missing, want %s", at, short(p.wv)))
+			case !p.inW:
+				*out = append(*out, fmt.Sprintf("%s: unexpected member %s", at, short(p.gv)))
 			default:
-				diff(p, wv, gv, out)
+				diff(at, slices.Contains(refusalKeys, k), p.wv, p.gv, out)
 			}
 		}
-	case []any:
-		g, ok := got.([]any)
-		if !ok {
-			*out = append(*out, fmt.Sprintf("%s: want %s, got %s", path, short(want), short(got)))
-			return
+	case jsonv.Array:
+		if len(want.Elems) != len(got.Elems) {
+			*out = append(*out, fmt.Sprintf("%s: want %d elements, got %d", path, len(want.Elems), len(got.Elems)))
 		}
-		if len(w) != len(g) {
-			*out = append(*out, fmt.Sprintf("%s: want %d elements, got %d", path, len(w), len(g)))
+		for i := range min(len(want.Elems), len(got.Elems)) {
+			diff(path+"["+strconv.Itoa(i)+"]", false, &want.Elems[i], &got.Elems[i], out)
 		}
-		for i := range min(len(w), len(g)) {
-			diff(fmt.Sprintf("%s[%d]", path, i), w[i], g[i], out)
+	case jsonv.Number:
+		if !jsonv.NumberEqual(want.Num, got.Num) {
+			differ()
 		}
-	case json.Number:
-		g, ok := got.(json.Number)
-		if !ok || !numbersEqual(w, g) {
-			*out = append(*out, fmt.Sprintf("%s: want %s, got %s", path, short(want), short(got)))
-		}
-	default: // string, bool, nil
-		if want != got {
-			*out = append(*out, fmt.Sprintf("%s: want %s, got %s", path, short(want), short(got)))
+	case jsonv.String:
+		if !sameUnits(want.Units, got.Units) {
+			differ()
 		}
 	}
 }
 
-func numbersEqual(a, b json.Number) bool {
-	if a == b {
-		return true
-	}
-	x, ok1 := new(big.Float).SetPrec(256).SetString(string(a))
-	y, ok2 := new(big.Float).SetPrec(256).SetString(string(b))
-	return ok1 && ok2 && x.Cmp(y) == 0
-}
-
-func lastKey(path string) string {
-	i := strings.LastIndexByte(path, '.')
-	if i < 0 {
-		return ""
-	}
-	return path[i+1:]
-}
-
-func identifier(k string) bool {
-	if k == "" {
+// sameUnits reports whether the string got is the string want, unit by unit,
+// where a lone surrogate of want may also be answered as U+FFFD (never the
+// other way round).
+func sameUnits(want, got []uint16) bool {
+	if len(want) != len(got) {
 		return false
 	}
-	for _, r := range k {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+	for i := 0; i < len(want); i++ {
+		w, g := want[i], got[i]
+		if w >= 0xd800 && w < 0xdc00 && i+1 < len(want) && want[i+1] >= 0xdc00 && want[i+1] <= 0xdfff {
+			if g != w || got[i+1] != want[i+1] {
+				return false
+			}
+			i++ // a well-formed pair, compared whole
+			continue
+		}
+		if w != g && !(w >= 0xd800 && w <= 0xdfff && g == 0xfffd) {
 			return false
 		}
 	}
 	return true
 }
 
-// short renders a JSON value for a diff line, eliding the middle of long ones.
+// short renders a JSON value (a *jsonv.Value, or a Go value for
+// encoding/json) for a diff line, eliding the middle of long ones.
 func short(v any) string {
-	if v == nil {
+	var s string
+	switch v := v.(type) {
+	case nil:
 		return "null"
+	case *jsonv.Value:
+		s = string(jsonv.Append(nil, v))
+	default:
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			return fmt.Sprint(v)
+		}
+		s = strings.TrimSuffix(buf.String(), "\n")
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
-	}
-	s := strings.TrimSuffix(buf.String(), "\n")
 	const max = 200
 	if len(s) > max {
 		head := truncateUTF8(s, max/2)

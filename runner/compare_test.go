@@ -32,6 +32,26 @@ func TestCompare(t *testing.T) {
 		{"accepted wrongly", `{"rejected":{"code":"X"}}`, `{"citation":{}}`, AcceptedWrongly, "$: want"},
 		{"rejected wrongly", `{"citation":{}}`, `{"rejected":{"code":"X"}}`, RejectedWrongly, "$: want"},
 		{"not json", `{"a":1}`, `{"a":`, Mismatch, "not valid JSON"},
+		{"trailing bracket", `{"a":1}`, `{"a":1}]`, Mismatch, "data after the value"},
+		{"trailing brace", `{"a":1}`, `{"a":1}}`, Mismatch, "data after the value"},
+		{"trailing value", `{"a":1}`, `{"a":1} {}`, Mismatch, "data after the value"},
+		{"duplicate member", `{"a":1}`, `{"a":1,"a":1}`, Mismatch, `$: duplicate member "a"`},
+		{"nested duplicate", `{"c":[{"o":1}]}`, `{"c":[{"o":1,"o":2}]}`, Mismatch, `$.c[0]: duplicate member "o"`},
+		{"invalid utf-8", `{"a":"\ufffd"}`, "{\"a\":\"\xff\"}", Mismatch, "invalid UTF-8"},
+		{"lone surrogate for U+FFFD", `{"a":"x\ufffdy"}`, `{"a":"x\ud83dy"}`, Mismatch, `$.a: want "x�y", got "x\ud83dy"`},
+		{"lone low surrogate for U+FFFD", `{"a":"\ufffd"}`, `{"a":"\udc00"}`, Mismatch, `got "\udc00"`},
+		{"U+FFFD for U+FFFD", `{"a":"x\ufffdy"}`, `{"a":"x�y"}`, Match, ""},
+		{"U+FFFD for an expected lone surrogate", `{"a":"x\ud83dy"}`, `{"a":"x\ufffdy"}`, Match, ""},
+		{"the expected lone surrogate", `{"a":"x\ud83dy"}`, `{"a":"x\uD83Dy"}`, Match, ""},
+		{"another lone surrogate", `{"a":"x\ud83dy"}`, `{"a":"x\ud83ey"}`, Mismatch, `$.a: want "x\ud83dy", got "x\ud83ey"`},
+		{"U+FFFD for half a pair", `{"a":"\ud83d\ude00"}`, `{"a":"\ufffd\ude00"}`, Mismatch, "$.a"},
+		{"a pair as escapes", `{"a":"😀"}`, `{"a":"\ud83d\ude00"}`, Match, ""},
+		{"lone surrogate in a name", `{"a":1}`, `{"a":1,"\ud83d":1}`, Mismatch, `$["\ud83d"]: unexpected member`},
+		{"tiny fraction", `{"start":4}`, `{"start":4.` + strings.Repeat("0", 80) + `1}`, Mismatch, "$.start: want 4, got 4.000"},
+		{"integer spellings", `{"a":[4,-0,1e400]}`, `{"a":[40e-1,0,10E+399]}`, Match, ""},
+		{"huge exponents differ", `{"a":1e999999999999999999}`, `{"a":1e999999999999999998}`, Mismatch, "$.a"},
+		{"number for string", `{"a":"4"}`, `{"a":4}`, Mismatch, `$.a: want "4", got 4`},
+		{"false for null", `{"a":null}`, `{"a":false}`, Mismatch, "$.a: want null, got false"},
 	}
 	for _, tt := range tests {
 		v, diffs, err := Compare(json.RawMessage(tt.want), json.RawMessage(tt.got))
@@ -42,8 +62,67 @@ func TestCompare(t *testing.T) {
 		if v != tt.verdict {
 			t.Errorf("%s: Compare(%s, %s) = %v, want %v (diffs %q)", tt.name, tt.want, tt.got, v, tt.verdict, diffs)
 		}
-		if tt.diff == "" && len(diffs) > 0 || tt.diff != "" && (len(diffs) == 0 || !strings.Contains(diffs[0], tt.diff)) {
+		if tt.diff == "" && len(diffs) > 0 || tt.diff != "" && len(diffs) != 1 || tt.diff != "" && (len(diffs) == 0 || !strings.Contains(diffs[0], tt.diff)) {
 			t.Errorf("%s: diffs = %q, want first to contain %q", tt.name, diffs, tt.diff)
+		}
+	}
+}
+
+// TestCompareHugeNumbers compares answers whose numbers have 4 million
+// digits: the verdicts must be right, and the comparison must end (it is
+// linear; a float or quadratic comparison would call them equal or take
+// minutes).
+func TestCompareHugeNumbers(t *testing.T) {
+	zeros := strings.Repeat("0", 4_000_000)
+	for _, tt := range []struct {
+		got     string
+		verdict Verdict
+	}{
+		{`{"start":4.` + zeros + `1,"end":5}`, Mismatch},
+		{`{"start":4.` + zeros + `,"end":5}`, Match},
+		{`{"start":4` + zeros + `e-4000000,"end":5}`, Match},
+		{`{"start":4` + zeros + `,"end":5}`, Mismatch},
+	} {
+		v, diffs, err := Compare(json.RawMessage(`{"start":4,"end":5}`), json.RawMessage(tt.got))
+		if err != nil || v != tt.verdict {
+			t.Errorf("Compare(4, %.20s…) = %v %v, want %v", tt.got, v, err, tt.verdict)
+		}
+		for _, d := range diffs {
+			if len(d) > 600 {
+				t.Errorf("diff line of %d bytes, want it elided", len(d))
+			}
+		}
+	}
+}
+
+func TestCompareBadExpectation(t *testing.T) {
+	for _, want := range []string{`{"a":1,"a":2}`, `{"a":1}]`, `{"a":`} {
+		if _, _, err := Compare(json.RawMessage(want), json.RawMessage(want)); err == nil {
+			t.Errorf("Compare(%s, itself): no error, want the expectation refused", want)
+		}
+	}
+}
+
+// TestInProcessRefusesIllFormedUTF8 checks the one place where the in-process
+// path could turn text into U+FFFD unseen: encoding/json's marshalling.
+func TestInProcessRefusesIllFormedUTF8(t *testing.T) {
+	for _, tt := range []struct {
+		v    any
+		want bool
+	}{
+		{map[string]string{"a": "x\xffy"}, true},
+		{map[string]string{"a": "\xed\xa0\xbd"}, true},
+		{map[string]string{"a": "x\ufffdy"}, false},
+		{map[string]string{"a": `\ufffd`}, false},
+		{map[string]string{"a": `\\ufffd`}, false},
+		{map[string]string{"a": "😀é"}, false},
+	} {
+		data, err := json.Marshal(tt.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := replacedUTF8(data); got != tt.want {
+			t.Errorf("replacedUTF8(%s) = %v, want %v", data, got, tt.want)
 		}
 	}
 }

@@ -57,7 +57,7 @@ func ParseExpectations(r io.Reader) (*Expectations, error) {
 
 // Apply turns failures of listed vectors into xfail and passes of listed
 // vectors into xpass, and returns the entries that name no vector of corpus
-// (stale entries). An unsupported vector stays unsupported.
+// (stale entries). An unsupported or interrupted vector stays as it is.
 func (e *Expectations) Apply(results []Result, corpus []*vectors.Vector) (stale []Expectation) {
 	if e == nil {
 		return nil
@@ -69,7 +69,7 @@ func (e *Expectations) Apply(results []Result, corpus []*vectors.Vector) (stale 
 	for i := range results {
 		res := &results[i]
 		x, ok := byID[res.Vector.ID]
-		if !ok || res.Outcome == Unsupported {
+		if !ok || res.Outcome == Unsupported || res.Outcome == Interrupted {
 			continue
 		}
 		res.Original, res.Reason = res.Outcome, x.Reason
@@ -104,7 +104,7 @@ func WriteExpectations(w io.Writer, results []Result) error {
 		if o == XFail {
 			o = res.Original
 		}
-		if o == Pass || o == Unsupported || o == XPass {
+		if o == Pass || o == Unsupported || o == XPass || o == Interrupted {
 			continue
 		}
 		reason := res.Kind()

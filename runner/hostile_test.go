@@ -146,9 +146,9 @@ func cycle(total, n int, fault Outcome, restarts int) []Outcome {
 	return want[:total]
 }
 
-// runHostile connects to impl, runs vs one at a time and closes impl, all
+// runAgainst connects to impl, runs vs one at a time and closes impl, all
 // within the ceiling.
-func runHostile(t *testing.T, impl Implementation, timeout time.Duration, parallel int, vs []*vectors.Vector) []Result {
+func runAgainst(t *testing.T, impl Implementation, timeout time.Duration, parallel int, vs []*vectors.Vector) []Result {
 	t.Helper()
 	var results []Result
 	within(t, "the run", func() {
@@ -201,7 +201,7 @@ func TestHostileDesync(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			results := runHostile(t, s, time.Minute, 1, vs)
+			results := runAgainst(t, s, time.Minute, 1, vs)
 			runtime.ReadMemStats(&after)
 			checkCycle(t, results, cycle(len(vs), 5, ProtocolErr, 2), tt.detail)
 			// Three children each wrote (or began to write) a 100 MB line:
@@ -221,7 +221,7 @@ func TestHostileDesyncParallel(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			env, pids := hostileEnv(t, mode, 5, false)
 			s := &Stdio{Command: []string{os.Args[0]}, Env: env, Restarts: DefaultRestarts}
-			results := runHostile(t, s, time.Minute, 8, echoVectors(t, 200))
+			results := runAgainst(t, s, time.Minute, 8, echoVectors(t, 200))
 			count := map[Outcome]int{}
 			for _, res := range results {
 				count[res.Outcome]++
@@ -287,7 +287,7 @@ func TestHostileProcessTrees(t *testing.T) {
 			}
 			s := &Stdio{Command: argv, Env: env, Restarts: DefaultRestarts}
 			vs := echoVectors(t, 10)
-			results := runHostile(t, s, tt.timeout, 1, vs)
+			results := runAgainst(t, s, tt.timeout, 1, vs)
 			checkCycle(t, results, cycle(len(vs), 3, tt.fault, DefaultRestarts), tt.detail)
 			checkGone(t, pids, tt.pids)
 		})
@@ -300,7 +300,7 @@ func TestHostileCloseWithHelper(t *testing.T) {
 	env, pids := hostileEnv(t, hostileimpl.Hang, 1000, true)
 	s := &Stdio{Command: []string{os.Args[0]}, Env: env}
 	vs := echoVectors(t, 5)
-	checkCycle(t, runHostile(t, s, time.Minute, 4, vs), cycle(len(vs), 1000, Timeout, 0), "")
+	checkCycle(t, runAgainst(t, s, time.Minute, 4, vs), cycle(len(vs), 1000, Timeout, 0), "")
 	checkGone(t, pids, 2)
 }
 
@@ -337,7 +337,7 @@ func TestHostileSpawn(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			results := runHostile(t, s, time.Minute, 2, vs)
+			results := runAgainst(t, s, time.Minute, 2, vs)
 			runtime.ReadMemStats(&after)
 			checkCycle(t, results, want, tt.detail)
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 256<<20 {
@@ -363,7 +363,7 @@ func TestStderrTailOnFail(t *testing.T) {
 				impl = &Spawn{Command: []string{os.Args[0]}, Env: env}
 			}
 			vs := echoVectors(t, 4)
-			results := runHostile(t, impl, time.Minute, 1, vs)
+			results := runAgainst(t, impl, time.Minute, 1, vs)
 			for i, res := range results {
 				want := Fail
 				if i < n {

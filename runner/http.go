@@ -19,16 +19,34 @@ import (
 // (PROTO-HTTP). Answers to a batch may come in any order; they are matched by
 // id.
 type HTTP struct {
-	URL     string
-	Client  *http.Client // nil for a client of its own
-	MaxBody int64        // cap on an answer body, in bytes; 0 for 64 MiB
-	Grease  bool         // add an unknown member to every request
+	URL    string
+	Client *http.Client // nil for a client of its own; redirects are never followed either way
+	// MaxBody caps an answer body, in bytes, as sent and as read: an answer
+	// is never decoded (compression is not asked for, and a Content-Encoding
+	// other than identity is refused). 0 means DefaultMaxAnswerBody.
+	MaxBody int64
+	// MaxLine caps each answer, in bytes: the answer to one request, or
+	// each answer of a batch's array. 0 means no cap but MaxBody.
+	MaxLine int
+	Grease  bool // add an unknown member to every request
 }
+
+// DefaultMaxAnswerBody is the default cap on an HTTP answer body.
+const DefaultMaxAnswerBody = 16 << 20
 
 // NewHTTP returns an HTTP transport for url.
 func NewHTTP(url string) *HTTP {
-	return &HTTP{URL: url, Client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
+	return &HTTP{URL: url, Client: &http.Client{
+		Transport: &http.Transport{
+			Proxy:               http.ProxyFromEnvironment,
+			MaxIdleConnsPerHost: 64,
+			DisableCompression:  true,
+		},
+		CheckRedirect: noRedirect,
+	}}
 }
+
+func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // Call POSTs one request.
 func (h *HTTP) Call(ctx context.Context, req Request) (Response, error) {
@@ -40,7 +58,11 @@ func (h *HTTP) Call(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
-	resp, err := parseResponse(bytes.TrimSpace(data))
+	data = bytes.TrimSpace(data)
+	if h.MaxLine > 0 && len(data) > h.MaxLine {
+		return Response{}, callErr(ProtocolErr, "the answer is %d bytes, longer than the limit of %d (--max-line)", len(data), h.MaxLine)
+	}
+	resp, err := parseResponse(data)
 	if err != nil {
 		return Response{}, callErr(ProtocolErr, "%v", err)
 	}
@@ -90,6 +112,9 @@ func (h *HTTP) CallBatch(ctx context.Context, reqs []Request) ([]Response, []err
 	}
 	for _, a := range answers {
 		resp, perr := parseResponse(a)
+		if perr == nil && h.MaxLine > 0 && len(a) > h.MaxLine {
+			perr = fmt.Errorf("the answer is %d bytes, longer than the limit of %d (--max-line)", len(a), h.MaxLine)
+		}
 		i, ok := index[string(resp.ID)]
 		switch {
 		case !ok:
@@ -115,17 +140,23 @@ func (h *HTTP) grease(i int) string {
 }
 
 // post sends one body and returns the answer body of a 200 answer; every
-// other result is a *CallError.
+// other result is a *CallError. No more than MaxBody bytes are read, and
+// never decoded: a redirect, a Content-Encoding or a longer body is outcome
+// protocol.
 func (h *HTTP) post(ctx context.Context, body []byte) ([]byte, error) {
-	client := h.Client
-	if client == nil {
-		client = http.DefaultClient
+	client := http.Client{Transport: http.DefaultTransport}
+	if h.Client != nil {
+		client = *h.Client
 	}
+	client.CheckRedirect = noRedirect
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(body))
 	if err != nil {
 		return nil, &StartError{Msg: fmt.Sprintf("bad URL %q: %v", h.URL, err)}
 	}
 	hreq.Header.Set("Content-Type", "application/json")
+	// Asked for explicitly, identity also keeps any transport from asking
+	// for gzip and inflating the answer behind the body cap.
+	hreq.Header.Set("Accept-Encoding", "identity")
 	hresp, err := client.Do(hreq)
 	if err != nil {
 		return nil, classifyNetErr(ctx, err)
@@ -133,23 +164,46 @@ func (h *HTTP) post(ctx context.Context, body []byte) ([]byte, error) {
 	defer hresp.Body.Close()
 	max := h.MaxBody
 	if max <= 0 {
-		max = 64 << 20
+		max = DefaultMaxAnswerBody
+	}
+	status := statusText(hresp.Status)
+	if hresp.StatusCode >= 300 && hresp.StatusCode < 400 {
+		loc := hresp.Header.Get("Location")
+		if loc == "" {
+			return nil, callErr(ProtocolErr, "HTTP %s without a Location: redirects are not followed", status)
+		}
+		return nil, callErr(ProtocolErr, "HTTP %s to %s: redirects are not followed; give that URL to --http if it is the implementation", status, excerpt([]byte(loc)))
+	}
+	if ce := hresp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
+		return nil, callErr(ProtocolErr, "HTTP %s with Content-Encoding %s, which was not asked for (Accept-Encoding: identity)", status, excerpt([]byte(ce)))
+	}
+	if hresp.ContentLength > max {
+		return nil, callErr(ProtocolErr, "the answer body is %d bytes, longer than the limit of %d bytes (--max-body)", hresp.ContentLength, max)
 	}
 	data, err := io.ReadAll(io.LimitReader(hresp.Body, max+1))
 	if err != nil {
 		return nil, classifyNetErr(ctx, err)
 	}
 	if int64(len(data)) > max {
-		return nil, callErr(ProtocolErr, "the answer body is longer than the limit of %d bytes", max)
+		return nil, callErr(ProtocolErr, "the answer body is longer than the limit of %d bytes (--max-body)", max)
 	}
 	switch {
 	case hresp.StatusCode == http.StatusOK:
 		return data, nil
 	case hresp.StatusCode >= 500:
-		return nil, callErr(Errored, "HTTP %s: %s", hresp.Status, excerpt(data))
+		return nil, callErr(Errored, "HTTP %s: %s", status, excerpt(data))
 	default:
-		return nil, callErr(ProtocolErr, "HTTP %s: %s", hresp.Status, excerpt(data))
+		return nil, callErr(ProtocolErr, "HTTP %s: %s", status, excerpt(data))
 	}
+}
+
+// statusText is an answer's status line for a message: as sent when it is
+// short printable ASCII, quoted and cut short otherwise.
+func statusText(s string) string {
+	if len(s) > 80 || strings.IndexFunc(s, func(r rune) bool { return r < ' ' || r > '~' }) >= 0 {
+		return excerpt([]byte(s))
+	}
+	return s
 }
 
 func classifyNetErr(ctx context.Context, err error) error {

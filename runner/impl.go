@@ -19,7 +19,8 @@ type Implementation interface {
 	Close() error
 }
 
-// InProcess is the Go reference, called directly.
+// InProcess is the Go reference, called directly. Its answers are JSON
+// bytes, judged by Compare exactly as an answer read from a pipe is.
 type InProcess struct{}
 
 // Call answers req with the reference.
@@ -42,8 +43,30 @@ func (InProcess) Call(ctx context.Context, req Request) (Response, error) {
 		resp.Error = &ErrorBody{Kind: reference.KindInternal, Message: "marshal output: " + err.Error()}
 		return resp, nil
 	}
+	if replacedUTF8(data) {
+		// encoding/json writes each ill-formed UTF-8 byte of a string as
+		// \ufffd: the output held text that no answer could carry.
+		resp.Error = &ErrorBody{Kind: reference.KindInternal, Message: "marshal output: a string is not well-formed UTF-8"}
+		return resp, nil
+	}
 	resp.Output = data
 	return resp, nil
+}
+
+// replacedUTF8 reports whether data, written by encoding/json, holds a \ufffd
+// escape: encoding/json writes U+FFFD itself as UTF-8 and uses the escape only
+// for a byte of a string that was not UTF-8.
+func replacedUTF8(data []byte) bool {
+	for i := 0; i+1 < len(data); i++ {
+		if data[i] != '\\' {
+			continue
+		}
+		if data[i+1] == 'u' && i+6 <= len(data) && string(data[i+2:i+6]) == "fffd" {
+			return true
+		}
+		i++ // skip the escaped character
+	}
+	return false
 }
 
 // Close does nothing.

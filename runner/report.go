@@ -1,7 +1,9 @@
 package runner
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/conform-suite/conform/spec"
@@ -20,14 +22,24 @@ type Report struct {
 }
 
 // Totals counts a report's outcomes. Failed counts every result that fails
-// the run plus every stale expectation; Skipped counts unsupported and xfail.
+// the run (an unsupported one of a required op too) plus every stale
+// expectation; Skipped counts unsupported results of ops not required, and
+// xfails; Interrupted counts the vectors the run stopped before judging.
+// Neither skipped nor interrupted results count as passed. Codeless counts
+// the refusals that matched without the code the vector expects, whether
+// they passed or (with --require-codes) failed.
 type Totals struct {
-	Total     int
-	Passed    int
-	Failed    int
-	Skipped   int
-	ByOutcome map[Outcome]int
+	Total       int
+	Passed      int
+	Failed      int
+	Skipped     int
+	Interrupted int
+	Codeless    int
+	ByOutcome   map[Outcome]int
 }
+
+// Judged is the number of vectors that got a verdict: passed or failed.
+func (t Totals) Judged() int { return t.Passed + t.Failed }
 
 // Totals counts the report's outcomes.
 func (r *Report) Totals() Totals {
@@ -35,9 +47,14 @@ func (r *Report) Totals() Totals {
 	for i := range r.Results {
 		res := &r.Results[i]
 		t.ByOutcome[res.Outcome]++
+		if res.Codeless != nil {
+			t.Codeless++
+		}
 		switch {
 		case res.Outcome == Pass:
 			t.Passed++
+		case res.Outcome == Interrupted:
+			t.Interrupted++
 		case res.Failed():
 			t.Failed++
 		default:
@@ -48,9 +65,94 @@ func (r *Report) Totals() Totals {
 	return t
 }
 
-// Failed reports whether the run failed: some result failed, or an
-// expectation entry is stale.
-func (r *Report) Failed() bool { return r.Totals().Failed > 0 }
+// Failed reports whether the run failed: some result failed, an
+// expectation entry is stale, the run was interrupted, or nothing was
+// judged at all.
+func (r *Report) Failed() bool {
+	t := r.Totals()
+	return t.Failed > 0 || t.Interrupted > 0 || t.Judged() == 0
+}
+
+// Problems are the reasons the run failed other than failing results, one
+// sentence each: the run was interrupted, or nothing was judged.
+func (r *Report) Problems() []string {
+	t := r.Totals()
+	var out []string
+	if t.Interrupted > 0 {
+		out = append(out, fmt.Sprintf("the run was interrupted: %d of %d vectors were not judged", t.Interrupted, t.Total))
+	}
+	if t.Judged() == 0 {
+		out = append(out, "nothing was judged: "+r.nothingJudged(t))
+	}
+	return out
+}
+
+func (r *Report) nothingJudged(t Totals) string {
+	switch {
+	case t.Total == 0:
+		return "no vector ran"
+	case t.Interrupted == t.Total:
+		return fmt.Sprintf("the run was interrupted before any of the %d vectors got an answer", t.Total)
+	}
+	var parts []string
+	if n := t.ByOutcome[Unsupported]; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d unsupported", n))
+	}
+	if n := t.ByOutcome[XFail]; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d xfail", n))
+	}
+	if n := t.Interrupted; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d interrupted", n))
+	}
+	s := fmt.Sprintf("none of the %d vectors passed or failed (%s)", t.Total, strings.Join(parts, ", "))
+	if t.ByOutcome[Unsupported] > 0 {
+		if r.Implementation != nil && len(r.Implementation.Ops) == 0 {
+			s += "; the implementation's hello lists no op"
+		} else {
+			s += "; the implementation offers none of the selected ops"
+		}
+	}
+	return s
+}
+
+// CodelessResults are the passing or failing results whose refusal left
+// out the code the vector expects.
+func (r *Report) CodelessResults() []*Result {
+	var out []*Result
+	for i := range r.Results {
+		if r.Results[i].Codeless != nil {
+			out = append(out, &r.Results[i])
+		}
+	}
+	return out
+}
+
+// codelessLine is the reports' line about codeless refusals, or "".
+func (r *Report) codelessLine() string {
+	var passed, failed int
+	for _, res := range r.CodelessResults() {
+		if res.Outcome == Pass {
+			passed++
+		} else {
+			failed++
+		}
+	}
+	var parts []string
+	if passed > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s passed without a code (PROTO-REJECT-002 allows it; --require-codes fails %s)", passed, plural(passed, "refusal", "refusals"), plural(passed, "it", "them")))
+	}
+	if failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s without a code failed (--require-codes)", failed, plural(failed, "refusal", "refusals")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
 
 // RequirementResult is the roll-up of the vectors that name one requirement.
 type RequirementResult struct {
@@ -69,6 +171,9 @@ func (r *Report) Requirements() []RequirementResult {
 	var order []string
 	for i := range r.Results {
 		res := &r.Results[i]
+		if res.Outcome == Interrupted {
+			continue // not judged: says nothing of the requirement
+		}
 		for _, id := range res.Vector.Requirements {
 			rr, ok := byID[id]
 			if !ok {
@@ -82,9 +187,9 @@ func (r *Report) Requirements() []RequirementResult {
 				order = append(order, id)
 			}
 			rr.Vectors++
-			switch res.Outcome {
-			case Unsupported:
-			case Pass:
+			switch {
+			case res.Outcome == Unsupported && !res.Required:
+			case res.Outcome == Pass:
 				if rr.Outcome == Unsupported {
 					rr.Outcome = Pass
 				}

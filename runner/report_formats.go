@@ -21,16 +21,32 @@ type jsonReport struct {
 	Totals         jsonTotals        `json:"totals"`
 	Results        []jsonResult      `json:"results"`
 	Stale          []jsonStale       `json:"stale_expectations"`
+	Codeless       []jsonCodeless    `json:"codeless_refusals"`
+	Verdict        jsonVerdict       `json:"verdict"`
 	Requirements   []jsonRequirement `json:"requirements"`
 	Conformance    []LevelRollup     `json:"conformance"`
 }
 
 type jsonTotals struct {
-	Total     int             `json:"total"`
-	Passed    int             `json:"passed"`
-	Failed    int             `json:"failed"`
-	Skipped   int             `json:"skipped"`
-	ByOutcome map[Outcome]int `json:"by_outcome"`
+	Total       int             `json:"total"`
+	Passed      int             `json:"passed"`
+	Failed      int             `json:"failed"`
+	Skipped     int             `json:"skipped"`
+	Interrupted int             `json:"interrupted"`
+	Codeless    int             `json:"codeless"`
+	ByOutcome   map[Outcome]int `json:"by_outcome"`
+}
+
+type jsonCodeless struct {
+	ID      string  `json:"id"`
+	Outcome Outcome `json:"outcome"`
+	Member  string  `json:"member"`
+	Code    string  `json:"code"`
+}
+
+type jsonVerdict struct {
+	Passed   bool     `json:"passed"`
+	Problems []string `json:"problems"`
 }
 
 type jsonResult struct {
@@ -38,6 +54,8 @@ type jsonResult struct {
 	Op           string          `json:"op"`
 	Outcome      Outcome         `json:"outcome"`
 	Kind         string          `json:"kind"`
+	Required     bool            `json:"required,omitempty"`
+	Codeless     string          `json:"codeless,omitempty"`
 	Requirements []string        `json:"requirements"`
 	DurationMS   float64         `json:"duration_ms"`
 	Detail       string          `json:"detail,omitempty"`
@@ -78,9 +96,11 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Transport:      r.Transport,
 		Started:        r.Started.UTC().Format(time.RFC3339Nano),
 		DurationMS:     ms(r.Duration),
-		Totals:         jsonTotals{t.Total, t.Passed, t.Failed, t.Skipped, t.ByOutcome},
+		Totals:         jsonTotals{t.Total, t.Passed, t.Failed, t.Skipped, t.Interrupted, t.Codeless, t.ByOutcome},
 		Results:        make([]jsonResult, 0, len(r.Results)),
 		Stale:          []jsonStale{},
+		Codeless:       []jsonCodeless{},
+		Verdict:        jsonVerdict{Passed: !r.Failed(), Problems: r.Problems()},
 		Requirements:   []jsonRequirement{},
 		Conformance:    r.Conformance(),
 	}
@@ -89,7 +109,11 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		jr := jsonResult{
 			ID: res.Vector.ID, Op: res.Vector.Op, Outcome: res.Outcome, Kind: res.Kind(),
 			Requirements: res.Vector.Requirements, DurationMS: ms(res.Duration),
-			Detail: res.Detail, Diffs: res.Diffs, Reason: res.Reason,
+			Detail: res.Detail, Diffs: res.Diffs, Reason: res.Reason, Required: res.Required,
+		}
+		if c := res.Codeless; c != nil {
+			jr.Codeless = c.Member
+			out.Codeless = append(out.Codeless, jsonCodeless{res.Vector.ID, res.Outcome, c.Member, c.Code})
 		}
 		if jr.Requirements == nil {
 			jr.Requirements = []string{}
@@ -100,6 +124,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			jr.Expected, jr.Actual, jr.Stderr = res.Expected, res.Actual, res.Stderr
 		}
 		out.Results = append(out.Results, jr)
+	}
+	if out.Verdict.Problems == nil {
+		out.Verdict.Problems = []string{}
 	}
 	for _, x := range r.Stale {
 		out.Stale = append(out.Stale, jsonStale{x.ID, x.Reason, x.Line})
@@ -132,13 +159,23 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Time     string      `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Name       string           `xml:"name,attr"`
+	Tests      int              `xml:"tests,attr"`
+	Failures   int              `xml:"failures,attr"`
+	Errors     int              `xml:"errors,attr"`
+	Skipped    int              `xml:"skipped,attr"`
+	Time       string           `xml:"time,attr"`
+	Properties *junitProperties `xml:"properties,omitempty"`
+	Cases      []junitCase      `xml:"testcase"`
+}
+
+type junitProperties struct {
+	Property []junitProperty `xml:"property"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitCase struct {
@@ -148,6 +185,7 @@ type junitCase struct {
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
 	Skipped   *junitProblem `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
 }
 
 type junitProblem struct {
@@ -159,11 +197,17 @@ type junitProblem struct {
 func seconds(d time.Duration) string { return fmt.Sprintf("%.6f", d.Seconds()) }
 
 // WriteJUnit writes a JUnit XML report: one testsuite per op, one testcase
-// per vector. Wrong answers and xpasses are failures; error, crash, timeout
-// and protocol outcomes are errors; unsupported and xfail are skipped.
+// per vector. Wrong answers, xpasses and unsupported vectors of a required
+// op are failures; error, crash, timeout, protocol and interrupted outcomes
+// are errors; other unsupported vectors and xfails are skipped. A refusal
+// that passed without a code says so in its system-out, and its suite
+// counts them in the property codeless_refusals. A run that judged nothing
+// or was interrupted ends with a failing testcase "conform/verdict".
+// JUnit has no roll-up by requirement: the JSON report has it.
 func (r *Report) WriteJUnit(w io.Writer) error {
 	all := junitSuites{Name: "conform", Time: seconds(r.Duration)}
 	index := map[string]int{}
+	codeless := map[int]int{} // suite index -> refusals without a code
 	for i := range r.Results {
 		res := &r.Results[i]
 		k, ok := index[res.Vector.Op]
@@ -174,9 +218,20 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		}
 		s := &all.Suites[k]
 		c := junitCase{Name: res.Vector.ID, Classname: res.Vector.Op, Time: seconds(res.Duration)}
+		if res.Codeless != nil {
+			codeless[k]++
+		}
 		switch res.Outcome {
 		case Pass:
+			if res.Codeless != nil {
+				c.SystemOut = fmt.Sprintf("refusal passed without a code: the vector expects %s with code %s (PROTO-REJECT-002 allows leaving it out; --require-codes does not)", res.Codeless.Member, res.Codeless.Code)
+			}
 		case Unsupported, XFail:
+			if res.Required {
+				c.Failure = &junitProblem{Message: res.Kind() + ": " + res.Detail, Type: res.Kind(), Body: r.failureText(res)}
+				s.Failures++
+				break
+			}
 			c.Skipped = &junitProblem{Message: res.Kind() + ": " + firstOr(res.Reason, res.Detail)}
 			s.Skipped++
 		case Fail, XPass:
@@ -189,6 +244,12 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		s.Tests++
 		s.Cases = append(s.Cases, c)
 	}
+	if problems := r.Problems(); len(problems) > 0 {
+		all.Suites = append(all.Suites, junitSuite{Name: "conform", Tests: 1, Failures: 1, Cases: []junitCase{{
+			Name: "verdict", Classname: "conform", Time: "0",
+			Failure: &junitProblem{Message: strings.Join(problems, "; "), Type: "verdict"},
+		}}})
+	}
 	if len(r.Stale) > 0 {
 		s := junitSuite{Name: "expectations"}
 		for _, x := range r.Stale {
@@ -198,6 +259,9 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			s.Failures++
 		}
 		all.Suites = append(all.Suites, s)
+	}
+	for k, n := range codeless {
+		all.Suites[k].Properties = &junitProperties{Property: []junitProperty{{Name: "codeless_refusals", Value: fmt.Sprint(n)}}}
 	}
 	for i := range all.Suites {
 		s := &all.Suites[i]
@@ -233,21 +297,27 @@ func firstOr(a, b string) string {
 }
 
 // WriteTAP writes a TAP version 13 report: one test point per vector, a YAML
-// block for each failure; unsupported vectors are SKIP and xfails TODO.
-// Stale expectation entries are extra failing points at the end.
+// block for each failure; unsupported vectors are SKIP (unless their op is
+// required) and xfails TODO. A refusal that passed without a code gets a
+// diagnostic line. Stale expectation entries, and a run that judged nothing
+// or was interrupted, are extra failing points at the end.
 func (r *Report) WriteTAP(w io.Writer) error {
 	var b strings.Builder
+	problems := r.Problems()
 	b.WriteString("TAP version 13\n")
-	fmt.Fprintf(&b, "1..%d\n", len(r.Results)+len(r.Stale))
+	fmt.Fprintf(&b, "1..%d\n", len(r.Results)+len(r.Stale)+len(problems))
 	for i := range r.Results {
 		res := &r.Results[i]
 		n := i + 1
-		switch res.Outcome {
-		case Pass:
+		switch {
+		case res.Outcome == Pass:
 			fmt.Fprintf(&b, "ok %d - %s\n", n, res.Vector.ID)
-		case Unsupported:
+			if c := res.Codeless; c != nil {
+				fmt.Fprintf(&b, "# refusal passed without a code: the vector expects %s with code %s\n", c.Member, c.Code)
+			}
+		case res.Outcome == Unsupported && !res.Required:
 			fmt.Fprintf(&b, "ok %d - %s # SKIP unsupported\n", n, res.Vector.ID)
-		case XFail:
+		case res.Outcome == XFail:
 			fmt.Fprintf(&b, "not ok %d - %s # TODO %s\n", n, res.Vector.ID, tapEscape(firstOr(res.Reason, "known failure")))
 		default:
 			fmt.Fprintf(&b, "not ok %d - %s\n", n, res.Vector.ID)
@@ -263,6 +333,12 @@ func (r *Report) WriteTAP(w io.Writer) error {
 	}
 	for k, x := range r.Stale {
 		fmt.Fprintf(&b, "not ok %d - expectations: %s names no vector (line %d)\n", len(r.Results)+k+1, x.ID, x.Line)
+	}
+	for k, p := range problems {
+		fmt.Fprintf(&b, "not ok %d - conform: %s\n", len(r.Results)+len(r.Stale)+k+1, p)
+	}
+	if l := r.codelessLine(); l != "" {
+		fmt.Fprintf(&b, "# %s\n", l)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -283,7 +359,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	t := r.Totals()
 	status := "passed"
-	if t.Failed > 0 {
+	if r.Failed() {
 		status = "failed"
 	}
 	b.WriteString("## conform: " + status + "\n\n")
@@ -311,10 +387,20 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		s := l.Summary()
 		fmt.Fprintf(&b, "%s%s.\n", strings.ToUpper(s[:1]), s[1:])
 	}
+	if l := r.codelessLine(); l != "" {
+		var ids []string
+		for _, res := range r.CodelessResults() {
+			ids = append(ids, "`"+res.Vector.ID+"`")
+		}
+		fmt.Fprintf(&b, "\n%s%s: %s.\n", strings.ToUpper(l[:1]), l[1:], listSome(ids, maxMarkdownRows))
+	}
+	for _, p := range r.Problems() {
+		fmt.Fprintf(&b, "\n**Failed: %s.**\n", p)
+	}
 	var rows []string
 	for i := range r.Results {
 		res := &r.Results[i]
-		if res.Failed() {
+		if res.Failed() && res.Outcome != Interrupted {
 			rows = append(rows, fmt.Sprintf("| `%s` | %s | %s | %s |", res.Vector.ID, res.Kind(), strings.Join(res.Vector.Requirements, " "), mdCell(firstLine(res))))
 		}
 	}

@@ -18,11 +18,19 @@ const maxRequestShown = 2000
 // WriteText writes the human report: one block per failing result (vector
 // id, requirements with their text, the request sent, the difference or
 // what happened, the stderr tail), a summary, and as its last line, alone,
-// "N passed, N failed" (", N skipped" added when some were).
+// "N passed, N failed" (", N skipped" added when some were). Interrupted
+// vectors are summed up in one block; refusals that passed without a code
+// are listed; a run that judged nothing or was interrupted says so on a
+// "verdict:" line.
 func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 	var b strings.Builder
+	var interrupted []string
 	for i := range r.Results {
 		res := &r.Results[i]
+		if res.Outcome == Interrupted {
+			interrupted = append(interrupted, res.Vector.ID)
+			continue
+		}
 		if !res.Failed() {
 			if opt.Verbose {
 				fmt.Fprintf(&b, "%-11s %s", strings.ToUpper(res.Kind()), res.Vector.ID)
@@ -37,6 +45,16 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 	}
 	for _, x := range r.Stale {
 		fmt.Fprintf(&b, "STALE       %s (expectations line %d): names no vector; remove the entry\n\n", x.ID, x.Line)
+	}
+	if len(interrupted) > 0 {
+		fmt.Fprintf(&b, "INTERRUPTED %d %s not judged: %s\n\n", len(interrupted), plural(len(interrupted), "vector", "vectors"), listSome(interrupted, 5))
+	}
+	if codeless := r.CodelessResults(); len(codeless) > 0 {
+		b.WriteString("CODELESS    refusals without the code the vector expects:\n")
+		for _, res := range codeless {
+			fmt.Fprintf(&b, "  %s (%s %s, want code %s)\n", res.Vector.ID, strings.ToUpper(res.Kind()), res.Codeless.Member, res.Codeless.Code)
+		}
+		b.WriteByte('\n')
 	}
 	t := r.Totals()
 	if r.Implementation != nil {
@@ -59,19 +77,37 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 			fmt.Fprintf(&b, "requirements: %s\n", l.Summary())
 		}
 	}
+	if l := r.codelessLine(); l != "" {
+		fmt.Fprintf(&b, "codes: %s\n", l)
+	}
+	for _, p := range r.Problems() {
+		fmt.Fprintf(&b, "verdict: failed: %s\n", p)
+	}
 	b.WriteString(t.closingLine())
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 // closingLine is the last line of the text and Markdown reports:
-// "N passed, N failed", and ", N skipped" when some were.
+// "N passed, N failed", and ", N skipped" and ", N interrupted" when some
+// were.
 func (t Totals) closingLine() string {
 	s := fmt.Sprintf("%d passed, %d failed", t.Passed, t.Failed)
 	if t.Skipped > 0 {
 		s += fmt.Sprintf(", %d skipped", t.Skipped)
 	}
+	if t.Interrupted > 0 {
+		s += fmt.Sprintf(", %d interrupted", t.Interrupted)
+	}
 	return s + "\n"
+}
+
+// listSome lists the first n ids and how many more there are.
+func listSome(ids []string, n int) string {
+	if len(ids) <= n {
+		return strings.Join(ids, ", ")
+	}
+	return strings.Join(ids[:n], ", ") + fmt.Sprintf(" and %d more", len(ids)-n)
 }
 
 func (r *Report) writeFailure(b *strings.Builder, res *Result) {

@@ -45,10 +45,11 @@ const (
 	ProtocolErr Outcome = "protocol"    // the answer was not a valid protocol message
 	XFail       Outcome = "xfail"       // failed, as the expectations file says
 	XPass       Outcome = "xpass"       // passed, though the expectations file says it fails
+	Interrupted Outcome = "interrupted" // not judged: the caller stopped the run (SIGINT)
 )
 
 // Outcomes lists every outcome in report order.
-var Outcomes = []Outcome{Pass, Fail, Unsupported, Errored, Crash, Timeout, ProtocolErr, XFail, XPass}
+var Outcomes = []Outcome{Pass, Fail, Unsupported, Errored, Crash, Timeout, ProtocolErr, XFail, XPass, Interrupted}
 
 // Result is the outcome of one vector.
 type Result struct {
@@ -64,13 +65,24 @@ type Result struct {
 	Duration time.Duration
 	Reason   string // for XFail and XPass: the expectations file's reason
 	Original Outcome
+	// Required marks an Unsupported result of an op that Runner.RequireOps
+	// requires: it fails the run.
+	Required bool
+	// Codeless is set on a result whose expected refusal carried a code
+	// and whose answer refused without one (PROTO-REJECT-002 allows it).
+	// It stays a Pass unless Runner.RequireCodes is set, which makes it a
+	// Fail; either way the reports count and list it.
+	Codeless *CodelessRefusal
 }
 
-// Failed reports whether the outcome fails the run.
+// Failed reports whether the outcome fails the run. An interrupted result
+// was not judged; it fails the run too.
 func (r *Result) Failed() bool {
 	switch r.Outcome {
-	case Pass, Unsupported, XFail:
+	case Pass, XFail:
 		return false
+	case Unsupported:
+		return r.Required
 	}
 	return true
 }
@@ -101,6 +113,12 @@ type Runner struct {
 	// Batch, when above 1 and Impl implements Batcher, sends vectors in
 	// batches of that many.
 	Batch int
+	// RequireOps names the ops that must be offered: an unsupported vector
+	// of such an op fails instead of being skipped (--require-ops).
+	RequireOps RequiredOps
+	// RequireCodes fails a refusal that matched but left out the code the
+	// vector expects (--require-codes).
+	RequireCodes bool
 }
 
 // Batcher is an implementation that can answer several requests at once
@@ -185,9 +203,28 @@ func (r *Runner) request(id int64, v *vectors.Vector, res *Result) bool {
 	res.Vector = v
 	res.Request = Request{ID: IntID(id), Op: v.Op, Input: v.Input}
 	if !r.Hello.Supports(v.Op) {
-		res.Outcome, res.Detail = Unsupported, "the implementation does not list "+v.Op+" in hello"
+		r.unsupported(res, "the implementation does not list "+v.Op+" in hello")
 		return false
 	}
+	return true
+}
+
+// unsupported makes res Unsupported, and a failure when the op is required.
+func (r *Runner) unsupported(res *Result, detail string) {
+	res.Outcome, res.Detail = Unsupported, detail
+	if r.RequireOps.Has(res.Vector.Op) {
+		res.Required = true
+		res.Detail += "; --require-ops requires " + res.Vector.Op
+	}
+}
+
+// interrupted reports whether the caller stopped the run (ctx is done), and
+// if so makes res Interrupted.
+func interrupted(ctx context.Context, res *Result, when string) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	res.Outcome, res.Detail, res.Stderr = Interrupted, "the run was interrupted "+when+": "+context.Cause(ctx).Error(), ""
 	return true
 }
 
@@ -195,6 +232,9 @@ func (r *Runner) request(id int64, v *vectors.Vector, res *Result) bool {
 func (r *Runner) RunOne(ctx context.Context, id int64, v *vectors.Vector) Result {
 	var res Result
 	if !r.request(id, v, &res) {
+		return res
+	}
+	if interrupted(ctx, &res, "before this vector was sent") {
 		return res
 	}
 	start := time.Now()
@@ -209,6 +249,9 @@ func (r *Runner) RunOne(ctx context.Context, id int64, v *vectors.Vector) Result
 		resp, err = r.call(ctx, res.Request)
 	}
 	res.Duration = time.Since(start)
+	if err != nil && interrupted(ctx, &res, "while waiting for the answer") {
+		return res
+	}
 	r.judge(&res, resp, err)
 	return res
 }
@@ -217,7 +260,7 @@ func (r *Runner) runBatch(ctx context.Context, b Batcher, vs []*vectors.Vector, 
 	var reqs []Request
 	var idx []int
 	for i := lo; i < hi; i++ {
-		if r.request(int64(i+1), vs[i], &results[i]) {
+		if r.request(int64(i+1), vs[i], &results[i]) && !interrupted(ctx, &results[i], "before this vector was sent") {
 			reqs = append(reqs, results[i].Request)
 			idx = append(idx, i)
 		}
@@ -232,6 +275,9 @@ func (r *Runner) runBatch(ctx context.Context, b Batcher, vs []*vectors.Vector, 
 	cancel()
 	for k, i := range idx {
 		results[i].Duration = d
+		if errs[k] != nil && interrupted(ctx, &results[i], "while waiting for the answer") {
+			continue
+		}
 		r.judge(&results[i], resps[k], errs[k])
 	}
 }
@@ -266,7 +312,7 @@ func (r *Runner) judge(res *Result, resp Response, err error) {
 		}
 		return
 	case resp.Error != nil && resp.Error.Kind == KindUnsupported:
-		res.Outcome, res.Detail = Unsupported, resp.Error.Message
+		r.unsupported(res, "the implementation answered error kind unsupported: "+resp.Error.Message)
 		return
 	case resp.Error != nil:
 		res.Outcome, res.Detail = Errored, resp.Error.Kind+": "+resp.Error.Message
@@ -291,6 +337,14 @@ func (r *Runner) judge(res *Result, resp Response, err error) {
 	res.Outcome = Pass
 	if verdict != Match {
 		res.Outcome = Fail
+		return
+	}
+	if c := codelessRefusal(want, resp.Output); c != nil {
+		res.Codeless = c
+		if r.RequireCodes {
+			res.Outcome, res.Verdict = Fail, Mismatch
+			res.Diffs = []string{fmt.Sprintf("$.%s.code: want %q, got no code (--require-codes)", c.Member, c.Code)}
+		}
 	}
 }
 

@@ -8,7 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
+	"net"
 	"net/http"
+	"strconv"
+	"sync"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // ServeStdio answers protocol v1 requests read from r, one per line, writing
@@ -60,7 +67,7 @@ func serveOne(ctx context.Context, impl Implementation, data []byte) Response {
 		}
 		json.Unmarshal(data, &probe)
 		id := probe.ID
-		if !validID(id) {
+		if !validID(id) || !textID(id) {
 			id = nil
 		}
 		return errorResponse(id, KindBadRequest, "not a request: "+err.Error())
@@ -68,6 +75,8 @@ func serveOne(ctx context.Context, impl Implementation, data []byte) Response {
 	switch {
 	case !validID(req.ID):
 		return errorResponse(nil, KindBadRequest, `the request's "id" is missing or not a string or integer`)
+	case !textID(req.ID):
+		return errorResponse(nil, KindBadRequest, `the request's "id" is a string that is not Unicode text: invalid UTF-8 or a lone surrogate escape`)
 	case req.Op == "":
 		return errorResponse(req.ID, KindBadRequest, `the request has no "op"`)
 	case len(req.Input) == 0 || req.Input[0] != '{':
@@ -98,18 +107,157 @@ func appendAnswer(buf []byte, resp Response) []byte {
 	return append(buf, '\n')
 }
 
-// DefaultMaxBody is the default cap on an HTTP request body, in bytes.
-const DefaultMaxBody = 16 << 20
-
-// HTTPHandler serves impl over HTTP (PROTO-HTTP): a POST of one request
-// object is answered with one answer object, a POST of an array with an
-// array of answers in the same order. A body that is not JSON, or longer than
-// maxBody bytes, is answered with a bad_request error (status 400 or 413);
-// any method but POST with 405.
-func HTTPHandler(impl Implementation, maxBody int64) http.Handler {
-	if maxBody <= 0 {
-		maxBody = DefaultMaxBody
+// textID reports whether a string id is Unicode text: valid UTF-8 with no
+// escaped lone surrogate (PROTO-ID-004). Integer ids are text.
+func textID(id json.RawMessage) bool {
+	if len(id) == 0 || id[0] != '"' {
+		return true
 	}
+	if !utf8.Valid(id) {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] != '\\' {
+			continue
+		}
+		if i+1 < len(id) && id[i+1] != 'u' {
+			i++ // a two-character escape
+			continue
+		}
+		r, ok := hex4(id, i+2)
+		switch {
+		case !ok:
+			return false
+		case utf16.IsSurrogate(r) && r < 0xDC00:
+			lo, ok := hex4(id, i+8)
+			if !ok || id[i+6] != '\\' || id[i+7] != 'u' || lo < 0xDC00 || lo > 0xDFFF {
+				return false
+			}
+			i += 11
+		case utf16.IsSurrogate(r):
+			return false // a low surrogate first
+		default:
+			i += 5
+		}
+	}
+	return true
+}
+
+// hex4 reads the four hex digits of a \u escape at data[at:].
+func hex4(data []byte, at int) (rune, bool) {
+	if at < 0 || at+4 > len(data) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(data[at:at+4]), 16, 16)
+	return rune(n), err == nil
+}
+
+// Defaults of [ServeOptions].
+const (
+	// DefaultMaxBody is the default cap on an HTTP request body, in bytes.
+	DefaultMaxBody = 16 << 20
+	// DefaultMaxBatch is the default cap on the requests of one batch: the
+	// runner sends 32 (--batch), and a batch of 5,000,000 one-byte items
+	// fits in a 10 MB body.
+	DefaultMaxBatch = 10000
+	// DefaultBodyBudget is the default cap on the request bytes that all
+	// requests together hold in memory at once.
+	DefaultBodyBudget = 128 << 20
+	// DefaultMaxConns is the default cap on connections open at once.
+	DefaultMaxConns = 64
+)
+
+// ServeOptions bound what a client of [HTTPHandler] can make the server
+// hold and for how long. A zero field takes its default, given in
+// [DefaultServeOptions].
+type ServeOptions struct {
+	MaxBody    int64 // longest request body, in bytes
+	MaxBatch   int   // most requests in one batch
+	BodyBudget int64 // request bytes held at once by all requests together
+
+	// ReadHeaderTimeout bounds reading the headers of a request,
+	// ReadTimeout reading the whole request (headers and body), WriteTimeout
+	// everything from the end of the headers to the last byte of the answer
+	// (work on a batch stops there), and IdleTimeout a keep-alive connection
+	// waiting for its next request.
+	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	MaxHeaderBytes                                            int
+	MaxConns                                                  int // connections open at once; more wait to be accepted
+}
+
+// DefaultServeOptions are the limits of 'conform serve --http'.
+//
+// The timeouts are sized for the largest legitimate exchange: a body of
+// MaxBody bytes takes seconds to send even over a slow link, so ReadTimeout
+// is a minute. WriteTimeout bounds the work on one POST: the runner gives a
+// whole batch its --timeout (10 s by default) and drops a later answer, so
+// two minutes leave room for a raised --timeout and a batch of MaxBatch
+// slow requests, while a client that never reads its answer loses its
+// connection (and what it holds) within two minutes.
+func DefaultServeOptions() ServeOptions {
+	return ServeOptions{
+		MaxBody:           DefaultMaxBody,
+		MaxBatch:          DefaultMaxBatch,
+		BodyBudget:        DefaultBodyBudget,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       time.Minute,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		MaxConns:          DefaultMaxConns,
+	}
+}
+
+// withDefaults fills the zero fields of o.
+func (o ServeOptions) withDefaults() ServeOptions {
+	d := DefaultServeOptions()
+	if o.MaxBody <= 0 {
+		o.MaxBody = d.MaxBody
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = d.MaxBatch
+	}
+	if o.BodyBudget <= 0 {
+		o.BodyBudget = d.BodyBudget
+	}
+	if o.ReadHeaderTimeout <= 0 {
+		o.ReadHeaderTimeout = d.ReadHeaderTimeout
+	}
+	if o.ReadTimeout <= 0 {
+		o.ReadTimeout = d.ReadTimeout
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = d.WriteTimeout
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = d.IdleTimeout
+	}
+	if o.MaxHeaderBytes <= 0 {
+		o.MaxHeaderBytes = d.MaxHeaderBytes
+	}
+	if o.MaxConns <= 0 {
+		o.MaxConns = d.MaxConns
+	}
+	return o
+}
+
+// HTTPHandler serves impl over HTTP with the default limits but for the
+// body cap: maxBody bytes, or DefaultMaxBody when it is 0.
+func HTTPHandler(impl Implementation, maxBody int64) http.Handler {
+	return ServeOptions{MaxBody: maxBody}.Handler(impl)
+}
+
+// Handler serves impl over HTTP (PROTO-HTTP): a POST of one request object
+// is answered with one answer object, a POST of an array with an array of
+// answers in the same order, each written as soon as it is made; work stops
+// when the client goes away or WriteTimeout has passed. A body that is not
+// JSON is answered with status 400, one longer than MaxBody or a batch of
+// more than MaxBatch requests with 413 (PROTO-HTTP-004), a body that does
+// not fit in the BodyBudget left with 503, and any method but POST with 405;
+// each with a bad_request error whose id is null.
+func (o ServeOptions) Handler(impl Implementation) http.Handler {
+	o = o.withDefaults()
+	budget := &byteBudget{left: o.BodyBudget}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reply := func(status int, v any) {
 			w.Header().Set("Content-Type", "application/json")
@@ -117,39 +265,260 @@ func HTTPHandler(impl Implementation, maxBody int64) http.Handler {
 			data, _ := json.Marshal(v)
 			w.Write(append(data, '\n'))
 		}
+		refuse := func(status int, format string, args ...any) {
+			reply(status, errorResponse(nil, KindBadRequest, fmt.Sprintf(format, args...)))
+		}
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
-			reply(http.StatusMethodNotAllowed, errorResponse(nil, KindBadRequest, "POST a request object or an array of them"))
+			refuse(http.StatusMethodNotAllowed, "POST a request object or an array of them")
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-		if err != nil {
-			var tooBig *http.MaxBytesError
-			if errors.As(err, &tooBig) {
-				reply(http.StatusRequestEntityTooLarge, errorResponse(nil, KindBadRequest, fmt.Sprintf("the body is longer than the limit of %d bytes", maxBody)))
-				return
-			}
-			reply(http.StatusBadRequest, errorResponse(nil, KindBadRequest, "reading the body: "+err.Error()))
+		body, held, err := readBody(http.MaxBytesReader(w, r.Body, o.MaxBody), budget)
+		defer budget.give(held)
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooBig):
+			refuse(http.StatusRequestEntityTooLarge, "the body is longer than the limit of %d bytes", o.MaxBody)
+			return
+		case errors.Is(err, errNoBudget):
+			w.Header().Set("Retry-After", "1")
+			refuse(http.StatusServiceUnavailable, "the server holds too many request bodies at once; try again")
+			return
+		case err != nil:
+			refuse(http.StatusBadRequest, "reading the body: %v", err)
 			return
 		}
+		// The body is read: from here the client may only wait, and the
+		// read deadline must not cancel the work (a read deadline passing
+		// while a handler works cancels its context).
+		rc := http.NewResponseController(w)
+		rc.SetReadDeadline(time.Time{})
+		ctx, cancel := context.WithTimeout(r.Context(), o.WriteTimeout)
+		defer cancel()
+
 		body = bytes.TrimSpace(body)
 		if len(body) > 0 && body[0] == '[' {
-			var items []json.RawMessage
-			if err := json.Unmarshal(body, &items); err != nil {
-				reply(http.StatusBadRequest, errorResponse(nil, KindBadRequest, "the body is not a JSON array of requests: "+err.Error()))
-				return
+			n, err := countBatch(body, o.MaxBatch)
+			switch {
+			case err != nil:
+				refuse(http.StatusBadRequest, "the body is not a JSON array of requests: %v", err)
+			case n > o.MaxBatch:
+				refuse(http.StatusRequestEntityTooLarge, "the batch holds more than the limit of %d requests", o.MaxBatch)
+			default:
+				serveBatch(ctx, impl, w, body)
 			}
-			answers := make([]Response, len(items))
-			for i, item := range items {
-				answers[i] = serveOne(r.Context(), impl, item)
-			}
-			reply(http.StatusOK, answers)
 			return
 		}
 		if !json.Valid(body) {
-			reply(http.StatusBadRequest, errorResponse(nil, KindBadRequest, "the body is not JSON"))
+			refuse(http.StatusBadRequest, "the body is not JSON")
 			return
 		}
-		reply(http.StatusOK, serveOne(r.Context(), impl, body))
+		reply(http.StatusOK, serveOne(ctx, impl, body))
 	})
+}
+
+// countBatch checks that body is one JSON array and counts its items, up to
+// max+1.
+func countBatch(body []byte, max int) (int, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if _, err := dec.Token(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for dec.More() {
+		var item json.RawMessage
+		if err := dec.Decode(&item); err != nil {
+			return 0, err
+		}
+		if n++; n > max {
+			return n, nil
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return 0, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return 0, errors.New("data after the array")
+	}
+	return n, nil
+}
+
+// serveBatch answers the items of a checked array one by one, writing each
+// answer as it is made. It stops when the client is gone or ctx ends; the
+// answer is then cut short and the connection dropped, so that no client
+// can mistake a partial array for an answer.
+func serveBatch(ctx context.Context, impl Implementation, w http.ResponseWriter, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.Token()
+	sep := []byte{'['}
+	var out []byte
+	for dec.More() {
+		if ctx.Err() != nil {
+			panic(http.ErrAbortHandler)
+		}
+		var item json.RawMessage
+		dec.Decode(&item) // countBatch read it already
+		out = append(append(out[:0], sep...), appendAnswer(nil, serveOne(ctx, impl, item))...)
+		out = out[:len(out)-1] // the newline
+		if _, err := w.Write(out); err != nil {
+			panic(http.ErrAbortHandler)
+		}
+		if err := rc.Flush(); err != nil {
+			panic(http.ErrAbortHandler)
+		}
+		sep = []byte{','}
+	}
+	if string(sep) == "[" {
+		w.Write([]byte("[]\n"))
+		return
+	}
+	w.Write([]byte("]\n"))
+}
+
+var errNoBudget = errors.New("no budget left for the body")
+
+// byteBudget is the room left for request bodies in memory.
+type byteBudget struct {
+	mu   sync.Mutex
+	left int64
+}
+
+func (b *byteBudget) take(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n > b.left {
+		return false
+	}
+	b.left -= n
+	return true
+}
+
+func (b *byteBudget) give(n int64) {
+	b.mu.Lock()
+	b.left += n
+	b.mu.Unlock()
+}
+
+// readBody reads r whole, taking from b the memory it holds as it grows:
+// the body is read in chunks (a stalled body holds only what came) and
+// joined at the end. It returns the bytes taken, to be given back once the
+// body is done with.
+func readBody(r io.Reader, b *byteBudget) ([]byte, int64, error) {
+	const chunk = 64 << 10
+	var chunks [][]byte
+	var held, size int64
+	for {
+		if !b.take(chunk) {
+			return nil, held, errNoBudget
+		}
+		held += chunk
+		c := make([]byte, chunk)
+		n, err := io.ReadFull(r, c)
+		chunks = append(chunks, c[:n])
+		size += int64(n)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, held, err
+		}
+	}
+	if !b.take(size) {
+		return nil, held, errNoBudget
+	}
+	body := make([]byte, 0, size)
+	for _, c := range chunks {
+		body = append(body, c...)
+	}
+	b.give(held) // the chunks are garbage now
+	return body, size, nil
+}
+
+// Server returns an HTTP server of impl with the limits of o; serve it on a
+// listener from [LimitListener].
+func (o ServeOptions) Server(impl Implementation) *http.Server {
+	o = o.withDefaults()
+	return &http.Server{
+		Handler:           o.Handler(impl),
+		ReadHeaderTimeout: o.ReadHeaderTimeout,
+		ReadTimeout:       o.ReadTimeout,
+		WriteTimeout:      o.WriteTimeout,
+		IdleTimeout:       o.IdleTimeout,
+		MaxHeaderBytes:    o.MaxHeaderBytes,
+		ErrorLog:          log.New(io.Discard, "", 0),
+	}
+}
+
+// Serve serves impl on ln with the limits of o until ctx ends, then shuts
+// the server down, giving the requests in progress two seconds.
+func (o ServeOptions) Serve(ctx context.Context, impl Implementation, ln net.Listener) error {
+	o = o.withDefaults()
+	srv := o.Server(impl)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-done:
+			return
+		}
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if srv.Shutdown(sctx) != nil {
+			srv.Close()
+		}
+	}()
+	err := srv.Serve(LimitListener(ln, o.MaxConns))
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// LimitListener returns a listener that keeps at most n of the connections
+// it accepts open at once: past n, Accept waits for one to close, and the
+// connections waiting stay in the kernel's queue.
+func LimitListener(ln net.Listener, n int) net.Listener {
+	return &limitListener{Listener: ln, slots: make(chan struct{}, n), done: make(chan struct{})}
+}
+
+type limitListener struct {
+	net.Listener
+	slots     chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	select {
+	case l.slots <- struct{}{}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	return &limitConn{Conn: c, release: func() { <-l.slots }}, nil
+}
+
+func (l *limitListener) Close() error {
+	l.closeOnce.Do(func() { close(l.done) })
+	return l.Listener.Close()
+}
+
+type limitConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
 }

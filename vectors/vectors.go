@@ -40,6 +40,7 @@ type Vector struct {
 	Tags         []string        `json:"tags,omitempty"`
 	Input        json.RawMessage `json:"input"`
 	Expect       Expect          `json:"expect"`
+	Divergences  []*Divergence   `json:"divergences,omitempty"`
 
 	// Op and File are filled in by Load from the enclosing file.
 	Op   string `json:"-"`
@@ -54,10 +55,77 @@ type Expect struct {
 	Outputs map[string]json.RawMessage `json:"outputs,omitempty"`
 }
 
+// Systems are the real systems a divergence may name: "seed" (what a seed
+// document states), "t3code" (T3 Code's citation functions) and "vance"
+// (vance's selection-reference classes).
+var Systems = []string{"seed", "t3code", "vance"}
+
+// DivergencePrefix starts the tag derived from a divergence record:
+// "divergence:t3code". Such tags are never written in a vector file.
+const DivergencePrefix = "divergence:"
+
+// Divergence records what a named real system answers to a vector where its
+// answer differs from the standard expectation: exactly one of Output or
+// Error, kept as written (escapes included), and a one-line reason.
+type Divergence struct {
+	System string          `json:"system"`
+	Reason string          `json:"reason"`
+	Output json.RawMessage `json:"output,omitempty"`
+	Error  *AnswerError    `json:"error,omitempty"`
+}
+
+// AnswerError is a recorded protocol error answer: its kind, and the message
+// the system gave (for people; never compared).
+type AnswerError struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message,omitempty"`
+}
+
+// Answer returns the recorded answer as a protocol answer body without its
+// id: {"output": ...} or {"error": ...}.
+func (d *Divergence) Answer() json.RawMessage {
+	if d.Error != nil {
+		e, _ := json.Marshal(map[string]*AnswerError{"error": d.Error})
+		return e
+	}
+	return json.RawMessage(`{"output":` + string(d.Output) + `}`)
+}
+
+// Divergence returns the answer that system is recorded to give to the
+// vector, or nil when the system is recorded to answer as expected.
+func (v *Vector) Divergence(system string) *Divergence {
+	for _, d := range v.Divergences {
+		if d.System == system {
+			return d
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes the vector as a vector file holds it: the tags derived
+// from its divergence records are left out, since they are derived again
+// when the file is parsed.
+func (v *Vector) MarshalJSON() ([]byte, error) {
+	type plain Vector
+	p := plain(*v)
+	p.Tags = slices.DeleteFunc(slices.Clone(v.Tags), func(t string) bool { return strings.HasPrefix(t, DivergencePrefix) })
+	if len(p.Tags) == 0 {
+		p.Tags = nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&p); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
 // Suite returns the suite of the vector's op ("quote" for "quote.parse").
 func (v *Vector) Suite() string { s, _, _ := strings.Cut(v.Op, "."); return s }
 
-// HasTag reports whether the vector carries tag.
+// HasTag reports whether the vector carries tag, including the tags
+// "divergence:<system>" derived from its divergence records.
 func (v *Vector) HasTag(tag string) bool { return slices.Contains(v.Tags, tag) }
 
 // Corpus is every vector file of a tree, in path order.
@@ -72,6 +140,18 @@ func (c *Corpus) Vectors() []*Vector {
 		all = append(all, f.Vectors...)
 	}
 	return all
+}
+
+// Divergent returns the vectors that record a divergence for system, in
+// file order.
+func (c *Corpus) Divergent(system string) []*Vector {
+	var out []*Vector
+	for _, v := range c.Vectors() {
+		if v.Divergence(system) != nil {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // Lookup returns the vector with the given id, or nil.
@@ -159,10 +239,44 @@ func Parse(name string, data []byte) (*File, error) {
 		if len(v.Expect.Output) == 0 && (v.Expect.Choice == "" || len(v.Expect.Outputs) == 0) {
 			errs = append(errs, fmt.Errorf("vectors: %s: %s: expect has neither output nor choice with outputs", name, v.ID))
 		}
+		errs = append(errs, deriveTags(name, v)...)
 	}
 	f.Vectors = slices.DeleteFunc(f.Vectors, func(v *Vector) bool { return v == nil })
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return &f, nil
+}
+
+// deriveTags checks a vector's divergence records and adds the tag
+// "divergence:<system>" for each; a file that writes such a tag by hand is
+// refused, so the tags can never disagree with the records.
+func deriveTags(name string, v *Vector) []error {
+	var errs []error
+	for _, t := range v.Tags {
+		if strings.HasPrefix(t, DivergencePrefix) {
+			errs = append(errs, fmt.Errorf("vectors: %s: %s: tag %q is derived from the divergences member: record the system's answer there instead", name, v.ID, t))
+		}
+	}
+	seen := map[string]bool{}
+	for i, d := range v.Divergences {
+		switch {
+		case d == nil:
+			errs = append(errs, fmt.Errorf("vectors: %s: %s: divergence %d is null", name, v.ID, i))
+			continue
+		case !slices.Contains(Systems, d.System):
+			errs = append(errs, fmt.Errorf("vectors: %s: %s: divergence %d: unknown system %q (known: %s)", name, v.ID, i, d.System, strings.Join(Systems, ", ")))
+		case seen[d.System]:
+			errs = append(errs, fmt.Errorf("vectors: %s: %s: divergence %d: system %s recorded twice", name, v.ID, i, d.System))
+		}
+		seen[d.System] = true
+		if (len(d.Output) == 0) == (d.Error == nil) {
+			errs = append(errs, fmt.Errorf("vectors: %s: %s: divergence of %s: give exactly one of output and error", name, v.ID, d.System))
+		}
+		if strings.TrimSpace(d.Reason) == "" {
+			errs = append(errs, fmt.Errorf("vectors: %s: %s: divergence of %s: missing reason", name, v.ID, d.System))
+		}
+		v.Tags = append(v.Tags, DivergencePrefix+d.System)
+	}
+	return errs
 }

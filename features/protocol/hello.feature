@@ -13,11 +13,20 @@ Feature: The hello handshake
     And the answer's output has the members "name", "version", "language" and "ops"
 
   @PROTO-HELLO-002
-  Scenario: Vectors of ops missing from hello are unsupported, not failed
+  Scenario: Vectors of ops missing from hello are unsupported, never passed
     Given the fake implementation "unsupported"
     When the runner runs every vector
     Then every outcome is "unsupported"
-    And the exit code is 0
+    And the report says "nothing was judged"
+    And the exit code is 1
+
+  @PROTO-HELLO-002
+  Scenario: With --require-ops, vectors of ops missing from hello fail
+    Given the fake implementation "unsupported"
+    When the runner runs every vector with --require-ops
+    Then every outcome is "unsupported"
+    And the report says "0 passed, 9 failed"
+    And the exit code is 1
 
   @PROTO-HELLO-003
   Scenario: An implementation that does not know hello is assumed to offer every op

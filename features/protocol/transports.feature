@@ -62,3 +62,30 @@ Feature: Stdio, HTTP and time limits
     Given an HTTP implementation that answers every op with status 500
     When the runner runs every vector
     Then every outcome is "error"
+
+  @PROTO-HTTP-004
+  Scenario: Over HTTP, a batch longer than the server accepts is refused whole
+    Given the reference served over HTTP with a batch limit of 2
+    When it is POSTed the body:
+      """
+      [{"id":1,"op":"hello","input":{"protocol":1}},{"id":2,"op":"hello","input":{"protocol":1}},{"id":3,"op":"hello","input":{"protocol":1}}]
+      """
+    Then the HTTP status is 413
+    And the answer has error kind "bad_request"
+
+  @PROTO-HTTP-004
+  Scenario: Over HTTP, a redirect is not followed but reported
+    Given an HTTP implementation that redirects every op to another server
+    When the runner runs every vector
+    Then every outcome is "protocol"
+    And the exit code is 1
+
+  @PROTO-ID-004
+  Scenario: A string id that is not Unicode text is refused by the reference, not echoed
+    Given the reference served over HTTP
+    When it is POSTed the body:
+      """
+      {"id":"\ud800","op":"hello","input":{"protocol":1}}
+      """
+    Then the HTTP status is 200
+    And the answer has error kind "bad_request"

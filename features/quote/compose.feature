@@ -222,7 +222,7 @@ Feature: From the composer to the model
     When the source thread opens a location ending in that hash
     Then it gets the citation back unchanged
 
-  @QUOTE-COMPOSE-050 @QUOTE-COMPOSE-075
+  @QUOTE-COMPOSE-050 @QUOTE-COMPOSE-075 @divergence:t3code
   Scenario: A citation that cannot be written cannot be navigated to either
     Given a citation of message "c" in thread "b" of environment "a"
     And the quoted text is "q"
@@ -246,6 +246,10 @@ Feature: From the composer to the model
       | #assistant-citation=dDMtY2l0YXRpb246Ly92MS9hL2IvYz90ZXh0PXEmc3RhcnQ9MCZlbmQ9MSZwcmVmaXg9JnN1ZmZpeD0==   | QUOTE_NAV_BASE64        |
       | #assistant-citation=dDMtY\n2l0                                                                            | QUOTE_NAV_BASE64        |
       | #assistant-citation=dDMtY2l0YXRpb246Ly92Mi9hL2IvYz90ZXh0PXEmc3RhcnQ9MCZlbmQ9MSZwcmVmaXg9JnN1ZmZpeD0      | QUOTE_VERSION           |
+
+    @divergence:t3code
+    Examples: where t3code differs
+      | location                                                                                                  | code                    |
       | #assistant-citation=dDMtY2l0YXRpb246Ly92MS9hL2IvYz90ZXh0PWNhZsOpJnN0YXJ0PTAmZW5kPTEmcHJlZml4PSZzdWZmaXg9 | QUOTE_INVALID_CHARACTER |
 
   @QUOTE-COMPOSE-055 @QUOTE-COMPOSE-056

@@ -39,11 +39,15 @@ Feature: Remembering what a message pointed at
       | label                                  | stored                        |
       | Breaking:\nstorm\t\tover  the coast    | Breaking: storm over the coast |
       | \u{20}\u{20}padded\r\n                 | padded                        |
+      | She said \"hi\" & <left>               | She said \"hi\" & <left>      |
+      | zero\u{200B}width stays                | zero\u{200B}width stays       |
+
+    @divergence:vance
+    Examples: where vance differs
+      | label                                  | stored                        |
       | line\u{2028}separator\u{85}next        | line separator next           |
       | no\u{A0}break\u{2003}em\u{B}vertical   | no break em vertical          |
       | bell\u{7}and\u{0}null                  | bell and null                 |
-      | She said \"hi\" & <left>               | She said \"hi\" & <left>      |
-      | zero\u{200B}width stays                | zero\u{200B}width stays       |
 
   @SELREF-LABEL-004
   Scenario Outline: A reference without a real label is dropped, whatever its addresses
@@ -57,6 +61,10 @@ Feature: Remembering what a message pointed at
       | label                    |
       |                          |
       | \u{20}\n\t               |
+
+    @divergence:vance
+    Examples: where vance differs
+      | label                    |
       | \u{A0}\u{2003}\u{3000}   |
 
   @SELREF-LABEL-004
@@ -77,10 +85,14 @@ Feature: Remembering what a message pointed at
       | x         | 200 |           | 200  |             |
       | x         | 201 |           | 200  | …           |
       | x         | 199 | \u{20}abc | 199  | …           |
-      | x         | 199 | 😀        | 199  | …           |
       | 😀        | 100 |           | 100  |             |
       | 😀        | 101 |           | 100  | …           |
       | 線        | 201 |           | 200  | …           |
+
+    @divergence:vance
+    Examples: where vance differs
+      | unit      | n   | tail      | kept | stored tail |
+      | x         | 199 | 😀        | 199  | …           |
 
   @SELREF-VANCE-001 @SELREF-VANCE-002 @SELREF-VANCE-004 @SELREF-INGEST-002
   Scenario Outline: Only a vance: address is a vance address
@@ -96,6 +108,10 @@ Feature: Remembering what a message pointed at
       | VANCE:/apps/feeds/_app.yaml      |
       | Vance:/x                         |
       | https://example.com/a            |
+
+    @divergence:vance
+    Examples: where vance differs
+      | vanceUri                         |
       | vance:/a\n## injected            |
       | vance:/a\u{2028}b                |
 
@@ -148,11 +164,15 @@ Feature: Remembering what a message pointed at
       | feed:https://example.com     |
       | java\tscript:alert(1)        |
       | https://exa\nmple.com/x      |
-      | https://example.com/\u{85}   |
       | //example.com/x              |
       | example.com/no-scheme        |
       | :no-scheme-name              |
       | \u{A0}https://example.com    |
+
+    @divergence:vance
+    Examples: where vance differs
+      | url                          |
+      | https://example.com/\u{85}   |
 
   @SELREF-INGEST-003
   Scenario Outline: A label alone is not a reference
@@ -213,7 +233,7 @@ Feature: Remembering what a message pointed at
       | Alice Smith: und das hier? | null | "https://example.com/a" | Alice Smith: und das hier?\n\n[vance] This message pointed at: \"A search hit\" — https://example.com/a |
       | ends in a newline\n | "vance:/s/1" | null                  | ends in a newline\n\n\n[vance] This message pointed at: \"A search hit\" — vance:/s/1           |
 
-  @SELREF-REPLAY-001
+  @SELREF-REPLAY-001 @divergence:vance
   Scenario: A stored reference is hardened again before it reaches the prompt
     When the message "hi" is replayed with the stored reference {"label": "Two\nlines", "vanceUri": "vance:/a\n## injected", "url": "javascript:alert(1)", "extra": 1}
     Then the model reads "hi"

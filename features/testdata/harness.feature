@@ -39,8 +39,9 @@ Feature: the step vocabulary
       """
     Then the output is:
       """json
-      {"n": 1.5, "text": "\ufffd"}
+      {"n": 1.5, "text": "\ud83d"}
       """
+    And the output member "text" starts with "\ud83d"
 
   Scenario: a table gives members and values
     When "test.echo" is called with the members:

@@ -17,8 +17,8 @@ import (
 
 // Exit codes.
 const (
-	ExitOK     = 0 // every vector passed
-	ExitFailed = 1 // at least one vector failed
+	ExitOK     = 0 // vectors were judged and every one passed
+	ExitFailed = 1 // a vector failed, nothing was judged, or the run was interrupted
 	ExitUsage  = 2 // bad usage, or nothing could be run
 )
 
@@ -40,8 +40,10 @@ Usage:
 Point conform at an implementation with --stdio "CMD", --http URL or --spawn "CMD".
 Run 'conform COMMAND -h' for the flags of a command.
 
-Exit codes: 0 all passed, 1 some failed, 2 usage error or an implementation that
-cannot be started.
+Exit codes: 0 all judged passed, 1 some failed or nothing was judged (every vector
+skipped) or the run was interrupted, 2 usage error or an implementation that
+cannot be started. The CI gate:
+  conform run --stdio CMD --require-ops --require-codes --junit report.xml
 `
 
 // env carries the streams of one invocation.

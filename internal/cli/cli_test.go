@@ -116,7 +116,7 @@ func TestRunFakes(t *testing.T) {
 		{fakeimpl.UnknownID, []string{"--parallel", "1"}, ExitFailed, "8 passed, 1 failed", []string{"PROTOCOL    echo.echo/bad-id"}},
 		{fakeimpl.HugeLine, []string{"--parallel", "1", "--max-line", "1000000"}, ExitFailed, "8 passed, 1 failed", []string{"PROTOCOL    echo.echo/huge-answer", "longer than the limit of 1000000 bytes"}},
 		{fakeimpl.StderrFlood, nil, ExitOK, "9 passed, 0 failed", nil},
-		{fakeimpl.Unsupported, nil, ExitOK, "0 passed, 0 failed, 9 skipped", []string{"outcomes: 9 unsupported"}},
+		{fakeimpl.Unsupported, nil, ExitFailed, "0 passed, 0 failed, 9 skipped", []string{"outcomes: 9 unsupported", "verdict: failed: nothing was judged"}},
 		{fakeimpl.ErrorAnswer, nil, ExitFailed, "8 passed, 1 failed", []string{"ERROR       echo.echo/internal-error"}},
 	}
 	for _, tt := range tests {
@@ -276,10 +276,15 @@ func TestServeStdioAndDoctor(t *testing.T) {
 	t.Setenv(mainEnv, "1")
 	serve := quoteArg(os.Args[0]) + " serve --stdio"
 	dir := echoDir(t)
-	// The reference does not offer echo.echo: every vector is unsupported.
+	// The reference does not offer echo.echo: every vector is unsupported,
+	// nothing is judged and the run fails.
 	code, stdout, stderr := conform(t, "", "run", "--vectors", dir, "--stdio", serve)
-	if code != ExitOK || lastLine(stdout) != "0 passed, 0 failed, 9 skipped" || !strings.Contains(stdout, "implementation: conform-reference") {
-		t.Errorf("run against serve --stdio = exit %d\n%s%s", code, stdout, stderr)
+	if code != ExitFailed || lastLine(stdout) != "0 passed, 0 failed, 9 skipped" || !strings.Contains(stdout, "implementation: conform-reference") || !strings.Contains(stderr, "nothing was judged") {
+		t.Errorf("run of echo vectors against serve --stdio = exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = conform(t, "", "run", "--op", "selref.replay", "--stdio", serve, "--require-ops", "--require-codes")
+	if code != ExitOK || !strings.HasSuffix(lastLine(stdout), " passed, 0 failed") {
+		t.Errorf("run of selref.replay against serve --stdio = exit %d\n%s%s", code, stdout, stderr)
 	}
 	code, stdout, stderr = conform(t, "", "doctor", "--vectors", dir, "--pings", "20", "--stdio", serve)
 	if code != ExitOK || !strings.Contains(stdout, "ok   hello: conform-reference") || !strings.Contains(stdout, "ok   unknown op") || !strings.Contains(stdout, "time per request") {
@@ -301,9 +306,14 @@ func TestServeStdioInProcess(t *testing.T) {
 }
 
 func TestLoopbackAddr(t *testing.T) {
-	for in, want := range map[string]string{":8080": "127.0.0.1:8080", "8080": "127.0.0.1:8080", "0.0.0.0:80": "0.0.0.0:80", "[::1]:9": "[::1]:9", "localhost:1": "localhost:1"} {
-		if got := loopbackAddr(in); got != want {
-			t.Errorf("loopbackAddr(%q) = %q, want %q", in, got, want)
+	for in, want := range map[string]string{":8080": "127.0.0.1:8080", "[]:8080": "127.0.0.1:8080", "8080": "127.0.0.1:8080", "0.0.0.0:80": "0.0.0.0:80", "[::1]:9": "[::1]:9", "localhost:1": "localhost:1"} {
+		if got, err := loopbackAddr(in); got != want || err != nil {
+			t.Errorf("loopbackAddr(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"127.0.0.1:", "[::1", "a:b:c"} {
+		if got, err := loopbackAddr(in); err == nil {
+			t.Errorf("loopbackAddr(%q) = %q, want an error", in, got)
 		}
 	}
 }

@@ -77,7 +77,18 @@ func (e *env) doctor(args []string) int {
 
 	fmt.Fprintf(e.stdout, "transport: %s\n", transport)
 	if hello == nil {
-		check(true, "hello: answered unsupported; every op is assumed offered")
+		// The handshake took the answer for error kind unsupported: check
+		// that it is a well-formed protocol answer saying so.
+		resp, err := call(runner.Request{ID: runner.IntID(0), Op: "hello", Input: json.RawMessage(`{"protocol":1}`)})
+		switch {
+		case err != nil:
+			check(false, "hello: no answer the second time: %v", err)
+		case resp.Error == nil || resp.Error.Kind != runner.KindUnsupported:
+			check(false, "hello: answered %s the second time, error kind unsupported the first", raw(resp))
+		default:
+			verr := set.Validate("protocol.schema.json", "/$defs/response", raw(resp))
+			check(verr == nil, "hello: answered error kind unsupported; every op is assumed offered (PROTO-HELLO-003)%s", errSuffix(verr))
+		}
 	} else {
 		data, _ := json.Marshal(hello)
 		err := set.Validate("protocol.schema.json", "/$defs/hello_output", data)
@@ -115,7 +126,7 @@ func (e *env) doctor(args []string) int {
 			}
 			continue
 		}
-		if verr := set.Validate("protocol.schema.json", "/$defs/response", raw(resp)); verr != nil {
+		if verr := checkAnswer(set, raw(resp)); verr != nil {
 			bad++
 			if bad <= 10 {
 				fmt.Fprintf(e.stdout, "FAIL %s: the answer is not a protocol response: %v\n", v.ID, verr)

@@ -16,14 +16,16 @@ Runs the Gherkin scenarios (embedded, or from --dir) against an implementation
 (default: the in-process reference). paths are feature files or directories
 relative to the feature root: quote, marker/strip.feature. Scenarios run in
 strict mode: an undefined, pending or ambiguous step fails. A scenario calling
-an op the implementation does not list in its hello answer is skipped, and so
-are the scenarios about conform itself, which need its test fakes.
+an op the implementation does not list in its hello answer is skipped (with
+--require-ops it fails), and so are the scenarios about conform itself, which
+need its test fakes. A skipped scenario is never counted as passed.
 
 The framing scenarios (protocol/) send raw lines: with --stdio to a fresh
 process per scenario, with --http one POST per line.
 
-Exit code 0 when every scenario passed, 1 when one failed, 2 on bad usage or
-an implementation that cannot be started.
+Exit code 0 when some scenario was judged and every one judged passed; 1 when
+one failed or none was judged (every one skipped); 2 on bad usage or an
+implementation that cannot be started.
 `
 
 func (e *env) features(args []string) int {
@@ -32,18 +34,30 @@ func (e *env) features(args []string) int {
 		impl              implFlags
 		format, tags, dir string
 		noColor           bool
+		requireOps        requireOpsFlag
 	)
 	impl.register(fs)
 	fs.StringVar(&format, "format", "pretty", "report `FORMAT`s, comma separated: "+strings.Join(features.Formats(), ", ")+"; NAME:FILE writes one to FILE")
 	fs.StringVar(&tags, "tags", "", "run only the scenarios matching the tag `EXPR` (@QUOTE-LINK-004, ~@slow, @a,@b for or, @a && @b)")
 	fs.StringVar(&dir, "dir", "", "read the feature files from `DIR` instead of the embedded ones")
 	fs.BoolVar(&noColor, "no-color", false, "no ANSI colours in the report")
+	fs.Var(&requireOps, "require-ops", "fail every scenario calling an op the implementation does not offer (`=OPS`: only these ops, comma separated)")
 	if done, code := e.parse(fs, args, 1<<20); done {
 		return code
 	}
 	if err := features.CheckFormat(format); err != nil {
 		e.errorf("--format: %v", err)
 		return ExitUsage
+	}
+	if len(requireOps.ops.Ops) > 0 {
+		corpus, ok := e.loadCorpus("")
+		if !ok {
+			return ExitUsage
+		}
+		if err := checkNames(corpus, nil, requireOps.ops.Ops); err != nil {
+			e.errorf("--require-ops: %v", err)
+			return ExitUsage
+		}
 	}
 	raw, err := rawFor(&impl)
 	if err != nil {
@@ -71,16 +85,23 @@ func (e *env) features(args []string) int {
 		return ExitUsage
 	}
 	defer im.Close()
-	switch features.Run(features.Options{
+	var tally features.Tally
+	status := features.Run(features.Options{
 		Impl: im, Raw: raw, FS: fsys, Paths: paths, Tags: tags, Format: format,
 		Output: e.stdout, NoColors: noColor, Timeout: impl.timeout,
-	}) {
-	case features.StatusOK:
-		return ExitOK
-	case features.StatusFailed:
+		RequireOps: requireOps.ops, Tally: &tally,
+	})
+	if status == features.StatusOptions {
+		return ExitUsage
+	}
+	if msg := tally.NothingJudged(); msg != "" {
+		e.errorf("%s", msg)
 		return ExitFailed
 	}
-	return ExitUsage
+	if status == features.StatusFailed {
+		return ExitFailed
+	}
+	return ExitOK
 }
 
 // rawFor returns the raw transport of the framing scenarios for the

@@ -21,9 +21,10 @@ timeout or protocol error is shrunk to a small input, de-duplicated, and
 written under DIR as a vector file that 'conform run --vectors DIR' replays.
 Without --stdio, --http or --spawn the reference is fuzzed against itself (a
 self-check). A progress bar is drawn on a terminal, a line every 10 seconds
-otherwise, then a summary. Exit code 0 when nothing diverged, 1 when something
-did, 2 on bad usage or an implementation that cannot be started. A --stdio child
-is restarted up to 1000 times unless --restarts says otherwise.
+otherwise, then a summary. Exit code 0 when inputs were judged and nothing
+diverged; 1 when something diverged, a finding could not be written, or no
+input was judged; 2 on bad usage or an implementation that cannot be started.
+A --stdio child is restarted up to 1000 times unless --restarts says otherwise.
 `
 
 // fuzzRestarts is the default restart budget of a --stdio child under
@@ -40,6 +41,7 @@ func (e *env) fuzz(args []string) int {
 		seed  uint64
 		out   string
 		par   int
+		shr   int
 	)
 	impl.register(fs)
 	fs.Var(&ops, "op", "fuzz only `OP` (repeatable; default every op both sides offer)")
@@ -48,6 +50,7 @@ func (e *env) fuzz(args []string) int {
 	fs.Uint64Var(&seed, "seed", 0, "random seed `S` (default: from the clock; printed in the summary)")
 	fs.StringVar(&out, "out", "fuzz-findings", "write finding vectors under `DIR`")
 	fs.IntVar(&par, "parallel", 4, "requests in flight at once (the findings of a seed do not depend on it)")
+	fs.IntVar(&shr, "shrink", 2000, "spend at most `N` executions shrinking each finding")
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
@@ -60,8 +63,8 @@ func (e *env) fuzz(args []string) int {
 		impl.restarts = fuzzRestarts // crashing the implementation is what fuzzing is for
 	}
 	switch {
-	case dur < 0 || count < 0 || impl.timeout <= 0 || par <= 0:
-		e.errorf("--time and --count take non-negative values, --timeout and --parallel positive ones")
+	case dur < 0 || count < 0 || impl.timeout <= 0 || par <= 0 || shr <= 0:
+		e.errorf("--time and --count take non-negative values, --timeout, --parallel and --shrink positive ones")
 		return ExitUsage
 	case out == "":
 		e.errorf("--out needs a directory")
@@ -88,7 +91,7 @@ func (e *env) fuzz(args []string) int {
 	started := time.Now()
 	rep, err := fuzz.Run(ctx, fuzz.Config{
 		Impl: im, Ops: ops, Corpus: corpus, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout, Parallel: par,
-		Progress: prog.update,
+		ShrinkExecs: shr, Progress: prog.update,
 	})
 	prog.done()
 	if err != nil {
@@ -96,8 +99,8 @@ func (e *env) fuzz(args []string) int {
 		return ExitUsage
 	}
 	replay := strings.Join(implArgs(&impl), " ")
-	written, kept, werr := fuzz.WriteVectors(out, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Date: started})
-	writeFuzzSummary(e.stdout, rep, seed, transport, replay, out, written, kept)
+	emitted, werr := fuzz.WriteVectors(out, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Date: started})
+	writeFuzzSummary(e.stdout, rep, seed, transport, replay, out, emitted)
 	if werr != nil {
 		e.errorf("%v", werr)
 	}
@@ -105,7 +108,14 @@ func (e *env) fuzz(args []string) int {
 		e.errorf("stopped early: %s", rep.Stopped)
 		e.hintf("raise --restarts, or look at the implementation's stderr for why it died")
 	}
-	if rep.Diverged() {
+	switch {
+	case rep.Diverged():
+		return ExitFailed
+	case werr != nil:
+		return ExitFailed
+	case rep.Execs-rep.Skipped <= 0:
+		// Nothing was compared: a gate that judged nothing must not pass.
+		e.errorf("no input was judged: the reference refused every input as a bad request or the implementation answered every op as unsupported")
 		return ExitFailed
 	}
 	return ExitOK
@@ -122,16 +132,20 @@ func implArgs(f *implFlags) []string {
 	return nil
 }
 
+// fuzzShellArg quotes s as one word of a POSIX shell command line: left as
+// it is when it holds only characters no shell treats specially, else in
+// single quotes, where a single quote of s closes the quotes, is escaped
+// with a backslash and opens them again.
 func fuzzShellArg(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t'\"$\\") {
-		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") == "" {
+		return s
 	}
-	return s
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // writeFuzzSummary prints what was fuzzed, every finding with its shrunk
 // input, where the vectors went, and how to reproduce the run.
-func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, replay, dir string, written, kept []string) {
+func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, replay, dir string, emitted []fuzz.Emitted) {
 	fmt.Fprintf(w, "fuzzed %s with seed %d: %d ops, %d executions in %s (%.0f/s), %d more shrinking",
 		transport, seed, len(rep.Ops), rep.Execs, rep.Elapsed.Round(time.Millisecond), rep.Rate(), rep.Shrinks)
 	if rep.Skipped > 0 {
@@ -141,16 +155,19 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, rep
 	if len(rep.Unsupported) > 0 {
 		fmt.Fprintf(w, "unsupported by the implementation: %s\n", strings.Join(rep.Unsupported, ", "))
 	}
-	files := map[string]string{}
-	for _, p := range append(append([]string(nil), written...), kept...) {
-		for _, f := range rep.Findings {
-			if strings.Contains(p, strings.TrimPrefix(f.ID(), f.Op+"/")) {
-				files[f.ID()] = p
-			}
+	files := map[*fuzz.Finding]fuzz.Emitted{}
+	written, kept := 0, 0
+	for _, e := range emitted {
+		files[e.Finding] = e
+		if e.Kept {
+			kept++
+		} else {
+			written++
 		}
 	}
 	for _, f := range rep.Findings {
 		fmt.Fprintf(w, "\n%s %s (%d hits, shrunk in %d runs)\n", f.Kind, f.Op, f.Hits, f.ShrinkRuns)
+		fmt.Fprintf(w, "    signature:      %s\n", clipLine(f.Signature))
 		fmt.Fprintf(w, "    input:          %s\n", clipLine(string(f.Input)))
 		fmt.Fprintf(w, "    reference:      %s\n", clipLine(string(f.Expected)))
 		if f.Actual != nil {
@@ -162,11 +179,15 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, rep
 		for _, d := range f.Diffs {
 			fmt.Fprintf(w, "    %s\n", clipLine(d))
 		}
-		switch p, ok := files[f.ID()]; {
+		switch em, ok := files[f]; {
 		case f.Kind == fuzz.KindReference:
 			fmt.Fprintln(w, "    (a failure of the reference itself: please report it; no vector written)")
+		case ok && em.Kept:
+			fmt.Fprintf(w, "    vector:         %s (already there)\n", em.Path)
 		case ok:
-			fmt.Fprintf(w, "    vector:         %s\n", p)
+			fmt.Fprintf(w, "    vector:         %s\n", em.Path)
+		default:
+			fmt.Fprintln(w, "    vector:         none written (see the error below)")
 		}
 	}
 	if !rep.Diverged() {
@@ -174,8 +195,8 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, rep
 		return
 	}
 	fmt.Fprintf(w, "\n%d findings (%d divergent executions), %d vector files written to %s, %d already there\n",
-		len(rep.Findings), rep.Divergent, len(written), dir, len(kept))
-	fmt.Fprintf(w, "replay: %s\n", strings.Join(append([]string{"conform run --vectors", fuzzShellArg(dir)}, replay), " "))
+		len(rep.Findings), rep.Divergent, written, dir, kept)
+	fmt.Fprintf(w, "replay: %s\n", strings.TrimSpace(strings.Join([]string{"conform run --vectors", fuzzShellArg(dir), replay}, " ")))
 }
 
 func clipLine(s string) string {

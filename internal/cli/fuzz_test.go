@@ -3,9 +3,13 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,14 +43,81 @@ func (replayFault) Call(ctx context.Context, req runner.Request) (runner.Respons
 
 func (replayFault) Close() error { return nil }
 
+// sendTurnLiar is the reference except for the refusals of
+// quote.send_turn: those with a code of swap get the code it maps to, and
+// with random set every one gets a code made up for the occasion.
+type sendTurnLiar struct {
+	swap   map[string]string
+	random bool
+}
+
+func (l sendTurnLiar) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+	resp, err := runner.InProcess{}.Call(ctx, req)
+	if err != nil || req.Op != "quote.send_turn" || resp.Output == nil {
+		return resp, err
+	}
+	var out struct {
+		Rejected *struct{ Code string }
+	}
+	if json.Unmarshal(resp.Output, &out) != nil || out.Rejected == nil {
+		return resp, nil
+	}
+	code, ok := l.swap[out.Rejected.Code]
+	if l.random {
+		code, ok = fmt.Sprintf("LIAR_%08X", rand.Uint32()), true
+	}
+	if ok {
+		resp.Output, _ = json.Marshal(map[string]map[string]string{"rejected": {"code": code}})
+	}
+	return resp, nil
+}
+
+func (sendTurnLiar) Close() error { return nil }
+
+// fuzzFaults are the faulty implementations TestFuzzFaultyHelper serves, by
+// the value of fuzzFaultEnv.
+var fuzzFaults = map[string]runner.Implementation{
+	"1": replayFault{},
+	// quote.send_turn refuses an empty input with the code of an over-long
+	// one, or the reverse (two faults of one op).
+	"empty-as-too-long": sendTurnLiar{swap: map[string]string{"QUOTE_INPUT_EMPTY": "QUOTE_INPUT_TOO_LONG"}},
+	"too-long-as-empty": sendTurnLiar{swap: map[string]string{"QUOTE_INPUT_TOO_LONG": "QUOTE_INPUT_EMPTY"}},
+	"random-code":       sendTurnLiar{random: true},
+	"all-unsupported":   allUnsupported{},
+}
+
+// allUnsupported lists every op in its hello and answers each as
+// unsupported.
+type allUnsupported struct{}
+
+func (allUnsupported) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+	if req.Op == "hello" {
+		return runner.InProcess{}.Call(ctx, req)
+	}
+	return runner.Response{ID: req.ID, Error: &runner.ErrorBody{Kind: "unsupported", Message: "not here"}}, nil
+}
+
+func (allUnsupported) Close() error { return nil }
+
 // TestFuzzFaultyHelper is not a test: with fuzzFaultEnv set it is the
-// faulty implementation of TestFuzzFindsAndReplays.
+// faulty implementation of the fuzz tests that name it.
 func TestFuzzFaultyHelper(t *testing.T) {
 	if os.Getenv(fuzzFaultEnv) == "" {
 		t.Skip("helper process for TestFuzzFindsAndReplays")
 	}
-	runner.ServeStdio(context.Background(), replayFault{}, os.Stdin, os.Stdout, 0)
+	impl, ok := fuzzFaults[os.Getenv(fuzzFaultEnv)]
+	if !ok {
+		os.Exit(3)
+	}
+	runner.ServeStdio(context.Background(), impl, os.Stdin, os.Stdout, 0)
 	os.Exit(0)
+}
+
+// faultyCommand returns the --stdio command of the faulty implementation
+// named fault.
+func faultyCommand(t *testing.T, fault string) string {
+	t.Setenv(fuzzFaultEnv, fault)
+	return quoteArg(os.Args[0]) + " -test.run=^TestFuzzFaultyHelper$"
 }
 
 func TestFuzzUsageErrors(t *testing.T) {
@@ -57,6 +128,7 @@ func TestFuzzUsageErrors(t *testing.T) {
 		{[]string{"fuzz", "--no-such-flag"}, "conform: hint: see 'conform fuzz -h'"},
 		{[]string{"fuzz", "extra"}, `conform: error: unexpected argument "extra"`},
 		{[]string{"fuzz", "--count", "-1"}, "conform: error: --time and --count"},
+		{[]string{"fuzz", "--shrink", "0"}, "conform: error: --time and --count"},
 		{[]string{"fuzz", "--out", ""}, "conform: error: --out"},
 		{[]string{"fuzz", "--stdio", "a", "--http", "http://x"}, "at most one of"},
 		{[]string{"fuzz", "--count", "5", "--op", "quote.nothing"}, `the reference does not answer op "quote.nothing"`},
@@ -146,5 +218,149 @@ func TestFuzzOverHTTP(t *testing.T) {
 	}
 	if code, stdout, _ := conform(t, "", "run", "--vectors", out, "--http", srv.URL); code != ExitFailed {
 		t.Errorf("conform run --vectors over HTTP = exit %d, want 1\n%s", code, stdout)
+	}
+}
+
+// sendTurnFindings returns the reference codes of the quote.send_turn
+// vector files under dir, one per file.
+func sendTurnFindings(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "quote", "quote.send_turn-fuzz-*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := strings.Index(string(data), `"code": "`)
+		if i < 0 {
+			t.Fatalf("%s: no expected refusal code:\n%s", name, data)
+		}
+		code, _, _ := strings.Cut(string(data[i+len(`"code": "`):]), `"`)
+		codes = append(codes, code)
+	}
+	slices.Sort(codes)
+	return codes
+}
+
+// TestFuzzTwoWrongCodeFaults fuzzes one wrong-code fault of quote.send_turn
+// and then another into the same directory: the second is written as a
+// finding of its own, not reported as already there.
+func TestFuzzTwoWrongCodeFaults(t *testing.T) {
+	out := t.TempDir()
+	args := []string{"fuzz", "--op", "quote.send_turn", "--count", "300", "--seed", "1", "--shrink", "300", "--out", out}
+	first := faultyCommand(t, "empty-as-too-long")
+	code, stdout, stderr := conform(t, "", append(args, "--stdio", first)...)
+	if code != ExitFailed || !strings.Contains(stdout, "1 vector files written") {
+		t.Fatalf("first fault: exit %d, want %d and one file written\nstdout:\n%s\nstderr:\n%s", code, ExitFailed, stdout, stderr)
+	}
+	second := faultyCommand(t, "too-long-as-empty")
+	code, stdout, stderr = conform(t, "", append(args, "--stdio", second)...)
+	if code != ExitFailed || !strings.Contains(stdout, "1 vector files written") || !strings.Contains(stdout, "0 already there") {
+		t.Fatalf("second fault: exit %d, want %d, one file written and none already there\nstdout:\n%s\nstderr:\n%s", code, ExitFailed, stdout, stderr)
+	}
+	if got, want := sendTurnFindings(t, out), []string{"QUOTE_INPUT_EMPTY", "QUOTE_INPUT_TOO_LONG"}; !slices.Equal(got, want) {
+		t.Errorf("files for the reference codes %v, want %v", got, want)
+	}
+	if code, stdout, _ := conform(t, "", "run", "--vectors", out); code != ExitOK {
+		t.Errorf("conform run --vectors on the reference = exit %d, want 0\n%s", code, stdout)
+	}
+	for _, cmd := range []string{first, second} {
+		code, stdout, _ := conform(t, "", "run", "--vectors", out, "--stdio", cmd)
+		if code != ExitFailed || !strings.Contains(stdout, "1 failed") {
+			t.Errorf("conform run --vectors --stdio %s = exit %d, want %d and one failure\n%s", cmd, code, ExitFailed, stdout)
+		}
+	}
+}
+
+// TestFuzzRandomCodeLiar fuzzes an implementation that answers every
+// refusal of quote.send_turn with a random code: at most one file per code
+// the specification gives the op (three), however many runs diverge.
+func TestFuzzRandomCodeLiar(t *testing.T) {
+	out := t.TempDir()
+	liar := faultyCommand(t, "random-code")
+	code, stdout, stderr := conform(t, "", "fuzz", "--stdio", liar, "--op", "quote.send_turn", "--count", "300", "--seed", "4", "--shrink", "200", "--out", out)
+	if code != ExitFailed {
+		t.Fatalf("conform fuzz = exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitFailed, stdout, stderr)
+	}
+	codes := sendTurnFindings(t, out)
+	if len(codes) == 0 || len(codes) > 3 || len(slices.Compact(slices.Clone(codes))) != len(codes) {
+		t.Errorf("files for the reference codes %v: want at most one for each of quote.send_turn's three codes\n%s", codes, stdout)
+	}
+	if code, stdout, _ := conform(t, "", "run", "--vectors", out, "--stdio", liar); code != ExitFailed {
+		t.Errorf("conform run --vectors on the liar = exit %d, want %d\n%s", code, ExitFailed, stdout)
+	}
+	if code, stdout, _ := conform(t, "", "run", "--vectors", out); code != ExitOK {
+		t.Errorf("conform run --vectors on the reference = exit %d, want 0\n%s", code, stdout)
+	}
+}
+
+// shellWords runs line through sh with conform defined as a function that
+// prints its arguments, and returns them.
+func shellWords(t *testing.T, line string) []string {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", `conform() { printf '%s\0' "$@"; }; `+line)
+	cmd.Dir = t.TempDir()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("sh -c %q: %v", line, err)
+	}
+	if left, _ := os.ReadDir(cmd.Dir); len(left) > 0 {
+		t.Errorf("sh -c %q left %s behind: a word was run as a command", line, left[0].Name())
+	}
+	return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+}
+
+func TestFuzzShellArgRoundTrips(t *testing.T) {
+	for _, s := range []string{"plain", "", "two words", "it's", `say "hi"`, "$(touch /tmp/x)", "`id`", "a;b&c|d", "*?[x]", "~user",
+		"tab\there", "new\nline", `back\slash`, "-flag", "é 😀", "$HOME", "'", "''", `\'`, "!x", "#c", "a=b", "{a,b}"} {
+		if got := shellWords(t, "conform "+fuzzShellArg(s)); len(got) != 1 || got[0] != s {
+			t.Errorf("fuzzShellArg(%q) = %s reads back as %q", s, fuzzShellArg(s), got)
+		}
+	}
+}
+
+// TestFuzzReplayLineIsQuoted fuzzes through a command and into a directory
+// whose names hold spaces, quotes and $(): the printed replay line, run by
+// sh, gives back exactly the directory and the command, and replays.
+func TestFuzzReplayLineIsQuoted(t *testing.T) {
+	tricky := filepath.Join(t.TempDir(), `it's "a" $(touch pwned) dir`)
+	if err := os.Mkdir(tricky, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(tricky, "the $(helper) 'bin'")
+	if err := os.Symlink(os.Args[0], bin); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(fuzzFaultEnv, "1")
+	cmd := quoteArg(bin) + ` "-test.run=^TestFuzzFaultyHelper$"`
+	out := filepath.Join(tricky, "find ings")
+	code, stdout, stderr := conform(t, "", "fuzz", "--stdio", cmd, "--op", "selref.replay", "--count", "200", "--seed", "2", "--out", out)
+	if code != ExitFailed {
+		t.Fatalf("conform fuzz = exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitFailed, stdout, stderr)
+	}
+	i := strings.Index(stdout, "\nreplay: ")
+	if i < 0 {
+		t.Fatalf("no replay line:\n%s", stdout)
+	}
+	line, _, _ := strings.Cut(stdout[i+len("\nreplay: "):], "\n")
+	got := shellWords(t, line)
+	if want := []string{"run", "--vectors", out, "--stdio", cmd}; !slices.Equal(got, want) {
+		t.Fatalf("replay line %s reads back as %q, want %q", line, got, want)
+	}
+	if code, stdout, _ := conform(t, "", got...); code != ExitFailed {
+		t.Errorf("the replay line's command = exit %d, want %d\n%s", code, ExitFailed, stdout)
+	}
+}
+
+// TestFuzzJudgedNothingFails: an implementation that answers every op as
+// unsupported, though its hello lists them, is not a pass.
+func TestFuzzJudgedNothingFails(t *testing.T) {
+	code, stdout, stderr := conform(t, "", "fuzz", "--stdio", faultyCommand(t, "all-unsupported"), "--count", "50", "--seed", "1", "--out", t.TempDir())
+	if code != ExitFailed || !strings.Contains(stderr, "no input was judged") {
+		t.Errorf("conform fuzz = exit %d, want %d and 'no input was judged'\nstdout:\n%s\nstderr:\n%s", code, ExitFailed, stdout, stderr)
 	}
 }

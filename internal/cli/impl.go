@@ -17,6 +17,7 @@ type implFlags struct {
 	timeout            time.Duration
 	restarts           int
 	maxLine            int
+	maxBody            int64
 	noGrease           bool
 }
 
@@ -26,7 +27,8 @@ func (f *implFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.spawn, "spawn", "", "start `CMD` once per request (slow fallback)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "per-request time limit")
 	fs.IntVar(&f.restarts, "restarts", runner.DefaultRestarts, "how many times a crashed --stdio child is restarted")
-	fs.IntVar(&f.maxLine, "max-line", runner.DefaultMaxLine, "longest answer line accepted, in `bytes`")
+	fs.IntVar(&f.maxLine, "max-line", runner.DefaultMaxLine, "longest answer accepted, in `bytes` (a line on stdio; over HTTP each answer, of a batch too)")
+	fs.Int64Var(&f.maxBody, "max-body", runner.DefaultMaxAnswerBody, "longest HTTP answer body accepted, in `bytes`; answers are never decompressed and redirects never followed")
 	fs.BoolVar(&f.noGrease, "no-grease", false, "do not add an unknown member to requests (grease)")
 }
 
@@ -57,6 +59,8 @@ func (f *implFlags) build() (runner.Implementation, string, error) {
 		return nil, "", fmt.Errorf("--restarts %d: give zero or more", f.restarts)
 	case f.maxLine <= 0:
 		return nil, "", fmt.Errorf("--max-line %d: give a positive number of bytes", f.maxLine)
+	case f.maxBody <= 0:
+		return nil, "", fmt.Errorf("--max-body %d: give a positive number of bytes", f.maxBody)
 	}
 	switch {
 	case f.stdio != "":
@@ -72,7 +76,7 @@ func (f *implFlags) build() (runner.Implementation, string, error) {
 			return nil, "", fmt.Errorf("--http %q: not an http:// or https:// URL", f.http)
 		}
 		h := runner.NewHTTP(f.http)
-		h.Grease = !f.noGrease
+		h.Grease, h.MaxBody, h.MaxLine = !f.noGrease, f.maxBody, f.maxLine
 		return h, "http: " + f.http, nil
 	case f.spawn != "":
 		argv, err := splitCommand(f.spawn)

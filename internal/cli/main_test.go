@@ -13,6 +13,9 @@ const mainEnv = "CONFORM_TEST_MAIN"
 
 func TestMain(m *testing.M) {
 	fakeimpl.MaybeRun()
+	if os.Getenv(codelessEnv) != "" {
+		os.Exit(serveCodeless())
+	}
 	if os.Getenv(mainEnv) != "" {
 		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 	}

@@ -87,8 +87,18 @@ const runHead = `Usage: conform run [flags]
 Runs the selected vectors against an implementation (default: the in-process
 reference) and prints one block per failure and a closing 'N passed, N failed'
 line. Reports in other formats go to files given by --json, --junit, --tap and
---markdown ('-' for stdout). Exit code 0 when everything passed, 1 when
-something failed (or an expectations entry is stale), 2 on bad usage or an
+--markdown ('-' for stdout).
+
+Unsupported vectors (their op is not offered) are skipped, never passed;
+--require-ops makes them failures. A refusal without the code the vector
+expects passes (PROTO-REJECT-002) but is counted in every report;
+--require-codes makes it a failure. The CI gate:
+
+  conform run --stdio CMD --require-ops --require-codes --junit report.xml
+
+Exit code 0 when something was judged and everything judged passed; 1 when
+something failed, an expectations entry is stale, nothing was judged (every
+vector skipped) or the run was interrupted; 2 on bad usage or an
 implementation that cannot be started.
 `
 
@@ -100,8 +110,9 @@ func (e *env) run(args []string) int {
 		parallel, batch                     int
 		expect, writeExpect                 string
 		text, jsonOut, junit, tap, markdown string
-		verbose                             bool
+		verbose, requireCodes               bool
 		choices                             listFlag
+		requireOps                          requireOpsFlag
 	)
 	impl.register(fs)
 	sel.register(fs)
@@ -116,6 +127,8 @@ func (e *env) run(args []string) int {
 	fs.StringVar(&markdown, "markdown", "", "write a Markdown summary to `FILE`")
 	fs.BoolVar(&verbose, "v", false, "list every vector in the human report, passing ones too")
 	fs.Var(&choices, "choice", "override an implementation-defined choice: `NAME=VALUE`; repeatable")
+	fs.Var(&requireOps, "require-ops", "fail every vector whose op the implementation does not offer (`=OPS`: only these ops, comma separated)")
+	fs.BoolVar(&requireCodes, "require-codes", false, "fail a refusal that leaves out the code the vector expects")
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
@@ -150,6 +163,10 @@ func (e *env) run(args []string) int {
 	if !ok {
 		return ExitUsage
 	}
+	if err := checkNames(corpus, nil, requireOps.ops.Ops); err != nil {
+		e.errorf("--require-ops: %v", err)
+		return ExitUsage
+	}
 	if len(vs) == 0 {
 		e.errorf("no vectors to run")
 		e.hintf("check the selection flags; 'conform list' shows what is there")
@@ -162,7 +179,8 @@ func (e *env) run(args []string) int {
 		return ExitUsage
 	}
 	defer im.Close()
-	r := &runner.Runner{Impl: im, Hello: hello, Timeout: impl.timeout, Parallel: parallel, Batch: batch}
+	r := &runner.Runner{Impl: im, Hello: hello, Timeout: impl.timeout, Parallel: parallel, Batch: batch,
+		RequireOps: requireOps.ops, RequireCodes: requireCodes}
 	if len(override) > 0 {
 		r.Choices = map[string]string{}
 		if hello != nil {
@@ -204,14 +222,44 @@ func (e *env) run(args []string) int {
 			return ExitUsage
 		}
 	}
-	if ctx.Err() != nil {
-		e.errorf("interrupted")
+	for _, p := range report.Problems() {
+		e.errorf("%s", p)
+	}
+	if ctx.Err() != nil && report.Totals().Interrupted == 0 {
+		e.errorf("the run was interrupted")
 		return ExitFailed
 	}
 	if report.Failed() {
 		return ExitFailed
 	}
 	return ExitOK
+}
+
+// requireOpsFlag is --require-ops: alone it requires every op of the
+// selection; --require-ops=OPS requires those listed (comma separated,
+// repeatable).
+type requireOpsFlag struct{ ops runner.RequiredOps }
+
+func (f *requireOpsFlag) String() string { return f.ops.String() }
+
+func (f *requireOpsFlag) IsBoolFlag() bool { return true }
+
+func (f *requireOpsFlag) Set(s string) error {
+	switch s {
+	case "true", "all":
+		f.ops.All = true
+		return nil
+	case "false":
+		f.ops = runner.RequiredOps{}
+		return nil
+	}
+	var l listFlag
+	l.Set(s)
+	if len(l) == 0 {
+		return fmt.Errorf("give op names, such as quote.parse,marker.strip")
+	}
+	f.ops.Ops = append(f.ops.Ops, l...)
+	return nil
 }
 
 // writeTo writes to path, or to stdout for "-".

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
-	"time"
 
 	"github.com/conform-suite/conform/runner"
 )
@@ -19,8 +17,16 @@ const serveHead = `Usage: conform serve --stdio
 Serves the reference implementation over protocol v1: on stdin and stdout
 (one request per line; end of input ends the server), or over HTTP at ADDR
 (POST one request object, or an array as a batch). An ADDR without a host,
-like ":8080" or "8080", binds to the loopback interface only; give a host
-(0.0.0.0:8080) to listen elsewhere.
+like ":8080", "[]:8080" or "8080", binds to the loopback interface only;
+give a host (0.0.0.0:8080) to listen elsewhere.
+
+Over HTTP the server bounds what a client can make it hold: a body of at
+most --max-body bytes, a batch of at most 10000 requests (both refused with
+status 413), 128 MiB of request bodies held at once (503 past it), 64
+connections open at once (more wait to be accepted), 10 s to send the
+headers, 1 min to send the whole request, 2 min to serve a POST and write
+its answer (answers of a batch are written as they are made, and work stops
+when the client goes away), and 1 min of idle keep-alive.
 `
 
 func (e *env) serve(args []string) int {
@@ -52,35 +58,40 @@ func (e *env) serve(args []string) int {
 	return ExitUsage
 }
 
-// loopbackAddr binds an address without a host to the loopback interface.
-func loopbackAddr(addr string) string {
+// loopbackAddr binds an address without a host (":8080", "[]:8080",
+// "8080") to the loopback interface; any other host is kept as given.
+func loopbackAddr(addr string) (string, error) {
 	if !strings.Contains(addr, ":") {
-		return "127.0.0.1:" + addr
+		addr = ":" + addr
 	}
-	if strings.HasPrefix(addr, ":") {
-		return "127.0.0.1" + addr
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", err
 	}
-	return addr
+	if port == "" {
+		return "", errors.New("no port: give host:port or a port alone")
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port), nil
 }
 
 func (e *env) serveHTTP(ctx context.Context, addr string, maxBody int64) int {
-	ln, err := net.Listen("tcp", loopbackAddr(addr))
+	bind, err := loopbackAddr(addr)
 	if err != nil {
 		e.errorf("--http %s: %v", addr, err)
 		return ExitUsage
 	}
-	srv := &http.Server{
-		Handler:           runner.HTTPHandler(runner.InProcess{}, maxBody),
-		ReadHeaderTimeout: 10 * time.Second,
+	ln, err := net.Listen("tcp", bind)
+	if err != nil {
+		e.errorf("--http %s: %v", addr, err)
+		return ExitUsage
 	}
 	e.infof("serving the reference at http://%s/", ln.Addr())
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		srv.Shutdown(sctx)
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	opts := runner.DefaultServeOptions()
+	opts.MaxBody = maxBody
+	if err := opts.Serve(ctx, runner.InProcess{}, ln); err != nil {
 		e.errorf("%v", err)
 		return ExitFailed
 	}

@@ -49,7 +49,11 @@ func TestServeHTTP(t *testing.T) {
 		t.Errorf("serve --http :0 listens at %s, want the loopback interface", url)
 	}
 	code, stdout, stderrText := conform(t, "", "run", "--vectors", echoDir(t), "--http", url)
-	if code != ExitOK || lastLine(stdout) != "0 passed, 0 failed, 9 skipped" {
+	if code != ExitFailed || lastLine(stdout) != "0 passed, 0 failed, 9 skipped" || !strings.Contains(stderrText, "nothing was judged") {
+		t.Errorf("run of echo vectors against serve --http = exit %d\n%s%s", code, stdout, stderrText)
+	}
+	code, stdout, stderrText = conform(t, "", "run", "--op", "selref.replay", "--http", url, "--require-ops")
+	if code != ExitOK || !strings.HasSuffix(lastLine(stdout), " passed, 0 failed") {
 		t.Errorf("run against serve --http = exit %d\n%s%s", code, stdout, stderrText)
 	}
 	resp, err := http.Post(url, "application/json", strings.NewReader(`{"id":1,`))

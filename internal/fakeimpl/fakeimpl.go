@@ -22,7 +22,8 @@ import (
 )
 
 // Env is the environment variable that selects a mode; EnvN gives the N of
-// "crash" and EnvFile the marker file that makes "crash" crash only once.
+// "crash" and EnvFile the marker file that makes "crash" crash only once
+// (and that "hang" writes when it begins to hang).
 const (
 	Env     = "CONFORM_FAKE_IMPL"
 	EnvN    = "CONFORM_FAKE_N"
@@ -42,6 +43,7 @@ const (
 	StderrFlood = "stderrflood" // writes 50 MB to stderr, then behaves
 	Reverse     = "reverse"     // answers the requests waiting in its input in reverse order
 	NoHello     = "nohello"     // does not know hello: answers it unsupported
+	NoHelloBad  = "nohellobad"  // answers hello unsupported, without the message an error must carry
 	Unsupported = "unsupported" // lists no op in hello
 	ErrorAnswer = "errorkind"   // answers {"internal":true} with error kind internal
 )
@@ -127,6 +129,8 @@ func answer(w *bufio.Writer, mode string, req request) {
 	json.Unmarshal(req.Input, &in)
 	id := string(req.ID)
 	switch {
+	case req.Op == "hello" && mode == NoHelloBad:
+		fmt.Fprintf(w, `{"id":%s,"error":{"kind":"unsupported"}}`+"\n", id)
 	case req.Op == "hello" && mode == NoHello:
 		fmt.Fprintf(w, `{"id":%s,"error":{"kind":"unsupported","message":"what is hello?"}}`+"\n", id)
 	case req.Op == "hello":
@@ -139,6 +143,9 @@ func answer(w *bufio.Writer, mode string, req request) {
 		fmt.Fprintf(w, `{"id":%s,"error":{"kind":"unsupported","message":"no such op"}}`+"\n", id)
 	case mode == Hang && in["hang"] == true:
 		w.Flush()
+		if f := os.Getenv(EnvFile); f != "" {
+			os.WriteFile(f, nil, 0o644) // tells a test that the hang began
+		}
 		time.Sleep(time.Hour)
 	case mode == NonJSON && in["garbage"] == true:
 		fmt.Fprintf(w, "this is not JSON at all\n")

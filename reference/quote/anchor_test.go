@@ -2,12 +2,15 @@ package quote
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/conform-suite/conform/reference/internal/opkit"
 )
 
 // naiveFindAll is the obvious quadratic search, the oracle of findAll.
@@ -109,11 +112,45 @@ func TestInteger(t *testing.T) {
 		{"1e400", math.MaxInt, true},
 		{"2.5", 0, false},
 		{"", 0, false},
+		{"1e-400", 0, false},
+		{"-1e-400", 0, false},
+		{"1e-99999999999999999999", 0, false},
+		{"1e99999999999999999999", math.MaxInt, true},
+		{"-1e99999999999999999999", math.MinInt, true},
+		{"0e-400", 0, true},
+		{"-0.0", 0, true},
+		{"150e-1", 15, true},
+		{"12e-1", 0, false},
+		{"100e-2", 1, true},
+		{"101e-2", 0, false},
+		{"4.0000000000000000000000000000000000000000000000000000000000000000000000000000000001", 0, false},
+		{"9223372036854775807.0", math.MaxInt, true},
+		{"9223372036854775808.0", math.MaxInt, true},
+		{"-9223372036854775808.0", math.MinInt, true},
+		{"123456789012345678901234567890e-20", 0, false},
+		{"123456789000000000000000000000e-20", 1234567890, true},
 	}
 	for _, tt := range tests {
 		if got, ok := integer(tt.in); got != tt.want || ok != tt.ok {
 			t.Errorf("integer(%q) = %d, %v, want %d, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// TestSelectRefusesFractions checks quote.select's contract through the op:
+// offsets are integers, and a fraction too small for a float64 is still a
+// fraction, refused as a bad request rather than read as 0. (No vector can
+// say this: the op's schema refuses such an input, so the vector lint would
+// refuse the vector.)
+func TestSelectRefusesFractions(t *testing.T) {
+	for _, start := range []string{"1e-400", "0.5", "4.0000000000000000000000000000000000000000000000000000000000000000000000000000000001"} {
+		out, err := selectOp(json.RawMessage(`{"text":"abc","start":` + start + `,"end":2}`))
+		if e, ok := errors.AsType[*opkit.Error](err); !ok || e.Kind != opkit.KindBadRequest {
+			t.Errorf("quote.select start %s = %v, %v; want a bad_request error", start, out, err)
+		}
+	}
+	if _, err := selectOp(json.RawMessage(`{"text":"abc","start":0e-400,"end":20e-1}`)); err != nil {
+		t.Errorf("quote.select start 0e-400, end 20e-1: %v, want an answer", err)
 	}
 }
 

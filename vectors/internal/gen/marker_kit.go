@@ -85,6 +85,7 @@ type vec struct {
 	reqs     []string
 	tags     []string
 	in, out  any
+	div      []*vectors.Divergence
 }
 
 func (v vec) vector(op string) *vectors.Vector {
@@ -95,6 +96,7 @@ func (v vec) vector(op string) *vectors.Vector {
 		Tags:         v.tags,
 		Input:        rawJSON(v.in),
 		Expect:       vectors.Expect{Output: rawJSON(v.out)},
+		Divergences:  v.div,
 	}
 }
 

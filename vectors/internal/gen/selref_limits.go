@@ -22,7 +22,6 @@ const (
 	emoji        = "\U0001F600" // 2 UTF-16 units, 1 rune, 4 UTF-8 bytes
 	cjk          = "\u6f22"     // 1 unit, 1 rune, 3 bytes
 	ellipsis     = "\u2026"
-	divVance     = "divergence:vance"
 	selrefURL    = "https://example.com/a"
 	selrefVance  = "vance:/a"
 	selrefHeader = "[vance] This message pointed at: "
@@ -39,6 +38,22 @@ func kept(r selrefRef) json.RawMessage { return vectorkit.Raw(map[string]any{"re
 func droppedNoAddress() json.RawMessage {
 	return vectorkit.Raw(map[string]any{"dropped": map[string]string{"code": "SELREF_NO_ADDRESS"}})
 }
+
+// vanceAnswers records what vance answers to v.
+func vanceAnswers(v *vectors.Vector, reason string, output json.RawMessage) *vectors.Vector {
+	v.Divergences = vectorkit.Diverges("vance", reason, output)
+	return v
+}
+
+// vanceHigh is a label of 199 letters, a lone high surrogate and the
+// ellipsis, as vance stores it: a Java string cut between the halves of a
+// pair. Its JSON is written by hand, since a Go string cannot hold it.
+func vanceHigh() json.RawMessage {
+	return json.RawMessage(`{"reference": {"label": "` + strings.Repeat("x", 199) + `\ud83d` + ellipsis + `", "url": "` + selrefURL + `"}}`)
+}
+
+// vanceRenders is why vance's replay line differs.
+const vanceRenders = "vance's renderer prints the stored values as they are, checking and trimming nothing"
 
 func selrefVec(op, id, desc string, reqs, tags []string, input, output json.RawMessage) *vectors.Vector {
 	return &vectors.Vector{ID: op + "/" + id, Description: desc, Requirements: reqs, Tags: tags,
@@ -74,9 +89,10 @@ func selrefIngestLimits() (*vectors.File, error) {
 			[]string{"SELREF-LABEL-005", "SELREF-TEXT-001"}, []string{"boundary", "astral"}, x(emoji, 100), x(emoji, 100)),
 		label("label-101-emoji-cut", "101 emoji are 202 units (101 runes) and are cut to 100 plus an ellipsis",
 			[]string{"SELREF-LABEL-006", "SELREF-TEXT-001"}, []string{"boundary", "astral"}, x(emoji, 101), x(emoji, 100)+ellipsis),
-		label("label-emoji-across-cut-kept-whole", "An emoji on units 200-201 is cut whole; vance keeps its high surrogate",
-			[]string{"SELREF-LABEL-007", "SELREF-TEXT-003", "SELREF-TEXT-001"}, []string{"boundary", "astral", divVance},
+		vanceAnswers(label("label-emoji-across-cut-kept-whole", "An emoji on units 200-201 is cut whole; vance keeps its high surrogate",
+			[]string{"SELREF-LABEL-007", "SELREF-TEXT-003", "SELREF-TEXT-001"}, []string{"boundary", "astral"},
 			x("x", 199)+emoji, x("x", 199)+ellipsis),
+			"vance cuts the label at 200 units even between the halves of a pair, keeping the high surrogate", vanceHigh()),
 		label("label-emoji-ending-at-unit-200-kept", "An emoji on units 199-200 stays before the ellipsis (201 units, 200 runes)",
 			[]string{"SELREF-LABEL-006", "SELREF-LABEL-007", "SELREF-TEXT-001"}, []string{"boundary", "astral"},
 			x("x", 198)+emoji+"y", x("x", 198)+emoji+ellipsis),
@@ -91,11 +107,12 @@ func selrefIngestLimits() (*vectors.File, error) {
 			[]string{"SELREF-LABEL-002", "SELREF-LABEL-005"}, []string{"boundary"}, "   "+x("x", 200)+"\n", x("x", 200)),
 		label("label-cut-ending-in-ellipsis-unchanged", "A cut label of 201 units ending in the ellipsis is ingested unchanged",
 			[]string{"SELREF-INGEST-005", "SELREF-LABEL-006"}, []string{"boundary"}, x("x", 200)+ellipsis, x("x", 200)+ellipsis),
-		selrefVec(op, "label-lone-surrogate-at-cut-replaced",
+		vanceAnswers(selrefVec(op, "label-lone-surrogate-at-cut-replaced",
 			"A lone surrogate on unit 200 is read as U+FFFD and kept; vance stores the lone surrogate",
-			[]string{"SELREF-TEXT-002", "SELREF-TEXT-003", "SELREF-LABEL-006"}, []string{"boundary", divVance},
+			[]string{"SELREF-TEXT-002", "SELREF-TEXT-003", "SELREF-LABEL-006"}, []string{"boundary"},
 			json.RawMessage(`{"label": "`+x("x", 199)+`\ud83dyy", "url": "`+selrefURL+`"}`),
 			kept(selrefRef{Label: x("x", 199) + "\uFFFD" + ellipsis, URL: selrefURL})),
+			"Java strings carry lone surrogates: vance stores the lone surrogate where the spec reads U+FFFD", vanceHigh()),
 	}
 	vance1000 := pad("vance:/apps/newsfeed/_app.yaml?entry=", 1000, emoji)
 	vance1001 := pad("vance:/apps/newsfeed/_app.yaml?entry=", 1001, emoji)
@@ -146,14 +163,16 @@ func selrefReplayLimits() (*vectors.File, error) {
 	return &vectors.File{Op: op,
 		Description: "selref.replay: stored references beyond the ingest limits are capped or left out before printing.",
 		Vectors: []*vectors.Vector{
-			selrefVec(op, "stored-long-label-capped", "A stored 250-unit label is printed cut to 200 units; vance prints it whole",
-				[]string{"SELREF-REPLAY-001", "SELREF-LABEL-006"}, []string{"boundary", divVance},
+			vanceAnswers(selrefVec(op, "stored-long-label-capped", "A stored 250-unit label is printed cut to 200 units; vance prints it whole",
+				[]string{"SELREF-REPLAY-001", "SELREF-LABEL-006"}, []string{"boundary"},
 				in(selrefRef{Label: x("x", 250), URL: selrefURL}), text(x("x", 200)+ellipsis, selrefURL)),
+				vanceRenders, text(x("x", 250), selrefURL)),
 			selrefVec(op, "stored-200-unit-emoji-label-printed-whole", "A stored label of 100 emoji (200 units) is printed whole",
 				[]string{"SELREF-REPLAY-005", "SELREF-LABEL-005"}, []string{"boundary", "astral"},
 				in(selrefRef{Label: x(emoji, 100), VanceURI: selrefVance}), text(x(emoji, 100), selrefVance)),
-			selrefVec(op, "stored-1001-unit-url-left-out", "A stored url of 1,001 units is left out; vance prints it",
-				[]string{"SELREF-REPLAY-001", "SELREF-URL-006"}, []string{"boundary", "astral", divVance},
+			vanceAnswers(selrefVec(op, "stored-1001-unit-url-left-out", "A stored url of 1,001 units is left out; vance prints it",
+				[]string{"SELREF-REPLAY-001", "SELREF-URL-006"}, []string{"boundary", "astral"},
 				in(selrefRef{Label: "x", VanceURI: selrefVance, URL: url1001}), text("x", selrefVance)),
+				vanceRenders, text("x", selrefVance, url1001)),
 		}}, nil
 }

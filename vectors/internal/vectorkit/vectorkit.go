@@ -76,3 +76,10 @@ func Raw(v any) json.RawMessage {
 	}
 	return json.RawMessage(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
+
+// Diverges returns the divergence records of one system answering output,
+// for a generated vector; output is kept as given, so a raw JSON text with a
+// lone surrogate escape stays as written.
+func Diverges(system, reason string, output json.RawMessage) []*vectors.Divergence {
+	return []*vectors.Divergence{{System: system, Reason: reason, Output: output}}
+}

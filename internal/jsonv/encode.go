@@ -1,0 +1,83 @@
+package jsonv
+
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// AppendString appends the JSON string of the code units u to dst. Well-formed
+// characters are written as UTF-8; a lone surrogate, a control character and
+// DEL as a \u escape (lowercase hexadecimal), so that the text shows what the
+// units are; '"' and '\' are escaped, and LF, CR and TAB as \n, \r, \t.
+func AppendString(dst []byte, u []uint16) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		switch {
+		case c == '"':
+			dst = append(dst, '\\', '"')
+		case c == '\\':
+			dst = append(dst, '\\', '\\')
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		case c < 0x20 || c == 0x7f:
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		case c < utf8.RuneSelf:
+			dst = append(dst, byte(c))
+		case utf16.IsSurrogate(rune(c)):
+			if c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff {
+				dst = utf8.AppendRune(dst, utf16.DecodeRune(rune(c), rune(u[i+1])))
+				i++
+				continue
+			}
+			dst = append(dst, '\\', 'u', hex[c>>12], hex[c>>8&0xf], hex[c>>4&0xf], hex[c&0xf])
+		default:
+			dst = utf8.AppendRune(dst, rune(c))
+		}
+	}
+	return append(dst, '"')
+}
+
+func appendRune(b []byte, r rune) []byte { return utf8.AppendRune(b, r) }
+
+// Append appends v as compact JSON to dst: numbers as written, strings as
+// AppendString writes them, members in their order.
+func Append(dst []byte, v *Value) []byte {
+	switch v.Kind {
+	case Null:
+		return append(dst, "null"...)
+	case False:
+		return append(dst, "false"...)
+	case True:
+		return append(dst, "true"...)
+	case Number:
+		return append(dst, v.Num...)
+	case String:
+		return AppendString(dst, v.Units)
+	case Array:
+		dst = append(dst, '[')
+		for i := range v.Elems {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = Append(dst, &v.Elems[i])
+		}
+		return append(dst, ']')
+	default:
+		dst = append(dst, '{')
+		for i := range v.Members {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendString(dst, v.Members[i].Name)
+			dst = append(dst, ':')
+			dst = Append(dst, &v.Members[i].Value)
+		}
+		return append(dst, '}')
+	}
+}

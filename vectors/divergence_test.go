@@ -1,0 +1,380 @@
+package vectors_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/conform-suite/conform/internal/schemaset"
+	"github.com/conform-suite/conform/vectors"
+)
+
+// TestDivergences checks every divergence record of the corpus: its answer
+// fits the op's output schema (unless it is an error), and it differs from
+// the standard expectation when compared as the runner judges (a refusal
+// matches whatever its code, when the answer gives none) but faithfully: a
+// lone surrogate escape is that code unit, not U+FFFD.
+func TestDivergences(t *testing.T) {
+	set, err := schemaset.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := vectors.Load(vectors.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, v := range c.Vectors() {
+		for _, d := range v.Divergences {
+			n++
+			if d.Error != nil {
+				continue // an error is never an expected output
+			}
+			if err := set.Validate("ops/"+v.Op+".json", "/$defs/output", d.Output); err != nil {
+				t.Errorf("%s: %s: answer of %s: %v", v.File, v.ID, d.System, err)
+			}
+			outs := []json.RawMessage{v.Expect.Output}
+			if v.Expect.Output == nil {
+				outs = outs[:0]
+				for _, o := range v.Expect.Outputs {
+					outs = append(outs, o)
+				}
+			}
+			for _, o := range outs {
+				same, err := sameAnswer(o, d.Output)
+				if err != nil {
+					t.Errorf("%s: %s: %v", v.File, v.ID, err)
+				} else if same {
+					t.Errorf("%s: %s: the answer recorded for %s is the expected one: not a divergence", v.File, v.ID, d.System)
+				}
+			}
+		}
+		for _, tag := range v.Tags {
+			if sys, ok := strings.CutPrefix(tag, vectors.DivergencePrefix); ok && v.Divergence(sys) == nil {
+				t.Errorf("%s: %s: tag %s without a record", v.File, v.ID, tag)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no divergence recorded in the corpus")
+	}
+	// Every system has at least one record: a profile that records nothing
+	// would grade exactly as the default one.
+	for _, sys := range vectors.Systems {
+		if len(c.Divergent(sys)) == 0 {
+			t.Errorf("no vector records a divergence for %s", sys)
+		}
+	}
+}
+
+func TestSameAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		want, got string
+		same      bool
+	}{
+		{`{"a":1,"b":"x"}`, `{"b":"x","a":1.0}`, true},
+		{`{"t":"\ud83d\ude00"}`, `{"t":"😀"}`, true},
+		{`{"t":"\ud83d"}`, `{"t":"\ufffd"}`, false},
+		{`{"t":"\ud83d"}`, `{"t":"\uD83D"}`, true},
+		{`{"t":"\ude00"}`, `{"t":"\ud83d"}`, false},
+		{`{"t":"\ud83d x"}`, `{"t":"\ud83d x"}`, true},
+		{`{"rejected":{"code":"A"}}`, `{"rejected":{}}`, true},
+		{`{"rejected":{"code":"A"}}`, `{"rejected":{"code":"A","message":"m"}}`, true},
+		{`{"rejected":{"code":"A"}}`, `{"rejected":{"code":"B"}}`, false},
+		{`{"rejected":{"code":"A"}}`, `{"dropped":{"code":"A"}}`, false},
+		{`{"a":[1,2]}`, `{"a":[2,1]}`, false},
+		{`{"a":1}`, `{"a":1,"b":null}`, false},
+		{`{"n":9007199254740993}`, `{"n":9007199254740992}`, false},
+	} {
+		same, err := sameAnswer(json.RawMessage(tc.want), json.RawMessage(tc.got))
+		if err != nil {
+			t.Errorf("%s vs %s: %v", tc.want, tc.got, err)
+		} else if same != tc.same {
+			t.Errorf("%s vs %s: same = %v, want %v", tc.want, tc.got, same, tc.same)
+		}
+	}
+}
+
+// TestParseDivergences feeds Parse records that break the format; each is
+// refused with an error naming the fault.
+func TestParseDivergences(t *testing.T) {
+	const head = `{"op":"quote.parse","description":"d","vectors":[{"id":"quote.parse/x","description":"d","requirements":["QUOTE-LINK-001"],"input":{"href":""},"expect":{"output":{"rejected":{"code":"QUOTE_SCHEME"}}}`
+	for _, tc := range []struct{ tail, want string }{
+		{`,"divergences":[{"system":"acme","reason":"r","output":{}}]}]}`, `unknown system "acme"`},
+		{`,"divergences":[{"system":"t3code","reason":"r"}]}]}`, "exactly one of output and error"},
+		{`,"divergences":[{"system":"t3code","reason":"r","output":{},"error":{"kind":"internal"}}]}]}`, "exactly one of output and error"},
+		{`,"divergences":[{"system":"t3code","reason":" ","output":{}}]}]}`, "missing reason"},
+		{`,"divergences":[{"system":"t3code","reason":"r","output":{}},{"system":"t3code","reason":"r","output":{}}]}]}`, "recorded twice"},
+		{`,"tags":["divergence:t3code"]}]}`, "is derived from the divergences member"},
+		{`,"divergences":[{"system":"t3code","reason":"r","answer":{}}]}]}`, `unknown field "answer"`},
+	} {
+		_, err := vectors.Parse("x.json", []byte(head+tc.tail))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to say %q", tc.tail, err, tc.want)
+		}
+	}
+	f, err := vectors.Parse("x.json", []byte(head+`,"tags":["boundary"],"divergences":[{"system":"t3code","reason":"r","output":{"citation":{"t":"\udc00"}}}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := f.Vectors[0]
+	if !v.HasTag("divergence:t3code") || v.HasTag("divergence:vance") {
+		t.Errorf("tags = %v, want boundary and the derived divergence:t3code", v.Tags)
+	}
+	d := v.Divergence("t3code")
+	if d == nil || string(d.Answer()) != `{"output":{"citation":{"t":"\udc00"}}}` {
+		t.Errorf("Divergence(t3code) = %+v, want the answer kept as written", d)
+	}
+	if v.Divergence("vance") != nil {
+		t.Error("Divergence(vance) is not nil")
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "divergence:") || !strings.Contains(string(out), `"tags":["boundary"]`) || !strings.Contains(string(out), `\udc00`) {
+		t.Errorf("marshalled vector %s: want the derived tag left out and the answer as written", out)
+	}
+}
+
+// sameAnswer reports whether got matches want as the runner judges an
+// answer: members in any order, numbers by value, a refusal's code compared
+// only when got gives one and its other members never; strings compared as
+// sequences of UTF-16 code units, so a lone surrogate stays itself.
+func sameAnswer(want, got json.RawMessage) (bool, error) {
+	w, err := faithful(want)
+	if err != nil {
+		return false, fmt.Errorf("expected output: %w", err)
+	}
+	g, err := faithful(got)
+	if err != nil {
+		return false, fmt.Errorf("recorded answer: %w", err)
+	}
+	return equal(w, g, false), nil
+}
+
+func equal(w, g any, refusal bool) bool {
+	switch w := w.(type) {
+	case map[string]any:
+		g, ok := g.(map[string]any)
+		if !ok {
+			return false
+		}
+		if refusal {
+			gc, ok := g[hexUnits("code")]
+			return !ok || equal(w[hexUnits("code")], gc, false)
+		}
+		if len(w) != len(g) {
+			return false
+		}
+		for k, wv := range w {
+			gv, ok := g[k]
+			if !ok || !equal(wv, gv, k == hexUnits("rejected") || k == hexUnits("dropped")) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		g, ok := g.([]any)
+		if !ok || len(w) != len(g) {
+			return false
+		}
+		for i := range w {
+			if !equal(w[i], g[i], false) {
+				return false
+			}
+		}
+		return true
+	case *big.Float:
+		g, ok := g.(*big.Float)
+		return ok && w.Cmp(g) == 0
+	default: // units, bool, nil
+		return fmt.Sprint(w) == fmt.Sprint(g) && fmt.Sprintf("%T", w) == fmt.Sprintf("%T", g)
+	}
+}
+
+// units is a JSON string as its UTF-16 code units.
+type units string
+
+// faithful decodes one JSON value; strings (member names too) become their
+// UTF-16 code units, four hex digits each, numbers exact big floats.
+func faithful(data []byte) (any, error) {
+	p := &jparser{s: string(data)}
+	v, err := p.value()
+	if err != nil {
+		return nil, err
+	}
+	p.space()
+	if p.i != len(p.s) {
+		return nil, fmt.Errorf("trailing data at byte %d", p.i)
+	}
+	return v, nil
+}
+
+type jparser struct {
+	s string
+	i int
+}
+
+func (p *jparser) space() {
+	for p.i < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.i]) >= 0 {
+		p.i++
+	}
+}
+
+func (p *jparser) value() (any, error) {
+	p.space()
+	if p.i >= len(p.s) {
+		return nil, fmt.Errorf("unexpected end")
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		p.i++
+		m := map[string]any{}
+		p.space()
+		if p.i < len(p.s) && p.s[p.i] == '}' {
+			p.i++
+			return m, nil
+		}
+		for {
+			p.space()
+			k, err := p.str()
+			if err != nil {
+				return nil, err
+			}
+			p.space()
+			if p.i >= len(p.s) || p.s[p.i] != ':' {
+				return nil, fmt.Errorf("want ':' at byte %d", p.i)
+			}
+			p.i++
+			v, err := p.value()
+			if err != nil {
+				return nil, err
+			}
+			m[string(k)] = v
+			p.space()
+			if p.i < len(p.s) && p.s[p.i] == ',' {
+				p.i++
+				continue
+			}
+			if p.i < len(p.s) && p.s[p.i] == '}' {
+				p.i++
+				return m, nil
+			}
+			return nil, fmt.Errorf("want ',' or '}' at byte %d", p.i)
+		}
+	case c == '[':
+		p.i++
+		var a []any
+		p.space()
+		if p.i < len(p.s) && p.s[p.i] == ']' {
+			p.i++
+			return a, nil
+		}
+		for {
+			v, err := p.value()
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+			p.space()
+			if p.i < len(p.s) && p.s[p.i] == ',' {
+				p.i++
+				continue
+			}
+			if p.i < len(p.s) && p.s[p.i] == ']' {
+				p.i++
+				return a, nil
+			}
+			return nil, fmt.Errorf("want ',' or ']' at byte %d", p.i)
+		}
+	case c == '"':
+		return p.str()
+	case strings.HasPrefix(p.s[p.i:], "true"):
+		p.i += 4
+		return true, nil
+	case strings.HasPrefix(p.s[p.i:], "false"):
+		p.i += 5
+		return false, nil
+	case strings.HasPrefix(p.s[p.i:], "null"):
+		p.i += 4
+		return nil, nil
+	default:
+		j := p.i
+		for p.i < len(p.s) && strings.IndexByte("+-0123456789.eE", p.s[p.i]) >= 0 {
+			p.i++
+		}
+		f, ok := new(big.Float).SetPrec(256).SetString(p.s[j:p.i])
+		if !ok || j == p.i {
+			return nil, fmt.Errorf("bad value at byte %d", j)
+		}
+		return f, nil
+	}
+}
+
+// str reads a string literal and returns its code units in hex, four digits
+// each, so that equal unit sequences give equal strings.
+func (p *jparser) str() (units, error) {
+	if p.i >= len(p.s) || p.s[p.i] != '"' {
+		return "", fmt.Errorf("want a string at byte %d", p.i)
+	}
+	p.i++
+	var b strings.Builder
+	put := func(u uint16) { fmt.Fprintf(&b, "%04x", u) }
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return units(b.String()), nil
+		case c == '\\':
+			if p.i+1 >= len(p.s) {
+				return "", fmt.Errorf("unterminated escape")
+			}
+			e := p.s[p.i+1]
+			p.i += 2
+			switch e {
+			case 'u':
+				if p.i+4 > len(p.s) {
+					return "", fmt.Errorf("short \\u escape")
+				}
+				n, err := strconv.ParseUint(p.s[p.i:p.i+4], 16, 16)
+				if err != nil {
+					return "", fmt.Errorf("bad \\u escape at byte %d", p.i)
+				}
+				put(uint16(n))
+				p.i += 4
+			default:
+				r, ok := map[byte]uint16{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}[e]
+				if !ok {
+					return "", fmt.Errorf("bad escape \\%c", e)
+				}
+				put(r)
+			}
+		default:
+			r, size := utf8.DecodeRuneInString(p.s[p.i:])
+			if r == utf8.RuneError && size == 1 {
+				return "", fmt.Errorf("invalid UTF-8 at byte %d", p.i)
+			}
+			p.i += size
+			for _, u := range utf16.Encode([]rune{r}) {
+				put(u)
+			}
+		}
+	}
+	return "", fmt.Errorf("unterminated string")
+}
+
+// hexUnits is an ASCII name in the form str gives it.
+func hexUnits(name string) string {
+	var b strings.Builder
+	for _, c := range []byte(name) {
+		fmt.Fprintf(&b, "%04x", c)
+	}
+	return b.String()
+}
