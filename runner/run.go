@@ -299,6 +299,11 @@ func (r *Runner) deadline(ctx context.Context) (context.Context, context.CancelF
 // judge classifies an answer.
 func (r *Runner) judge(res *Result, resp Response, err error) {
 	v := res.Vector
+	defer func() {
+		if res.Failed() && res.Stderr == "" && resp.stderr != nil {
+			res.Stderr = resp.stderr() // the child's own words on a wrong answer
+		}
+	}()
 	switch {
 	case err != nil:
 		res.Outcome, res.Detail, res.Stderr = classify(err)
