@@ -22,8 +22,9 @@ const (
 // and plain text otherwise; every ASCII punctuation character of it is
 // backslash-escaped, so no link, image, emphasis, code span, entity or HTML
 // can come out of a label, and the rendered text is the label itself. An
-// address is written as a pointy-bracket destination with '\', '<', '>' and
-// '&' escaped, so that it resolves to the address exactly as stored.
+// address is written as a pointy-bracket destination with '\', '<' and '>'
+// backslash-escaped and '&' written as "&amp;", so that it resolves to the
+// address exactly as stored.
 func Bubble(stored Reference) string {
 	ref, err := Ingest(stored)
 	if err != nil {
@@ -58,11 +59,14 @@ func EscapeText(s string) string {
 }
 
 // Destination returns a CommonMark link destination that resolves to addr
-// exactly: addr between '<' and '>', with '\', '<', '>' and '&' escaped
-// (SELREF-BUBBLE-005). addr holds no line break (ingest refuses address
-// controls).
+// exactly: addr between '<' and '>', with '\', '<' and '>' backslash-escaped
+// and '&' written as the character reference "&amp;" (SELREF-BUBBLE-005).
+// A backslash does not keep '&' from starting a character reference in a
+// destination with every renderer (some decode references before they
+// remove escapes), while "&amp;" is decoded to '&' by all of them. addr
+// holds no line break (ingest refuses address controls).
 func Destination(addr string) string {
-	return "<" + escapeSet(addr, `\<>&`) + ">"
+	return "<" + strings.ReplaceAll(escapeSet(addr, `\<>`), "&", "&amp;") + ">"
 }
 
 func escapeSet(s, set string) string {
