@@ -192,7 +192,7 @@ func parse(name string, data []byte) parsed {
 			fence = !fence
 			continue
 		}
-		if fence || strings.HasPrefix(line, "    ") && cur == nil {
+		if fence || strings.HasPrefix(line, "    ") && cur == nil && oos == nil {
 			continue // code block: never normative
 		}
 		if m := heading.FindStringSubmatch(line); m != nil {
