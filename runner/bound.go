@@ -40,12 +40,6 @@ type Clipped struct {
 	Prefix string
 }
 
-// String is "answer of 4,194,304 bytes, sha256 …, first 4 KiB: …", the
-// prefix rendered as is (callers render it safely).
-func (c *Clipped) String() string {
-	return fmt.Sprintf("answer of %s bytes, sha256 %s, first %d bytes: %s", thousands(c.Size), c.SHA256, len(c.Prefix), c.Prefix)
-}
-
 func thousands(n int) string {
 	s := fmt.Sprint(n)
 	var b strings.Builder

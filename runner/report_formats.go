@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/conform-suite/conform/internal/safetext"
 	"io"
 	"strconv"
 	"strings"
@@ -317,17 +318,17 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			}
 		case Unsupported, XFail:
 			if res.Required {
-				c.Failure = &junitProblem{Message: res.Kind() + ": " + res.Detail, Type: res.Kind(), Body: r.failureText(res)}
+				c.Failure = &junitProblem{Message: res.Kind() + ": " + safetext.Clip(res.Detail, maxMessage), Type: res.Kind(), Body: r.failureText(res)}
 				s.Failures++
 				break
 			}
-			c.Skipped = &junitProblem{Message: res.Kind() + ": " + firstOr(res.Reason, res.Detail)}
+			c.Skipped = &junitProblem{Message: res.Kind() + ": " + safetext.Clip(firstOr(res.Reason, res.Detail), maxMessage)}
 			s.Skipped++
 		case Fail, XPass:
-			c.Failure = &junitProblem{Message: res.Kind() + ": " + firstLine(res), Type: res.Kind(), Body: r.failureText(res)}
+			c.Failure = &junitProblem{Message: res.Kind() + ": " + safetext.Clip(firstLine(res), maxMessage), Type: res.Kind(), Body: r.failureText(res)}
 			s.Failures++
 		default:
-			c.Error = &junitProblem{Message: res.Kind() + ": " + firstLine(res), Type: res.Kind(), Body: r.failureText(res)}
+			c.Error = &junitProblem{Message: res.Kind() + ": " + safetext.Clip(firstLine(res), maxMessage), Type: res.Kind(), Body: r.failureText(res)}
 			s.Errors++
 		}
 		s.Tests++
@@ -433,11 +434,15 @@ func (r *Report) WriteTAP(w io.Writer) error {
 	return err
 }
 
-// tapEscape keeps a directive's text on one line and free of '#'.
+// tapEscape keeps a directive's text on one line, rendered safely, and
+// free of '#'.
 func tapEscape(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	return strings.ReplaceAll(s, "#", `\#`)
+	return strings.ReplaceAll(safetext.Clip(s, maxMessage), "#", `\#`)
 }
+
+// maxMessage caps a one-line message (a JUnit message attribute, a TAP
+// directive, a Markdown cell) quoting an implementation, in bytes.
+const maxMessage = 300
 
 // maxMarkdownRows caps the failure table of the Markdown report.
 const maxMarkdownRows = 100
@@ -453,9 +458,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	b.WriteString("## conform: " + status + "\n\n")
 	if h := r.Implementation; h != nil {
-		fmt.Fprintf(&b, "Implementation **%s** %s (%s), protocol %d, over %s; conform %s.\n\n", mdCell(h.Name), mdCell(h.Version), mdCell(h.Language), h.Protocol, mdCell(r.Transport), r.SuiteVersion)
+		fmt.Fprintf(&b, "Implementation %s %s (%s), protocol %d, over %s; conform %s.\n\n", mdSpan(h.Name, false), mdSpan(h.Version, false), mdSpan(h.Language, false), h.Protocol, mdSpan(r.Transport, false), r.SuiteVersion)
 	} else {
-		fmt.Fprintf(&b, "Implementation without hello, over %s; conform %s.\n\n", mdCell(r.Transport), r.SuiteVersion)
+		fmt.Fprintf(&b, "Implementation without hello, over %s; conform %s.\n\n", mdSpan(r.Transport, false), r.SuiteVersion)
 	}
 	b.WriteString("| outcome | vectors |\n|---|---:|\n")
 	for _, o := range Outcomes {
@@ -479,7 +484,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if l := r.codelessLine(); l != "" {
 		var ids []string
 		for _, res := range r.CodelessResults() {
-			ids = append(ids, "`"+res.Vector.ID+"`")
+			ids = append(ids, mdSpan(res.Vector.ID, false))
 		}
 		fmt.Fprintf(&b, "\n%s%s: %s.\n", strings.ToUpper(l[:1]), l[1:], listSome(ids, maxMarkdownRows))
 	}
@@ -490,11 +495,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	for i := range r.Results {
 		res := &r.Results[i]
 		if res.Failed() && res.Outcome != Interrupted {
-			rows = append(rows, fmt.Sprintf("| `%s` | %s | %s | %s |", res.Vector.ID, res.Kind(), strings.Join(res.Vector.Requirements, " "), mdCell(firstLine(res))))
+			rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s |", mdSpan(res.Vector.ID, true), res.Kind(), strings.Join(res.Vector.Requirements, " "), mdSpan(firstLine(res), true)))
 		}
 	}
 	for _, x := range r.Stale {
-		rows = append(rows, fmt.Sprintf("| `%s` | stale | | expectations line %d names no vector |", x.ID, x.Line))
+		rows = append(rows, fmt.Sprintf("| %s | stale | | expectations line %d names no vector |", mdSpan(x.ID, true), x.Line))
 	}
 	if len(rows) > 0 {
 		b.WriteString("\n| vector | outcome | requirements | first difference |\n|---|---|---|---|\n")
@@ -511,9 +516,12 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
-// mdCell makes s safe inside a Markdown table cell.
-func mdCell(s string) string {
-	s = truncateUTF8(s, 200)
-	s = strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "`", "'").Replace(s)
-	return s
+// mdSpan puts text in a Markdown code span (safetext.CodeSpan), cut to
+// about maxMessage bytes: nothing in it is a link, an image, emphasis or
+// HTML. cell is for a table cell.
+func mdSpan(s string, cell bool) string {
+	if len(s) > maxMessage {
+		s = string(headUTF8([]byte(s), maxMessage)) + "…"
+	}
+	return safetext.CodeSpan(s, cell)
 }

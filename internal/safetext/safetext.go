@@ -146,17 +146,6 @@ func Clip(s string, max int) string {
 	return t[:cut] + fmt.Sprintf("… (%d bytes in all)", len(s))
 }
 
-// Lines renders multi-line text (a stderr tail) as lines, each rendered
-// with Text: a "\r\n" or "\n" ends a line, and nothing else does.
-func Lines(s string) []string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	ls := strings.Split(s, "\n")
-	for i, l := range ls {
-		ls[i] = Text(l)
-	}
-	return ls
-}
-
 // CodeSpan renders s as a Markdown code span: the text rendered with Text,
 // between backtick fences longer than any run of backticks inside it, so
 // that nothing in it is a link, an image, emphasis or HTML. In a table
@@ -165,6 +154,10 @@ func Lines(s string) []string {
 func CodeSpan(s string, cell bool) string {
 	t := Text(s)
 	if cell {
+		// A table row splits at a '|' that no odd run of backslashes
+		// escapes: a backslash right before a '|' becomes \x5c, and every
+		// '|' gets one.
+		t = strings.ReplaceAll(t, `\|`, `\x5c|`)
 		t = strings.ReplaceAll(t, "|", `\|`)
 	}
 	longest, run := 0, 0
@@ -184,4 +177,21 @@ func CodeSpan(s string, cell bool) string {
 		t = " " + t + " "
 	}
 	return fence + t + fence
+}
+
+// Tail renders the last n lines of multi-line text (a stderr tail), each
+// with Clip to max bytes, after a "[N earlier lines]" line when some were
+// left out.
+func Tail(s string, n, max int) []string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	lines := strings.Split(s, "\n")
+	var out []string
+	if len(lines) > n {
+		out = append(out, fmt.Sprintf("[%d earlier lines]", len(lines)-n))
+		lines = lines[len(lines)-n:]
+	}
+	for _, l := range lines {
+		out = append(out, Clip(l, max))
+	}
+	return out
 }
