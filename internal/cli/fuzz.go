@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/conform-suite/conform/internal/safetext"
 	"io"
 	"os"
 	"os/signal"
@@ -199,8 +200,10 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, rep
 	fmt.Fprintf(w, "replay: %s\n", strings.TrimSpace(strings.Join([]string{"conform run --vectors", fuzzShellArg(dir), replay}, " ")))
 }
 
+// clipLine renders an implementation's text on one line (safetext.Text)
+// and clips it to about 300 characters.
 func clipLine(s string) string {
-	s = strings.ReplaceAll(s, "\n", `\n`)
+	s = safetext.Text(s)
 	if r := []rune(s); len(r) > 300 {
 		return string(r[:150]) + fmt.Sprintf("…(%d more)…", len(r)-300) + string(r[len(r)-150:])
 	}
