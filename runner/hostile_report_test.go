@@ -27,8 +27,8 @@ import (
 // keep, differences too many to list, and text meant for a terminal or a
 // Markdown renderer in every field an implementation writes.
 
-// echoVectors is n echo.echo vectors whose input and output are {"text":"a"}.
-func echoVectors(t *testing.T, n int) []*vectors.Vector {
+// sameEchoVectors is n echo.echo vectors whose input and output are {"text":"a"}.
+func sameEchoVectors(t *testing.T, n int) []*vectors.Vector {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString(`{"op":"echo.echo","description":"Echo.","vectors":[`)
@@ -94,7 +94,7 @@ func bigAnswer(size int) []byte {
 // minute on a shared machine, and 400 MiB is still far past the bound.)
 func TestBigAnswersBoundedMemory(t *testing.T) {
 	const size = 4 << 20
-	vs := echoVectors(t, 100)
+	vs := sameEchoVectors(t, 100)
 	impl := answerImpl{answer: func(req Request) (Response, error) {
 		return Response{ID: req.ID, Output: bigAnswer(size)}, nil
 	}}
@@ -156,7 +156,7 @@ func TestWideAnswersDiffsCapped(t *testing.T) {
 		return Response{ID: req.ID, Output: bytes.Clone(wide)}, nil
 	}}
 	r := &Runner{Impl: impl, Hello: &Hello{Protocol: 1, Ops: []string{"echo.echo"}}, Parallel: 1}
-	results := r.Run(context.Background(), echoVectors(t, 4))
+	results := r.Run(context.Background(), sameEchoVectors(t, 4))
 	for _, res := range results {
 		if res.Outcome != Fail || len(res.Diffs) > MaxDiffs+1 || !strings.Contains(res.Diffs[len(res.Diffs)-1], "more difference") {
 			t.Errorf("%s: %s with %d diff lines, last %q; want fail with at most %d lines, the last saying how many more", res.Vector.ID, res.Outcome, len(res.Diffs), res.Diffs[len(res.Diffs)-1], MaxDiffs+1)
@@ -317,7 +317,7 @@ func lastLineOf(s string) string {
 // code, an answer's strings, a transport's message and stderr.
 func TestPayloadStaysText(t *testing.T) {
 	hello, _ := json.Marshal(map[string]any{"protocol": 1, "name": payload, "version": payload, "language": payload, "ops": []string{"echo.echo"}})
-	vs := echoVectors(t, 7)
+	vs := sameEchoVectors(t, 7)
 	str, _ := json.Marshal(payload)
 	impl := answerImpl{hello: string(hello), answer: func(req Request) (Response, error) {
 		id, _ := strconv.Atoi(string(req.ID))
@@ -390,7 +390,7 @@ func TestHTTPStatusTextStaysText(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &Runner{Impl: h, Hello: hello, Timeout: 30 * time.Second, Batch: 2}
-	results := r.Run(context.Background(), echoVectors(t, 3))
+	results := r.Run(context.Background(), sameEchoVectors(t, 3))
 	for _, res := range results {
 		if res.Outcome != ProtocolErr || !strings.Contains(res.Detail, "418") {
 			t.Errorf("%s: %s %q, want protocol naming the 418", res.Vector.ID, res.Outcome, res.Detail)
