@@ -63,6 +63,7 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 	} else {
 		fmt.Fprintf(&b, "implementation: no hello (every op assumed), over %s\n", r.Transport)
 	}
+	fmt.Fprintf(&b, "profile: %s\n", r.profileLine())
 	var parts []string
 	for _, o := range Outcomes {
 		if n := t.ByOutcome[o]; n > 0 {
@@ -132,6 +133,9 @@ func (r *Report) writeFailure(b *strings.Builder, res *Result) {
 			line = truncateUTF8(line, maxRequestShown) + fmt.Sprintf("… (%d bytes; 'conform explain %s' prints it whole)", len(line), res.Vector.ID)
 		}
 		fmt.Fprintf(b, "  request:  %s\n", line)
+	}
+	if d := res.Recorded; d != nil {
+		fmt.Fprintf(b, "  recorded: graded against the answer recorded for %s: %s\n", d.System, d.Reason)
 	}
 	if res.Reason != "" {
 		fmt.Fprintf(b, "  listed:   %s (the expectations file lists it as failing; outcome %s)\n", firstOr(res.Reason, "no reason given"), res.Original)
