@@ -118,8 +118,8 @@ func (v *verdict) outcome() string {
 type verdicts struct {
 	profile string // the profile's name, for the reports
 	mu      sync.Mutex
-	list []*verdict
-	byID map[string]*verdict
+	list    []*verdict
+	byID    map[string]*verdict
 }
 
 func (vs *verdicts) add(v *verdict) {
