@@ -269,3 +269,18 @@ func readReport(t *testing.T, path string) jsonReportView {
 	}
 	return rep
 }
+
+// TestUnknownProfile: every command taking --profile refuses a name it does
+// not know, naming the known ones.
+func TestUnknownProfile(t *testing.T) {
+	for _, cmd := range []string{"run", "list", "features"} {
+		code, _, stderr := conform(t, "", cmd, "--profile", "t3")
+		if code != ExitUsage || !strings.Contains(stderr, `--profile: unknown profile "t3" (known: spec, seed, t3code, vance)`) {
+			t.Errorf("conform %s --profile t3 = exit %d, stderr %q", cmd, code, stderr)
+		}
+	}
+	code, stdout, stderr := conform(t, "", "list", "--divergent")
+	if code != ExitOK || stdout != "" || !strings.Contains(stderr, "under the default profile no expectation differs") {
+		t.Errorf("list --divergent under spec = exit %d, %q, %q", code, stdout, stderr)
+	}
+}
