@@ -33,6 +33,11 @@ func (s *scenario) registerAnchor(sc *godog.ScenarioContext) {
 	sc.Step(`^it is ambiguous$`, func() error { return s.outputInline(`{"match": null, "reason": "ambiguous"}`) })
 	sc.Step(`^it is not found$`, func() error { return s.outputInline(`{"match": null, "reason": "not_found"}`) })
 	sc.Step(`^the response is normalized$`, s.normalize)
+	sc.Step(`^an assistant response rendered from the HTML:$`, s.responseFromHTML)
+	sc.Step(`^its text stream reads `+q+`$`, s.outputMemberIs("text"))
+	sc.Step(`^its line feeds are inserted at `+lit+`$`, at("breaks", withValue(jsonValue, s.outputMember)))
+	sc.Step(`^the user triple-clicks, the browser reporting (\d+) to (\d+)$`, s.tripleClick)
+	sc.Step(`^the user drags backward from (\d+) to (\d+)$`, s.dragBackward)
 	sc.Step(`^the normalized text is `+q+`$`, s.outputMemberIs("text"))
 }
 
@@ -90,6 +95,11 @@ func (s *scenario) selectOffsets(ctx context.Context, start, end int) error {
 	in.set("text", marshal(s.response))
 	in.set("start", json.RawMessage(strconv.Itoa(start)))
 	in.set("end", json.RawMessage(strconv.Itoa(end)))
+	return s.selectInput(ctx, in)
+}
+
+// selectInput calls quote.select and saves the selector it answers.
+func (s *scenario) selectInput(ctx context.Context, in object) error {
 	if err := s.call(ctx, "quote.select", in.json()); err != nil {
 		return err
 	}
@@ -148,4 +158,54 @@ func (s *scenario) normalize(ctx context.Context) error {
 	var in object
 	in.set("text", marshal(s.response))
 	return s.call(ctx, "quote.normalize", in.json())
+}
+
+// responseFromHTML builds the response's text stream from HTML with
+// quote.dom_text and keeps its inserted line feeds for a later selection.
+func (s *scenario) responseFromHTML(ctx context.Context, d *godog.DocString) error {
+	html, err := literal(d.Content)
+	if err != nil {
+		return err
+	}
+	var in object
+	in.set("html", marshal(html))
+	if err := s.call(ctx, "quote.dom_text", in.json()); err != nil {
+		return err
+	}
+	text, err := s.outputString("text")
+	if err != nil {
+		return err
+	}
+	breaks, ok, _ := lookup(s.resp.Output, "breaks")
+	if !ok {
+		return s.failf("the output has no member \"breaks\"")
+	}
+	s.response, s.breaks = text, breaks
+	return nil
+}
+
+// tripleClick selects the raw range a browser reports for a triple click,
+// with the response's inserted line feeds, so the implementation narrows it.
+func (s *scenario) tripleClick(ctx context.Context, start, end string) error {
+	if s.breaks == nil {
+		return s.failf("no response was rendered from HTML before this step")
+	}
+	var in object
+	in.set("text", marshal(s.response))
+	in.set("start", json.RawMessage(start))
+	in.set("end", json.RawMessage(end))
+	in.set("breaks", s.breaks)
+	return s.selectInput(ctx, in)
+}
+
+// dragBackward selects from anchor back to focus, a backward selection.
+func (s *scenario) dragBackward(ctx context.Context, anchor, focus string) error {
+	var in object
+	in.set("text", marshal(s.response))
+	in.set("anchor", json.RawMessage(anchor))
+	in.set("focus", json.RawMessage(focus))
+	if s.breaks != nil {
+		in.set("breaks", s.breaks)
+	}
+	return s.selectInput(ctx, in)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/cucumber/godog"
 )
@@ -23,6 +24,15 @@ func (s *scenario) registerCompose(sc *godog.ScenarioContext) {
 	sc.Step(`^the prompt is shown as plain text$`, s.promptOp("quote.plaintext", "prompt"))
 	sc.Step(`^the prompt is shown as Markdown$`, s.promptOp("quote.markdown", "prompt"))
 	sc.Step(`^the server receives it as a provider turn$`, s.promptOp("quote.send_turn", "input"))
+	sc.Step(`^the server receives it as the answer to a pending question$`, s.sendAnswer)
+	sc.Step(`^the user cites the commented citation$`, s.citeCommented)
+	sc.Step(`^the source thread's history has (\d+) earlier pages?$`, s.historyPages)
+	sc.Step(`^the source thread's history has the pages `+lit+`$`, s.historyCursors)
+	sc.Step(`^the source is on page (\d+)$`, func(n string) error { s.input.set("source_page", json.RawMessage(n)); return nil })
+	sc.Step(`^the user opens a citation whose source is not loaded$`, s.callOp("quote.nav_history"))
+	sc.Step(`^(\d+) pages? (?:is|are) loaded and loading stops: (found|exhausted|page_limit|repeated_cursor)$`, s.historyLoaded)
+	sc.Step(`^a warning is shown$`, func() error { return s.outputMember("warning", json.RawMessage("true")) })
+	sc.Step(`^no warning is shown$`, func() error { return s.outputMember("warning", json.RawMessage("false")) })
 	sc.Step(`^it reads:$`, at("text", withValue(docValue, s.outputMember)))
 	sc.Step(`^it reads `+q+`$`, s.outputMemberIs("text"))
 	sc.Step(`^the composer checks it before a provider turn$`, s.submitCheck("provider-turn"))
@@ -131,4 +141,59 @@ func (s *scenario) navDecodeLong(ctx context.Context, head, unit, n string) erro
 func marshalString(s string) string {
 	b := marshal(s)
 	return string(b[1 : len(b)-1])
+}
+
+// sendAnswer sends the prompt to the server as the answer to a pending
+// user-input request.
+func (s *scenario) sendAnswer(ctx context.Context) error {
+	var in object
+	in.set("input", marshal(s.prompt))
+	in.set("target", marshal("pending-user-input"))
+	return s.call(ctx, "quote.send_turn", in.json())
+}
+
+// citeCommented formats the citation that the last quote.comment answered,
+// so that a story can follow a comment edit into the serialized link.
+func (s *scenario) citeCommented(ctx context.Context) error {
+	if s.op != "quote.comment" {
+		return s.failf("the last request was %q, not quote.comment", s.op)
+	}
+	c, ok, _ := lookup(s.resp.Output, "citation")
+	if !ok {
+		return s.failf("quote.comment answered no citation")
+	}
+	var in object
+	in.set("citation", c)
+	return s.call(ctx, "quote.format", in.json())
+}
+
+// historyPages sets a history of n pages with distinct cursors p1, p2, ...
+func (s *scenario) historyPages(n string) error {
+	k, err := strconv.Atoi(n)
+	if err != nil {
+		return err
+	}
+	cursors := make([]string, k)
+	for i := range cursors {
+		cursors[i] = "p" + strconv.Itoa(i+1)
+	}
+	s.input.set("cursors", marshal(cursors))
+	return nil
+}
+
+// historyCursors sets the history as a JSON array of page cursors.
+func (s *scenario) historyCursors(v string) error {
+	raw, err := jsonValue(v)
+	if err != nil {
+		return err
+	}
+	s.input.set("cursors", raw)
+	return nil
+}
+
+func (s *scenario) historyLoaded(pages, stop string) error {
+	if err := s.outputMember("pages", json.RawMessage(pages)); err != nil {
+		return err
+	}
+	return s.outputMember("stop", marshal(stop))
 }

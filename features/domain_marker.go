@@ -77,6 +77,126 @@ func (s *scenario) registerMarker(sc *godog.ScenarioContext) {
 	sc.Step(`^it resolves to the value (.+)$`, at("value", withValue(jsonValue, s.resolved)))
 	sc.Step(`^it resolves to the lines (\[.*\])$`, at("lines", withValue(jsonValue, s.resolved)))
 	sc.Step(`^it does not resolve$`, func() error { return s.outputInline(`{"resolved": false}`) })
+	sc.Step(`^it does not resolve and is marked malformed$`, func() error { return s.outputInline(`{"resolved": false, "malformed": true}`) })
+	sc.Step(`^the server retries instead of completing the answer$`, func() error { return s.outputMember("retry", json.RawMessage("true")) })
+	sc.Step(`^the server completes the answer$`, func() error { return s.outputHasNo("retry") })
+	sc.Step(`^the server builds the answer artifact$`, s.buildArtifact)
+	sc.Step(`^the artifact holds the text part:$`, s.artifactTextPart)
+	sc.Step(`^the artifact carries the data parts (\[.*\])$`, s.artifactDataParts)
+	sc.Step(`^the client follows citation (\d+) of the artifact$`, s.followCitation)
+}
+
+// buildArtifact calls marker.artifact with the model output and the data
+// parts shaped as seed 001 shapes them: {"data": {"value": ...},
+// "metadata": {"dataPartId": ...}}.
+func (s *scenario) buildArtifact(ctx context.Context) error {
+	var parts []json.RawMessage
+	for _, raw := range s.parts {
+		var p struct {
+			ID    string          `json:"id"`
+			Value json.RawMessage `json:"value"`
+		}
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return err
+		}
+		var data, meta, part object
+		data.set("value", p.Value)
+		meta.set("dataPartId", marshal(p.ID))
+		part.set("data", data.json())
+		part.set("metadata", meta.json())
+		parts = append(parts, part.json())
+	}
+	var in object
+	in.set("text", marshal(s.modelOutput))
+	in.set("parts", marshal(append([]json.RawMessage{}, parts...)))
+	return s.call(ctx, "marker.artifact", in.json())
+}
+
+// artifactTextPart compares the artifact's first part with a JSON doc
+// string whose strings may use the marker names and shorthands.
+func (s *scenario) artifactTextPart(d *godog.DocString) error {
+	want, err := jsonValue(expandMarkers(d.Content))
+	if err != nil {
+		return err
+	}
+	return s.outputMember("artifact.parts[0]", want)
+}
+
+// artifactDataParts checks the metadata.dataPartId of the parts after the
+// text part, in order.
+func (s *scenario) artifactDataParts(list string) error {
+	var want []string
+	if err := json.Unmarshal([]byte(list), &want); err != nil {
+		return fmt.Errorf("%s is not a JSON array of strings: %v", list, err)
+	}
+	parts, err := s.artifactParts()
+	if err != nil {
+		return err
+	}
+	got := []string{}
+	for _, p := range parts[1:] {
+		got = append(got, p.Metadata.DataPartID)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) || len(got) != len(want) {
+		return s.failf("the artifact carries the data parts %q, want %q", got, want)
+	}
+	return nil
+}
+
+type artifactPart struct {
+	Text     *string `json:"text"`
+	Metadata struct {
+		DataPartID string `json:"dataPartId"`
+		Citations  []struct {
+			DataPartID string `json:"data_part_id"`
+			Locator    string `json:"locator"`
+		} `json:"citations"`
+	} `json:"metadata"`
+	Data struct {
+		Value json.RawMessage `json:"value"`
+	} `json:"data"`
+}
+
+// artifactParts decodes the parts of the artifact of the last answer.
+func (s *scenario) artifactParts() ([]artifactPart, error) {
+	out, err := s.output()
+	if err != nil {
+		return nil, err
+	}
+	var a struct {
+		Artifact *struct {
+			Parts []artifactPart `json:"parts"`
+		} `json:"artifact"`
+	}
+	if err := json.Unmarshal(out, &a); err != nil || a.Artifact == nil || len(a.Artifact.Parts) == 0 || a.Artifact.Parts[0].Text == nil {
+		return nil, s.failf("the output is no artifact with a text part first")
+	}
+	return a.Artifact.Parts, nil
+}
+
+// followCitation does what seed 001 tells a client: take citation n (from
+// 1) of the text part, find the sibling part whose metadata.dataPartId
+// equals its data_part_id, and resolve the locator against that part's
+// data.value with marker.locate.
+func (s *scenario) followCitation(ctx context.Context, n int) error {
+	parts, err := s.artifactParts()
+	if err != nil {
+		return err
+	}
+	cites := parts[0].Metadata.Citations
+	if n < 1 || n > len(cites) {
+		return s.failf("the text part has %d citations, no citation %d", len(cites), n)
+	}
+	c := cites[n-1]
+	for _, p := range parts[1:] {
+		if p.Metadata.DataPartID == c.DataPartID {
+			var in object
+			in.set("value", p.Data.Value)
+			in.set("locator", marshal(c.Locator))
+			return s.call(ctx, "marker.locate", in.json())
+		}
+	}
+	return s.failf("no data part of the artifact has metadata.dataPartId %q", c.DataPartID)
 }
 
 func (s *scenario) addPart(id string, value json.RawMessage) error {

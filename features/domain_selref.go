@@ -31,6 +31,13 @@ func (s *scenario) registerSelref(sc *godog.ScenarioContext) {
 	sc.Step(`^the message `+q+` is replayed with it$`, s.replayWith)
 	sc.Step(`^the message `+q+` is replayed without a reference$`, s.replayWithout)
 	sc.Step(`^the message `+q+` is replayed with the stored reference (.+)$`, s.replayWithJSON)
+	sc.Step(`^the message `+q+` of (the current|an earlier) turn is replayed with it$`, s.replayTurn)
+	sc.Step(`^the reference is shown in the chat$`, func(ctx context.Context) error { return s.bubble(ctx, s.reference.json()) })
+	sc.Step(`^the stored reference (.+) is shown in the chat$`, s.bubbleJSON)
+	sc.Step(`^a message without a reference is shown in the chat$`, func(ctx context.Context) error { return s.bubble(ctx, nil) })
+	sc.Step(`^the bubble reads `+q+`$`, s.outputMemberIs("markdown"))
+	sc.Step(`^the bubble reads:$`, at("markdown", withValue(docValue, s.outputMember)))
+	sc.Step(`^there is no bubble$`, func() error { return s.outputMember("markdown", marshal("")) })
 	sc.Step(`^the model reads `+q+`$`, s.outputMemberIs("text"))
 	sc.Step(`^the model reads:$`, at("text", withValue(docValue, s.outputMember)))
 }
@@ -106,7 +113,7 @@ func (s *scenario) storedLabelRepeated(unit, n, tail string) error {
 	return s.outputMember("reference.label", marshal(label))
 }
 
-func (s *scenario) replay(ctx context.Context, body string, reference json.RawMessage) error {
+func (s *scenario) replay(ctx context.Context, body string, reference json.RawMessage, current ...bool) error {
 	b, err := quoted(body)
 	if err != nil {
 		return err
@@ -116,7 +123,33 @@ func (s *scenario) replay(ctx context.Context, body string, reference json.RawMe
 	if reference != nil {
 		in.set("reference", reference)
 	}
+	for _, c := range current {
+		in.set("current", marshal(c))
+	}
 	return s.call(ctx, "selref.replay", in.json())
+}
+
+// replayTurn replays the message with the declared reference, saying
+// explicitly whether it belongs to the current turn (SELREF-REPLAY-007).
+func (s *scenario) replayTurn(ctx context.Context, body, turn string) error {
+	return s.replay(ctx, body, s.reference.json(), turn == "the current")
+}
+
+// bubble asks for the history bubble of a stored reference; nil sends none.
+func (s *scenario) bubble(ctx context.Context, reference json.RawMessage) error {
+	var in object
+	if reference != nil {
+		in.set("reference", reference)
+	}
+	return s.call(ctx, "selref.bubble", in.json())
+}
+
+func (s *scenario) bubbleJSON(ctx context.Context, reference string) error {
+	v, err := jsonValue(reference)
+	if err != nil {
+		return err
+	}
+	return s.bubble(ctx, v)
 }
 
 func (s *scenario) replayWith(ctx context.Context, body string) error {

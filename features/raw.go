@@ -10,7 +10,10 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strings"
 	"time"
+
+	"github.com/conform-suite/conform/internal/safetext"
 
 	"github.com/conform-suite/conform/runner"
 )
@@ -79,33 +82,29 @@ func (s StdioRaw) Exchange(ctx context.Context, input []byte) ([]byte, time.Dura
 }
 
 // HTTPRaw POSTs each line of the input to URL as one body and returns the
-// bodies of the answers, one per line.
+// bodies of the answers, one per line, whatever their status. It follows
+// the runner's rules (runner.NewHTTPClient): a redirect is never followed
+// and an answer is never inflated; a 3xx answer, an answer with a
+// Content-Encoding and a body longer than 16 MiB are errors.
 type HTTPRaw struct {
 	URL    string
-	Client *http.Client // nil means http.DefaultClient
+	Client *http.Client // nil means runner.NewHTTPClient(); redirects are never followed either way
 }
 
 // Exchange posts the lines one by one.
 func (h HTTPRaw) Exchange(ctx context.Context, input []byte) ([]byte, time.Duration, error) {
-	client := h.Client
-	if client == nil {
-		client = http.DefaultClient
+	client := runner.NewHTTPClient()
+	if h.Client != nil {
+		c := *h.Client
+		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		client = &c
 	}
+	defer client.CloseIdleConnections()
 	var out bytes.Buffer
 	sc := bufio.NewScanner(bytes.NewReader(input))
 	sc.Buffer(make([]byte, 64<<10), maxRawOutput)
 	for sc.Scan() {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(sc.Bytes()))
-		if err != nil {
-			return out.Bytes(), 0, err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := client.Do(req)
-		if err != nil {
-			return out.Bytes(), 0, err
-		}
-		body, err := io.ReadAll(io.LimitReader(resp.Body, maxRawOutput))
-		resp.Body.Close()
+		body, err := h.post(ctx, client, sc.Bytes())
 		if err != nil {
 			return out.Bytes(), 0, err
 		}
@@ -113,6 +112,35 @@ func (h HTTPRaw) Exchange(ctx context.Context, input []byte) ([]byte, time.Durat
 		out.WriteByte('\n')
 	}
 	return out.Bytes(), 0, sc.Err()
+}
+
+// post sends one body and returns the answer's body.
+func (h HTTPRaw) post(ctx context.Context, client *http.Client, body []byte) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept-Encoding", "identity")
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return nil, fmt.Errorf("features: HTTP %s to %s: redirects are not followed", safetext.Clip(resp.Status, 80), safetext.Clip(resp.Header.Get("Location"), 200))
+	}
+	if ce := resp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
+		return nil, fmt.Errorf("features: HTTP %s with Content-Encoding %s, which was not asked for (Accept-Encoding: identity)", safetext.Clip(resp.Status, 80), safetext.Clip(ce, 80))
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxRawOutput+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxRawOutput {
+		return nil, fmt.Errorf("features: the answer body is longer than %d bytes", maxRawOutput)
+	}
+	return data, nil
 }
 
 // limitedWriter keeps at most n bytes and drops the rest, so that a flood

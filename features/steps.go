@@ -35,6 +35,7 @@ type scenario struct {
 
 	citation    object            // quote: the citation a story builds
 	response    string            // quote: the assistant response a story selects in
+	breaks      json.RawMessage   // quote: the inserted line feeds of a response built from HTML
 	selector    json.RawMessage   // quote: the selector the last selection saved
 	prompt      string            // quote: the prompt a story writes
 	reference   object            // selref: the reference a story builds

@@ -19,9 +19,10 @@ import (
 
 // FuzzLocate fuzzes marker.locate, whose locator is untrusted model output.
 // Properties, checked through the op:
-//   - the answer is {resolved}, or a rejection with MARKER_BAD_LOCATOR
-//     exactly when the locator has neither the JSON Pointer syntax nor the
-//     line-range syntax (an oracle written from the grammar of spec/marker.md);
+//   - the answer is never a rejection, and it is {"resolved": false,
+//     "malformed": true} exactly when the locator is not empty and has
+//     neither the JSON Pointer syntax nor the line-range syntax (an oracle
+//     written from the grammar of spec/marker.md, MARKER-LOCATE-010);
 //   - a pointer built by escaping the member names and indexes of a path
 //     that exists in the value (the path chosen by gofuzz from the fuzzer's
 //     bytes) resolves to the value at that path.
@@ -54,11 +55,18 @@ func FuzzLocate(f *testing.F) {
 		}
 		out := locateOp(t, value, locator)
 		bad := locator != "" && !locatorPointer.MatchString(locator) && !locatorLines.MatchString(locator)
-		switch code := outputRefusal(out); {
-		case bad && code != "rejected:MARKER_BAD_LOCATOR":
-			t.Fatalf("marker.locate(%s, %q) = %s, want a MARKER_BAD_LOCATOR rejection", value, locator, out)
-		case !bad && code != "":
-			t.Fatalf("marker.locate(%s, %q) = %s, want no rejection", value, locator, out)
+		var ans struct {
+			Resolved  *bool `json:"resolved"`
+			Malformed *bool `json:"malformed"`
+		}
+		if code := outputRefusal(out); code != "" || json.Unmarshal(out, &ans) != nil || ans.Resolved == nil {
+			t.Fatalf("marker.locate(%s, %q) = %s, want {resolved}, never a rejection", value, locator, out)
+		}
+		switch {
+		case bad && (*ans.Resolved || ans.Malformed == nil || !*ans.Malformed):
+			t.Fatalf("marker.locate(%s, %q) = %s, want the malformed fallback", value, locator, out)
+		case !bad && ans.Malformed != nil:
+			t.Fatalf("marker.locate(%s, %q) = %s, want no malformed member", value, locator, out)
 		}
 
 		// A path that exists resolves to what is there.

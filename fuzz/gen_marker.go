@@ -15,11 +15,29 @@ import (
 func init() {
 	registerGen("marker.strip", func(r *rand.Rand) *jnode {
 		ids, parts := genParts(r)
-		return jobj("text", jstr(genMarkedText(r, ids)), "parts", parts)
+		return jobj("text", jstr(genAnswer(r, ids)), "parts", parts)
+	})
+	registerGen("marker.artifact", func(r *rand.Rand) *jnode {
+		ids, parts := genParts(r)
+		// The same parts as the seed shapes them, sometimes with members
+		// the artifact carries unchanged.
+		shaped := jarr()
+		for i, p := range parts.elems {
+			meta := jobj("dataPartId", jstr(ids[i]))
+			if r.IntN(2) == 0 {
+				meta = jobj("dataPartId", jstr(ids[i]), "toolName", jstr(pickOne(r, []string{"pubmed_search", "medical_coding"})))
+			}
+			part := jobj("data", jobj("value", p.get("value")), "metadata", meta)
+			if r.IntN(4) == 0 {
+				part = jobj("kind", jstr("data"), "data", jobj("value", p.get("value")), "metadata", meta)
+			}
+			shaped.elems = append(shaped.elems, part)
+		}
+		return jobj("text", jstr(genAnswer(r, ids)), "parts", shaped)
 	})
 	registerGen("marker.stream", func(r *rand.Rand) *jnode {
 		ids, parts := genParts(r)
-		text := genMarkedText(r, ids)
+		text := genAnswer(r, ids)
 		if r.IntN(4) == 0 {
 			return jobj("deltas_base64", splitBytes(r, text), "parts", parts)
 		}
@@ -116,6 +134,22 @@ func genMarker(r *rand.Rand, ids []string) string {
 	default:
 		return mStart + "Cite" + mDelim + id + mStop
 	}
+}
+
+// genAnswer returns model output: mostly prose with markers, and now and
+// then an answer that only cites user-origin ids among white space, which
+// the server retries (MARKER-STRIP-010), or nearly so.
+func genAnswer(r *rand.Rand, ids []string) string {
+	if r.IntN(6) != 0 {
+		return genMarkedText(r, ids)
+	}
+	var b strings.Builder
+	for range 1 + r.IntN(3) {
+		b.WriteString(pickOne(r, []string{"", " ", "\n", "\u00a0", "\u200b"}))
+		id := pickOne(r, []string{"user_data_1", "USER_TEXT_2", "user_data_", "tool_data_09"})
+		b.WriteString(mStart + "cite" + mDelim + id + pickOne(r, []string{"", mDelim, mDelim + "L1"}) + mStop)
+	}
+	return b.String()
 }
 
 // genMarkedText returns prose with markers placed before and after

@@ -27,7 +27,17 @@ func init() {
 	registerGen("quote.submit_check", func(r *rand.Rand) *jnode {
 		return jobj("prompt", jstr(genLimitPrompt(r)), "target", jstr(pickOne(r, []string{"provider-turn", "pending-user-input"})))
 	})
-	registerGen("quote.send_turn", func(r *rand.Rand) *jnode { return jobj("input", jstr(genLimitPrompt(r))) })
+	registerGen("quote.send_turn", func(r *rand.Rand) *jnode {
+		switch r.IntN(3) {
+		case 0:
+			return jobj("input", jstr(genLimitPrompt(r)), "target", jstr(pickOne(r, []string{"provider-turn", "pending-user-input"})))
+		case 1:
+			return jobj("input", jstr(genPrompt(r)), "target", jstr("pending-user-input"))
+		}
+		return jobj("input", jstr(genLimitPrompt(r)))
+	})
+	registerGen("quote.nav_history", genNavHistory)
+	registerGen("quote.dom_text", func(r *rand.Rand) *jnode { return jobj("html", jstr(genHTML(r, 3))) })
 	registerGen("quote.nav_encode", func(r *rand.Rand) *jnode { return jobj("citation", citationValue(r, genCitation(r))) })
 	registerGen("quote.nav_decode", func(r *rand.Rand) *jnode { return jobj("location", jstr(genLocation(r))) })
 }
@@ -299,10 +309,104 @@ func genSelect(r *rand.Rand) *jnode {
 		}
 	}
 	s, e := off(), off()
+	if r.IntN(4) == 0 {
+		// A selection as the user made it: anchor and focus, either way round.
+		return jobj("text", jstr(text), "anchor", jint(s), "focus", jint(e))
+	}
 	if s > e && r.IntN(4) != 0 {
 		s, e = e, s
 	}
+	if r.IntN(3) == 0 {
+		// A stream with inserted line feeds, and a range that may end just
+		// past one, as a triple click leaves it.
+		text, breaks := genBlockStream(r)
+		n := units16(text)
+		s, e = int64(r.IntN(n+1)), int64(r.IntN(n+1))
+		if s > e {
+			s, e = e, s
+		}
+		if len(breaks) > 0 && r.IntN(2) == 0 {
+			e = int64(pickOne(r, breaks)) + 1
+		}
+		bs := make([]*jnode, len(breaks))
+		for i, b := range breaks {
+			bs[i] = jint(int64(b))
+		}
+		return jobj("text", jstr(text), "start", jint(s), "end", jint(e), "breaks", jarr(bs...))
+	}
 	return jobj("text", jstr(text), "start", jint(s), "end", jint(e))
+}
+
+// genBlockStream returns a rendered-text stream of a few blocks and the
+// offsets of the line feeds inserted between them; a block may hold line
+// feeds of its own, as a code block does.
+func genBlockStream(r *rand.Rand) (string, []int) {
+	var b strings.Builder
+	var breaks []int
+	for i := range 1 + r.IntN(4) {
+		if i > 0 {
+			breaks = append(breaks, units16(b.String()))
+			b.WriteByte('\n')
+		}
+		b.WriteString(genProse(r, 1+r.IntN(6)))
+		if r.IntN(4) == 0 {
+			b.WriteString("\n  " + genWord(r))
+		}
+	}
+	return b.String(), breaks
+}
+
+// htmlBlocks, htmlInline and htmlExcluded are the elements genHTML nests:
+// block boundaries, inline elements, and subtrees the stream leaves out.
+var (
+	htmlBlocks   = []string{"p", "div", "li", "ul", "pre", "blockquote", "h2", "td", "tr", "table", "section"}
+	htmlInline   = []string{"span", "code", "a href=\"https://example.com/x\"", "em", "strong", "math"}
+	htmlExcluded = []string{"button", "script", "style", "template", "noscript", "svg", "textarea", "select",
+		"span hidden", "div aria-hidden=\"true\"", "span role=\"button\"", "p contenteditable", "span aria-hidden=\"false\""}
+)
+
+// genHTML returns the markup of a response: text, character references,
+// <br>, <hr>, comments and nested blocks, inline and excluded elements,
+// sometimes with end tags left out.
+func genHTML(r *rand.Rand, depth int) string {
+	var b strings.Builder
+	for range 1 + r.IntN(4) {
+		switch k := r.IntN(10); {
+		case k < 3 || depth == 0:
+			b.WriteString(pickOne(r, []string{genProse(r, 3), genWord(r), " ", "\n", "a &amp; b", "&nbsp;", "&#x1F600;", "\r\n", genWild(r, 4)}))
+		case k == 3:
+			b.WriteString(pickOne(r, []string{"<br>", "<hr>", "<br/>", "<!-- c -->", "<input value=\"v\">"}))
+		default:
+			tag := pickOne(r, [][]string{htmlBlocks, htmlInline, htmlExcluded}[r.IntN(3)])
+			name, _, _ := strings.Cut(tag, " ")
+			b.WriteString("<" + tag + ">" + genHTML(r, depth-1))
+			if r.IntN(6) != 0 {
+				b.WriteString("</" + name + ">")
+			}
+		}
+	}
+	return b.String()
+}
+
+// genNavHistory returns a history of page cursors, sometimes repeating one,
+// around the 20-page bound, and perhaps the page holding the source.
+func genNavHistory(r *rand.Rand) *jnode {
+	n := pickOne(r, []int{0, 1, 3, 19, 20, 21, 25, r.IntN(40)})
+	cursors := make([]*jnode, n)
+	for i := range cursors {
+		c := "c" + strconv.Itoa(i)
+		if i > 0 && r.IntN(12) == 0 {
+			c = "c" + strconv.Itoa(r.IntN(i)) // a cursor handed out again
+		}
+		if r.IntN(20) == 0 {
+			c = genWild(r, 3)
+		}
+		cursors[i] = jstr(c)
+	}
+	if r.IntN(4) == 0 {
+		return jobj("cursors", jarr(cursors...))
+	}
+	return jobj("cursors", jarr(cursors...), "source_page", jint(int64(pickOne(r, []int{0, 1, 19, 20, 21, r.IntN(n + 2)}))))
 }
 
 // genResolve returns a text and a selector taken from it, then perhaps

@@ -14,8 +14,32 @@ func init() {
 	})
 	registerGen("selref.replay", func(r *rand.Rand) *jnode {
 		ref := jobj("label", jstr(genLabel(r)), "vanceUri", genMaybe(r, 2, 3, jstr(genVanceURI(r))), "url", genMaybe(r, 2, 3, jstr(genURL(r))))
-		return jobj("body", jstr(pickOne(r, []string{"", genProse(r, 8), "Alice: und das hier?"})), "reference", genMaybe(r, 4, 5, ref))
+		current := genMaybe(r, 1, 3, jlit(pickOne(r, []string{"true", "false"})))
+		return jobj("body", jstr(pickOne(r, []string{"", genProse(r, 8), "Alice: und das hier?"})), "reference", genMaybe(r, 4, 5, ref), "current", current)
 	})
+	registerGen("selref.bubble", func(r *rand.Rand) *jnode {
+		label := genLabel(r)
+		if r.IntN(2) == 0 {
+			label = genMarkup(r)
+		}
+		ref := jobj("label", jstr(label), "vanceUri", genMaybe(r, 2, 3, jstr(genVanceURI(r))), "url", genMaybe(r, 2, 3, jstr(genURL(r))))
+		return jobj("reference", genMaybe(r, 9, 10, ref))
+	})
+}
+
+// genMarkup is a label made to become Markdown of its own: a link, an
+// image, HTML, a code span, emphasis, a character reference or a line break.
+func genMarkup(r *rand.Rand) string {
+	parts := []string{"](javascript:alert(1))", "[x](https://e.example)", "![i](https://e.example/p.png)", "<img src=x onerror=alert(1)>",
+		"<https://e.example>", "`code`", "*em*", "__strong__", "&amp;", "&#x3C;", "\\", "\\[", "\n# h", "\n- item", "  \n", "~~s~~", "|a|b|"}
+	var b strings.Builder
+	for range 1 + r.IntN(4) {
+		if r.IntN(2) == 0 {
+			b.WriteString(genWord(r) + " ")
+		}
+		b.WriteString(pickOne(r, parts))
+	}
+	return b.String()
 }
 
 func genLabel(r *rand.Rand) string {
@@ -39,6 +63,8 @@ func genVanceURI(r *rand.Rand) string {
 		return pickOne(r, []string{"VANCE:/a", "https://x", " vance:/a ", "vance:", "vance:/a\n## injected", "vance:/a\x00", "vance:/a\u0085"})
 	case 1:
 		return "vance:/" + strings.Repeat("a", pickOne(r, []int{992, 993, 994}))
+	case 2: // the links app: the handle is a URL (SELREF-VANCE-005)
+		return "vance:/apps/links/_app.yaml?entry=" + pickOne(r, []string{"https://example.com/a?b=1&c=2#top", "https%3A%2F%2Fexample.com%2Fa", "javascript:alert(1)", "https://e.example/a (b)&amp;<x>\\y"})
 	default:
 		return "vance:/apps/newsfeed/_app.yaml?entry=" + genWord(r) + "%2F" + genWord(r)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"pgregory.net/rapid"
@@ -22,21 +23,31 @@ var markerIDs = []string{"t1", "t2", "tool_data_03", "user_data_1", "USER_TEXT_x
 // markerParts is the catalog of the properties: known ids, one of them of user origin.
 var markerParts = []string{"t1", "t2", "tool_data_03", "user_data_1"}
 
+// writtenEmpty stands for a locator field that is written but empty
+// (MARKER-GRAMMAR-011); "" leaves the field out.
+const writtenEmpty = "<empty>"
+
 func mk(id, locator string) string {
 	s := "\uE200cite\uE202" + id
-	if locator != "" {
+	switch locator {
+	case "":
+	case writtenEmpty:
+		s += "\uE202"
+	default:
 		s += "\uE202" + locator
 	}
 	return s + "\uE201"
 }
 
 // plainGen yields text without delimiter runes.
-var plainGen = rapid.SampledFrom([]string{
+var plainPieces = []string{
 	"a", "claim", " ", ".", ",", "!?", ")", "(", "”", "“", "¿", "-", "…", "。", "😀", "e\u0301", "引", "\n", "\t",
 	"cite", "L8", "/", "~", "~0", "0", "t1", "user_data_1", `\ue200`, "\uFFFD",
-})
+}
 
-var locatorGen = rapid.SampledFrom([]string{"", "L8", "L8-L13", "L0", "/a", "/", "/a~1b/m~0n", "/😀 x", "/" + strings.Repeat("x", 255)})
+var plainGen = rapid.SampledFrom(plainPieces)
+
+var locatorGen = rapid.SampledFrom([]string{"", writtenEmpty, "L8", "L8-L13", "L0", "/a", "/", "/a~1b/m~0n", "/😀 x", "/" + strings.Repeat("x", 255)})
 
 // validMarkerGen yields a marker that matches the grammar.
 var validMarkerGen = rapid.Custom(func(t *rapid.T) string {
@@ -104,7 +115,7 @@ func catalog(t tb, ids []string) *marker.Catalog {
 }
 
 // streamAll feeds deltas to a Stream and checks the hold bound after each.
-func streamAll(t tb, cat *marker.Catalog, deltas []string) (string, []marker.Citation, []string) {
+func streamAll(t tb, cat *marker.Catalog, deltas []string) marker.Result {
 	s := marker.NewStream(cat)
 	var b strings.Builder
 	for _, d := range deltas {
@@ -115,11 +126,17 @@ func streamAll(t tb, cat *marker.Catalog, deltas []string) (string, []marker.Cit
 	}
 	tail, cites, parts := s.Close()
 	b.WriteString(tail)
-	return b.String(), cites, parts
+	return marker.Result{Text: b.String(), Citations: cites, Parts: parts, Retry: s.Retry()}
 }
 
-func equalResult(t tb, what string, text string, cites []marker.Citation, parts []string, want marker.Result) {
+// equalResult checks a stream's result against Strip's, retry included
+// (MARKER-STREAM-005, MARKER-STREAM-008).
+func equalResult(t tb, what string, got, want marker.Result) {
 	t.Helper()
+	text, cites, parts := got.Text, got.Citations, got.Parts
+	if got.Retry != want.Retry {
+		t.Fatalf("%s retry = %v, want Strip's %v (text %q)", what, got.Retry, want.Retry, want.Text)
+	}
 	if text != want.Text {
 		t.Fatalf("%s text = %q, want Strip's %q", what, text, want.Text)
 	}
@@ -157,8 +174,7 @@ func TestMarkerStreamEqualsStrip(t *testing.T) {
 		text := textGen.Draw(t, "text")
 		want := marker.Strip(text, cat)
 		checkStrip(t, cat, text, want)
-		got, cites, parts := streamAll(t, cat, chunks(text, cuts(t, text, true)))
-		equalResult(t, "stream", got, cites, parts, want)
+		equalResult(t, "stream", streamAll(t, cat, chunks(text, cuts(t, text, true))), want)
 	})
 }
 
@@ -186,7 +202,7 @@ func TestMarkerByteStreamEqualsStrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ByteStream.Close() = %v on valid UTF-8", err)
 		}
-		equalResult(t, "byte stream", b.String()+tail, cites, parts, want)
+		equalResult(t, "byte stream", marker.Result{Text: b.String() + tail, Citations: cites, Parts: parts, Retry: s.Retry()}, want)
 	})
 }
 
@@ -198,17 +214,21 @@ func TestMarkerNoMarkerRuneReleased(t *testing.T) {
 	cat := catalog(t, markerParts)
 	rapid.Check(t, func(t *rapid.T) {
 		var b, clean strings.Builder
-		entries := 0
+		entries, markers, users := 0, 0, 0
 		for range rapid.IntRange(0, 30).Draw(t, "pieces") {
 			if rapid.Bool().Draw(t, "marker") {
 				id := rapid.SampledFrom(markerIDs).Draw(t, "id")
 				b.WriteString(mk(id, locatorGen.Draw(t, "locator")))
+				markers++
+				if strings.HasPrefix(strings.ToLower(id), "user_") {
+					users++ // user_data_1 and USER_TEXT_x, by the spec's prefixes
+				}
 				if slices.Contains(markerParts, id) && !marker.UserOrigin(id) {
 					entries++
 				}
 				continue
 			}
-			p := plainGen.Draw(t, "plain")
+			p := rapid.SampledFrom(append(plainPieces, " ", "\n", "\u00a0")).Draw(t, "plain")
 			b.WriteString(p)
 			clean.WriteString(p)
 		}
@@ -226,6 +246,12 @@ func TestMarkerNoMarkerRuneReleased(t *testing.T) {
 		out.WriteString(tail)
 		if out.String() != clean.String() || len(cites) != entries {
 			t.Fatalf("stream of %q = %q with %d citations, want %q with %d", text, out.String(), len(cites), clean.String(), entries)
+		}
+		// MARKER-STRIP-010: retry exactly when some marker, and every one,
+		// names a user-origin id and the clean text is white space only.
+		wantRetry := users > 0 && users == markers && strings.TrimFunc(clean.String(), unicode.IsSpace) == ""
+		if s.Retry() != wantRetry {
+			t.Fatalf("stream of %q: retry = %v, want %v", text, s.Retry(), wantRetry)
 		}
 	})
 }
@@ -312,8 +338,7 @@ func FuzzStrip(f *testing.F) {
 		}
 		r := marker.Strip(text, cat)
 		checkStrip(t, cat, text, r)
-		got, cites, ps := streamAll(t, cat, []string{text})
-		equalResult(t, "stream of one delta", got, cites, ps, r)
+		equalResult(t, "stream of one delta", streamAll(t, cat, []string{text}), r)
 	})
 }
 
@@ -337,8 +362,7 @@ func FuzzStream(f *testing.F) {
 		}
 		deltas = append(deltas, rest)
 		if !slices.ContainsFunc(deltas, func(d string) bool { return !utf8.ValidString(d) }) {
-			got, cites, ps := streamAll(t, cat, deltas)
-			equalResult(t, "stream", got, cites, ps, want)
+			equalResult(t, "stream", streamAll(t, cat, deltas), want)
 		}
 		s := marker.NewByteStream(cat)
 		var b strings.Builder
@@ -357,7 +381,7 @@ func FuzzStream(f *testing.F) {
 		case !utf8.ValidString(text) && err == nil && cerr == nil:
 			t.Fatalf("ByteStream of invalid UTF-8 %q: no error", text)
 		case cerr == nil:
-			equalResult(t, "byte stream", b.String()+tail, cites, ps, want)
+			equalResult(t, "byte stream", marker.Result{Text: b.String() + tail, Citations: cites, Parts: ps, Retry: s.Retry()}, want)
 		}
 	})
 }

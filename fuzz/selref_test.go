@@ -3,6 +3,7 @@ package fuzz
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -279,4 +280,145 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// asciiPunct is CommonMark's ASCII punctuation: the characters a backslash
+// escapes.
+const asciiPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+// cmText reads CommonMark inline text made only of ordinary characters and
+// backslash escapes, up to the first unescaped stop character. It fails on
+// any other unescaped ASCII punctuation, which could open markup.
+func cmText(s string, stop byte) (text, rest string, ok bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s) && strings.IndexByte(asciiPunct, s[i+1]) >= 0:
+			i++
+			b.WriteByte(s[i])
+		case stop != 0 && c == stop:
+			return b.String(), s[i:], true
+		case c < 0x80 && strings.IndexByte(asciiPunct, c) >= 0:
+			return "", "", false
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), "", stop == 0
+}
+
+// cmDestination reads a pointy-bracket link destination at the start of s
+// in both orders renderers use: character references decoded before
+// backslash escapes are removed, and both in one pass. Both must agree.
+func cmDestination(s string) (dest, rest string, ok bool) {
+	if !strings.HasPrefix(s, "<") {
+		return "", "", false
+	}
+	end := -1
+	for i := 1; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+			continue
+		}
+		if s[i] == '<' || s[i] == '\n' {
+			return "", "", false
+		}
+		if s[i] == '>' {
+			end = i
+			break
+		}
+	}
+	if end < 0 {
+		return "", "", false
+	}
+	raw := s[1:end]
+	unescape := func(x string) string {
+		var b strings.Builder
+		for i := 0; i < len(x); i++ {
+			if x[i] == '\\' && i+1 < len(x) && strings.IndexByte(asciiPunct, x[i+1]) >= 0 {
+				i++
+			}
+			b.WriteByte(x[i])
+		}
+		return b.String()
+	}
+	if strings.Contains(strings.ReplaceAll(raw, "&amp;", ""), "&") {
+		return "", "", false // a reference other than &amp; could be decoded
+	}
+	entitiesFirst := unescape(strings.ReplaceAll(raw, "&amp;", "&"))
+	onePass := strings.ReplaceAll(unescape(strings.ReplaceAll(raw, "&amp;", "\x00")), "\x00", "&")
+	if entitiesFirst != onePass {
+		return "", "", false
+	}
+	return onePass, s[end+1:], true
+}
+
+// TestSelrefBubbleReadsBack reads every bubble back with the CommonMark
+// rules for backslash escapes, character references and pointy-bracket
+// destinations (written here, independently of reference/selref): the
+// visible label is the ingested label, the links are the ingested
+// addresses, and nothing else in the bubble can be markup.
+func TestSelrefBubbleReadsBack(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		raw := selrefReference(t)
+		if rapid.Bool().Draw(t, "punctuation") {
+			raw.Label += rapid.StringOf(rapid.SampledFrom([]rune(asciiPunct+"↳·↗ x\n"))).Draw(t, "tail")
+		}
+		got := selref.Bubble(raw)
+		ref, err := selref.Ingest(raw)
+		if err != nil {
+			if got != "" {
+				t.Fatalf("Bubble(%+v) = %q, want no bubble for a dropped reference", raw, got)
+			}
+			return
+		}
+		rest, ok := strings.CutPrefix(got, "↳ ")
+		fail := func(why string) { t.Fatalf("Bubble(%+v) = %q: %s", raw, got, why) }
+		if !ok {
+			fail("does not open with ↳ and a space")
+		}
+		var label, vance string
+		if ref.VanceURI != "" {
+			if rest, ok = strings.CutPrefix(rest, "["); !ok {
+				fail("the label is not a link")
+			}
+			if label, rest, ok = cmText(rest, ']'); !ok {
+				fail("the link text holds unescaped markup")
+			}
+			if rest, ok = strings.CutPrefix(rest, "]("); !ok {
+				fail("no destination after the link text")
+			}
+			if vance, rest, ok = cmDestination(rest); !ok {
+				fail("the vanceUri destination does not read back")
+			}
+			if rest, ok = strings.CutPrefix(rest, ")"); !ok {
+				fail("the link is not closed")
+			}
+		} else {
+			before, after, found := strings.Cut(rest, " · [↗](")
+			if label, _, ok = cmText(before, 0); !ok {
+				fail("the plain label holds unescaped markup")
+			}
+			rest = ""
+			if found {
+				rest = " · [↗](" + after
+			}
+		}
+		var url string
+		if ref.URL != "" {
+			if rest, ok = strings.CutPrefix(rest, " · [↗]("); !ok {
+				fail("no arrow for the url")
+			}
+			if url, rest, ok = cmDestination(rest); !ok {
+				fail("the url destination does not read back")
+			}
+			if rest, ok = strings.CutPrefix(rest, ")"); !ok {
+				fail("the arrow link is not closed")
+			}
+		}
+		if rest != "" || label != ref.Label || vance != ref.VanceURI || url != ref.URL {
+			fail(fmt.Sprintf("reads back as label %q, vanceUri %q, url %q, rest %q; want %+v", label, vance, url, rest, ref))
+		}
+	})
 }

@@ -1,6 +1,7 @@
 // Package reference is the Go reference implementation of every conform suite,
 // exposed through the ops of protocol v1 (spec/protocol.md). It uses the
-// standard library only and never imports the runner: the runner reaches it
+// standard library, plus golang.org/x/net/html to parse the HTML of
+// quote.dom_text, and never imports the runner: the runner reaches it
 // through the same Implementation interface that its transports satisfy.
 //
 // The suites themselves live in the sub-packages quote, marker and selref;

@@ -36,14 +36,23 @@ const DefaultMaxAnswerBody = 16 << 20
 
 // NewHTTP returns an HTTP transport for url.
 func NewHTTP(url string) *HTTP {
-	return &HTTP{URL: url, Client: &http.Client{
+	return &HTTP{URL: url, Client: NewHTTPClient()}
+}
+
+// NewHTTPClient returns an HTTP client with the runner's rules: it never
+// follows a redirect (the 3xx answer is returned as is) and never asks for
+// compression, so that it never inflates an answer. Requests made with it
+// should still say "Accept-Encoding: identity" and refuse an answer with a
+// Content-Encoding, as HTTP does.
+func NewHTTPClient() *http.Client {
+	return &http.Client{
 		Transport: &http.Transport{
 			Proxy:               http.ProxyFromEnvironment,
 			MaxIdleConnsPerHost: 64,
 			DisableCompression:  true,
 		},
 		CheckRedirect: noRedirect,
-	}}
+	}
 }
 
 func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }

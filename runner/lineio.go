@@ -11,14 +11,19 @@ import (
 // DefaultMaxLine is the default cap on one protocol line, in bytes.
 const DefaultMaxLine = 16 << 20
 
-// LineTooLongError reports a line longer than the cap. The rest of the line
-// was read and discarded, so the stream stays in step.
+// LineTooLongError reports a line longer than the cap. Either the rest of
+// the line was read and discarded, so the stream stays in step, or (Partial)
+// reading stopped at the cap.
 type LineTooLongError struct {
-	Max  int   // the cap, in bytes
-	Size int64 // the line's length, in bytes, without its newline
+	Max     int   // the cap, in bytes
+	Size    int64 // the line's length, in bytes, without its newline; with Partial, the bytes read
+	Partial bool  // the line was not read to its end
 }
 
 func (e *LineTooLongError) Error() string {
+	if e.Partial {
+		return fmt.Sprintf("a line longer than the limit of %d bytes (not read past its first %d bytes)", e.Max, e.Size)
+	}
 	return fmt.Sprintf("a line of %d bytes, longer than the limit of %d bytes", e.Size, e.Max)
 }
 
@@ -29,6 +34,9 @@ type lineReader struct {
 	r   *bufio.Reader
 	max int
 	buf []byte
+	// stop makes ReadLine give up on a line as soon as it passes the cap,
+	// without reading the rest: for a stream that is abandoned after it.
+	stop bool
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
@@ -49,6 +57,14 @@ func (l *lineReader) ReadLine() ([]byte, error) {
 		chunk, err := l.r.ReadSlice('\n')
 		size += int64(len(chunk))
 		if size <= int64(l.max)+1 {
+			if len(l.buf)+len(chunk) > cap(l.buf) {
+				// Double, as append does only for small slices: a long
+				// line costs twice its length in allocations, not five
+				// times.
+				grown := make([]byte, len(l.buf), min(2*cap(l.buf)+len(chunk), l.max+1+len(chunk)))
+				copy(grown, l.buf)
+				l.buf = grown
+			}
 			l.buf = append(l.buf, chunk...)
 		}
 		switch {
@@ -63,6 +79,9 @@ func (l *lineReader) ReadLine() ([]byte, error) {
 			}
 			return line, nil
 		case errors.Is(err, bufio.ErrBufferFull):
+			if l.stop && size > int64(l.max) {
+				return nil, &LineTooLongError{Max: l.max, Size: size, Partial: true}
+			}
 			continue
 		case errors.Is(err, io.EOF) && size > 0:
 			if size > int64(l.max) {

@@ -38,6 +38,11 @@ type Response struct {
 	// Raw is the answer exactly as the implementation wrote it, when it
 	// travelled as bytes (stdio, HTTP); nil in process.
 	Raw json.RawMessage `json:"-"`
+
+	// stderr returns the tail of the answering process's stderr, when the
+	// transport captures it (stdio, spawn); the Runner attaches it to a
+	// failing result.
+	stderr func() string
 }
 
 // ErrorBody is a failure of the implementation itself. Kind is one of

@@ -1,16 +1,21 @@
 package runner
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/conform-suite/conform/internal/safetext"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 )
 
-// jsonReport is the JSON report (schemas/report.schema.json).
-type jsonReport struct {
+// jsonHead is the JSON report (schemas/report.schema.json) but for its
+// results, which WriteJSON writes one by one.
+type jsonHead struct {
 	Schema         string            `json:"$schema"`
 	SuiteVersion   string            `json:"suite_version"`
 	Protocol       int               `json:"protocol"`
@@ -20,7 +25,6 @@ type jsonReport struct {
 	Started        string            `json:"started"`
 	DurationMS     float64           `json:"duration_ms"`
 	Totals         jsonTotals        `json:"totals"`
-	Results        []jsonResult      `json:"results"`
 	Stale          []jsonStale       `json:"stale_expectations"`
 	Codeless       []jsonCodeless    `json:"codeless_refusals"`
 	Verdict        jsonVerdict       `json:"verdict"`
@@ -65,6 +69,7 @@ type jsonResult struct {
 	Request      string          `json:"request,omitempty"`
 	Expected     json.RawMessage `json:"expected,omitempty"`
 	Actual       json.RawMessage `json:"actual,omitempty"`
+	Clipped      *jsonClipped    `json:"actual_clipped,omitempty"`
 	Stderr       string          `json:"stderr,omitempty"`
 	Recorded     *jsonRecorded   `json:"recorded,omitempty"`
 }
@@ -73,6 +78,12 @@ type jsonResult struct {
 type jsonRecorded struct {
 	System string `json:"system"`
 	Reason string `json:"reason"`
+}
+
+type jsonClipped struct {
+	Size   int    `json:"size"`
+	SHA256 string `json:"sha256"`
+	Prefix string `json:"prefix"`
 }
 
 type jsonStale struct {
@@ -93,10 +104,12 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // WriteJSON writes the JSON report. Failing results carry the request line,
 // the expected and actual outputs and the details; passing ones only their
-// outcome and duration.
+// outcome and duration. An actual output longer than MaxAnswerKept is given
+// by its size, SHA-256 and first bytes (actual_clipped). The results are
+// written one at a time: the report is never held whole in memory.
 func (r *Report) WriteJSON(w io.Writer) error {
 	t := r.Totals()
-	out := jsonReport{
+	head := jsonHead{
 		Schema:         "https://conform-suite.github.io/schemas/report.schema.json",
 		SuiteVersion:   r.SuiteVersion,
 		Protocol:       ProtocolVersion,
@@ -106,50 +119,128 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Started:        r.Started.UTC().Format(time.RFC3339Nano),
 		DurationMS:     ms(r.Duration),
 		Totals:         jsonTotals{t.Total, t.Passed, t.Failed, t.Skipped, t.Interrupted, t.Codeless, t.ByOutcome},
-		Results:        make([]jsonResult, 0, len(r.Results)),
 		Stale:          []jsonStale{},
 		Codeless:       []jsonCodeless{},
 		Verdict:        jsonVerdict{Passed: !r.Failed(), Problems: r.Problems()},
 		Requirements:   []jsonRequirement{},
 		Conformance:    r.Conformance(),
 	}
-	for i := range r.Results {
-		res := &r.Results[i]
-		jr := jsonResult{
-			ID: res.Vector.ID, Op: res.Vector.Op, Outcome: res.Outcome, Kind: res.Kind(),
-			Requirements: res.Vector.Requirements, DurationMS: ms(res.Duration),
-			Detail: res.Detail, Diffs: res.Diffs, Reason: res.Reason, Required: res.Required,
-		}
-		if d := res.Recorded; d != nil {
-			jr.Recorded = &jsonRecorded{d.System, d.Reason}
-		}
-		if c := res.Codeless; c != nil {
-			jr.Codeless = c.Member
-			out.Codeless = append(out.Codeless, jsonCodeless{res.Vector.ID, res.Outcome, c.Member, c.Code})
-		}
-		if jr.Requirements == nil {
-			jr.Requirements = []string{}
-		}
-		if res.Failed() || res.Outcome == XFail {
-			jr.Request, _ = RequestLine(res.Request)
-			jr.Request = strings.TrimSuffix(jr.Request, "\n")
-			jr.Expected, jr.Actual, jr.Stderr = res.Expected, res.Actual, res.Stderr
-		}
-		out.Results = append(out.Results, jr)
+	for _, res := range r.CodelessResults() {
+		head.Codeless = append(head.Codeless, jsonCodeless{res.Vector.ID, res.Outcome, res.Codeless.Member, res.Codeless.Code})
 	}
-	if out.Verdict.Problems == nil {
-		out.Verdict.Problems = []string{}
+	if head.Verdict.Problems == nil {
+		head.Verdict.Problems = []string{}
 	}
 	for _, x := range r.Stale {
-		out.Stale = append(out.Stale, jsonStale{x.ID, x.Reason, x.Line})
+		head.Stale = append(head.Stale, jsonStale{x.ID, x.Reason, x.Line})
 	}
 	for _, rr := range r.Requirements() {
-		out.Requirements = append(out.Requirements, jsonRequirement{rr.ID, string(rr.Level), rr.Outcome, rr.Vectors, rr.Failing})
+		head.Requirements = append(head.Requirements, jsonRequirement{rr.ID, string(rr.Level), rr.Outcome, rr.Vectors, rr.Failing})
 	}
-	enc := json.NewEncoder(w)
+	bw := bufio.NewWriter(w)
+	jw := &jsonWriter{w: bw}
+	jw.raw("{\n")
+	jw.member("$schema", head.Schema)
+	jw.member("suite_version", head.SuiteVersion)
+	jw.member("protocol", head.Protocol)
+	jw.member("implementation", head.Implementation)
+	jw.member("transport", head.Transport)
+	jw.member("profile", head.Profile)
+	jw.member("started", head.Started)
+	jw.member("duration_ms", head.DurationMS)
+	jw.member("totals", head.Totals)
+	if len(r.Results) == 0 {
+		jw.raw(`  "results": [],` + "\n")
+	} else {
+		jw.raw(`  "results": [`)
+		for i := range r.Results {
+			if i > 0 {
+				jw.raw(",")
+			}
+			jw.raw("\n    ")
+			jw.value(jsonResultOf(&r.Results[i]), "    ")
+		}
+		jw.raw("\n  ],\n")
+	}
+	jw.member("stale_expectations", head.Stale)
+	jw.member("codeless_refusals", head.Codeless)
+	jw.member("verdict", head.Verdict)
+	jw.member("requirements", head.Requirements)
+	jw.last("conformance", head.Conformance)
+	jw.raw("}\n")
+	if jw.err != nil {
+		return jw.err
+	}
+	return bw.Flush()
+}
+
+// jsonResultOf is one result of the JSON report.
+func jsonResultOf(res *Result) jsonResult {
+	jr := jsonResult{
+		ID: res.Vector.ID, Op: res.Vector.Op, Outcome: res.Outcome, Kind: res.Kind(),
+		Requirements: res.Vector.Requirements, DurationMS: ms(res.Duration),
+		Detail: res.Detail, Diffs: res.Diffs, Reason: res.Reason, Required: res.Required,
+	}
+	if d := res.Recorded; d != nil {
+		jr.Recorded = &jsonRecorded{d.System, d.Reason}
+	}
+	if c := res.Codeless; c != nil {
+		jr.Codeless = c.Member
+	}
+	if jr.Requirements == nil {
+		jr.Requirements = []string{}
+	}
+	if res.Failed() || res.Outcome == XFail {
+		jr.Request, _ = RequestLine(res.Request)
+		jr.Request = strings.TrimSuffix(jr.Request, "\n")
+		jr.Expected, jr.Actual, jr.Stderr = res.Expected, res.Actual, res.Stderr
+		if c := res.Clipped; c != nil {
+			jr.Clipped = &jsonClipped{c.Size, c.SHA256, c.Prefix}
+		}
+	}
+	return jr
+}
+
+// jsonWriter writes an indented JSON object member by member, keeping the
+// first error.
+type jsonWriter struct {
+	w   *bufio.Writer
+	err error
+}
+
+func (j *jsonWriter) raw(s string) {
+	if j.err == nil {
+		_, j.err = j.w.WriteString(s)
+	}
+}
+
+// value writes v indented as a value nested at the given prefix.
+func (j *jsonWriter) value(v any, prefix string) {
+	if j.err != nil {
+		return
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		j.err = err
+		return
+	}
+	_, j.err = j.w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+}
+
+func (j *jsonWriter) member(name string, v any) {
+	j.last(name, v)
+	j.raw(",\n")
+}
+
+func (j *jsonWriter) last(name string, v any) {
+	j.raw("  " + strconv.Quote(name) + ": ")
+	j.value(v, "  ")
+	if name == "conformance" {
+		j.raw("\n")
+	}
 }
 
 // failureText is the body of a failure in JUnit, TAP and Markdown.
@@ -240,17 +331,17 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			}
 		case Unsupported, XFail:
 			if res.Required {
-				c.Failure = &junitProblem{Message: res.Kind() + ": " + res.Detail, Type: res.Kind(), Body: r.failureText(res)}
+				c.Failure = &junitProblem{Message: res.Kind() + ": " + safetext.Clip(res.Detail, maxMessage), Type: res.Kind(), Body: r.failureText(res)}
 				s.Failures++
 				break
 			}
-			c.Skipped = &junitProblem{Message: res.Kind() + ": " + firstOr(res.Reason, res.Detail)}
+			c.Skipped = &junitProblem{Message: res.Kind() + ": " + safetext.Clip(firstOr(res.Reason, res.Detail), maxMessage)}
 			s.Skipped++
 		case Fail, XPass:
-			c.Failure = &junitProblem{Message: res.Kind() + ": " + firstLine(res), Type: res.Kind(), Body: r.failureText(res)}
+			c.Failure = &junitProblem{Message: res.Kind() + ": " + safetext.Clip(firstLine(res), maxMessage), Type: res.Kind(), Body: r.failureText(res)}
 			s.Failures++
 		default:
-			c.Error = &junitProblem{Message: res.Kind() + ": " + firstLine(res), Type: res.Kind(), Body: r.failureText(res)}
+			c.Error = &junitProblem{Message: res.Kind() + ": " + safetext.Clip(firstLine(res), maxMessage), Type: res.Kind(), Body: r.failureText(res)}
 			s.Errors++
 		}
 		s.Tests++
@@ -361,11 +452,15 @@ func (r *Report) WriteTAP(w io.Writer) error {
 	return err
 }
 
-// tapEscape keeps a directive's text on one line and free of '#'.
+// tapEscape keeps a directive's text on one line, rendered safely, and
+// free of '#'.
 func tapEscape(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	return strings.ReplaceAll(s, "#", `\#`)
+	return strings.ReplaceAll(safetext.Clip(s, maxMessage), "#", `\#`)
 }
+
+// maxMessage caps a one-line message (a JUnit message attribute, a TAP
+// directive, a Markdown cell) quoting an implementation, in bytes.
+const maxMessage = 300
 
 // maxMarkdownRows caps the failure table of the Markdown report.
 const maxMarkdownRows = 100
@@ -381,9 +476,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	b.WriteString("## conform: " + status + "\n\n")
 	if h := r.Implementation; h != nil {
-		fmt.Fprintf(&b, "Implementation **%s** %s (%s), protocol %d, over %s; conform %s.\n\n", mdCell(h.Name), mdCell(h.Version), mdCell(h.Language), h.Protocol, mdCell(r.Transport), r.SuiteVersion)
+		fmt.Fprintf(&b, "Implementation %s %s (%s), protocol %d, over %s; conform %s.\n\n", mdSpan(h.Name, false), mdSpan(h.Version, false), mdSpan(h.Language, false), h.Protocol, mdSpan(r.Transport, false), r.SuiteVersion)
 	} else {
-		fmt.Fprintf(&b, "Implementation without hello, over %s; conform %s.\n\n", mdCell(r.Transport), r.SuiteVersion)
+		fmt.Fprintf(&b, "Implementation without hello, over %s; conform %s.\n\n", mdSpan(r.Transport, false), r.SuiteVersion)
 	}
 	fmt.Fprintf(&b, "Profile **%s**: %s.\n\n", ProfileName(r.Profile), r.profileDetail())
 	b.WriteString("| outcome | vectors |\n|---|---:|\n")
@@ -408,7 +503,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if l := r.codelessLine(); l != "" {
 		var ids []string
 		for _, res := range r.CodelessResults() {
-			ids = append(ids, "`"+res.Vector.ID+"`")
+			ids = append(ids, mdSpan(res.Vector.ID, false))
 		}
 		fmt.Fprintf(&b, "\n%s%s: %s.\n", strings.ToUpper(l[:1]), l[1:], listSome(ids, maxMarkdownRows))
 	}
@@ -419,11 +514,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	for i := range r.Results {
 		res := &r.Results[i]
 		if res.Failed() && res.Outcome != Interrupted {
-			rows = append(rows, fmt.Sprintf("| `%s` | %s | %s | %s |", res.Vector.ID, res.Kind(), strings.Join(res.Vector.Requirements, " "), mdCell(firstLine(res))))
+			rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s |", mdSpan(res.Vector.ID, true), res.Kind(), strings.Join(res.Vector.Requirements, " "), mdSpan(firstLine(res), true)))
 		}
 	}
 	for _, x := range r.Stale {
-		rows = append(rows, fmt.Sprintf("| `%s` | stale | | expectations line %d names no vector |", x.ID, x.Line))
+		rows = append(rows, fmt.Sprintf("| %s | stale | | expectations line %d names no vector |", mdSpan(x.ID, true), x.Line))
 	}
 	if len(rows) > 0 {
 		b.WriteString("\n| vector | outcome | requirements | first difference |\n|---|---|---|---|\n")
@@ -440,9 +535,12 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
-// mdCell makes s safe inside a Markdown table cell.
-func mdCell(s string) string {
-	s = truncateUTF8(s, 200)
-	s = strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ", "`", "'").Replace(s)
-	return s
+// mdSpan puts text in a Markdown code span (safetext.CodeSpan), cut to
+// about maxMessage bytes: nothing in it is a link, an image, emphasis or
+// HTML. cell is for a table cell.
+func mdSpan(s string, cell bool) string {
+	if len(s) > maxMessage {
+		s = string(headUTF8([]byte(s), maxMessage)) + "…"
+	}
+	return safetext.CodeSpan(s, cell)
 }

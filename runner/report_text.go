@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"github.com/conform-suite/conform/internal/safetext"
 	"io"
 	"strings"
 	"time"
@@ -35,7 +36,7 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 			if opt.Verbose {
 				fmt.Fprintf(&b, "%-11s %s", strings.ToUpper(res.Kind()), res.Vector.ID)
 				if res.Reason != "" {
-					fmt.Fprintf(&b, "  # %s", res.Reason)
+					fmt.Fprintf(&b, "  # %s", safetext.Text(res.Reason))
 				}
 				b.WriteByte('\n')
 			}
@@ -59,9 +60,9 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 	t := r.Totals()
 	if r.Implementation != nil {
 		h := r.Implementation
-		fmt.Fprintf(&b, "implementation: %s %s (%s), protocol %d, over %s\n", h.Name, h.Version, h.Language, h.Protocol, r.Transport)
+		fmt.Fprintf(&b, "implementation: %s %s (%s), protocol %d, over %s\n", safetext.Clip(h.Name, 200), safetext.Clip(h.Version, 200), safetext.Clip(h.Language, 200), h.Protocol, safetext.Text(r.Transport))
 	} else {
-		fmt.Fprintf(&b, "implementation: no hello (every op assumed), over %s\n", r.Transport)
+		fmt.Fprintf(&b, "implementation: no hello (every op assumed), over %s\n", safetext.Text(r.Transport))
 	}
 	fmt.Fprintf(&b, "profile: %s\n", r.profileLine())
 	var parts []string
@@ -114,7 +115,7 @@ func listSome(ids []string, n int) string {
 func (r *Report) writeFailure(b *strings.Builder, res *Result) {
 	fmt.Fprintf(b, "%-11s %s\n", strings.ToUpper(res.Kind()), res.Vector.ID)
 	if res.Vector.Description != "" {
-		fmt.Fprintf(b, "  vector:   %s\n", res.Vector.Description)
+		fmt.Fprintf(b, "  vector:   %s\n", safetext.Text(res.Vector.Description))
 	}
 	for _, id := range res.Vector.Requirements {
 		level, text := r.requirementText(id)
@@ -132,31 +133,30 @@ func (r *Report) writeFailure(b *strings.Builder, res *Result) {
 		if len(line) > maxRequestShown {
 			line = truncateUTF8(line, maxRequestShown) + fmt.Sprintf("… (%d bytes; 'conform explain %s' prints it whole)", len(line), res.Vector.ID)
 		}
-		fmt.Fprintf(b, "  request:  %s\n", line)
+		fmt.Fprintf(b, "  request:  %s\n", safetext.JSON(line))
+	}
+	if c := res.Clipped; c != nil {
+		fmt.Fprintf(b, "  answer:   %s bytes, sha256 %s, begins %s\n", thousands(c.Size), c.SHA256, safetext.Clip(c.Prefix, 200))
 	}
 	if d := res.Recorded; d != nil {
 		fmt.Fprintf(b, "  recorded: graded against the answer recorded for %s: %s\n", d.System, d.Reason)
 	}
 	if res.Reason != "" {
-		fmt.Fprintf(b, "  listed:   %s (the expectations file lists it as failing; outcome %s)\n", firstOr(res.Reason, "no reason given"), res.Original)
+		fmt.Fprintf(b, "  listed:   %s (the expectations file lists it as failing; outcome %s)\n", safetext.Text(firstOr(res.Reason, "no reason given")), res.Original)
 	}
 	if res.Detail != "" {
-		fmt.Fprintf(b, "  detail:   %s\n", res.Detail)
+		fmt.Fprintf(b, "  detail:   %s\n", safetext.Text(res.Detail))
 	}
 	if len(res.Diffs) > 0 {
 		b.WriteString("  diff (want, got):\n")
 		for _, d := range res.Diffs {
-			fmt.Fprintf(b, "    %s\n", d)
+			fmt.Fprintf(b, "    %s\n", safetext.JSON(d))
 		}
 	}
 	if s := strings.TrimSpace(res.Stderr); s != "" {
 		b.WriteString("  stderr (tail):\n")
-		lines := strings.Split(s, "\n")
-		if len(lines) > 20 {
-			lines = append([]string{fmt.Sprintf("[%d earlier lines]", len(lines)-20)}, lines[len(lines)-20:]...)
-		}
-		for _, l := range lines {
-			fmt.Fprintf(b, "    | %s\n", truncateUTF8(l, 300))
+		for _, l := range safetext.Tail(s, 20, 300) {
+			fmt.Fprintf(b, "    | %s\n", l)
 		}
 	}
 	b.WriteByte('\n')

@@ -61,7 +61,10 @@ type Result struct {
 	Stderr   string   // the tail of the implementation's stderr, for crashes and the like
 	Request  Request
 	Expected json.RawMessage // the output the vector expects from this implementation
-	Actual   json.RawMessage // the output the implementation gave
+	Actual   json.RawMessage // the output the implementation gave, when at most MaxAnswerKept bytes
+	// Clipped describes an output longer than MaxAnswerKept (Actual is
+	// then nil): its size, hash and first bytes.
+	Clipped  *Clipped
 	Duration time.Duration
 	Reason   string // for XFail and XPass: the expectations file's reason
 	Original Outcome
@@ -307,9 +310,15 @@ func (r *Runner) deadline(ctx context.Context) (context.Context, context.CancelF
 
 // judge classifies an answer.
 func (r *Runner) judge(res *Result, resp Response, err error) {
+	defer res.bound()
 	v := res.Vector
 	d := Recorded(r.Profile, v)
 	res.Recorded = d
+	defer func() {
+		if res.Failed() && res.Stderr == "" && resp.stderr != nil {
+			res.Stderr = resp.stderr() // the child's own words on a wrong answer
+		}
+	}()
 	switch {
 	case err != nil:
 		res.Outcome, res.Detail, res.Stderr = classify(err)

@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
-	"time"
 )
 
 // Spawn starts a new process for every request: it writes the request line
@@ -21,7 +19,9 @@ type Spawn struct {
 	StderrMax int // bytes of stderr kept; 0 for 64 KiB
 }
 
-// Call runs one process for req.
+// Call runs one process for req. The process runs in a process group of
+// its own, killed whole once the answer is read, the deadline passes or the
+// process exits.
 func (s *Spawn) Call(ctx context.Context, req Request) (Response, error) {
 	if len(s.Command) == 0 {
 		return Response{}, &StartError{Msg: "no command to start"}
@@ -30,59 +30,59 @@ func (s *Spawn) Call(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, callErr(ProtocolErr, "%v", err)
 	}
-	stderrMax := s.StderrMax
-	if stderrMax <= 0 {
-		stderrMax = 64 << 10
-	}
-	cmd := exec.Command(s.Command[0], s.Command[1:]...)
-	cmd.Dir, cmd.Env = s.Dir, s.Env
-	cmd.Stdin = bytes.NewReader(line)
-	stderr := newBoundedTail(stderrMax)
-	cmd.Stderr = stderr
-	cmd.WaitDelay = time.Second
-	out, err := cmd.StdoutPipe()
+	p, err := startProc(s.Command, s.Dir, s.Env, s.StderrMax)
 	if err != nil {
-		return Response{}, &StartError{Msg: err.Error()}
+		return Response{}, err
 	}
-	if err := cmd.Start(); err != nil {
-		return Response{}, &StartError{Msg: fmt.Sprintf("cannot start %s: %v", s.Command[0], err)}
-	}
+	defer func() {
+		p.kill()
+		p.doneReading()
+		<-p.exited // bounded: the process is killed, its pipes closed after exitGrace
+	}()
+	go func() {
+		p.stdin.Write(line) // a process that exits unread closes the pipe: Write fails
+		p.stdin.Close()
+	}()
 	type read struct {
 		line []byte
 		err  error
 	}
 	done := make(chan read, 1)
 	go func() {
-		l, err := newLineReader(out, s.MaxLine).ReadLine()
+		lr := newLineReader(p.stdout, s.MaxLine)
+		lr.stop = true
+		l, err := lr.ReadLine()
 		done <- read{bytes.Clone(l), err}
 	}()
 	var r read
 	select {
 	case r = <-done:
 	case <-ctx.Done():
-		cmd.Process.Kill()
-		cmd.Wait()
+		p.kill()
+		<-p.exited
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return Response{}, &CallError{Outcome: Timeout, Msg: "no answer before the deadline; the process was killed", Stderr: stderr.String()}
+			return Response{}, &CallError{Outcome: Timeout, Msg: "no answer before the deadline; the process was killed", Stderr: p.stderr.String()}
 		}
 		return Response{}, ctx.Err()
 	}
-	cmd.Process.Kill()
-	cmd.Wait()
+	p.kill()
+	<-p.exited // its last words on stderr
+	stderr := p.stderr.String()
 	var tooLong *LineTooLongError
 	switch {
 	case errors.As(r.err, &tooLong):
-		return Response{}, &CallError{Outcome: ProtocolErr, Msg: "the implementation wrote " + tooLong.Error(), Stderr: stderr.String()}
+		return Response{}, &CallError{Outcome: ProtocolErr, Msg: "the implementation wrote " + tooLong.Error(), Stderr: stderr}
 	case r.err != nil:
-		return Response{}, &CallError{Outcome: Crash, Msg: "the process ended without answering", Stderr: stderr.String()}
+		return Response{}, &CallError{Outcome: Crash, Msg: "the process ended without answering (" + p.status() + ")", Stderr: stderr}
 	}
 	resp, err := parseResponse(r.line)
 	if err != nil {
-		return Response{}, &CallError{Outcome: ProtocolErr, Msg: err.Error(), Stderr: stderr.String()}
+		return Response{}, &CallError{Outcome: ProtocolErr, Msg: err.Error(), Stderr: stderr}
 	}
 	if !bytes.Equal(resp.ID, compactID(req.ID)) {
-		return Response{}, &CallError{Outcome: ProtocolErr, Msg: fmt.Sprintf("the answer's id %s is not the request's id %s", resp.ID, req.ID), Stderr: stderr.String()}
+		return Response{}, &CallError{Outcome: ProtocolErr, Msg: fmt.Sprintf("the answer's id %s is not the request's id %s", resp.ID, req.ID), Stderr: stderr}
 	}
+	resp.stderr = func() string { return stderr }
 	return resp, nil
 }
 

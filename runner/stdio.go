@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -22,10 +21,16 @@ import (
 // counting up), so that a late answer can never be mistaken for a new one; the
 // Response carries the caller's id.
 //
-// The child's stderr is captured, bounded to its last StderrMax bytes, and
-// attached to every failure. When the child dies, the requests in flight fail
-// with outcome crash and the next Call starts a new child, as long as the
-// restart budget lasts. When a request's context expires, the oldest request
+// The child runs in a process group of its own (on Unix): a timeout, a
+// restart and Close kill the whole group, and so does the child's exit, so
+// that nothing it started outlives it; once it has exited, its stdout is read
+// for at most a short grace period more. The child's stderr is captured,
+// bounded to its last StderrMax bytes, and attached to every failure. When
+// the child dies, the requests in flight fail with outcome crash and the next
+// Call starts a new child, as long as the restart budget lasts. When it loses
+// step with the protocol (a line that is not an answer, an id that matches no
+// request in flight, a line over MaxLine), the requests in flight fail with
+// outcome protocol and the child is killed, to be restarted the same way. When a request's context expires, the oldest request
 // in flight is the one a sequential child is stuck on: it fails with outcome
 // timeout and the child is restarted. The others fail with a *CallError
 // marked Retry, which the Runner sends again (up to three times) with a fresh
@@ -57,7 +62,7 @@ func NewStdio(command ...string) *Stdio {
 // child is one run of the implementation's process.
 type child struct {
 	s       *Stdio
-	cmd     *exec.Cmd
+	p       *proc
 	stdin   *os.File
 	writeq  chan []byte
 	stderr  *boundedTail
@@ -106,7 +111,8 @@ func (s *Stdio) Call(ctx context.Context, req Request) (Response, error) {
 }
 
 // Close closes the child's stdin (EOF means exit, PROTO-STDIO-003) and waits
-// briefly for it to exit before killing it.
+// briefly for it to exit before killing it; either way, its process group is
+// killed.
 func (s *Stdio) Close() error {
 	s.mu.Lock()
 	c := s.cur
@@ -145,7 +151,7 @@ func (s *Stdio) child() (*child, error) {
 	}
 	if s.cur != nil {
 		if restarts := s.started - 1; restarts >= s.Restarts {
-			return nil, &CallError{Outcome: Crash, Msg: fmt.Sprintf("not sent: the implementation died %d times and the restart budget (%d) is spent", s.started, max(s.Restarts, 0)), Stderr: s.cur.stderr.String()}
+			return nil, &CallError{Outcome: Crash, Msg: fmt.Sprintf("not sent: the implementation has ended %d times (died, or killed after a timeout or a protocol violation) and the restart budget (%d) is spent", s.started, max(s.Restarts, 0)), Stderr: s.cur.stderr.String()}
 		}
 	}
 	c, err := s.start()
@@ -158,47 +164,19 @@ func (s *Stdio) child() (*child, error) {
 }
 
 func (s *Stdio) start() (*child, error) {
-	if len(s.Command) == 0 {
-		return nil, &StartError{Msg: "no command to start"}
-	}
-	stderrMax := s.StderrMax
-	if stderrMax <= 0 {
-		stderrMax = 64 << 10
-	}
-	inR, inW, err := os.Pipe()
+	p, err := startProc(s.Command, s.Dir, s.Env, s.StderrMax)
 	if err != nil {
-		return nil, &StartError{Msg: err.Error()}
+		return nil, err
 	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, &StartError{Msg: err.Error()}
-	}
-	cmd := exec.Command(s.Command[0], s.Command[1:]...)
-	cmd.Dir, cmd.Env = s.Dir, s.Env
-	cmd.Stdin, cmd.Stdout = inR, outW
 	c := &child{
-		s: s, cmd: cmd, stdin: inW,
+		s: s, p: p, stdin: p.stdin, stderr: p.stderr,
 		writeq:  make(chan []byte, 256),
-		stderr:  newBoundedTail(stderrMax),
 		dead:    make(chan struct{}),
 		pending: map[int64]chan answer{},
 		late:    map[int64]bool{},
 	}
-	cmd.Stderr = c.stderr
-	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
-		inR.Close()
-		inW.Close()
-		outR.Close()
-		outW.Close()
-		return nil, &StartError{Msg: fmt.Sprintf("cannot start %s: %v", s.Command[0], err)}
-	}
-	inR.Close()
-	outW.Close()
 	go c.write()
-	go c.read(outR)
+	go c.read()
 	return c, nil
 }
 
@@ -215,16 +193,15 @@ func (c *child) isGone() bool {
 	return c.gone
 }
 
-// kill ends the child; the reader then fails the requests in flight.
+// kill ends the child and its process group; the reader then fails the
+// requests in flight.
 func (c *child) kill(reason string) {
 	c.mu.Lock()
 	if c.killFor == "" {
 		c.killFor = reason
 	}
 	c.mu.Unlock()
-	if c.cmd.Process != nil {
-		c.cmd.Process.Kill()
-	}
+	c.p.kill()
 }
 
 func (c *child) call(ctx context.Context, req Request) answer {
@@ -317,7 +294,7 @@ func (c *child) write() {
 				// The child closed its stdin, most likely by dying: stop it
 				// without a reason of the runner's, so that the requests in
 				// flight are reported as a crash when the reader sees it go.
-				c.cmd.Process.Kill()
+				c.p.kill()
 				return
 			}
 		case <-c.dead:
@@ -326,19 +303,21 @@ func (c *child) write() {
 	}
 }
 
-// read matches answer lines with requests until stdout ends, then reaps the
-// child and fails whatever is still in flight.
-func (c *child) read(out *os.File) {
-	lr := newLineReader(out, c.s.MaxLine)
+// read matches answer lines with requests until stdout ends, or until the
+// child loses step with the protocol, then reaps the child and fails
+// whatever is still in flight.
+func (c *child) read() {
+	defer c.reap()
+	lr := newLineReader(c.p.stdout, c.s.MaxLine)
+	lr.stop = true // the child is abandoned after an over-long line
 	for {
 		line, err := lr.ReadLine()
 		var tooLong *LineTooLongError
 		switch {
 		case errors.As(err, &tooLong):
-			c.failAll(callErr(ProtocolErr, "the implementation wrote %v", tooLong))
-			continue
+			c.desync(callErr(ProtocolErr, "the implementation wrote %v", tooLong))
+			return
 		case err != nil:
-			c.reap(out)
 			return
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -361,52 +340,59 @@ func (c *child) read(out *os.File) {
 		case ok && perr != nil:
 			ch <- answer{err: &CallError{Outcome: ProtocolErr, Msg: perr.Error(), Stderr: c.stderr.String()}}
 		case ok:
+			resp.stderr = c.stderr.String
 			ch <- answer{resp: resp}
 		case isLate:
 			// The answer to a request given up on: drop it.
 		case perr != nil && len(resp.ID) == 0:
-			c.failAll(callErr(ProtocolErr, "the implementation wrote a line that is not an answer (%v): %s", perr, excerpt(line)))
+			c.desync(callErr(ProtocolErr, "the implementation wrote a line that is not an answer (%v): %s", perr, excerpt(line)))
+			return
 		default:
-			c.failAll(callErr(ProtocolErr, "the implementation answered id %s, which matches no request in flight: %s", key, excerpt(line)))
+			c.desync(callErr(ProtocolErr, "the implementation answered id %s, which matches no request in flight: %s", key, excerpt(line)))
+			return
 		}
 	}
 }
 
-// failAll fails every request in flight with err: after a line that cannot
-// be matched, no answer in flight can be trusted to be the right one.
-func (c *child) failAll(err *CallError) {
+// desync handles a child that lost step with the protocol (a line that is
+// not an answer, an id that matches nothing, a line over the cap): no answer
+// in flight can be trusted to be the right one, so every request in flight
+// fails with err, and the child is killed, to be restarted against the
+// restart budget.
+func (c *child) desync(err *CallError) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	n := len(c.pending)
 	for key, ch := range c.pending {
 		e := *err
 		if n > 1 {
 			e.Msg += fmt.Sprintf(" (%d requests were in flight)", n)
 		}
+		e.Msg += "; the implementation was restarted"
 		e.Stderr = c.stderr.String()
 		ch <- answer{err: &e}
 		delete(c.pending, key)
 		c.late[key] = true
 	}
+	c.mu.Unlock()
+	c.kill("it lost step with the protocol")
 }
 
-func (c *child) reap(out *os.File) {
-	// stdout is closed: the process is exiting, or hangs with stdout shut.
-	t := time.AfterFunc(2*time.Second, func() { c.cmd.Process.Kill() })
-	werr := c.cmd.Wait()
-	t.Stop()
-	out.Close()
+// reap waits for the child to end once its stdout is no longer read, and
+// fails the requests still in flight.
+func (c *child) reap() {
+	c.p.doneReading()
+	select {
+	case <-c.p.exited:
+	case <-time.After(2 * time.Second):
+		// stdout is shut but the process lives on.
+		c.p.kill()
+		<-c.p.exited
+	}
 	c.stdin.Close()
+	status := c.p.status()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gone = true
-	status := "exited"
-	if werr != nil {
-		status = werr.Error()
-	}
-	if c.cmd.ProcessState != nil {
-		status = c.cmd.ProcessState.String()
-	}
 	n := len(c.pending)
 	for key, ch := range c.pending {
 		if c.killFor != "" {

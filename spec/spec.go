@@ -45,6 +45,9 @@ type Requirement struct {
 	File    string // quote-link.md
 	Line    int    // 1-based line of the identifier
 	Section string // the nearest heading above it
+	// Seeds are the seed statements the requirement states, from the seed
+	// references in its text (which Text no longer holds).
+	Seeds []SeedRef
 }
 
 var (
@@ -74,6 +77,9 @@ type Code struct {
 	Code string // QUOTE_DUPLICATE_FIELD
 	File string
 	Line int
+	// Withdrawn is true when the row says "Withdrawn.": no op produces
+	// the code any more, and it stays listed so that it is never reused.
+	Withdrawn bool
 }
 
 // Spec is the parsed specification.
@@ -81,6 +87,8 @@ type Spec struct {
 	Requirements []Requirement
 	Strays       []Stray
 	Codes        []Code
+	OutOfScope   []OutOfScope  // seed statements a chapter leaves out, with why
+	SeedProblems []SeedProblem // seed references that count for nothing
 }
 
 // Lookup returns the requirement with the given id.
@@ -105,7 +113,10 @@ func Load(fsys fs.FS) (*Spec, error) {
 		if err != nil {
 			return nil, err
 		}
-		reqs, strays, codes := parse(name, data)
+		p := parse(name, data)
+		reqs, strays, codes := p.reqs, p.strays, p.codes
+		s.OutOfScope = append(s.OutOfScope, p.outOfScope...)
+		s.SeedProblems = append(s.SeedProblems, p.seedProblems...)
 		for _, c := range codes {
 			if prev, dup := seen["code "+c.Code]; dup {
 				return nil, fmt.Errorf("spec: %s:%d: rejection code %s already defined at %s", name, c.Line, c.Code, prev)
@@ -128,20 +139,51 @@ func Load(fsys fs.FS) (*Spec, error) {
 // Embedded parses the embedded specification.
 func Embedded() (*Spec, error) { return Load(files) }
 
-func parse(name string, data []byte) ([]Requirement, []Stray, []Code) {
+type parsed struct {
+	reqs         []Requirement
+	strays       []Stray
+	codes        []Code
+	outOfScope   []OutOfScope
+	seedProblems []SeedProblem
+}
+
+func parse(name string, data []byte) parsed {
 	var (
-		reqs    []Requirement
-		strays  []Stray
-		codes   []Code
+		p       parsed
 		cur     *Requirement
+		oos     *OutOfScope // the Out of scope item being read
 		section string
 		fence   bool
 	)
+	problem := func(line int, text string) {
+		p.seedProblems = append(p.seedProblems, SeedProblem{File: name, Line: line, Problem: text})
+	}
 	flush := func() {
 		if cur != nil {
+			text, refs, problems := extractSeedRefs(cur.Text)
+			for _, pr := range problems {
+				problem(cur.Line, cur.ID+": "+pr)
+			}
+			cur.Text, cur.Seeds = text, refs
 			cur.Level = levelOf(cur.Text)
-			reqs = append(reqs, *cur)
+			p.reqs = append(p.reqs, *cur)
 			cur = nil
+		}
+		if oos != nil {
+			reason, refs, problems := extractSeedRefs(oos.Reason)
+			for _, pr := range problems {
+				problem(oos.Line, pr)
+			}
+			switch {
+			case len(refs) != 1:
+				problem(oos.Line, "an Out of scope item opens with exactly one seed reference")
+			case reason == "":
+				problem(oos.Line, "an Out of scope item says why after its seed reference")
+			default:
+				oos.SeedRef, oos.Reason = refs[0], reason
+				p.outOfScope = append(p.outOfScope, *oos)
+			}
+			oos = nil
 		}
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -153,7 +195,7 @@ func parse(name string, data []byte) ([]Requirement, []Stray, []Code) {
 			fence = !fence
 			continue
 		}
-		if fence || strings.HasPrefix(line, "    ") && cur == nil {
+		if fence || strings.HasPrefix(line, "    ") && cur == nil && oos == nil {
 			continue // code block: never normative
 		}
 		if m := heading.FindStringSubmatch(line); m != nil {
@@ -162,26 +204,40 @@ func parse(name string, data []byte) ([]Requirement, []Stray, []Code) {
 			continue
 		}
 		if m := codeRow.FindStringSubmatch(line); m != nil && strings.Contains(section, "Rejection codes") {
-			codes = append(codes, Code{Code: m[1], File: name, Line: n})
+			p.codes = append(p.codes, Code{Code: m[1], File: name, Line: n, Withdrawn: strings.Contains(line, "| Withdrawn.")})
 		}
 		if m := reqStart.FindStringSubmatch(line); m != nil {
 			flush()
 			cur = &Requirement{ID: m[1], Text: strings.TrimSpace(m[2]), File: name, Line: n, Section: section}
 			continue
 		}
-		if strings.TrimSpace(line) == "" || listItem.MatchString(line) && cur != nil {
+		if strings.TrimSpace(line) == "" || listItem.MatchString(line) && (cur != nil || oos != nil) {
 			flush()
 		}
 		if cur != nil {
 			cur.Text += " " + strings.TrimSpace(line)
 			continue
 		}
-		if keyword.MatchString(codeSpan.ReplaceAllString(line, "")) {
-			strays = append(strays, Stray{File: name, Line: n, Text: strings.TrimSpace(line)})
+		if oos != nil {
+			oos.Reason += " " + strings.TrimSpace(line)
+			continue
+		}
+		if strings.Contains(section, "Out of scope") && listItem.MatchString(line) {
+			if item := listItem.ReplaceAllString(line, ""); strings.HasPrefix(item, "[seed") {
+				oos = &OutOfScope{Reason: strings.TrimSpace(item), File: name, Line: n}
+				continue
+			}
+		}
+		prose := codeSpan.ReplaceAllString(line, "")
+		if keyword.MatchString(prose) {
+			p.strays = append(p.strays, Stray{File: name, Line: n, Text: strings.TrimSpace(line)})
+		}
+		if seedOpen.MatchString(prose) {
+			problem(n, "a seed reference counts only in a requirement or at the start of an Out of scope item")
 		}
 	}
 	flush()
-	return reqs, strays, codes
+	return p
 }
 
 func levelOf(text string) Level {

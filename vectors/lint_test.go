@@ -88,8 +88,10 @@ func TestLint(t *testing.T) {
 	}
 	produced := map[string]bool{}
 	defined := map[string]bool{}
+	withdrawn := map[string]bool{}
 	for _, code := range s.Codes {
-		defined[code.Code] = true
+		defined[code.Code] = !code.Withdrawn
+		withdrawn[code.Code] = code.Withdrawn
 	}
 	for _, f := range c.Files {
 		descs := map[string]string{}
@@ -103,7 +105,10 @@ func TestLint(t *testing.T) {
 			}
 			for _, code := range refusalCodes(t, v) {
 				produced[code] = true
-				if !defined[code] {
+				switch {
+				case withdrawn[code]:
+					t.Errorf("%s: %s: code %s is withdrawn: no vector produces it", f.Path, v.ID, code)
+				case !defined[code]:
 					t.Errorf("%s: %s: code %s is in no Rejection codes table of spec/", f.Path, v.ID, code)
 				}
 			}
@@ -118,7 +123,7 @@ func TestLint(t *testing.T) {
 		t.Errorf("%s: requirement %s is not defined in spec/", u.By, u.ID)
 	}
 	for _, code := range s.Codes {
-		if !produced[code.Code] {
+		if !produced[code.Code] && !code.Withdrawn {
 			t.Errorf("%s:%d: rejection code %s is produced by no vector", code.File, code.Line, code.Code)
 		}
 	}

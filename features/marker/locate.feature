@@ -1,7 +1,8 @@
 Feature: Following a citation to the data that backs it
   A client joins a citation to the data part it names and applies the locator:
   a JSON Pointer into the part's value or a range of its lines. A locator that
-  does not resolve never loses the citation: the client cites the whole part.
+  does not resolve, or has no known form at all, never loses the citation: the
+  client cites the whole part.
 
   Background:
     Given an implementation under test
@@ -88,13 +89,13 @@ Feature: Following a citation to the data that backs it
       | L1      | ""                 |
       | L1      | {"text": "one"}    |
 
-  @MARKER-LOCATE-008
-  Scenario Outline: A locator of no known form is refused
+  @MARKER-LOCATE-010
+  Scenario Outline: A locator of no known form falls back to the whole part, never fails
     When the client resolves the locator "<locator>" in:
       """json
       {"a": 1}
       """
-    Then it is refused with code "MARKER_BAD_LOCATOR"
+    Then it does not resolve and is marked malformed
 
     Examples:
       | locator |

@@ -76,6 +76,39 @@ Feature: Citations in a streamed answer
       | Claim one{START}cite{DELIM}p1{DELIM}L2  | -L3{STOP}. Claim two{cite:p1}.              |
       | Claim one{cite:p1:L2-L3}. Claim two{START}cite{DELIM}p1 | {STOP}.                    |
 
+  @MARKER-STREAM-002 @MARKER-GRAMMAR-011
+  Scenario: A marker with an empty locator is held back until its STOP, then removed
+    When the model streams the deltas:
+      | "Fact.{START}cite{DELIM}p1" |
+      | "{DELIM}"                   |
+      | "{STOP} More."              |
+    Then the client receives the deltas:
+      | "Fact."  |
+      | ""       |
+      | " More." |
+      | ""       |
+    And the citations are:
+      | data_part_id | offset | locator |
+      | p1           | 5      |         |
+
+  @MARKER-STREAM-008
+  Scenario: A streamed answer citing only the user's data, with no text, is retried
+    Given the data part "user_text_3"
+    When the model streams the deltas:
+      | "{START}cite{DELIM}user_te" |
+      | "xt_3{STOP}"                |
+      | " "                         |
+    Then the client receives " "
+    And the server retries instead of completing the answer
+
+  @MARKER-STREAM-008
+  Scenario: A streamed answer with text is completed
+    When the model streams the deltas:
+      | "{cite:user_text_3}" |
+      | "Noted."             |
+    Then the client receives "Noted."
+    And the server completes the answer
+
   @MARKER-STREAM-006
   Scenario: A delimiter split between network chunks is put back together
     When the model streams the bytes:

@@ -179,11 +179,58 @@ Feature: Clean answers with citations
       | marker                                 |
       | {START}cite{STOP}                      |
       | {START}cite{DELIM}{STOP}               |
-      | {START}cite{DELIM}p1{DELIM}{STOP}      |
+      | {START}cite{DELIM}{DELIM}{STOP}        |
+      | {START}cite{DELIM}p1{DELIM} {STOP}     |
+      | {START}cite{DELIM}p1{DELIM}{DELIM}{STOP} |
       | {START}cite{DELIM} p1{STOP}            |
       | {START}cite {DELIM}p1{STOP}            |
       | {START}cite{DELIM}p1{DELIM}L8\u{9}{STOP} |
       | {START}cite{DELIM}p1\u{A}{STOP}        |
+
+  @MARKER-GRAMMAR-011 @MARKER-STRIP-001 @MARKER-STRIP-002
+  Scenario: An empty locator cites the whole part, and no delimiter reaches the client
+    Given the data part "tool_data_02"
+    And the model writes "Fact.{START}cite{DELIM}tool_data_02{DELIM}{STOP} More.{cite:tool_data_02}"
+    When the server strips the markers
+    Then the client receives "Fact. More."
+    And the citations are:
+      | data_part_id | offset | locator |
+      | tool_data_02 | 5      |         |
+      | tool_data_02 | 11     |         |
+
+  @MARKER-STRIP-010 @MARKER-STRIP-004
+  Scenario Outline: An answer that cites only the user's own data and says nothing is retried
+    Given the data part "user_data_1"
+    And the data part "tool_data_01"
+    And the model writes "<written>"
+    When the server strips the markers
+    Then the client receives "<received>"
+    And there are no citations
+    And the server retries instead of completing the answer
+
+    Examples:
+      | written                                    | received |
+      | {cite:user_data_1}                         |          |
+      | {cite:user_data_1}\n{cite:USER_TEXT_9:L2}  | \n       |
+      | {cite:user_data_1:}\u{A0}                  | \u{A0}   |
+
+  @MARKER-STRIP-010
+  Scenario Outline: Any answer text, or any other cited part, completes the answer
+    Given the data part "user_data_1"
+    And the data part "tool_data_01"
+    And the model writes "<written>"
+    When the server strips the markers
+    Then the client receives "<received>"
+    And the server completes the answer
+
+    Examples:
+      | written                                | received        |
+      | As you said{cite:user_data_1}.         | As you said.    |
+      | {cite:user_data_1}{cite:tool_data_01}  |                 |
+      | {cite:user_data_1}{cite:tool_data_99}  |                 |
+      | \u{200B}{cite:user_data_1}             | \u{200B}        |
+      | {cite:user_data_1}{START}cite          | {START}cite     |
+      |                                        |                 |
 
   @MARKER-GRAMMAR-005 @MARKER-LOCATE-009
   Scenario: A locator that points nowhere still makes a citation

@@ -185,3 +185,52 @@ Feature: Finding a quoted span again
       | x    | 8001 | 8001 | it is refused with code "QUOTE_SELECTION_TOO_LONG"    |
       | 😀   | 4001 | 8002 | it is refused with code "QUOTE_SELECTION_TOO_LONG"    |
       | 😀   | 4001 | 8001 | it is refused with code "QUOTE_SELECTION_SPLITS_SURROGATE" |
+
+  @QUOTE-ANCHOR-007 @QUOTE-ANCHOR-008 @QUOTE-ANCHOR-009 @QUOTE-ANCHOR-037 @QUOTE-ANCHOR-039
+  Scenario: The text stream of a rendered response: code and links in, controls and hidden text out
+    Given an assistant response rendered from the HTML:
+      """
+      <h3>Caching</h3><p>Run <code>make cache</code><button>Copy</button> and read <a href="https://example.com/doc">the guide</a>.</p><div aria-hidden="true">decoration</div><ul><li>one<li>two<br>lines</ul><script>track()</script>
+      """
+    Then its text stream reads "Caching\nRun make cache and read the guide.\none\ntwo\nlines"
+    And its line feeds are inserted at [7, 42, 46, 50]
+
+  @QUOTE-ANCHOR-036 @QUOTE-ANCHOR-037 @QUOTE-ANCHOR-017 @QUOTE-ANCHOR-021
+  Scenario: A triple click that ends at the start of the next paragraph cites only its own paragraph
+    Given an assistant response rendered from the HTML:
+      """
+      <p>Para one.</p><p>Para two.</p>
+      """
+    When the user triple-clicks, the browser reporting 0 to 10
+    Then the selector is:
+      """json
+      {"text": "Para one.", "start": 0, "end": 9, "prefix": "", "suffix": " Para two."}
+      """
+    When the client looks for the saved selector
+    Then it is found from 0 to 9
+
+  @QUOTE-ANCHOR-038 @QUOTE-ANCHOR-036 @QUOTE-ANCHOR-017
+  Scenario: Line feeds inside a code block are text, and only the inserted one is narrowed away
+    Given an assistant response rendered from the HTML:
+      """
+      <pre>x = 1
+        y = 2</pre><p>Next.</p>
+      """
+    Then its line feeds are inserted at [13]
+    When the user triple-clicks, the browser reporting 0 to 14
+    Then the selector's text is "x = 1\n  y = 2"
+    And the selector's suffix is " Next."
+
+  @QUOTE-ANCHOR-011 @QUOTE-ANCHOR-017 @QUOTE-ANCHOR-021
+  Scenario: A selection dragged backward cites the same excerpt as one dragged forward
+    Given an assistant response "Keep the cache warm. Then restart."
+    When the user drags backward from 19 to 5
+    Then the selector is:
+      """json
+      {"text": "the cache warm", "start": 5, "end": 19, "prefix": "Keep ", "suffix": ". Then restart."}
+      """
+    When the user selects from 5 to 19
+    Then the selector's text is "the cache warm"
+    And the selector's start is 5
+    When the client looks for the saved selector
+    Then it is found from 5 to 19

@@ -266,3 +266,58 @@ Feature: From the composer to the model
       | n      | code               |
       | 139981 | QUOTE_NAV_BASE64   |
       | 139982 | QUOTE_NAV_TOO_LONG |
+
+  @QUOTE-COMPOSE-036 @QUOTE-COMPOSE-074
+  Scenario: An answer to a pending question goes out with its links as written
+    Given the user writes the prompt "Yes, this one: [Assistant quote](t3-citation://v1/a/b/c?text=Use+the+cache.&start=0&end=14&prefix=&suffix=&comment=why)"
+    When the server receives it as the answer to a pending question
+    Then it reads "Yes, this one: [Assistant quote](t3-citation://v1/a/b/c?text=Use+the+cache.&start=0&end=14&prefix=&suffix=&comment=why)"
+    When the server receives it as a provider turn
+    Then the output member "text" starts with "Yes, this one: [assistant-quote-1]\n\n<assistant_citations>\n"
+
+  @QUOTE-COMPOSE-036 @QUOTE-COMPOSE-033
+  Scenario: A long answer to a pending question is neither blocked nor refused
+    Given the user writes a prompt of "x" repeated 120001 times
+    When the composer checks it as the answer to a pending question
+    Then the send may go ahead
+    When the server receives it as the answer to a pending question
+    Then the output member "text" ends with "xxx"
+    When the server receives it as a provider turn
+    Then it is refused with code "QUOTE_INPUT_TOO_LONG"
+
+  @QUOTE-COMPOSE-001 @QUOTE-COMPOSE-070 @QUOTE-LINK-012 @QUOTE-LINK-042
+  Scenario: A comment edit shows in the link the composer serializes
+    Given a citation of message "m" in thread "t" of environment "e"
+    And the quoted text is "Use the cache."
+    And the quote spans 0 to 14
+    And the context before it is "" and after it is " Next."
+    And the user comments "first thought"
+    When the user sets the comment "  Why this one?\n"
+    And the user cites the commented citation
+    Then the href is "t3-citation://v1/e/t/m?text=Use+the+cache.&start=0&end=14&prefix=&suffix=+Next.&comment=Why+this+one%3F"
+    When the user sets the comment " \t "
+    And the user cites the commented citation
+    Then the href is "t3-citation://v1/e/t/m?text=Use+the+cache.&start=0&end=14&prefix=&suffix=+Next."
+
+  @QUOTE-COMPOSE-060 @QUOTE-COMPOSE-061 @QUOTE-COMPOSE-063 @QUOTE-COMPOSE-077
+  Scenario Outline: Navigation loads at most 20 pages of history to reach a source
+    Given the source thread's history has <history> earlier pages
+    And the source is on page <page>
+    When the user opens a citation whose source is not loaded
+    Then <loaded> pages are loaded and loading stops: <stop>
+    And <warning> is shown
+
+    Examples:
+      | history | page | loaded | stop       | warning    |
+      | 30      | 0    | 0      | found      | no warning |
+      | 30      | 20   | 20     | found      | no warning |
+      | 30      | 21   | 20     | page_limit | a warning  |
+      | 5       | 9    | 5      | exhausted  | a warning  |
+
+  @QUOTE-COMPOSE-060 @QUOTE-COMPOSE-062 @QUOTE-COMPOSE-063 @QUOTE-COMPOSE-077
+  Scenario: A server that hands out a cursor again stops the loading with a warning
+    Given the source thread's history has the pages ["older", "oldest", "older", "start"]
+    And the source is on page 4
+    When the user opens a citation whose source is not loaded
+    Then 2 pages are loaded and loading stops: repeated_cursor
+    And a warning is shown

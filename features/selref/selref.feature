@@ -83,13 +83,17 @@ Feature: Remembering what a message pointed at
     Examples:
       | unit      | n   | tail      | kept | stored tail |
       | x         | 200 |           | 200  |             |
+      | 😀        | 100 |           | 100  |             |
+
+    @divergence:seed
+    Examples: where the seed's words ("truncate to 200 characters") keep no ellipsis
+      | unit      | n   | tail      | kept | stored tail |
       | x         | 201 |           | 200  | …           |
       | x         | 199 | \u{20}abc | 199  | …           |
-      | 😀        | 100 |           | 100  |             |
       | 😀        | 101 |           | 100  | …           |
       | 線        | 201 |           | 200  | …           |
 
-    @divergence:vance
+    @divergence:vance @divergence:seed
     Examples: where vance differs
       | unit      | n   | tail      | kept | stored tail |
       | x         | 199 | 😀        | 199  | …           |
@@ -285,3 +289,105 @@ Feature: Remembering what a message pointed at
       | vance | vance:/    | a    | 994 |
       | vance | vance:/    | 😀   | 497 |
       | web   | https://x/ | a    | 991 |
+
+  @SELREF-REPLAY-007 @SELREF-REPLAY-004
+  Scenario: The current turn gets no line; every later turn does
+    Given an app declares a reference labelled "From bed expansion to strengthening emergency services"
+    And its vance address is "vance:/apps/newsfeed/_app.yaml?entry=hrafnagud%2F6928769"
+    When the message "can you find out more about the selected case?" of the current turn is replayed with it
+    Then the model reads "can you find out more about the selected case?"
+    When the message "can you find out more about the selected case?" of an earlier turn is replayed with it
+    Then the model reads:
+      """
+      can you find out more about the selected case?
+
+      [vance] This message pointed at: "From bed expansion to strengthening emergency services" — vance:/apps/newsfeed/_app.yaml?entry=hrafnagud%2F6928769
+      """
+
+  @SELREF-VANCE-005 @SELREF-REPLAY-005
+  Scenario Outline: A saved link's vance address carries its target as written
+    Given an app declares a reference labelled "A saved link"
+    And its vance address is "<vanceUri>"
+    When the reference is ingested
+    Then the stored vance address is "<vanceUri>"
+    When the message "hi" is replayed with it
+    Then the model reads "hi\n\n[vance] This message pointed at: \"A saved link\" — <vanceUri>"
+
+    Examples:
+      | vanceUri                                                                          |
+      | vance:/apps/links/_app.yaml?entry=https://example.com/a?b=1&c=2#top                |
+      | vance:/apps/links/_app.yaml?entry=https%3A%2F%2Fexample.com%2Fa%3Fb%3D1%26c%3D2     |
+      | vance:/apps/links/_app.yaml?entry=javascript:alert(1)                              |
+
+  @SELREF-BUBBLE-002 @SELREF-BUBBLE-003 @SELREF-BUBBLE-005
+  Scenario: The chat shows the reference below the message, the label linking the entry
+    Given an app declares a reference labelled "From bed expansion to strengthening emergency services"
+    And its vance address is "vance:/apps/newsfeed/_app.yaml?entry=hrafnagud%2F6928769"
+    And its web address is "https://mehrnews.com/news/6928769"
+    When the reference is shown in the chat
+    Then the bubble reads:
+      """
+      ↳ [From bed expansion to strengthening emergency services](<vance:/apps/newsfeed/_app.yaml?entry=hrafnagud%2F6928769>) · [↗](<https://mehrnews.com/news/6928769>)
+      """
+
+  @SELREF-BUBBLE-002 @SELREF-BUBBLE-003
+  Scenario: A search hit has no entry to link, so its label is plain text
+    Given an app declares a reference labelled "A search hit"
+    And its web address is "https://example.com/hit"
+    When the reference is shown in the chat
+    Then the bubble reads "↳ A search hit · [↗](<https://example.com/hit>)"
+
+  @SELREF-BUBBLE-005 @SELREF-VANCE-005
+  Scenario: A saved link's bubble links exactly its vance address
+    Given an app declares a reference labelled "A saved link"
+    And its vance address is "vance:/apps/links/_app.yaml?entry=https://example.com/a (b)?c=1&amp;d=2"
+    When the reference is shown in the chat
+    Then the bubble reads:
+      """
+      ↳ [A saved link](<vance:/apps/links/_app.yaml?entry=https://example.com/a (b)?c=1&amp;amp;d=2>)
+      """
+
+  @SELREF-BUBBLE-004
+  Scenario: A headline crafted to close the link and open its own stays text
+    Given an app declares a reference labelled "x](javascript:alert(1)) [y"
+    And its vance address is "vance:/a"
+    When the reference is shown in the chat
+    Then the bubble reads:
+      """
+      ↳ [x\]\(javascript\:alert\(1\)\) \[y](<vance:/a>)
+      """
+
+  @SELREF-BUBBLE-004
+  Scenario: Markup in a headline, an image, HTML, code or a new line, shows as written
+    Given an app declares a reference labelled "![img](https://e.example/p.png) <b>`x`</b>\n# *y*"
+    And its web address is "https://example.com/a"
+    When the reference is shown in the chat
+    Then the bubble reads:
+      """
+      ↳ \!\[img\]\(https\:\/\/e\.example\/p\.png\) \<b\>\`x\`\<\/b\> \# \*y\* · [↗](<https://example.com/a>)
+      """
+
+  @SELREF-BUBBLE-004
+  Scenario: Text outside ASCII is shown unescaped
+    Given an app declares a reference labelled "Stärkung — 東京 😀"
+    And its vance address is "vance:/a"
+    When the reference is shown in the chat
+    Then the bubble reads "↳ [Stärkung — 東京 😀](<vance:/a>)"
+
+  @SELREF-BUBBLE-001
+  Scenario Outline: Without a reference that survives ingest there is no bubble
+    When the stored reference <reference> is shown in the chat
+    Then there is no bubble
+
+    Examples:
+      | reference                                                         |
+      | {"label": "x"}                                                    |
+      | {"label": " \u00a0\t", "vanceUri": "vance:/a"}                    |
+      | {"label": "x", "url": "javascript:alert(1)"}                      |
+      | "vance:/a"                                                        |
+      | null                                                              |
+
+  @SELREF-BUBBLE-001
+  Scenario: A message that never pointed at anything has no bubble
+    When a message without a reference is shown in the chat
+    Then there is no bubble

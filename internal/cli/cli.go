@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/conform-suite/conform/internal/safetext"
 	"io"
 	"os"
 	"strings"
@@ -52,12 +53,16 @@ type env struct {
 	stdout, stderr io.Writer
 }
 
+// errorf, hintf and infof print one line to stderr; what they say may
+// quote an implementation's words, so the line is rendered with
+// safetext.Text: no control character or newline of theirs reaches the
+// terminal.
 func (e *env) errorf(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "conform: error: "+format+"\n", args...)
+	fmt.Fprintf(e.stderr, "conform: error: %s\n", safetext.Text(fmt.Sprintf(format, args...)))
 }
 
 func (e *env) hintf(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "conform: hint: "+format+"\n", args...)
+	fmt.Fprintf(e.stderr, "conform: hint: %s\n", safetext.Text(fmt.Sprintf(format, args...)))
 }
 
 // Main runs the command line with args (without the program name) and
@@ -173,5 +178,5 @@ func (e *env) loadCorpus(dir string) (*vectors.Corpus, bool) {
 }
 
 func (e *env) infof(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "conform: "+format+"\n", args...)
+	fmt.Fprintf(e.stderr, "conform: %s\n", safetext.Text(fmt.Sprintf(format, args...)))
 }

@@ -3,9 +3,12 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/conform-suite/conform/internal/safetext"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/conform-suite/conform/internal/schemaset"
@@ -60,7 +63,7 @@ func (e *env) doctor(args []string) int {
 			mark = "FAIL"
 			failed++
 		}
-		fmt.Fprintf(e.stdout, "%s %s\n", mark, fmt.Sprintf(format, args...))
+		fmt.Fprintf(e.stdout, "%s %s\n", mark, safetext.Clip(fmt.Sprintf(format, args...), 2000))
 	}
 	call := func(req runner.Request) (runner.Response, error) {
 		cctx, cancel := context.WithTimeout(ctx, impl.timeout)
@@ -75,7 +78,7 @@ func (e *env) doctor(args []string) int {
 		return data
 	}
 
-	fmt.Fprintf(e.stdout, "transport: %s\n", transport)
+	fmt.Fprintf(e.stdout, "transport: %s\n", safetext.Text(transport))
 	if hello == nil {
 		// The handshake took the answer for error kind unsupported: check
 		// that it is a well-formed protocol answer saying so.
@@ -93,9 +96,16 @@ func (e *env) doctor(args []string) int {
 		data, _ := json.Marshal(hello)
 		err := set.Validate("protocol.schema.json", "/$defs/hello_output", data)
 		check(err == nil, "hello: %s %s (%s), protocol %d, %d ops%s", hello.Name, hello.Version, hello.Language, hello.Protocol, len(hello.Ops), errSuffix(err))
+		var unsafe []string
+		for _, f := range []struct{ name, value string }{{"name", hello.Name}, {"version", hello.Version}, {"language", hello.Language}} {
+			if !safetext.Safe(f.value) {
+				unsafe = append(unsafe, fmt.Sprintf("%s %q", f.name, f.value))
+			}
+		}
+		check(len(unsafe) == 0, "hello: name, version and language are plain text, without control or format characters (PROTO-HELLO-001)%s", errSuffix(joinErr(unsafe)))
 		for _, op := range hello.Ops {
 			if !set.Has("ops/" + op + ".json") {
-				fmt.Fprintf(e.stdout, "note hello lists %s, an op this suite has no schema for\n", op)
+				fmt.Fprintf(e.stdout, "note hello lists %s, an op this suite has no schema for\n", safetext.Text(op))
 			}
 		}
 	}
@@ -122,14 +132,14 @@ func (e *env) doctor(args []string) int {
 		if err != nil {
 			bad++
 			if bad <= 10 {
-				fmt.Fprintf(e.stdout, "FAIL %s: %v\n", v.ID, err)
+				fmt.Fprintf(e.stdout, "FAIL %s: %s\n", v.ID, safetext.Clip(err.Error(), 2000))
 			}
 			continue
 		}
 		if verr := checkAnswer(set, raw(resp)); verr != nil {
 			bad++
 			if bad <= 10 {
-				fmt.Fprintf(e.stdout, "FAIL %s: the answer is not a protocol response: %v\n", v.ID, verr)
+				fmt.Fprintf(e.stdout, "FAIL %s: the answer is not a protocol response: %s\n", v.ID, safetext.Clip(verr.Error(), 2000))
 			}
 			continue
 		}
@@ -143,7 +153,7 @@ func (e *env) doctor(args []string) int {
 		if verr := set.Validate("ops/"+v.Op+".json", "/$defs/output", resp.Output); verr != nil {
 			bad++
 			if bad <= 10 {
-				fmt.Fprintf(e.stdout, "FAIL %s: the output does not match schemas/ops/%s.json: %v\n", v.ID, v.Op, verr)
+				fmt.Fprintf(e.stdout, "FAIL %s: the output does not match schemas/ops/%s.json: %s\n", v.ID, v.Op, safetext.Clip(verr.Error(), 2000))
 			}
 		}
 	}
@@ -181,6 +191,14 @@ func (e *env) doctor(args []string) int {
 		return ExitFailed
 	}
 	return ExitOK
+}
+
+// joinErr is an error listing problems, or nil when there are none.
+func joinErr(problems []string) error {
+	if len(problems) == 0 {
+		return nil
+	}
+	return errors.New("not so: " + strings.Join(problems, ", "))
 }
 
 func errSuffix(err error) string {

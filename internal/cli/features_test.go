@@ -98,6 +98,13 @@ func TestCoverage(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != ExitOK || len(r.Requirements) == 0 || len(r.Unexercised) != 0 {
 		t.Errorf("conform coverage --json = exit %d, %v: %d requirements, unexercised %q", code, err, len(r.Requirements), r.Unexercised)
 	}
+	if !strings.Contains(stdout, `"seeds"`) || !strings.Contains(stdout, `"out_of_scope"`) {
+		t.Errorf("conform coverage --json: no seeds with out_of_scope lists")
+	}
+	code, stdout, _ = conform(t, "", "coverage")
+	if code != ExitOK || !strings.Contains(stdout, "seed 002 \"Selection Reference") || !strings.Contains(stdout, "    cited        \"truncate to 200 characters\": SELREF-LABEL-005 SELREF-LABEL-006") || !strings.Contains(stdout, "    out of scope \"No compaction protection in v1.\": selref.md:") {
+		t.Errorf("conform coverage: want seed 002's cited and out-of-scope statements listed\n%s", stdout)
+	}
 	if code, _, stderr := conform(t, "", "coverage", "extra"); code != ExitUsage || !strings.Contains(stderr, "unexpected argument") {
 		t.Errorf("conform coverage extra = exit %d, %q", code, stderr)
 	}

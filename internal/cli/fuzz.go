@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/conform-suite/conform/internal/safetext"
 	"io"
 	"os"
 	"os/signal"
@@ -264,8 +265,10 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, rep
 	}
 }
 
+// clipLine renders an implementation's text on one line (safetext.Text)
+// and clips it to about 300 characters.
 func clipLine(s string) string {
-	s = strings.ReplaceAll(s, "\n", `\n`)
+	s = safetext.Text(s)
 	if r := []rune(s); len(r) > 300 {
 		return string(r[:150]) + fmt.Sprintf("…(%d more)…", len(r)-300) + string(r[len(r)-150:])
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/conform-suite/conform/internal/safetext"
 	"strings"
 	"time"
 
@@ -104,7 +105,10 @@ func (e *env) connect(ctx context.Context, f *implFlags) (runner.Implementation,
 		e.errorf("cannot start the implementation (%s): %v", transport, err)
 		var se *runner.StartError
 		if errors.As(err, &se) && strings.TrimSpace(se.Stderr) != "" {
-			fmt.Fprintf(e.stderr, "conform: its stderr (tail):\n%s\n", strings.TrimRight(se.Stderr, "\n"))
+			fmt.Fprintln(e.stderr, "conform: its stderr (tail):")
+			for _, l := range safetext.Tail(strings.TrimRight(se.Stderr, "\n"), 20, 300) {
+				fmt.Fprintf(e.stderr, "  | %s\n", l)
+			}
 		}
 		e.hintf("check the command or URL by hand: 'conform explain' prints request lines to send it")
 		return nil, nil, "", false

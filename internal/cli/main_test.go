@@ -16,6 +16,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(codelessEnv) != "" {
 		os.Exit(serveCodeless())
 	}
+	if os.Getenv(hostileEnv) != "" {
+		os.Exit(serveHostile())
+	}
 	if os.Getenv(mainEnv) != "" {
 		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 	}

@@ -154,6 +154,37 @@ type Report struct {
 	// no vector names (protocol.md) are exercised by scenarios only.
 	Vectorless []string `json:"vectorless"`
 	Totals     []Totals `json:"totals"` // strongest level first
+	// Seeds lists, per seed document, the statements requirements cite and
+	// the statements a chapter leaves out of scope.
+	Seeds []SeedCoverage `json:"seeds"`
+	// SeedProblems are seed references that count for nothing: malformed,
+	// naming no known seed, or standing outside a requirement and an Out
+	// of scope list.
+	SeedProblems []spec.SeedProblem `json:"seed_problems"`
+}
+
+// SeedCoverage is what the specification says about one seed document.
+type SeedCoverage struct {
+	Seed       string          `json:"seed"`
+	Title      string          `json:"title"`
+	Suite      string          `json:"suite"`
+	Statements []SeedStatement `json:"statements"`   // in the order first cited
+	OutOfScope []SeedExclusion `json:"out_of_scope"` // in spec order
+}
+
+// SeedStatement is one quoted statement of a seed and the requirements that
+// cite it.
+type SeedStatement struct {
+	Quote        string   `json:"quote"`
+	Requirements []string `json:"requirements"`
+}
+
+// SeedExclusion is a seed statement a chapter leaves out, and why.
+type SeedExclusion struct {
+	Quote  string `json:"quote"`
+	Reason string `json:"reason"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
 }
 
 // Build relates every requirement of s to the vectors of c and the scenarios
@@ -225,7 +256,61 @@ func Build(s *spec.Spec, c *vectors.Corpus, scenarios []Scenario) *Report {
 			r.Totals = append(r.Totals, *t)
 		}
 	}
+	r.Seeds, r.SeedProblems = seedCoverage(s)
 	return r
+}
+
+// seedCoverage groups the seed references of s by seed, one entry per known
+// seed (whether cited or not) and one per unknown seed a reference names.
+func seedCoverage(s *spec.Spec) ([]SeedCoverage, []spec.SeedProblem) {
+	var out []SeedCoverage
+	index := map[string]int{}
+	entry := func(id string) *SeedCoverage {
+		i, ok := index[id]
+		if !ok {
+			seed, _ := spec.LookupSeed(id)
+			i = len(out)
+			index[id] = i
+			out = append(out, SeedCoverage{Seed: id, Title: seed.Title, Suite: seed.Suite,
+				Statements: []SeedStatement{}, OutOfScope: []SeedExclusion{}})
+		}
+		return &out[i]
+	}
+	for _, seed := range spec.Seeds {
+		entry(seed.ID)
+	}
+	for _, req := range s.Requirements {
+		if strings.HasPrefix(req.Text, "Withdrawn.") {
+			continue
+		}
+		for _, ref := range req.Seeds {
+			e := entry(ref.Seed)
+			i := slices.IndexFunc(e.Statements, func(st SeedStatement) bool { return st.Quote == ref.Quote })
+			if i < 0 {
+				i = len(e.Statements)
+				e.Statements = append(e.Statements, SeedStatement{Quote: ref.Quote, Requirements: []string{}})
+			}
+			if !slices.Contains(e.Statements[i].Requirements, req.ID) {
+				e.Statements[i].Requirements = append(e.Statements[i].Requirements, req.ID)
+			}
+		}
+	}
+	for _, o := range s.OutOfScope {
+		e := entry(o.Seed)
+		e.OutOfScope = append(e.OutOfScope, SeedExclusion{Quote: o.Quote, Reason: o.Reason, File: o.File, Line: o.Line})
+	}
+	problems := slices.Clone(s.SeedProblems)
+	if problems == nil {
+		problems = []spec.SeedProblem{}
+	}
+	return out, problems
+}
+
+// Failed reports whether the report names a defect: a requirement nothing
+// exercises, an id the specification does not define, a mandatory
+// requirement no vector names, or a seed reference that counts for nothing.
+func (r *Report) Failed() bool {
+	return len(r.Unexercised) > 0 || len(r.Undefined) > 0 || len(r.Vectorless) > 0 || len(r.SeedProblems) > 0
 }
 
 // Levels lists the requirement levels, strongest first.
@@ -274,6 +359,29 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 		fmt.Fprintf(w, "\nundefined requirement %s named by %s", u.ID, u.By)
 	}
 	if len(r.Undefined) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, sd := range r.Seeds {
+		cites := 0
+		for _, st := range sd.Statements {
+			cites += len(st.Requirements)
+		}
+		fmt.Fprintf(w, "\nseed %s %q (%s): %d statements cited by %d requirement references, %d out of scope\n",
+			sd.Seed, sd.Title, sd.Suite, len(sd.Statements), cites, len(sd.OutOfScope))
+		for _, st := range sd.Statements {
+			fmt.Fprintf(w, "    cited        %q: %s\n", st.Quote, strings.Join(st.Requirements, " "))
+		}
+		for _, o := range sd.OutOfScope {
+			fmt.Fprintf(w, "    out of scope %q: %s:%d\n", o.Quote, o.File, o.Line)
+			if verbose {
+				fmt.Fprintf(w, "        %s\n", o.Reason)
+			}
+		}
+	}
+	for _, p := range r.SeedProblems {
+		fmt.Fprintf(w, "\nseed reference at %s:%d: %s", p.File, p.Line, p.Problem)
+	}
+	if len(r.SeedProblems) > 0 {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)

@@ -185,3 +185,73 @@ func TestJSON(t *testing.T) {
 		t.Errorf("JSON round trip: Vectorless = %q, want [TEST-A-006]", back.Vectorless)
 	}
 }
+
+const seededSpec = `# Seeded
+
+- **SEL-A-001**: An implementation MUST cut. [seed 002: "truncate to 200 characters"]
+- **SEL-A-002**: An implementation MUST add an ellipsis. [seed 002: "truncate to 200 characters"] [seed 000: "a quote"]
+- **SEL-A-003**: Withdrawn. [seed 002: "gone"]
+- **SEL-A-004**: An implementation MUST do d. [seed 007: "no such seed"]
+
+## Out of scope
+
+- [seed 002: "No LLM tool."] Nothing to implement.
+`
+
+func TestSeeds(t *testing.T) {
+	s, err := spec.Load(fstest.MapFS{"sel.md": {Data: []byte(seededSpec)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Build(s, nil, nil)
+	var ids []string
+	for _, sd := range r.Seeds {
+		ids = append(ids, sd.Seed)
+	}
+	if want := []string{"000", "001", "002", "007"}; !slices.Equal(ids, want) {
+		t.Fatalf("Seeds = %q, want every known seed and the unknown 007: %q", ids, want)
+	}
+	s2 := r.Seeds[2]
+	if s2.Suite != "selref" || len(s2.Statements) != 1 || s2.Statements[0].Quote != "truncate to 200 characters" ||
+		!slices.Equal(s2.Statements[0].Requirements, []string{"SEL-A-001", "SEL-A-002"}) {
+		t.Errorf("seed 002 = %+v, want one statement cited by SEL-A-001 and SEL-A-002 (the withdrawn one left out)", s2)
+	}
+	if want := []SeedExclusion{{Quote: "No LLM tool.", Reason: "Nothing to implement.", File: "sel.md", Line: 10}}; !slices.Equal(s2.OutOfScope, want) {
+		t.Errorf("seed 002 out of scope = %+v, want %+v", s2.OutOfScope, want)
+	}
+	if st := r.Seeds[1].Statements; len(st) != 0 {
+		t.Errorf("seed 001 statements = %+v, want none", st)
+	}
+	if len(r.SeedProblems) != 1 || r.SeedProblems[0].Line != 6 || !r.Failed() {
+		t.Errorf("SeedProblems = %+v, Failed = %v; want the unknown seed 007 at line 6, and a failed report", r.SeedProblems, r.Failed())
+	}
+	var buf bytes.Buffer
+	r.WriteText(&buf, true)
+	out := buf.String()
+	for _, want := range []string{
+		"seed 002 \"Selection Reference — what a message pointed to\" (selref): 1 statements cited by 2 requirement references, 1 out of scope\n",
+		"    cited        \"truncate to 200 characters\": SEL-A-001 SEL-A-002\n",
+		"    out of scope \"No LLM tool.\": sel.md:10\n        Nothing to implement.\n",
+		"seed 001 \"Render inline citations\" (marker): 0 statements",
+		"seed reference at sel.md:6: SEL-A-004: seed reference names seed 007",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("WriteText() = %q, want it to contain %q", out, want)
+		}
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Seeds []struct {
+			Seed       string
+			Statements []struct{ Quote string }
+			OutOfScope []struct{ Quote, Reason string } `json:"out_of_scope"`
+		}
+		SeedProblems []spec.SeedProblem `json:"seed_problems"`
+	}
+	if err := json.Unmarshal(data, &back); err != nil || len(back.Seeds) != 4 || len(back.Seeds[2].OutOfScope) != 1 || back.Seeds[2].OutOfScope[0].Reason != "Nothing to implement." || len(back.SeedProblems) != 1 {
+		t.Errorf("JSON = %s (%v), want 4 seeds, seed 002 with its out of scope reason, one problem", data, err)
+	}
+}

@@ -7,7 +7,9 @@ import "fmt"
 const (
 	// CodeDuplicatePartID: two data parts of one call share an id.
 	CodeDuplicatePartID = "MARKER_DUPLICATE_PART_ID"
-	// CodeBadLocator: a locator is neither empty, a JSON Pointer nor a line range.
+	// CodeBadLocator is withdrawn: no op produces it any more, since a
+	// locator of no valid form falls back to the whole part
+	// (MARKER-LOCATE-010). It stays listed because codes are never reused.
 	CodeBadLocator = "MARKER_BAD_LOCATOR"
 	// CodeInvalidUTF8: the bytes of a byte stream are not UTF-8.
 	CodeInvalidUTF8 = "MARKER_INVALID_UTF8"

@@ -43,7 +43,7 @@ type phase uint8
 const (
 	phFamily  phase = iota // reading "cite"; n runes matched
 	phID                   // reading the id; n runes read
-	phLoc                  // after the second DELIM: "/" or "L" comes
+	phLoc                  // after the second DELIM: "/", "L" or STOP (empty locator) comes
 	phPointer              // in a JSON Pointer
 	phTilde                // after "~" in a JSON Pointer
 	phLine1                // digits of the first line number; n read
@@ -94,6 +94,8 @@ func (m *machine) step(r rune, size int) verdict {
 	case phLoc:
 		m.loc = 1
 		switch r {
+		case Stop:
+			return done // an empty locator: the whole part
 		case '/':
 			m.ph = phPointer
 			return more

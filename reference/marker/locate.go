@@ -7,20 +7,23 @@ import (
 )
 
 // Location is what a locator designates in a data part's value. Resolved is
-// false when the locator is well formed but designates nothing: the citation
-// then cites the whole part.
+// false when the locator designates nothing: the citation then cites the
+// whole part. Malformed is true, with Resolved false, when the locator has
+// no valid form at all.
 type Location struct {
-	Resolved bool
-	Value    json.RawMessage // for "" and JSON Pointers: the designated value
-	Lines    []string        // for line ranges: the lines, without terminators
-	IsLines  bool
+	Resolved  bool
+	Malformed bool
+	Value     json.RawMessage // for "" and JSON Pointers: the designated value
+	Lines     []string        // for line ranges: the lines, without terminators
+	IsLines   bool
 }
 
 // Locate resolves locator against value, a data part's data.value in JSON.
 // The locator is "" (the whole value), an RFC 6901 JSON Pointer, or a line
 // range "L<n>" or "L<n>-L<m>" over the lines of a string value, numbered
-// from 1. A locator of none of these forms is rejected with
-// [CodeBadLocator].
+// from 1. A locator of none of these forms is not resolved and is marked
+// Malformed: a client falls back to the whole part, as for any locator that
+// does not resolve. The only error is a value that is not JSON.
 func Locate(value json.RawMessage, locator string) (Location, error) {
 	var doc any
 	dec := json.NewDecoder(bytes.NewReader(value))
@@ -34,7 +37,7 @@ func Locate(value json.RawMessage, locator string) (Location, error) {
 	case locator[0] == '/':
 		tokens, ok := parsePointer(locator)
 		if !ok {
-			return Location{}, &Error{Code: CodeBadLocator, Offset: -1, Detail: "malformed JSON Pointer"}
+			return malformed, nil // a "~" not followed by 0 or 1
 		}
 		for _, t := range tokens {
 			var found bool
@@ -46,7 +49,7 @@ func Locate(value json.RawMessage, locator string) (Location, error) {
 	case locator[0] == 'L':
 		first, last, ok := parseLines(locator)
 		if !ok {
-			return Location{}, &Error{Code: CodeBadLocator, Offset: -1, Detail: "malformed line range"}
+			return malformed, nil // not "L" digits ["-L" digits]
 		}
 		s, isString := doc.(string)
 		if !isString {
@@ -58,8 +61,11 @@ func Locate(value json.RawMessage, locator string) (Location, error) {
 		}
 		return Location{Resolved: true, IsLines: true, Lines: lines[first-1 : last]}, nil
 	}
-	return Location{}, &Error{Code: CodeBadLocator, Offset: -1, Detail: "a locator starts with / or L"}
+	return malformed, nil // a locator starts with / or L
 }
+
+// malformed is the answer for a locator of no valid form.
+var malformed = Location{Malformed: true}
 
 func resolved(v any) (Location, error) {
 	data, err := json.Marshal(v)

@@ -10,9 +10,10 @@ import (
 
 // Ops maps each protocol op of the marker suite to its handler.
 var Ops = map[string]opkit.Handler{
-	"marker.strip":  stripOp,
-	"marker.stream": streamOp,
-	"marker.locate": locateOp,
+	"marker.strip":    stripOp,
+	"marker.stream":   streamOp,
+	"marker.locate":   locateOp,
+	"marker.artifact": artifactOp,
 }
 
 type partIn struct {
@@ -29,6 +30,7 @@ type stripOut struct {
 	Text      string     `json:"text"`
 	Citations []Citation `json:"citations"`
 	Parts     []string   `json:"parts"`
+	Retry     bool       `json:"retry,omitempty"` // present only when true
 }
 
 type streamIn struct {
@@ -42,6 +44,7 @@ type streamOut struct {
 	Text      string     `json:"text"`
 	Citations []Citation `json:"citations"`
 	Parts     []string   `json:"parts"`
+	Retry     bool       `json:"retry,omitempty"` // present only when true
 }
 
 type locateIn struct {
@@ -50,9 +53,10 @@ type locateIn struct {
 }
 
 type locateOut struct {
-	Resolved bool            `json:"resolved"`
-	Value    json.RawMessage `json:"value,omitempty"`
-	Lines    []string        `json:"lines,omitempty"`
+	Resolved  bool            `json:"resolved"`
+	Malformed bool            `json:"malformed,omitempty"` // present only when true
+	Value     json.RawMessage `json:"value,omitempty"`
+	Lines     []string        `json:"lines,omitempty"`
 }
 
 // catalog turns the parts of an input into a catalog, or a rejection.
@@ -92,7 +96,7 @@ func stripOp(input json.RawMessage) (any, error) {
 		return rej, err
 	}
 	r := Strip(*in.Text, cat)
-	return stripOut{Text: r.Text, Citations: r.Citations, Parts: r.Parts}, nil
+	return stripOut{Text: r.Text, Citations: r.Citations, Parts: r.Parts, Retry: r.Retry}, nil
 }
 
 func streamOp(input json.RawMessage) (any, error) {
@@ -120,7 +124,7 @@ func streamOp(input json.RawMessage) (any, error) {
 		}
 		tail, cites, parts := s.Close()
 		emit(tail)
-		out.Citations, out.Parts = cites, parts
+		out.Citations, out.Parts, out.Retry = cites, parts, s.Retry()
 	} else {
 		s := NewByteStream(cat)
 		for i, enc := range in.DeltasBase64 {
@@ -139,7 +143,7 @@ func streamOp(input json.RawMessage) (any, error) {
 			return rejection(err), nil
 		}
 		emit(tail)
-		out.Citations, out.Parts = cites, parts
+		out.Citations, out.Parts, out.Retry = cites, parts, s.Retry()
 	}
 	out.Text = string(text)
 	return out, nil
@@ -155,14 +159,44 @@ func locateOp(input json.RawMessage) (any, error) {
 	}
 	loc, err := Locate(in.Value, *in.Locator)
 	if err != nil {
-		if rej := rejection(err); rej != nil {
-			return rej, nil
-		}
 		return nil, opkit.BadRequest("input: value: %v", err)
 	}
-	out := locateOut{Resolved: loc.Resolved, Value: loc.Value, Lines: loc.Lines}
+	out := locateOut{Resolved: loc.Resolved, Malformed: loc.Malformed, Value: loc.Value, Lines: loc.Lines}
 	if loc.IsLines && out.Lines == nil {
 		out.Lines = []string{}
 	}
 	return out, nil
+}
+
+type artifactIn struct {
+	Text  *string            `json:"text"`
+	Parts *[]json.RawMessage `json:"parts"`
+}
+
+type artifactOut struct {
+	Artifact *Artifact `json:"artifact,omitempty"`
+	Retry    bool      `json:"retry,omitempty"`
+}
+
+func artifactOp(input json.RawMessage) (any, error) {
+	var in artifactIn
+	if err := opkit.Decode(input, &in); err != nil {
+		return nil, err
+	}
+	if in.Text == nil || in.Parts == nil {
+		return nil, opkit.BadRequest("input: text and parts are required")
+	}
+	parts := make([]DataPart, len(*in.Parts))
+	for i, raw := range *in.Parts {
+		p, err := ParseDataPart(raw)
+		if err != nil {
+			return nil, opkit.BadRequest("input: parts[%d]: %v", i, err)
+		}
+		parts[i] = p
+	}
+	a, retry, err := BuildArtifact(*in.Text, parts)
+	if err != nil {
+		return rejection(err), nil
+	}
+	return artifactOut{Artifact: a, Retry: retry}, nil
 }

@@ -102,6 +102,10 @@ func (s *Stream) Close() (tail string, cites []Citation, parts []string) {
 	return tail, cites, parts
 }
 
+// Retry reports, after [Stream.Close], whether the artifact is to be
+// retried instead of completed, as [Result.Retry] for the whole stream.
+func (s *Stream) Retry() bool { return s.closed && s.k.retry() }
+
 // ByteStream strips markers from a stream of bytes cut anywhere, even
 // inside a UTF-8 sequence: the bytes of an incomplete rune at the end of a
 // chunk wait for the next chunk. The bytes of the whole stream are UTF-8, or
@@ -152,6 +156,10 @@ func (b *ByteStream) Close() (string, []Citation, []string, error) {
 	tail, cites, parts := b.s.Close()
 	return tail, cites, parts, nil
 }
+
+// Retry reports, after a successful [ByteStream.Close], whether the
+// artifact is to be retried, as [Stream.Retry].
+func (b *ByteStream) Retry() bool { return b.err == nil && b.s.Retry() }
 
 func (b *ByteStream) fail(data []byte) error {
 	off := b.seen

@@ -19,6 +19,10 @@ type Result struct {
 	Text      string     // the text without its valid markers
 	Citations []Citation // sorted by offset, ties in text order
 	Parts     []string   // ids of the data parts cited, in catalog order
+	// Retry is true when the artifact is not to be completed: at least one
+	// marker cited a user-origin id, every marker did, and the text is
+	// white space only (spec/marker.md, MARKER-STRIP-010).
+	Retry bool
 }
 
 // Catalog is the ordered set of data parts a text may cite, by id.
@@ -99,9 +103,17 @@ type sink struct {
 	cites   []Citation
 	pending int // cites[pending:] still snap past punctuation
 	cited   []bool
+	markers int  // valid markers seen
+	users   int  // of which cite a user-origin id
+	spoken  bool // a rune other than white space was released
 }
 
 func (k *sink) cite(id, locator string) {
+	k.markers++
+	if UserOrigin(id) {
+		k.users++
+		return
+	}
 	i, ok := k.cat.citable(id)
 	if !ok {
 		return // unknown or user-origin: removed, no entry
@@ -112,7 +124,12 @@ func (k *sink) cite(id, locator string) {
 // citeHeld is cite for a candidate held in a buffer: the id is looked up
 // without copying it, and only a locator is copied.
 func (k *sink) citeHeld(id, locator []byte) {
-	if k.cat == nil || userOriginBytes(id) {
+	k.markers++
+	if userOriginBytes(id) {
+		k.users++
+		return
+	}
+	if k.cat == nil {
 		return
 	}
 	i, ok := k.cat.index[string(id)]
@@ -140,6 +157,9 @@ func (k *sink) settle() {
 }
 
 func (k *sink) releaseString(s string) {
+	if !k.spoken {
+		k.spoken = strings.IndexFunc(s, notSpace) >= 0
+	}
 	if k.pending < len(k.cites) {
 		for i, r := range s {
 			if !Snaps(r) {
@@ -155,6 +175,9 @@ func (k *sink) releaseString(s string) {
 }
 
 func (k *sink) releaseBytes(b []byte) {
+	if !k.spoken {
+		k.spoken = bytes.IndexFunc(b, notSpace) >= 0
+	}
 	if k.pending < len(k.cites) {
 		for i := 0; i < len(b); {
 			r, n := utf8.DecodeRune(b[i:])
@@ -170,6 +193,12 @@ func (k *sink) releaseBytes(b []byte) {
 	}
 	k.runes += utf8.RuneCount(b)
 }
+
+func notSpace(r rune) bool { return !unicode.IsSpace(r) }
+
+// retry reports whether the artifact is to be retried: some marker cited a
+// user-origin id, every marker did, and no rune but white space was released.
+func (k *sink) retry() bool { return k.users > 0 && k.users == k.markers && !k.spoken }
 
 // finish settles the last citations and returns them with the cited parts.
 func (k *sink) finish() ([]Citation, []string) {
@@ -194,7 +223,7 @@ func (k *sink) finish() ([]Citation, []string) {
 func Strip(text string, cat *Catalog) Result {
 	k := sink{cat: cat}
 	i := strings.Index(text, startS)
-	if i < 0 {
+	if i < 0 { // no marker: nothing cited, nothing to retry
 		cites, parts := k.finish()
 		return Result{Text: text, Citations: cites, Parts: parts}
 	}
@@ -227,5 +256,5 @@ func Strip(text string, cat *Catalog) Result {
 	b.WriteString(text[pos:])
 	k.releaseString(text[pos:])
 	cites, parts := k.finish()
-	return Result{Text: b.String(), Citations: cites, Parts: parts}
+	return Result{Text: b.String(), Citations: cites, Parts: parts, Retry: k.retry()}
 }

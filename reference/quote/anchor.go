@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -161,6 +162,18 @@ func Normalize(s string) string {
 // empty, splits a surrogate pair, holds only whitespace or is longer than
 // 8,000 code units, checked in that order.
 func Select(text string, start, end int) (Selector, error) {
+	return SelectNarrowed(text, start, end, nil)
+}
+
+// SelectNarrowed is Select for a selection whose ends may lie at the empty
+// boundary of a neighbouring block, as a triple click leaves them
+// (QUOTE-ANCHOR-036). breaks are the offsets in text of the line feeds that
+// the rendered-text stream inserted for block boundaries and <br>
+// (QUOTE-ANCHOR-008), in increasing order; the caller has checked that each
+// is a line feed of text. Once the range is known to be in the text and
+// forward, it is narrowed past the breaks at its edges, which hold no
+// selected text, and then captured as Select captures it.
+func SelectNarrowed(text string, start, end int, breaks []int) (Selector, error) {
 	t := anchorUnits(text, false)
 	refuse := func(code string) (Selector, error) {
 		return Selector{}, &SelectError{Code: code, Start: start, End: end}
@@ -170,6 +183,15 @@ func Select(text string, start, end int) (Selector, error) {
 		return refuse(CodeSelectionOutOfRange)
 	case start > end:
 		return refuse(CodeSelectionReversed)
+	}
+	isBreak := func(i int) bool { _, ok := slices.BinarySearch(breaks, i); return ok }
+	for start < end && isBreak(start) {
+		start++
+	}
+	for end > start && isBreak(end-1) {
+		end--
+	}
+	switch {
 	case start == end:
 		return refuse(CodeSelectionEmpty)
 	case splitsPair(t, start) || splitsPair(t, end):

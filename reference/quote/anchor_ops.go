@@ -23,24 +23,46 @@ func normalizeOp(input json.RawMessage) (any, error) {
 	}{Normalize(in.Text)}, nil
 }
 
-// selectOp answers quote.select: {text, start, end} -> {selector} or
-// {rejected}. The offsets are JSON integers of any size; one beyond the
-// range of int is out of range.
+// selectOp answers quote.select: {text, start, end} or {text, anchor,
+// focus}, with optional breaks, -> {selector} or {rejected}. The offsets
+// are JSON integers of any size; one beyond the range of int is out of
+// range. anchor and focus are a selection's two ends in either order
+// (QUOTE-ANCHOR-011); breaks are the stream's inserted line feeds
+// (QUOTE-ANCHOR-036).
 func selectOp(input json.RawMessage) (any, error) {
 	var in struct {
-		Text  string      `json:"text"`
-		Start json.Number `json:"start"`
-		End   json.Number `json:"end"`
+		Text   string         `json:"text"`
+		Start  json.Number    `json:"start,omitempty"`
+		End    json.Number    `json:"end,omitempty"`
+		Anchor json.Number    `json:"anchor,omitempty"`
+		Focus  json.Number    `json:"focus,omitempty"`
+		Breaks *[]json.Number `json:"breaks"`
 	}
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
 	}
-	start, okStart := integer(in.Start)
-	end, okEnd := integer(in.End)
-	if !okStart || !okEnd {
-		return nil, opkit.BadRequest("start and end are integers")
+	rangeForm := in.Start != "" || in.End != ""
+	selectionForm := in.Anchor != "" || in.Focus != ""
+	a, b := in.Start, in.End
+	switch {
+	case rangeForm && selectionForm:
+		return nil, opkit.BadRequest("input: give start and end, or anchor and focus, not both")
+	case selectionForm:
+		a, b = in.Anchor, in.Focus
 	}
-	sel, err := Select(in.Text, start, end)
+	start, okStart := integer(a)
+	end, okEnd := integer(b)
+	if !okStart || !okEnd {
+		return nil, opkit.BadRequest("input: start and end (or anchor and focus) are integers")
+	}
+	if selectionForm && start > end {
+		start, end = end, start // a backward selection covers the same range
+	}
+	breaks, err := breakOffsets(in.Text, in.Breaks)
+	if err != nil {
+		return nil, err
+	}
+	sel, err := SelectNarrowed(in.Text, start, end, breaks)
 	if se, ok := errors.AsType[*SelectError](err); ok {
 		return opkit.Reject(se.Code), nil
 	} else if err != nil {
@@ -49,6 +71,29 @@ func selectOp(input json.RawMessage) (any, error) {
 	return struct {
 		Selector Selector `json:"selector"`
 	}{sel}, nil
+}
+
+// breakOffsets checks the breaks member of quote.select: increasing
+// integers, each the offset of a line feed of text.
+func breakOffsets(text string, raw *[]json.Number) ([]int, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	t := anchorUnits(text, false)
+	out := make([]int, 0, len(*raw))
+	for i, n := range *raw {
+		b, ok := integer(n)
+		switch {
+		case !ok:
+			return nil, opkit.BadRequest("input: breaks[%d]: not an integer", i)
+		case b < 0 || b >= len(t) || t[b] != '\n':
+			return nil, opkit.BadRequest("input: breaks[%d]: %d is not the offset of a line feed of text", i, b)
+		case i > 0 && b <= out[i-1]:
+			return nil, opkit.BadRequest("input: breaks[%d]: offsets must increase", i)
+		}
+		out = append(out, b)
+	}
+	return out, nil
 }
 
 // integer converts a JSON number with no fractional part (1, 1.0, 1e3,
@@ -147,4 +192,22 @@ func resolveOp(input json.RawMessage) (any, error) {
 	return struct {
 		Match span `json:"match"`
 	}{span{start, end}}, nil
+}
+
+// domTextOp answers quote.dom_text: {html} -> {text, breaks}.
+func domTextOp(input json.RawMessage) (any, error) {
+	var in struct {
+		HTML *string `json:"html"`
+	}
+	if err := opkit.Decode(input, &in); err != nil {
+		return nil, err
+	}
+	if in.HTML == nil {
+		return nil, opkit.BadRequest("input: missing html")
+	}
+	d, err := DOMText(*in.HTML)
+	if err != nil {
+		return nil, opkit.BadRequest("input: html: %v", err)
+	}
+	return d, nil
 }

@@ -91,3 +91,20 @@ func SendTurn(input string) (string, error) {
 	}
 	return expanded, nil
 }
+
+// TargetFrom reads a submission target, absent meaning a provider turn; it
+// reports false for any other value.
+func TargetFrom(t *Target) (Target, bool) {
+	switch {
+	case t == nil:
+		return TargetProviderTurn, true
+	case *t == TargetProviderTurn, *t == TargetPendingUserInput:
+		return *t, true
+	}
+	return "", false
+}
+
+// SendAnswer is what the server sends for an answer to a pending
+// user-input request: the answer as written, never expanded, trimmed or
+// measured against the limit (QUOTE-COMPOSE-036).
+func SendAnswer(answer string) string { return answer }

@@ -96,7 +96,8 @@ func submitCheckOp(input json.RawMessage) (any, error) {
 }
 
 type sendTurnInput struct {
-	Input *string `json:"input"`
+	Input  *string `json:"input"`
+	Target *Target `json:"target"`
 }
 
 func sendTurnOp(input json.RawMessage) (any, error) {
@@ -106,6 +107,13 @@ func sendTurnOp(input json.RawMessage) (any, error) {
 	}
 	if in.Input == nil {
 		return nil, opkit.BadRequest("input: missing input")
+	}
+	target, ok := TargetFrom(in.Target)
+	if !ok {
+		return nil, opkit.BadRequest("input: unknown target %q", *in.Target)
+	}
+	if target == TargetPendingUserInput {
+		return textOutput{Text: SendAnswer(*in.Input)}, nil
 	}
 	text, err := SendTurn(*in.Input)
 	if err != nil {
@@ -149,4 +157,28 @@ func navDecodeOp(input json.RawMessage) (any, error) {
 		return opkit.Reject(string(err.(*Error).Code)), nil
 	}
 	return citationOutput{Citation: c}, nil
+}
+
+type navHistoryInput struct {
+	Cursors    *[]string `json:"cursors"`
+	SourcePage *int      `json:"source_page"`
+}
+
+// navHistoryOp answers quote.nav_history: {cursors, source_page?} ->
+// {pages, stop, warning}.
+func navHistoryOp(input json.RawMessage) (any, error) {
+	var in navHistoryInput
+	if err := opkit.Decode(input, &in); err != nil {
+		return nil, err
+	}
+	if in.Cursors == nil {
+		return nil, opkit.BadRequest("input: missing cursors")
+	}
+	page := -1
+	if in.SourcePage != nil {
+		if page = *in.SourcePage; page < 0 {
+			return nil, opkit.BadRequest("input: source_page %d is negative", page)
+		}
+	}
+	return NavHistory(*in.Cursors, page), nil
 }

@@ -13,6 +13,7 @@ var Ops = map[string]opkit.Handler{
 	"quote.normalize": normalizeOp,
 	"quote.select":    selectOp,
 	"quote.resolve":   resolveOp,
+	"quote.dom_text":  domTextOp,
 
 	// Composer and provider pipeline, spec/quote-compose.md; handlers in
 	// compose_ops.go.
@@ -24,4 +25,5 @@ var Ops = map[string]opkit.Handler{
 	"quote.send_turn":    sendTurnOp,
 	"quote.nav_encode":   navEncodeOp,
 	"quote.nav_decode":   navDecodeOp,
+	"quote.nav_history":  navHistoryOp,
 }

@@ -1,8 +1,9 @@
 // Package selref implements selection references (suite "selref") according
 // to the conform specification, spec/selref.md: the ingest gate that hardens
 // a reference declared by an app (a label plus at least one address) before it
-// is stored on a user message, and the replay line that tells a model, in a
-// later turn, what that message pointed at.
+// is stored on a user message, the replay line that tells a model, in a
+// later turn, what that message pointed at, and the history bubble that shows
+// it to the human as escaped CommonMark.
 //
 // # Units
 //

@@ -10,6 +10,7 @@ import (
 var Ops = map[string]opkit.Handler{
 	"selref.ingest": ingestOp,
 	"selref.replay": replayOp,
+	"selref.bubble": bubbleOp,
 }
 
 // wireReference is a reference on the wire: absent addresses are omitted.
@@ -50,11 +51,13 @@ type replayOutput struct {
 // replayOp answers selref.replay {body, reference?}. The reference is stored
 // data and is read leniently (SELREF-REPLAY-002): any JSON value is allowed,
 // a value that is not an object means no reference, and a member that is
-// not a string is absent.
+// not a string is absent. current (optional, false by default) says that the
+// message is the current turn's (SELREF-REPLAY-007).
 func replayOp(input json.RawMessage) (any, error) {
 	var in struct {
 		Body      *string         `json:"body"`
 		Reference json.RawMessage `json:"reference"`
+		Current   bool            `json:"current,omitempty"`
 	}
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
@@ -62,13 +65,36 @@ func replayOp(input json.RawMessage) (any, error) {
 	if in.Body == nil {
 		return nil, opkit.BadRequest("input: body is required and must be a string")
 	}
-	var stored Reference
+	return replayOutput{Text: ReplayTurn(*in.Body, storedReference(in.Reference), in.Current)}, nil
+}
+
+// storedReference reads a stored reference leniently (SELREF-REPLAY-002):
+// a value that is not an object is no reference, and a member that is not
+// a string is absent.
+func storedReference(raw json.RawMessage) Reference {
 	var members map[string]any
-	if json.Unmarshal(in.Reference, &members) == nil {
-		str := func(k string) string { s, _ := members[k].(string); return s }
-		stored = Reference{Label: str("label"), VanceURI: str("vanceUri"), URL: str("url")}
+	if json.Unmarshal(raw, &members) != nil {
+		return Reference{}
 	}
-	return replayOutput{Text: Replay(*in.Body, stored)}, nil
+	str := func(k string) string { s, _ := members[k].(string); return s }
+	return Reference{Label: str("label"), VanceURI: str("vanceUri"), URL: str("url")}
+}
+
+type bubbleOutput struct {
+	Markdown string `json:"markdown"`
+}
+
+// bubbleOp answers selref.bubble {reference?}: the Markdown of the history
+// bubble, empty when no reference survives ingest. The reference is read as
+// replay reads it.
+func bubbleOp(input json.RawMessage) (any, error) {
+	var in struct {
+		Reference json.RawMessage `json:"reference"`
+	}
+	if err := opkit.Decode(input, &in); err != nil {
+		return nil, err
+	}
+	return bubbleOutput{Markdown: Bubble(storedReference(in.Reference))}, nil
 }
 
 func deref(s *string) string {

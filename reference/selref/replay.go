@@ -12,6 +12,9 @@ import "strings"
 // reference is untrusted: it is ingested again, so the line never holds a
 // line break whatever was stored. Without a surviving reference the body is
 // returned unchanged. The body itself is never altered.
+//
+// Replay renders an earlier turn. For the message of the current turn the
+// host writes no line (SELREF-REPLAY-007): see [ReplayTurn].
 func Replay(body string, stored Reference) string {
 	ref, err := Ingest(stored)
 	if err != nil {
@@ -34,4 +37,15 @@ func Replay(body string, stored Reference) string {
 		}
 	}
 	return b.String()
+}
+
+// ReplayTurn is [Replay] for a message of an earlier turn, and the body
+// alone for the message of the current turn, whatever its reference
+// (SELREF-REPLAY-007): there the app's own context already says what is
+// selected.
+func ReplayTurn(body string, stored Reference, current bool) string {
+	if current {
+		return body
+	}
+	return Replay(body, stored)
 }

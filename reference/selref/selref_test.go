@@ -148,6 +148,11 @@ func TestOpsBadRequest(t *testing.T) {
 		{"selref.replay", `{"reference": {"label": "x", "url": "https://a"}}`},
 		{"selref.replay", `{"body": null}`},
 		{"selref.replay", `{"body": "hi", "extra": 1}`},
+		{"selref.replay", `{"body": "hi", "current": "yes"}`},
+		{"selref.replay", `{"body": "hi", "current": 1}`},
+		{"selref.bubble", `{"reference": {"label": "x"}, "body": "hi"}`},
+		{"selref.bubble", `[]`},
+		{"selref.bubble", ``},
 	}
 	for _, tt := range tests {
 		out, err := Ops[tt.op](json.RawMessage(tt.input))
@@ -155,5 +160,29 @@ func TestOpsBadRequest(t *testing.T) {
 		if !ok || e.Kind != opkit.KindBadRequest {
 			t.Errorf("%s(%s) = %v, %v, want a bad_request error", tt.op, tt.input, out, err)
 		}
+	}
+}
+
+func TestBubble(t *testing.T) {
+	tests := []struct {
+		ref  Reference
+		want string
+	}{
+		{Reference{Label: "x"}, ""},
+		{Reference{Label: "a]b", VanceURI: "vance:/a"}, `↳ [a\]b](<vance:/a>)`},
+		{Reference{Label: "a\nb", URL: "https://a/&lt;"}, `↳ a b · [↗](<https://a/&amp;lt;>)`},
+		{Reference{Label: "ü", VanceURI: "vance:/<\\>", URL: "https://a"}, `↳ [ü](<vance:/\<\\\>>) · [↗](<https://a>)`},
+	}
+	for _, tt := range tests {
+		if got := Bubble(tt.ref); got != tt.want {
+			t.Errorf("Bubble(%+v) = %q, want %q", tt.ref, got, tt.want)
+		}
+	}
+	ref := Reference{Label: "x", URL: "https://a"}
+	if got := ReplayTurn("hi", ref, true); got != "hi" {
+		t.Errorf("ReplayTurn(current) = %q, want the body alone", got)
+	}
+	if got, want := ReplayTurn("hi", ref, false), Replay("hi", ref); got != want {
+		t.Errorf("ReplayTurn(earlier) = %q, want %q", got, want)
 	}
 }

@@ -116,6 +116,13 @@ func composeSendLimits() (*vectors.File, error) {
 		}
 		cf.add(lc.id, lc.desc, r, lc.tags, map[string]string{"input": lc.prompt}, out)
 	}
+	// An answer to pending user input goes out as written: its link is not
+	// expanded and neither limit applies, before or after expansion.
+	answer := " " + compX(compLimit-78) + compLink(compSimple("q")) + compX(1000) + "\n"
+	cf.add("pending-input-over-limit", "an answer to pending user input over the limit goes out as written, its link unexpanded",
+		[]string{"QUOTE-COMPOSE-074", "QUOTE-COMPOSE-036"}, []string{"boundary"},
+		map[string]string{"input": answer, "target": "pending-user-input"},
+		map[string]string{"text": answer})
 	return cf.f, nil
 }
 

@@ -34,6 +34,13 @@ type notFound struct {
 
 var unresolved = notFound{false}
 
+// malformedOut is the fallback for a locator of no valid form
+// (MARKER-LOCATE-010).
+type malformedOut struct {
+	Resolved  bool `json:"resolved"`
+	Malformed bool `json:"malformed"`
+}
+
 // rfc6901Doc is the example document of RFC 6901, section 5.
 var rfc6901Doc = json.RawMessage(`{"foo":["bar","baz"],"":0,"a/b":1,"c%d":2,"e^f":3,"g|h":4,"i\\j":5,"k\"l":6," ":7,"m~n":8}`)
 
@@ -58,7 +65,7 @@ func locateCases() []vec {
 		return vec{id: id, desc: desc, reqs: rq, in: locateIn{lines, locator}, out: out}
 	}
 	bad := func(id, desc, locator string) vec {
-		return vec{id: id, desc: desc, reqs: reqs(l("008")), in: locateIn{rfc6901Doc, locator}, out: reject("MARKER_BAD_LOCATOR")}
+		return vec{id: id, desc: desc, reqs: reqs(l("010")), in: locateIn{rfc6901Doc, locator}, out: malformedOut{false, true}}
 	}
 	return []vec{
 		ptr("empty-locator-whole-value", "The empty locator designates the whole value", "", rfc6901Doc, l("001")),
@@ -112,14 +119,16 @@ func locateCases() []vec {
 		on("lines-of-empty-string", "The empty string has no line 1", "", "L1", unresolved, l("006")),
 		on("lines-of-lone-lf", "A string of one LF has one empty line", "\n", "L1", foundLines{true, []string{""}}, l("006")),
 		on("lines-of-string-without-lf", "A string without LF is one line", "solo", "L1", foundLines{true, []string{"solo"}}, l("006")),
-		bad("lower-case-line", "Lower-case l8 is rejected", "l8"),
-		bad("fragment-pointer", "A #/foo fragment is rejected", "#/foo"),
-		bad("plain-word", "A plain word is rejected", "foo"),
-		bad("bad-tilde-escape", "A ~2 escape is rejected", "/a~2"),
-		bad("trailing-tilde", "A pointer ending in ~ is rejected", "/a~"),
-		bad("range-without-second-l", "L8-13 is rejected", "L8-13"),
-		bad("bare-l", "A bare L is rejected", "L"),
-		bad("open-range", "L8-L is rejected", "L8-L"),
-		bad("leading-space", "A leading space before / is rejected", " /foo"),
+		bad("lower-case-line", "Lower-case l8 falls back to the whole part, marked malformed", "l8"),
+		bad("fragment-pointer", "A #/foo fragment falls back, marked malformed", "#/foo"),
+		bad("plain-word", "A plain word falls back, marked malformed", "foo"),
+		bad("bad-tilde-escape", "A ~2 escape falls back, marked malformed", "/a~2"),
+		bad("trailing-tilde", "A pointer ending in ~ falls back, marked malformed", "/a~"),
+		bad("range-without-second-l", "L8-13 falls back, marked malformed", "L8-13"),
+		bad("bare-l", "A bare L falls back, marked malformed", "L"),
+		bad("open-range", "L8-L falls back, marked malformed", "L8-L"),
+		bad("leading-space", "A leading space before / falls back, marked malformed", " /foo"),
+		on("malformed-on-string-value", "A malformed locator on a string value falls back the same way", "one\ntwo", "L1-2", malformedOut{false, true}, l("010")),
+		on("malformed-on-null-value", "A malformed locator on a null value falls back the same way", nil, "x", malformedOut{false, true}, l("010")),
 	}
 }

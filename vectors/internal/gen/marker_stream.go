@@ -44,6 +44,19 @@ func sout(deltas []string, cs []cite, ps []string) streamOut {
 	return streamOut{Deltas: deltas, Text: strings.Join(deltas, ""), Citations: cs, Parts: ps}
 }
 
+// retryStreamOut is the expected output of a stream that is retried.
+type retryStreamOut struct {
+	Deltas    []string `json:"deltas"`
+	Text      string   `json:"text"`
+	Citations []cite   `json:"citations"`
+	Parts     []string `json:"parts"`
+	Retry     bool     `json:"retry"`
+}
+
+func retryStream(deltas []string) retryStreamOut {
+	return retryStreamOut{Deltas: deltas, Text: strings.Join(deltas, ""), Citations: cites(), Parts: ids(), Retry: true}
+}
+
 func b64(chunks ...string) []string {
 	out := make([]string, len(chunks))
 	for i, c := range chunks {
@@ -79,6 +92,14 @@ func streamCases() []vec {
 			reqs: reqs(s("002")),
 			in:   sin("a"+mStart+"cite"+mDelim, t1+mStop+"b"),
 			out:  sout([]string{"a", "b", ""}, cites(c(t1, 1, "")), ids(t1))},
+		{id: "delta-ends-after-second-delimiter", desc: "A delta ending after the second DELIM holds the prefix; STOP makes it an empty-locator marker",
+			reqs: reqs(s("002"), s("003"), "MARKER-GRAMMAR-011"),
+			in:   sin("a"+open+mDelim, mStop+". b"),
+			out:  sout([]string{"a", ". b", ""}, cites(c(t1, 2, "")), ids(t1))},
+		{id: "empty-locator-open-at-end", desc: "A stream ending after the second DELIM releases the candidate verbatim",
+			reqs: reqs(s("004"), "MARKER-GRAMMAR-011"),
+			in:   sin("a", open+mDelim),
+			out:  sout([]string{"a", "", open + mDelim}, cites(), ids())},
 		{id: "delta-ends-before-stop", desc: "A delta ending just before STOP releases nothing of the marker",
 			reqs: reqs(s("002")),
 			in:   sin("a"+mStart+"cite"+mDelim+t1+mDelim+"L8", mStop, "b"),
@@ -136,6 +157,22 @@ func streamCases() []vec {
 			reqs: reqs("MARKER-STRIP-008"), tags: tags("lone-surrogate"),
 			in:  sin("a"+loneD83D, mk(t1)+"."),
 			out: sout([]string{"a\uFFFD", ".", ""}, cites(c(t1, 3, "")), ids(t1))},
+		{id: "retry-user-origin-only", desc: "A stream of one user-origin marker and white space is retried",
+			reqs: reqs(s("008"), "MARKER-STRIP-010"),
+			in:   streamIn{Deltas: []string{" " + mStart + "cite" + mDelim + "user_", "data_1" + mDelim, mStop + "\n"}, Parts: partsOf("user_data_1")},
+			out:  retryStream([]string{" ", "", "\n", ""})},
+		{id: "retry-bytes", desc: "A byte stream of one user-origin marker cut inside STOP is retried",
+			reqs: reqs(s("008"), s("006"), "MARKER-STRIP-010"),
+			in:   streamIn{DeltasBase64: b64(mk("user_text_2")[:len(mk("user_text_2"))-1], mk("user_text_2")[len(mk("user_text_2"))-1:]), Parts: std},
+			out:  retryStream([]string{"", "", ""})},
+		{id: "no-retry-with-text-in-later-delta", desc: "Text arriving after the user-origin marker, in a later delta, means no retry",
+			reqs: reqs(s("008"), "MARKER-STRIP-010"),
+			in:   streamIn{Deltas: []string{mk("user_data_1"), "", "ok"}, Parts: partsOf("user_data_1")},
+			out:  sout([]string{"", "", "ok", ""}, cites(), ids())},
+		{id: "no-retry-when-held-candidate-released", desc: "An open candidate released at the end is text: no retry",
+			reqs: reqs(s("008"), s("004"), "MARKER-STRIP-010"),
+			in:   streamIn{Deltas: []string{mk("user_data_1"), mStart + "cite"}, Parts: partsOf("user_data_1")},
+			out:  sout([]string{"", "", mStart + "cite"}, cites(), ids())},
 		{id: "bytes-whole-runes", desc: "Byte chunks holding whole runes come out as the same text",
 			reqs: reqs(s("006")),
 			in:   streamIn{DeltasBase64: b64("Héllo ", "wörld"), Parts: std},
@@ -172,6 +209,8 @@ func splitTexts() []splitText {
 	return []splitText{
 		{name: "with-locator", prefix: pre, marker: mk(t2, "L8-L13"), suffix: ". next", removed: true,
 			cites: cites(c(t2, runes(pre)+1, "L8-L13")), parts: ids(t2)},
+		{name: "empty-locator", prefix: pre, marker: mk(t3, ""), suffix: "…) x", removed: true,
+			cites: cites(c(t3, runes(pre)+2, "")), parts: ids(t3)},
 		{name: "pointer", prefix: pre, marker: mk(t1, "/a~1b/0"), suffix: "」x", removed: true,
 			cites: cites(c(t1, runes(pre)+1, "/a~1b/0")), parts: ids(t1)},
 		{name: "unterminated", prefix: pre, marker: mStart + "cite" + mDelim + t1, suffix: "",

@@ -14,6 +14,9 @@ func init() {
 	vectorkit.Register("marker/strip-citations.gen.json", func() (*vectors.File, error) {
 		return file("marker.strip", "The citations array and the parts passed through: known, unknown and user-origin ids.", stripCitations()), nil
 	})
+	vectorkit.Register("marker/strip-retry.gen.json", func() (*vectors.File, error) {
+		return file("marker.strip", "When the answer is retried instead of completed: only user-origin parts cited and no text.", stripRetry()), nil
+	})
 	vectorkit.Register("marker/strip-offsets.gen.json", func() (*vectors.File, error) {
 		return file("marker.strip", "Offsets in runes of the stripped text, snapped past trailing punctuation.", stripOffsets()), nil
 	})
@@ -70,7 +73,22 @@ func stripGrammar() []vec {
 		lit("two-sources-literal", "Two source ids in one marker are literal", reqs(g("004")), "Claim"+mStart+"cite"+mDelim+t1+mDelim+t2+mStop),
 		lit("source-locator-source-literal", "A source after a locator is literal", reqs(g("004")), "Claim"+mStart+"cite"+mDelim+t1+mDelim+"L8"+mDelim+t2+mStop),
 		lit("empty-field-literal", "An empty field between two DELIMs is literal", reqs(g("006")), "Claim"+mStart+"cite"+mDelim+mDelim+t1+mStop),
-		lit("empty-locator-literal", "DELIM directly before STOP (empty locator) is literal", reqs(g("006")), "Claim"+mStart+"cite"+mDelim+t1+mDelim+mStop),
+		{id: "empty-locator-whole-part", desc: "DELIM directly before STOP (an empty locator) is a marker citing the whole part",
+			reqs: reqs(g("011"), g("001"), "MARKER-STRIP-001", "MARKER-STRIP-002"),
+			in:   in("Claim" + mk(t1, "") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "")), ids(t1)}},
+		{id: "empty-locator-seed-sentence", desc: "The sentence of issue 17: an empty locator after a period leaves no delimiter behind",
+			reqs: reqs(g("011"), "MARKER-STRIP-001", "MARKER-OFFSET-002"),
+			in:   in("Fact." + mStart + "cite" + mDelim + t2 + mDelim + mStop + " More."), out: stripOut{"Fact. More.", cites(c(t2, 5, "")), ids(t2)}},
+		{id: "empty-locator-unknown-id", desc: "An empty-locator marker naming no part is removed without an entry",
+			reqs: reqs(g("011"), "MARKER-STRIP-003"),
+			in:   in("Claim" + mk("tool_data_99", "") + "."), out: literal("Claim.")},
+		{id: "empty-locator-and-no-locator-alike", desc: "Markers with and without an empty locator give equal entries",
+			reqs: reqs(g("011"), "MARKER-STRIP-005"),
+			in:   in("A" + mk(t1) + mk(t1, "") + ". B" + mk(t3, "") + mk(t2, "L2")),
+			out:  stripOut{"A. B", cites(c(t1, 2, ""), c(t1, 2, ""), c(t3, 4, ""), c(t2, 4, "L2")), ids(t1, t2, t3)}},
+		lit("empty-locator-then-third-field-literal", "An empty locator followed by a third field is literal", reqs(g("004"), g("011")), "Claim"+mStart+"cite"+mDelim+t1+mDelim+mDelim+mStop),
+		lit("space-locator-literal", "A locator of one space is not trimmed to empty: literal", reqs(g("006"), g("005")), "Claim"+mStart+"cite"+mDelim+t1+mDelim+" "+mStop),
+		lit("empty-id-and-empty-locator-literal", "An empty id before an empty locator is literal", reqs(g("006"), g("003")), "Claim"+mStart+"cite"+mDelim+mDelim+mStop),
 		lit("space-before-id-literal", "A space before the id is not trimmed: literal", reqs(g("006"), g("003")), "Claim"+mStart+"cite"+mDelim+" "+t1+mStop),
 		lit("space-after-id-literal", "A space after the id is not trimmed: literal", reqs(g("006"), g("003")), "Claim"+mStart+"cite"+mDelim+t1+" "+mStop),
 		lit("id-with-dot-literal", "A dot in the id is literal", reqs(g("003")), "Claim"+mk("tool.data")),
@@ -275,5 +293,56 @@ func stripOffsets() []vec {
 			// Seed 001's example prints 53 and 107 for the same text.
 			div: vectorkit.Diverges("seed", "seed 001's example prints the offsets 53 and 107, which contradict its own snapping rule",
 				rawJSON(stripOut{seedA + seedB + ".", cites(c(t2, 53, "/results/0/findings"), c(t3, 107, "")), ids(t2, t3)}))},
+	}
+}
+
+// retryOut is the expected output of strip when the answer is to be
+// retried: stripOut with "retry": true (MARKER-STRIP-010).
+type retryOut struct {
+	Text      string   `json:"text"`
+	Citations []cite   `json:"citations"`
+	Parts     []string `json:"parts"`
+	Retry     bool     `json:"retry"`
+}
+
+func retrying(text string) retryOut { return retryOut{text, cites(), ids(), true} }
+
+// stripRetry pins MARKER-STRIP-010 from both sides: an implementation that
+// never retries fails the first group, one that retries on an empty text
+// alone, on the absence of citations alone, or on a non-space text, fails
+// the second.
+func stripRetry() []vec {
+	r := reqs("MARKER-STRIP-010")
+	user := partsOf("user_data_1", "user_text_2", t1)
+	u := func(id, desc, text string, out any, rq ...string) vec {
+		return vec{id: id, desc: desc, reqs: append(rq, r...), in: stripIn{Text: text, Parts: user}, out: out}
+	}
+	return []vec{
+		u("only-user-origin-marker", "A text that is one user-origin marker and nothing else is retried",
+			mk("user_data_1"), retrying(""), "MARKER-STRIP-004"),
+		u("user-origin-markers-and-white-space", "User-origin markers among spaces and line feeds are retried",
+			" "+mk("user_data_1")+"\n"+mk("USER_TEXT_2", "L1")+"\t", retrying(" \n\t")),
+		u("user-origin-empty-locator", "A user-origin marker with an empty locator is retried",
+			mk("user_text_2", ""), retrying(""), "MARKER-GRAMMAR-011"),
+		u("user-origin-id-without-part", "A user-origin id that no part carries still counts as user-origin",
+			mk("user_data_9"), retrying("")),
+		u("no-break-space-is-white-space", "A no-break space (White_Space) is no answer text",
+			"\u00a0"+mk("user_data_1")+"\u3000", retrying("\u00a0\u3000")),
+		u("zero-width-space-is-text", "A zero-width space is not White_Space: no retry",
+			"\u200b"+mk("user_data_1"), literal("\u200b")),
+		u("user-origin-with-answer-text", "User-origin markers with answer text are not retried",
+			"As you said"+mk("user_data_1")+".", literal("As you said.")),
+		u("user-origin-and-tool-marker", "One tool marker beside user-origin ones: cited, not retried",
+			mk("user_data_1")+mk(t1), stripOut{"", cites(c(t1, 0, "")), ids(t1)}),
+		u("user-origin-and-unknown-marker", "A marker of an unknown part beside a user-origin one: not every cited part is user-origin",
+			mk("user_data_1")+mk("tool_data_99"), literal("")),
+		u("only-unknown-marker", "A text that is one unknown marker is not retried",
+			mk("tool_data_99"), literal(""), "MARKER-STRIP-003"),
+		u("empty-text-no-marker", "An empty text without any marker is not retried",
+			"", literal("")),
+		u("user-origin-and-failed-candidate", "Literal text left by a failed candidate is text: not retried",
+			mk("user_data_1")+mStart+"cite"+mDelim+"x y", literal(mStart+"cite"+mDelim+"x y"), "MARKER-GRAMMAR-007"),
+		u("user-origin-and-literal-family", "A literal filecite candidate is text: not retried",
+			mk("user_data_1")+mStart+"filecite"+mDelim+"user_data_1"+mStop, literal(mStart+"filecite"+mDelim+"user_data_1"+mStop), "MARKER-GRAMMAR-002"),
 	}
 }

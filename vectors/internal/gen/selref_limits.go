@@ -45,6 +45,12 @@ func vanceAnswers(v *vectors.Vector, reason string, output json.RawMessage) *vec
 	return v
 }
 
+// seedAnswers records what seed 002's words give for v.
+func seedAnswers(v *vectors.Vector, reason string, output json.RawMessage) *vectors.Vector {
+	v.Divergences = append(v.Divergences, vectorkit.Diverges("seed", reason, output)...)
+	return v
+}
+
 // vanceHigh is a label of 199 letters, a lone high surrogate and the
 // ellipsis, as vance stores it: a Java string cut between the halves of a
 // pair. Its JSON is written by hand, since a Go string cannot hold it.
@@ -83,8 +89,10 @@ func selrefIngestLimits() (*vectors.File, error) {
 	vs := []*vectors.Vector{
 		label("label-200-units-unchanged", "A label of exactly 200 units is kept as is",
 			[]string{"SELREF-LABEL-005"}, []string{"boundary"}, x("x", 200), x("x", 200)),
-		label("label-201-units-cut", "A label of 201 units is cut to 200 plus an ellipsis",
+		seedAnswers(label("label-201-units-cut", "A label of 201 units is cut to 200 plus an ellipsis; the seed's words keep 200 units and nothing more",
 			[]string{"SELREF-LABEL-006"}, []string{"boundary"}, x("x", 201), x("x", 200)+ellipsis),
+			"seed 002 says \"truncate to 200 characters\", with no ellipsis; the spec follows vance's cut-trim-ellipsis",
+			kept(selrefRef{Label: x("x", 200), URL: selrefURL})),
 		label("label-100-emoji-unchanged", "100 emoji are 200 units (400 bytes) and are kept",
 			[]string{"SELREF-LABEL-005", "SELREF-TEXT-001"}, []string{"boundary", "astral"}, x(emoji, 100), x(emoji, 100)),
 		label("label-101-emoji-cut", "101 emoji are 202 units (101 runes) and are cut to 100 plus an ellipsis",

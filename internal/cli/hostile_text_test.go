@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/conform-suite/conform/runner"
+)
+
+// hostileEnv makes the test binary an implementation that writes text meant
+// for a terminal or a Markdown renderer in every field it can: hello, error
+// messages, answers and stderr.
+const hostileEnv = "CONFORM_TEST_HOSTILE"
+
+// hostilePayload: a title change (OSC 0), a clipboard write (OSC 52), a
+// screen clear (CSI 2J), NUL, a bidi override, a forged closing line, an
+// image, a javascript link, HTML, a C1 control and invalid UTF-8.
+const hostilePayload = "\x1b]0;pwned\x07 \x1b]52;c;aGk=\x07 \x1b[2J \x00 \u202eevil\u202c\n999 passed, 0 failed\n" +
+	"![](http://x.test/i.png) [x](javascript:alert(1)) <img src=x onerror=alert(1)> \u009b \xff"
+
+type hostile struct{}
+
+func (hostile) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+	str, _ := json.Marshal(hostilePayload)
+	if req.Op == "hello" {
+		return runner.Response{ID: req.ID, Output: json.RawMessage(fmt.Sprintf(`{"protocol":1,"name":%s,"version":%s,"language":%s,"ops":["echo.echo"]}`, str, str, str))}, nil
+	}
+	id, _ := strconv.Atoi(string(req.ID))
+	switch id % 5 {
+	case 1:
+		return runner.Response{ID: req.ID, Error: &runner.ErrorBody{Kind: "internal", Message: hostilePayload}}, nil
+	case 2:
+		return runner.Response{ID: req.ID, Output: json.RawMessage(`{"text":` + string(str) + `}`)}, nil
+	case 3:
+		return runner.Response{ID: req.ID, Output: json.RawMessage(`{"rejected":{"code":` + string(str) + `}}`)}, nil
+	case 4:
+		fmt.Fprintln(os.Stderr, hostilePayload)
+		os.Exit(3)
+	}
+	return runner.Response{ID: req.ID, Output: req.Input}, nil
+}
+
+func (hostile) Close() error { return nil }
+
+func serveHostile() int {
+	if err := runner.ServeStdio(context.Background(), hostile{}, os.Stdin, os.Stdout, runner.DefaultMaxLine); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// hostileTextDir writes n echo.echo vectors to a directory.
+func hostileTextDir(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(`{"op":"echo.echo","description":"Echo.","vectors":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id":"echo.echo/v%d","description":"echo %d","requirements":["PROTO-FRAME-001"],"input":{"text":"a"},"expect":{"output":{"text":"a"}}}`, i, i)
+	}
+	b.WriteString("]}")
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "echo"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "echo", "echo.json"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// rawText says what in s would act on a terminal or hide text (a control
+// other than newline, a bidi control, a separator, invalid UTF-8) or forge
+// a closing line; "" when nothing does.
+func rawText(s string) string {
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
+				return fmt.Sprintf("invalid UTF-8 at byte %d", i)
+			}
+		case r == '\n':
+		case r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
+			return fmt.Sprintf("%U at byte %d: %q", r, i, s[max(0, i-40):min(len(s), i+40)])
+		}
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(strings.TrimLeft(l, " "), "999 passed") {
+			return fmt.Sprintf("a forged line %q", l)
+		}
+	}
+	return ""
+}
+
+// outsideCodeSpans is Markdown text without its code spans.
+func outsideCodeSpans(s string) string {
+	var out strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			out.WriteByte(s[i])
+			i++
+			continue
+		}
+		n := 0
+		for i+n < len(s) && s[i+n] == '`' {
+			n++
+		}
+		end := -1
+		for j := i + n; j < len(s); {
+			m := 0
+			for j+m < len(s) && s[j+m] == '`' {
+				m++
+			}
+			if m == 0 {
+				j++
+				continue
+			}
+			if m == n {
+				end = j + m
+				break
+			}
+			j += m
+		}
+		if end < 0 {
+			out.WriteString(s[i : i+n])
+			i += n
+			continue
+		}
+		i = end
+	}
+	return out.String()
+}
+
+// A liar that writes escape sequences and Markdown everywhere: every report
+// shows them as escapes, the run fails with exit code 1, and the closing
+// lines cannot be forged.
+func TestHostileTextStaysText(t *testing.T) {
+	t.Setenv(hostileEnv, "1")
+	dir := hostileTextDir(t, 10)
+	out := t.TempDir()
+	tap, junit, md := filepath.Join(out, "r.tap"), filepath.Join(out, "r.xml"), filepath.Join(out, "r.md")
+	code, stdout, stderr := conform(t, "", "run", "--stdio", quoteArg(os.Args[0]), "--vectors", dir, "--parallel", "1",
+		"--tap", tap, "--junit", junit, "--markdown", md)
+	if code != ExitFailed {
+		t.Errorf("exit code %d, want %d\n%s", code, ExitFailed, stderr)
+	}
+	if got := lastLine(stdout); got != "2 passed, 8 failed" {
+		t.Errorf("the text report ends %q, want %q", got, "2 passed, 8 failed")
+	}
+	for name, s := range map[string]string{"stdout": stdout, "stderr": stderr} {
+		if p := rawText(s); p != "" {
+			t.Errorf("%s holds %s", name, p)
+		}
+	}
+	for _, want := range []string{`implementation: \x1b]0;pwned\x07`, `detail:   internal: \x1b]0;pwned\x07`, `| \x1b]0;pwned\x07 \x1b]52;c;aGk=\x07 \x1b[2J \x00 \u202eevil\u202c`} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the text report lacks %q", want)
+		}
+	}
+	read := func(p string) string {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	for _, p := range []string{tap, junit, md} {
+		if problem := rawText(read(p)); problem != "" {
+			t.Errorf("%s holds %s", filepath.Base(p), problem)
+		}
+	}
+	points := 0
+	sc := bufio.NewScanner(strings.NewReader(read(tap)))
+	point := regexp.MustCompile(`^(not )?ok \d+ `)
+	for sc.Scan() {
+		if point.MatchString(sc.Text()) {
+			points++
+		}
+	}
+	if points != 10 {
+		t.Errorf("TAP has %d test points, want 10", points)
+	}
+	dec := xml.NewDecoder(strings.NewReader(read(junit)))
+	for {
+		if _, err := dec.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Errorf("the JUnit report is not XML: %v", err)
+			break
+		}
+	}
+	if tests, failures, errs, _ := junitTotals(t, []byte(read(junit))); tests != 10 || failures+errs != 8 {
+		t.Errorf("JUnit: %d tests, %d failures, %d errors; want 10 tests, 8 failing", tests, failures, errs)
+	}
+	rest := outsideCodeSpans(read(md))
+	for _, bad := range []string{"<", "](", "![", "javascript:", "x.test"} {
+		if strings.Contains(rest, bad) {
+			t.Errorf("the Markdown report has %q outside a code span:\n%s", bad, rest)
+		}
+	}
+	if !strings.HasSuffix(read(md), "\n2 passed, 8 failed\n") {
+		t.Errorf("the Markdown report does not end with the true closing line")
+	}
+}
+
+// doctor fails a hello with control characters, and prints it escaped.
+func TestDoctorHostileHello(t *testing.T) {
+	t.Setenv(hostileEnv, "1")
+	code, stdout, stderr := conform(t, "", "doctor", "--stdio", quoteArg(os.Args[0]), "--vectors", hostileTextDir(t, 1), "--pings", "0")
+	if code != ExitFailed {
+		t.Errorf("exit code %d, want %d\n%s%s", code, ExitFailed, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "FAIL hello: name, version and language are plain text") {
+		t.Errorf("doctor does not fail the hello's control characters:\n%s", stdout)
+	}
+	for name, s := range map[string]string{"stdout": stdout, "stderr": stderr} {
+		if p := rawText(s); p != "" {
+			t.Errorf("%s holds %s", name, p)
+		}
+	}
+	if got := lastLine(stdout); !regexp.MustCompile(`^\d+ passed, [1-9]\d* failed$`).MatchString(got) {
+		t.Errorf("doctor ends %q", got)
+	}
+}

@@ -1,0 +1,423 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"net"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+	"unicode/utf8"
+
+	"github.com/conform-suite/conform/vectors"
+)
+
+// The hostile battery for what a run keeps and prints: answers too big to
+// keep, differences too many to list, and text meant for a terminal or a
+// Markdown renderer in every field an implementation writes.
+
+// sameEchoVectors is n echo.echo vectors whose input and output are {"text":"a"}.
+func sameEchoVectors(t *testing.T, n int) []*vectors.Vector {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(`{"op":"echo.echo","description":"Echo.","vectors":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id":"echo.echo/v%03d","description":"echo %d","requirements":["PROTO-FRAME-001"],"input":{"text":"a"},"expect":{"output":{"text":"a"}}}`, i, i)
+	}
+	b.WriteString("]}")
+	c, err := vectors.Load(fstest.MapFS{"echo/echo.json": {Data: []byte(b.String())}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Vectors()
+}
+
+// answerImpl answers hello for echo.echo and every other request with
+// answer(), made afresh for each, as a transport would.
+type answerImpl struct {
+	hello  string
+	answer func(req Request) (Response, error)
+}
+
+func (a answerImpl) Call(ctx context.Context, req Request) (Response, error) {
+	if req.Op == "hello" {
+		h := a.hello
+		if h == "" {
+			h = `{"protocol":1,"name":"hostile","version":"0","language":"go","ops":["echo.echo"]}`
+		}
+		return Response{ID: req.ID, Output: json.RawMessage(h)}, nil
+	}
+	return a.answer(req)
+}
+
+func (answerImpl) Close() error { return nil }
+
+// heapInUse is the heap in use after a collection.
+func heapInUse() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapInuse
+}
+
+// countWriter counts what is written to it.
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+func bigAnswer(size int) []byte {
+	b := make([]byte, 0, size)
+	b = append(b, `{"text":"`...)
+	for len(b) < size-2 {
+		b = append(b, 'x')
+	}
+	return append(b, `"}`...)
+}
+
+// 100 answers of 4 MiB each: kept whole, they would hold 400 MiB; a result
+// keeps a prefix, the size and the hash. (Comparing them is what takes the
+// time: 100 rather than the 220 of the issue keeps the test under half a
+// minute on a shared machine, and 400 MiB is still far past the bound.)
+func TestBigAnswersBoundedMemory(t *testing.T) {
+	const size = 4 << 20
+	vs := sameEchoVectors(t, 100)
+	impl := answerImpl{answer: func(req Request) (Response, error) {
+		return Response{ID: req.ID, Output: bigAnswer(size)}, nil
+	}}
+	before := heapInUse()
+	r := &Runner{Impl: impl, Hello: &Hello{Protocol: 1, Ops: []string{"echo.echo"}}, Parallel: 2}
+	results := r.Run(context.Background(), vs)
+	after := heapInUse()
+	if after > before && after-before > 128*mb {
+		t.Errorf("100 results of 4 MiB answers retain %d MB of heap, want under 128", (after-before)/mb)
+	}
+	sum := sha256.Sum256(bigAnswer(size))
+	for _, res := range results {
+		c := res.Clipped
+		if res.Outcome != Fail || res.Actual != nil || c == nil || c.Size != size || c.SHA256 != hex.EncodeToString(sum[:]) || len(c.Prefix) != AnswerPrefix || !strings.HasPrefix(c.Prefix, `{"text":"xxx`) {
+			t.Fatalf("%s: outcome %s, %d bytes of actual kept, clipped %+v; want fail, none kept, size %d and its SHA-256", res.Vector.ID, res.Outcome, len(res.Actual), c, size)
+		}
+	}
+	rep := &Report{SuiteVersion: SuiteVersion, Transport: "in-process", Results: results}
+	var js, text countWriter
+	if err := rep.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	if js.n > 8*mb {
+		t.Errorf("the JSON report of 100 answers of 4 MiB is %d bytes, want under 8 MiB", js.n)
+	}
+	var tb bytes.Buffer
+	if err := rep.WriteText(io.MultiWriter(&tb, &text), TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if text.n > 2*mb {
+		t.Errorf("the text report is %d bytes, want under 2 MiB", text.n)
+	}
+	if want := fmt.Sprintf("  answer:   4,194,304 bytes, sha256 %x, begins {\"text\":\"xxx", sum); !strings.Contains(tb.String(), want) {
+		t.Errorf("the text report lacks %q", want)
+	}
+	runtime.KeepAlive(results)
+	// And the JSON report is valid, with the clipped answer described.
+	var one bytes.Buffer
+	small := &Report{SuiteVersion: SuiteVersion, Transport: "in-process", Results: results[:2], Started: time.Unix(0, 0)}
+	if err := small.WriteJSON(&one); err != nil {
+		t.Fatal(err)
+	}
+	if err := validate(t, schema(t, "report.schema.json"), one.Bytes()); err != nil {
+		t.Errorf("the JSON report with clipped answers does not match report.schema.json: %v", err)
+	}
+}
+
+// 4 answers with 400,000 unexpected members each: the differences are
+// capped per result, and the reports stay small.
+func TestWideAnswersDiffsCapped(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(`{"text":"a"`)
+	for i := range 400000 {
+		fmt.Fprintf(&b, `,"m%d":%d`, i, i)
+	}
+	b.WriteString("}")
+	wide := b.Bytes()
+	impl := answerImpl{answer: func(req Request) (Response, error) {
+		return Response{ID: req.ID, Output: bytes.Clone(wide)}, nil
+	}}
+	r := &Runner{Impl: impl, Hello: &Hello{Protocol: 1, Ops: []string{"echo.echo"}}, Parallel: 1}
+	results := r.Run(context.Background(), sameEchoVectors(t, 4))
+	for _, res := range results {
+		if res.Outcome != Fail || len(res.Diffs) > MaxDiffs+1 || !strings.Contains(res.Diffs[len(res.Diffs)-1], "more difference") {
+			t.Errorf("%s: %s with %d diff lines, last %q; want fail with at most %d lines, the last saying how many more", res.Vector.ID, res.Outcome, len(res.Diffs), res.Diffs[len(res.Diffs)-1], MaxDiffs+1)
+		}
+	}
+	rep := &Report{SuiteVersion: SuiteVersion, Transport: "in-process", Results: results}
+	var text, js countWriter
+	if err := rep.WriteText(&text, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	if text.n > 64<<10 || js.n > 512<<10 {
+		t.Errorf("reports of 4 answers of 400,000 unexpected members: text %d bytes, JSON %d; want under 64 KiB and 512 KiB", text.n, js.n)
+	}
+}
+
+// payload is text an implementation could write to take over a terminal or
+// a Markdown page: a title change (OSC 0), a clipboard write (OSC 52), a
+// screen clear (CSI 2J), NUL, a bidi override, a forged closing line, an
+// image, a javascript link and HTML, a C1 control and invalid UTF-8.
+const payload = "\x1b]0;pwned\x07 \x1b]52;c;aGk=\x07 \x1b[2J \x00 \u202eevil\u202c\n999 passed, 0 failed\n" +
+	"![](http://x.test/i.png) [x](javascript:alert(1)) <img src=x onerror=alert(1)> \u009b \xff"
+
+// rawTextProblem says what in a report would act on a terminal or hide
+// text: a control other than newline, a format character, a separator, or
+// invalid UTF-8; "" when there is none.
+func rawTextProblem(s string) string {
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
+				return fmt.Sprintf("invalid UTF-8 at byte %d", i)
+			}
+		case r == '\n':
+		case r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f:
+			return fmt.Sprintf("%U at byte %d: %q", r, i, s[max(0, i-40):min(len(s), i+40)])
+		}
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(strings.TrimLeft(l, " "), "999 passed") {
+			return fmt.Sprintf("a forged line %q", l)
+		}
+	}
+	return ""
+}
+
+// mdOutsideSpans is a Markdown text without its code spans (CommonMark: a
+// run of n backticks opens a span that the next run of exactly n closes).
+func mdOutsideSpans(s string) string {
+	var out strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			out.WriteByte(s[i])
+			i++
+			continue
+		}
+		n := 0
+		for i+n < len(s) && s[i+n] == '`' {
+			n++
+		}
+		end := -1
+		for j := i + n; j < len(s); {
+			if s[j] != '`' {
+				j++
+				continue
+			}
+			m := 0
+			for j+m < len(s) && s[j+m] == '`' {
+				m++
+			}
+			if m == n {
+				end = j + m
+				break
+			}
+			j += m
+		}
+		if end < 0 {
+			out.WriteString(s[i : i+n])
+			i += n
+			continue
+		}
+		i = end
+	}
+	return out.String()
+}
+
+var tapPoint = regexp.MustCompile(`^(not )?ok \d+`)
+
+// checkReportsSafe renders rep in every human format and fails t if any
+// lets the payload act.
+func checkReportsSafe(t *testing.T, rep *Report, results int) {
+	t.Helper()
+	var text, tap, junit, md bytes.Buffer
+	for _, w := range []struct {
+		name  string
+		buf   *bytes.Buffer
+		write func(io.Writer) error
+	}{
+		{"text", &text, func(w io.Writer) error { return rep.WriteText(w, TextOptions{Verbose: true}) }},
+		{"TAP", &tap, rep.WriteTAP},
+		{"JUnit", &junit, rep.WriteJUnit},
+		{"Markdown", &md, rep.WriteMarkdown},
+	} {
+		if err := w.write(w.buf); err != nil {
+			t.Fatalf("%s: %v", w.name, err)
+		}
+		if p := rawTextProblem(w.buf.String()); p != "" {
+			t.Errorf("the %s report holds %s", w.name, p)
+		}
+		if !strings.Contains(w.buf.String(), `\x1b]0;pwned`) {
+			t.Errorf("the %s report does not show the payload escaped", w.name)
+		}
+	}
+	// The closing line is the true one, alone, at the end.
+	tot := rep.Totals()
+	if got, want := lastLineOf(text.String()), strings.TrimSuffix(tot.closingLine(), "\n"); got != want {
+		t.Errorf("the text report ends %q, want %q", got, want)
+	}
+	// TAP: exactly the planned number of test points, each vector once.
+	points := 0
+	sc := bufio.NewScanner(&tap)
+	for sc.Scan() {
+		if tapPoint.MatchString(sc.Text()) {
+			points++
+		}
+	}
+	if want := results + len(rep.Stale) + len(rep.Problems()); points != want {
+		t.Errorf("TAP has %d test points, want %d", points, want)
+	}
+	// JUnit decodes as XML.
+	dec := xml.NewDecoder(bytes.NewReader(junit.Bytes()))
+	for {
+		if _, err := dec.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Errorf("the JUnit report is not XML: %v", err)
+			break
+		}
+	}
+	// Markdown: outside code spans, no HTML, image or link.
+	rest := mdOutsideSpans(md.String())
+	for _, bad := range []string{"<", "](", "![", "javascript:", "http://x.test"} {
+		if strings.Contains(rest, bad) {
+			t.Errorf("the Markdown report has %q outside a code span:\n%s", bad, rest)
+		}
+	}
+}
+
+func lastLineOf(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+// The payload in every field an implementation writes: hello name, version
+// and language, an error message, an unsupported message, a refusal's
+// code, an answer's strings, a transport's message and stderr.
+func TestPayloadStaysText(t *testing.T) {
+	hello, _ := json.Marshal(map[string]any{"protocol": 1, "name": payload, "version": payload, "language": payload, "ops": []string{"echo.echo"}})
+	vs := sameEchoVectors(t, 7)
+	str, _ := json.Marshal(payload)
+	impl := answerImpl{hello: string(hello), answer: func(req Request) (Response, error) {
+		id, _ := strconv.Atoi(string(req.ID))
+		switch id % 7 {
+		case 1:
+			return Response{ID: req.ID, Error: &ErrorBody{Kind: "internal", Message: payload}}, nil
+		case 2:
+			return Response{ID: req.ID, Error: &ErrorBody{Kind: payload, Message: payload}}, nil
+		case 3:
+			return Response{ID: req.ID, Output: json.RawMessage(`{"rejected":{"code":` + string(str) + `}}`)}, nil
+		case 4:
+			return Response{ID: req.ID, Output: json.RawMessage(`{"text":` + string(str) + `,` + string(str) + `:[` + string(str) + `]}`)}, nil
+		case 5:
+			return Response{}, &CallError{Outcome: Crash, Msg: payload, Stderr: payload + "\n" + payload}
+		case 6:
+			return Response{ID: req.ID, Error: &ErrorBody{Kind: KindUnsupported, Message: payload}}, nil
+		}
+		return Response{ID: req.ID, Output: json.RawMessage(`{"text":"a"}`)}, nil
+	}}
+	h, err := Connect(context.Background(), impl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Impl: impl, Hello: h, Parallel: 1, RequireOps: RequiredOps{All: true}}
+	results := r.Run(context.Background(), vs)
+	rep := &Report{SuiteVersion: SuiteVersion, Implementation: h, Transport: "stdio: " + payload, Results: results,
+		Stale: []Expectation{{ID: "echo.echo/gone", Line: 1}}}
+	checkReportsSafe(t, rep, len(results))
+	if rep.Totals().Failed != 7 {
+		t.Errorf("%d failed, want 6 vectors and a stale entry", rep.Totals().Failed)
+	}
+}
+
+// An HTTP server's status text holding escape sequences.
+func TestHTTPStatusTextStaysText(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	status := strings.NewReplacer("\n", " ", "\x00", " ").Replace(payload)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				br := bufio.NewReader(c)
+				for {
+					req, err := httpReadRequest(br)
+					if err != nil {
+						return
+					}
+					body := `{"id":0,"output":{"protocol":1,"name":"h","version":"0","language":"go","ops":["echo.echo"]}}`
+					code := "200 OK"
+					if !strings.Contains(req, `"hello"`) {
+						code, body = "418 "+status, payload
+					}
+					fmt.Fprintf(c, "HTTP/1.1 %s\r\nContent-Length: %d\r\nContent-Type: application/json\r\n\r\n%s", code, len(body), body)
+				}
+			}()
+		}
+	}()
+	h := NewHTTP("http://" + ln.Addr().String())
+	defer h.Close()
+	hello, err := Connect(context.Background(), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Impl: h, Hello: hello, Timeout: 30 * time.Second, Batch: 2}
+	results := r.Run(context.Background(), sameEchoVectors(t, 3))
+	for _, res := range results {
+		if res.Outcome != ProtocolErr || !strings.Contains(res.Detail, "418") {
+			t.Errorf("%s: %s %q, want protocol naming the 418", res.Vector.ID, res.Outcome, res.Detail)
+		}
+	}
+	rep := &Report{SuiteVersion: SuiteVersion, Implementation: hello, Transport: "http", Results: results}
+	checkReportsSafe(t, rep, len(results))
+}
+
+// httpReadRequest reads one HTTP/1.1 request with a Content-Length and
+// returns its body.
+func httpReadRequest(br *bufio.Reader) (string, error) {
+	n := 0
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			return "", err
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			break
+		}
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.EqualFold(k, "Content-Length") {
+			fmt.Sscan(strings.TrimSpace(v), &n)
+		}
+	}
+	body := make([]byte, n)
+	_, err := io.ReadFull(br, body)
+	return string(body), err
+}
