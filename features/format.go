@@ -101,7 +101,7 @@ func (f *summaryFilter) Write(p []byte) (int, error) {
 		}
 		line := f.buf[:i+1]
 		if f.vs != nil && summaryLine.Match(ansi.ReplaceAll(bytes.TrimRight(line, "\n"), nil)) {
-			line = []byte(f.vs.tally().Line() + "\n")
+			line = []byte(f.vs.summary())
 		}
 		if _, err := f.w.Write(line); err != nil {
 			return len(p), err
@@ -167,13 +167,23 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Time     string       `xml:"time,attr"`
-	Cases    []*junitCase `xml:"testcase"`
+	Name       string           `xml:"name,attr"`
+	Tests      int              `xml:"tests,attr"`
+	Failures   int              `xml:"failures,attr"`
+	Errors     int              `xml:"errors,attr"`
+	Skipped    int              `xml:"skipped,attr"`
+	Time       string           `xml:"time,attr"`
+	Properties *junitProperties `xml:"properties,omitempty"`
+	Cases      []*junitCase     `xml:"testcase"`
+}
+
+type junitProperties struct {
+	Property []junitProperty `xml:"property"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitCase struct {
@@ -288,6 +298,9 @@ func (f *junitFormatter) Summary() {
 	defer f.mu.Unlock()
 	all := junitSuites{Name: f.suite, Time: seconds(time.Since(f.start)), Suites: f.suites}
 	for _, s := range f.suites {
+		if f.vs != nil {
+			s.Properties = &junitProperties{Property: []junitProperty{{Name: "profile", Value: f.vs.profile}}}
+		}
 		names := map[string]int{}
 		for _, c := range s.Cases {
 			names[c.Name]++
@@ -308,6 +321,12 @@ func (f *junitFormatter) Summary() {
 			case c.errored != "":
 				c.Status, c.Error = c.kind, &junitProblem{Message: c.errored, Type: c.kind}
 				s.Errors++
+			case c.skipped && f.vs != nil && f.vs.diverging(c.pickle):
+				// Neither passed nor failed: the profile's system answers
+				// it differently. JUnit has no such outcome; skipped is the
+				// one that counts it as neither.
+				c.Status, c.Skipped = "diverging", &junitProblem{Message: firstNonEmpty(f.vs.skipReason(c.pickle), "diverging")}
+				s.Skipped++
 			case c.skipped:
 				reason := ""
 				if f.vs != nil {

@@ -70,6 +70,11 @@ type Options struct {
 	// Tally, when set, receives the count of passed, failed and skipped
 	// scenarios.
 	Tally *Tally
+	// Profile names the profile the scenarios are judged under: "" or
+	// runner.DefaultProfile judges every scenario; a system's name leaves
+	// the scenarios and example rows tagged @divergence:<system> unrun,
+	// reported as diverging.
+	Profile string
 }
 
 // Formats returns the names of the available formatters, sorted.
@@ -123,7 +128,15 @@ func Run(opts Options) int {
 			return StatusOptions
 		}
 	}
+	if err := runner.CheckProfile(opts.Profile); err != nil {
+		fmt.Fprintln(os.Stderr, "features:", err)
+		return StatusOptions
+	}
 	h := &harness{impl: opts.Impl, raw: opts.Raw, self: opts.SelfTest, timeout: opts.Timeout, requireOps: opts.RequireOps}
+	h.verdicts.profile = runner.ProfileName(opts.Profile)
+	if p := h.verdicts.profile; p != runner.DefaultProfile {
+		h.divergenceTag = "@divergence:" + p
+	}
 	runMu.Lock()
 	defer runMu.Unlock()
 	activeMu.Lock()
@@ -194,6 +207,9 @@ type harness struct {
 
 	requireOps runner.RequiredOps
 	verdicts   verdicts
+	// divergenceTag is "@divergence:<system>" under a system's profile:
+	// scenarios carrying it are not run.
+	divergenceTag string
 
 	helloOnce sync.Once
 	hello     *runner.Hello // nil when the implementation does not know hello
@@ -252,6 +268,17 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 	h.verdicts.add(v)
 	sc.Before(func(ctx context.Context, gs *godog.Scenario) (context.Context, error) {
 		h.verdicts.setID(v, gs.Id)
+		if h.divergenceTag == "" {
+			return ctx, nil
+		}
+		for _, tag := range gs.Tags {
+			if tag.Name == h.divergenceTag {
+				h.verdicts.mu.Lock()
+				v.diverging, v.name = true, gs.Uri+": "+gs.Name
+				h.verdicts.mu.Unlock()
+				return ctx, fmt.Errorf("%w: diverging: tagged %s, not judged under that profile", godog.ErrSkip, tag.Name)
+			}
+		}
 		return ctx, nil
 	})
 	sc.StepContext().After(func(ctx context.Context, _ *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {

@@ -17,10 +17,17 @@ import (
 // undefined, pending or ambiguous), and skipped otherwise (a step skipped
 // it: its op is not offered, there is no raw transport, or it needs
 // conform's own fakes).
+//
+// Under a system's profile (Options.Profile), a scenario or example row
+// tagged @divergence:<system> is not run: it is diverging, neither passed
+// nor failed nor skipped, and listed in Diverging.
 type Tally struct {
 	Scenarios, Passed, Failed, Skipped int
 	// SkipReasons counts the skipped scenarios by reason.
 	SkipReasons map[string]int
+	// Diverging lists the scenarios not judged because the profile's
+	// system is recorded to answer them differently: "file: name".
+	Diverging []string
 }
 
 // Judged is the number of scenarios that got a verdict: passed or failed.
@@ -41,6 +48,9 @@ func (t Tally) Line() string {
 	if t.Skipped > 0 {
 		parts = append(parts, fmt.Sprintf("%d skipped", t.Skipped))
 	}
+	if n := len(t.Diverging); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d diverging", n))
+	}
 	return fmt.Sprintf("%d scenarios (%s)", t.Scenarios, strings.Join(parts, ", "))
 }
 
@@ -56,12 +66,19 @@ func (t Tally) NothingJudged() string {
 	for _, r := range slices.Sorted(maps.Keys(t.SkipReasons)) {
 		reasons = append(reasons, fmt.Sprintf("%d: %s", t.SkipReasons[r], r))
 	}
-	return fmt.Sprintf("nothing was judged: all %d scenarios were skipped (%s)", t.Scenarios, strings.Join(reasons, "; "))
+	what := "skipped"
+	if n := len(t.Diverging); n > 0 {
+		reasons = append(reasons, fmt.Sprintf("%d: diverging under the profile", n))
+		what = "skipped or diverging"
+	}
+	return fmt.Sprintf("nothing was judged: all %d scenarios were %s (%s)", t.Scenarios, what, strings.Join(reasons, "; "))
 }
 
 // verdict is what happened to one scenario, from its steps' statuses.
 type verdict struct {
 	pickle     string // the pickle id
+	name       string // "file: scenario name", for the list of diverging ones
+	diverging  bool   // not run: the profile's system answers it differently
 	ran        bool   // some step reported a status
 	failed     bool
 	passed     int
@@ -84,9 +101,11 @@ func (v *verdict) step(status godog.StepResultStatus, err error) {
 	}
 }
 
-// outcome is "passed", "failed" or "skipped".
+// outcome is "passed", "failed", "skipped" or "diverging".
 func (v *verdict) outcome() string {
 	switch {
+	case v.diverging:
+		return "diverging"
 	case v.failed || !v.ran:
 		return "failed"
 	case v.skipped > 0:
@@ -97,9 +116,10 @@ func (v *verdict) outcome() string {
 
 // verdicts gathers the scenarios of one run.
 type verdicts struct {
-	mu   sync.Mutex
-	list []*verdict
-	byID map[string]*verdict
+	profile string // the profile's name, for the reports
+	mu      sync.Mutex
+	list    []*verdict
+	byID    map[string]*verdict
 }
 
 func (vs *verdicts) add(v *verdict) {
@@ -116,6 +136,15 @@ func (vs *verdicts) setID(v *verdict, id string) {
 		vs.byID = map[string]*verdict{}
 	}
 	vs.byID[id] = v
+}
+
+// diverging reports whether the scenario of pickle id was not run because
+// the profile's system answers it differently.
+func (vs *verdicts) diverging(id string) bool {
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	v := vs.byID[id]
+	return v != nil && v.diverging
 }
 
 // skipReason is why the scenario of pickle id was skipped, or "".
@@ -142,6 +171,8 @@ func (vs *verdicts) tally() Tally {
 			t.Passed++
 		case "failed":
 			t.Failed++
+		case "diverging":
+			t.Diverging = append(t.Diverging, v.name)
 		default:
 			t.Skipped++
 			t.SkipReasons[firstNonEmpty(v.skipReason, "a step was skipped")]++
@@ -155,4 +186,32 @@ func firstNonEmpty(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// summary is the summary block of the pretty and progress reports: the
+// tally line, the profile, and the scenarios left unrun as diverging.
+func (vs *verdicts) summary() string {
+	t := vs.tally()
+	var b strings.Builder
+	b.WriteString(t.Line() + "\n")
+	fmt.Fprintf(&b, "profile: %s\n", vs.profile)
+	if len(t.Diverging) > 0 {
+		fmt.Fprintf(&b, "diverging (tagged @divergence:%s, not judged):\n", vs.profile)
+		count := map[string]int{}
+		for _, name := range t.Diverging {
+			count[name]++
+		}
+		for _, name := range t.Diverging {
+			switch n := count[name]; n {
+			case 0:
+				continue // listed already
+			case 1:
+				fmt.Fprintf(&b, "  %s\n", name)
+			default:
+				fmt.Fprintf(&b, "  %s (%d rows)\n", name, n)
+			}
+			count[name] = 0
+		}
+	}
+	return b.String()
 }

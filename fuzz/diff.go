@@ -32,12 +32,19 @@ const (
 	KindTimeout         Kind = "timeout"          // no answer within Config.Timeout
 	KindProtocol        Kind = "protocol"         // an answer that is not a protocol message
 	KindReference       Kind = "reference-error"  // the reference itself failed (a bug in conform)
+	KindOracle          Kind = "oracle-error"     // an oracle other than the reference gave no answer to compare, or an error the implementation did not give
 )
 
 // Config describes one differential fuzzing run.
 type Config struct {
 	Impl runner.Implementation // the implementation under test
-	Ref  runner.Implementation // the oracle; nil means runner.InProcess{}
+	// Ref is the oracle: the implementation whose answers are taken as
+	// expected. nil means the in-process reference (runner.InProcess{});
+	// any other implementation (an incumbent through its adapter, or the
+	// reference over a transport) is an oracle like any other: its
+	// failures are findings of kind KindOracle, and an error answer is
+	// compared by kind with the implementation's.
+	Ref runner.Implementation
 
 	// Ops to fuzz. Empty means every op the reference answers, the
 	// implementation offers, and that has a generator or a vector.
@@ -130,6 +137,7 @@ func (r *Report) Diverged() bool { return len(r.Findings) > 0 }
 type engine struct {
 	cfg         Config
 	ref, impl   runner.Implementation
+	external    bool // the oracle is not the in-process reference
 	id          atomic.Int64
 	seeds       map[string][]seedInput
 	unsupported map[string]bool
@@ -156,6 +164,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Count <= 0 && cfg.Duration <= 0 {
 		return nil, errors.New("fuzz: neither a count nor a duration bounds the run")
 	}
+	external := cfg.Ref != nil
 	if cfg.Ref == nil {
 		cfg.Ref = runner.InProcess{}
 	}
@@ -178,7 +187,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		cfg.Corpus = c
 	}
-	e := &engine{cfg: cfg, ref: cfg.Ref, impl: cfg.Impl, seeds: map[string][]seedInput{}, unsupported: map[string]bool{}, lastGood: map[string][]byte{}}
+	e := &engine{cfg: cfg, ref: cfg.Ref, impl: cfg.Impl, external: external, seeds: map[string][]seedInput{}, unsupported: map[string]bool{}, lastGood: map[string][]byte{}}
 	e.stats.Count, e.stats.Duration = cfg.Count, cfg.Duration
 	for _, v := range cfg.Corpus.Vectors() {
 		if in, err := parseJSON16(v.Input); err == nil {
@@ -321,7 +330,7 @@ func (e *engine) selectOps(ctx context.Context) ([]string, error) {
 	for _, op := range ops {
 		switch {
 		case !slices.Contains(refOps, op):
-			return nil, fmt.Errorf("fuzz: the reference does not answer op %q", op)
+			return nil, fmt.Errorf("fuzz: the oracle does not answer op %q", op)
 		case inputGens[op] == nil && len(e.seeds[op]) == 0:
 			return nil, fmt.Errorf("fuzz: op %q has neither a inputGen nor a vector to mutate", op)
 		case implOps != nil && !slices.Contains(implOps, op):
@@ -331,7 +340,7 @@ func (e *engine) selectOps(ctx context.Context) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, errors.New("fuzz: the implementation offers none of the ops to fuzz")
+		return nil, errors.New("fuzz: the implementation offers none of the ops to fuzz that the oracle offers")
 	}
 	return out, nil
 }
@@ -381,16 +390,26 @@ type outcome struct {
 
 func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
 	req := runner.Request{ID: json.RawMessage(strconv.FormatInt(e.id.Add(1), 10)), Op: op, Input: input}
-	rresp, err := e.ref.Call(ctx, req)
+	rresp, err := e.callOracle(ctx, req)
+	failed := KindReference
+	if e.external {
+		failed = KindOracle
+	}
 	switch {
+	case err != nil && ctx.Err() != nil:
+		return outcome{skip: true} // the run was stopped, not the oracle
 	case err != nil:
-		return e.finish(op, outcome{kind: KindReference, detail: err.Error()})
+		return e.finish(op, outcome{kind: failed, detail: "the oracle gave no answer: " + err.Error()})
 	case rresp.Error != nil && (rresp.Error.Kind == reference.KindBadRequest || rresp.Error.Kind == reference.KindUnsupported):
 		return outcome{skip: true}
+	case rresp.Error != nil && e.external:
+		// An incumbent may fail where the spec refuses (T3 Code throws
+		// URIError): the implementation agrees when it fails the same way.
+		return e.oracleError(ctx, op, req, rresp.Error)
 	case rresp.Error != nil:
 		return e.finish(op, outcome{kind: KindReference, detail: rresp.Error.Kind + ": " + rresp.Error.Message})
 	case rresp.Output == nil:
-		return e.finish(op, outcome{kind: KindReference, detail: "the reference gave no output"})
+		return e.finish(op, outcome{kind: failed, detail: "the oracle gave no output"})
 	}
 	o := outcome{expected: rresp.Output}
 	ictx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
@@ -422,6 +441,44 @@ func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
 		}
 		o.kind, o.diffs = Kind(verdict.String()), diffs
 		o.sig = compareSig(verdict, rresp.Output, iresp.Output, diffs)
+	}
+	return e.finish(op, o)
+}
+
+// callOracle asks the oracle, under the per-request deadline when it is not
+// the in-process reference.
+func (e *engine) callOracle(ctx context.Context, req runner.Request) (runner.Response, error) {
+	if !e.external {
+		return e.ref.Call(ctx, req)
+	}
+	octx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
+	defer cancel()
+	return e.ref.Call(octx, req)
+}
+
+// oracleError compares the implementation's answer with an oracle's error
+// answer: an error of the same kind agrees (messages are never compared);
+// anything else is a KindOracle finding, without a vector, since a vector
+// cannot expect an error.
+func (e *engine) oracleError(ctx context.Context, op string, req runner.Request, want *runner.ErrorBody) outcome {
+	ictx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
+	defer cancel()
+	iresp, err := e.impl.Call(ictx, req)
+	o := outcome{kind: KindOracle, sig: "oracle error " + errorKindSig(want.Kind)}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return outcome{skip: true}
+	case err != nil:
+		o.detail = fmt.Sprintf("the oracle answered error %s (%s); the implementation gave no answer: %v", want.Kind, want.Message, err)
+	case iresp.Error != nil && iresp.Error.Kind == reference.KindUnsupported:
+		return outcome{skip: true, unsupported: true}
+	case iresp.Error != nil && iresp.Error.Kind == want.Kind:
+		return outcome{}
+	case iresp.Error != nil:
+		o.detail = fmt.Sprintf("the oracle answered error %s (%s); the implementation error %s (%s)", want.Kind, want.Message, iresp.Error.Kind, iresp.Error.Message)
+	default:
+		o.actual = iresp.Output
+		o.detail = fmt.Sprintf("the oracle answered error %s (%s); the implementation an output", want.Kind, want.Message)
 	}
 	return e.finish(op, o)
 }

@@ -25,8 +25,29 @@ import (
 // Provenance says where and when findings were made; it goes into the
 // emitted vector files.
 type Provenance struct {
-	Impl string    // the implementation under test, as named on the command line
-	Date time.Time // when the run happened
+	Impl string // the implementation under test, as named on the command line
+	// Oracle names the implementation whose answers were taken as
+	// expected, as on the command line; "" is the in-process reference.
+	Oracle string
+	Date   time.Time // when the run happened
+}
+
+// oracleName is how the note and the summary name the oracle.
+func (p Provenance) oracleName() string {
+	if p.Oracle == "" {
+		return "the reference"
+	}
+	return p.Oracle
+}
+
+// oracleTag is the tag that records which side was the oracle:
+// oracle:reference (the in-process reference), or oracle:external (another
+// implementation, named in the note; the expected output is its answer).
+func (p Provenance) oracleTag() string {
+	if p.Oracle == "" {
+		return "oracle:reference"
+	}
+	return "oracle:external"
 }
 
 // ID returns the vector id of a finding: the op, the kind of fault, a hash
@@ -40,9 +61,11 @@ func (f *Finding) ID() string {
 }
 
 // VectorFile returns the finding as a vector file holding one vector whose
-// input is the shrunk input and whose expected output is the reference's
-// answer to it, so that 'conform run --vectors DIR' replays it. Findings of
-// kind KindReference (a failure of the reference itself) have no vector.
+// input is the shrunk input and whose expected output is the oracle's answer
+// to it (the reference's, unless p names another oracle), so that 'conform
+// run --vectors DIR' replays it. Findings of kind KindReference (a failure
+// of the reference itself) and KindOracle (a failure or an error answer of
+// another oracle) have no vector.
 //
 // Requirements are inferred: those of a corpus vector of the op expecting the
 // same rejection code, else those of the vector the input was mutated from,
@@ -53,7 +76,7 @@ func (f *Finding) VectorFile(c *vectors.Corpus, p Provenance) (*vectors.File, er
 }
 
 func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) (*vectors.File, error) {
-	if f.Kind == KindReference || f.Expected == nil {
+	if f.Kind == KindReference || f.Kind == KindOracle || f.Expected == nil {
 		return nil, fmt.Errorf("fuzz: %s: a %s finding has no expected output", f.Op, f.Kind)
 	}
 	reqs := inferRequirements(c, f)
@@ -61,13 +84,13 @@ func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) (*vecto
 		return nil, fmt.Errorf("fuzz: %s: the corpus names no requirement of this op", f.Op)
 	}
 	date := p.Date.UTC()
-	tags := []string{"fuzz", "fuzz:" + string(f.Kind), fmt.Sprintf("seed:%d", f.Seed), "date:" + date.Format("2006-01-02"), "requirements-inferred"}
-	note := fmt.Sprintf("Found by 'conform fuzz --seed %d' (case %d) on %s against %s; shrunk from %d to %d bytes of input in %d runs",
-		f.Seed, f.Case, date.Format(time.RFC3339), orUnnamed(p.Impl), len(f.Original), len(f.Input), f.ShrinkRuns)
+	tags := []string{"fuzz", "fuzz:" + string(f.Kind), p.oracleTag(), fmt.Sprintf("seed:%d", f.Seed), "date:" + date.Format("2006-01-02"), "requirements-inferred"}
+	note := fmt.Sprintf("Found by 'conform fuzz --seed %d' (case %d) on %s against %s, with %s as the oracle; shrunk from %d to %d bytes of input in %d runs",
+		f.Seed, f.Case, date.Format(time.RFC3339), orUnnamed(p.Impl), p.oracleName(), len(f.Original), len(f.Input), f.ShrinkRuns)
 	if f.From != "" {
 		note += ", mutated from " + f.From
 	}
-	note += ". Reference answer: " + noteClip(string(f.Expected)) + ". Implementation answer: "
+	note += ". Oracle answer (the expected output): " + noteClip(string(f.Expected)) + ". Implementation answer: "
 	if f.Actual != nil {
 		note += noteClip(string(f.Actual))
 	} else {
@@ -83,7 +106,7 @@ func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) (*vecto
 		Description: "Findings of conform fuzz for " + f.Op + ", replayable with 'conform run --vectors DIR'",
 		Vectors: []*vectors.Vector{{
 			ID:           id,
-			Description:  f.describe(),
+			Description:  f.describe(p),
 			Requirements: reqs,
 			Tags:         tags,
 			Input:        f.Input,
@@ -115,7 +138,7 @@ func noteClip(s string) string {
 var modalWord = regexp.MustCompile(`(?i)\b(should|must|shall)\b`)
 
 // describe returns the vector's one-line description.
-func (f *Finding) describe() string {
+func (f *Finding) describe(p Provenance) string {
 	var what string
 	switch f.Kind {
 	case KindAcceptedWrongly:
@@ -144,7 +167,12 @@ func (f *Finding) describe() string {
 	case KindProtocol:
 		what = "the implementation answers with something not a protocol message"
 	}
-	d := modalWord.ReplaceAllString("Fuzz finding: "+what, "…")
+	head := "Fuzz finding: "
+	if p.Oracle != "" {
+		head = "Fuzz finding, against another oracle than the reference: "
+		what = strings.ReplaceAll(what, "the reference", "the oracle")
+	}
+	d := modalWord.ReplaceAllString(head+what, "…")
 	if r := []rune(d); len(r) > 150 {
 		d = string(r[:149]) + "…"
 	}
@@ -256,7 +284,7 @@ func WriteVectors(dir string, findings []*Finding, c *vectors.Corpus, p Provenan
 		errs []error
 	)
 	for _, f := range findings {
-		if f.Kind == KindReference {
+		if f.Kind == KindReference || f.Kind == KindOracle {
 			continue
 		}
 		e, err := writeVector(dir, f, c, p)

@@ -29,6 +29,7 @@ func TestCompare(t *testing.T) {
 		{"rejection code omitted", `{"rejected":{"code":"X"}}`, `{"rejected":{}}`, Match, ""},
 		{"rejection code differs", `{"rejected":{"code":"X"}}`, `{"rejected":{"code":"Y"}}`, Mismatch, "$.rejected.code"},
 		{"dropped code omitted", `{"dropped":{"code":"X"}}`, `{"dropped":{}}`, Match, ""},
+		{"rejection expected without a code", `{"rejected":{}}`, `{"rejected":{"code":"Y"}}`, Match, ""},
 		{"accepted wrongly", `{"rejected":{"code":"X"}}`, `{"citation":{}}`, AcceptedWrongly, "$: want"},
 		{"rejected wrongly", `{"citation":{}}`, `{"rejected":{"code":"X"}}`, RejectedWrongly, "$: want"},
 		{"not json", `{"a":1}`, `{"a":`, Mismatch, "not valid JSON"},

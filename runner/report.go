@@ -19,6 +19,29 @@ type Report struct {
 	Results        []Result
 	Stale          []Expectation // expectation entries that name no vector
 	Spec           *spec.Spec    // for requirement texts; may be nil
+	// Profile is the profile the run graded under (Runner.Profile); ""
+	// is the default one.
+	Profile string
+}
+
+// profileLine says which profile the run graded under, and how many of its
+// results were graded against a system's recorded answer.
+func (r *Report) profileLine() string {
+	return ProfileName(r.Profile) + " (" + r.profileDetail() + ")"
+}
+
+func (r *Report) profileDetail() string {
+	name := ProfileName(r.Profile)
+	if name == DefaultProfile {
+		return "every vector graded against the specification"
+	}
+	n := 0
+	for i := range r.Results {
+		if r.Results[i].Recorded != nil {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d %s graded against the answers recorded for %s, the others against the specification", n, plural(n, "vector", "vectors"), name)
 }
 
 // Totals counts a report's outcomes. Failed counts every result that fails

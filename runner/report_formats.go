@@ -21,6 +21,7 @@ type jsonHead struct {
 	Protocol       int               `json:"protocol"`
 	Implementation *Hello            `json:"implementation"`
 	Transport      string            `json:"transport"`
+	Profile        string            `json:"profile"`
 	Started        string            `json:"started"`
 	DurationMS     float64           `json:"duration_ms"`
 	Totals         jsonTotals        `json:"totals"`
@@ -70,6 +71,13 @@ type jsonResult struct {
 	Actual       json.RawMessage `json:"actual,omitempty"`
 	Clipped      *jsonClipped    `json:"actual_clipped,omitempty"`
 	Stderr       string          `json:"stderr,omitempty"`
+	Recorded     *jsonRecorded   `json:"recorded,omitempty"`
+}
+
+// jsonRecorded is the divergence record a result was graded against.
+type jsonRecorded struct {
+	System string `json:"system"`
+	Reason string `json:"reason"`
 }
 
 type jsonClipped struct {
@@ -107,6 +115,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Protocol:       ProtocolVersion,
 		Implementation: r.Implementation,
 		Transport:      r.Transport,
+		Profile:        ProfileName(r.Profile),
 		Started:        r.Started.UTC().Format(time.RFC3339Nano),
 		DurationMS:     ms(r.Duration),
 		Totals:         jsonTotals{t.Total, t.Passed, t.Failed, t.Skipped, t.Interrupted, t.Codeless, t.ByOutcome},
@@ -136,6 +145,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	jw.member("protocol", head.Protocol)
 	jw.member("implementation", head.Implementation)
 	jw.member("transport", head.Transport)
+	jw.member("profile", head.Profile)
 	jw.member("started", head.Started)
 	jw.member("duration_ms", head.DurationMS)
 	jw.member("totals", head.Totals)
@@ -170,6 +180,9 @@ func jsonResultOf(res *Result) jsonResult {
 		ID: res.Vector.ID, Op: res.Vector.Op, Outcome: res.Outcome, Kind: res.Kind(),
 		Requirements: res.Vector.Requirements, DurationMS: ms(res.Duration),
 		Detail: res.Detail, Diffs: res.Diffs, Reason: res.Reason, Required: res.Required,
+	}
+	if d := res.Recorded; d != nil {
+		jr.Recorded = &jsonRecorded{d.System, d.Reason}
 	}
 	if c := res.Codeless; c != nil {
 		jr.Codeless = c.Member
@@ -350,8 +363,12 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		}
 		all.Suites = append(all.Suites, s)
 	}
-	for k, n := range codeless {
-		all.Suites[k].Properties = &junitProperties{Property: []junitProperty{{Name: "codeless_refusals", Value: fmt.Sprint(n)}}}
+	for k := range all.Suites {
+		props := []junitProperty{{Name: "profile", Value: ProfileName(r.Profile)}}
+		if n := codeless[k]; n > 0 {
+			props = append(props, junitProperty{Name: "codeless_refusals", Value: fmt.Sprint(n)})
+		}
+		all.Suites[k].Properties = &junitProperties{Property: props}
 	}
 	for i := range all.Suites {
 		s := &all.Suites[i]
@@ -396,6 +413,7 @@ func (r *Report) WriteTAP(w io.Writer) error {
 	problems := r.Problems()
 	b.WriteString("TAP version 13\n")
 	fmt.Fprintf(&b, "1..%d\n", len(r.Results)+len(r.Stale)+len(problems))
+	fmt.Fprintf(&b, "# profile: %s\n", r.profileLine())
 	for i := range r.Results {
 		res := &r.Results[i]
 		n := i + 1
@@ -462,6 +480,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	} else {
 		fmt.Fprintf(&b, "Implementation without hello, over %s; conform %s.\n\n", mdSpan(r.Transport, false), r.SuiteVersion)
 	}
+	fmt.Fprintf(&b, "Profile **%s**: %s.\n\n", ProfileName(r.Profile), r.profileDetail())
 	b.WriteString("| outcome | vectors |\n|---|---:|\n")
 	for _, o := range Outcomes {
 		if n := t.ByOutcome[o]; n > 0 {

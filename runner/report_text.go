@@ -64,6 +64,7 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 	} else {
 		fmt.Fprintf(&b, "implementation: no hello (every op assumed), over %s\n", safetext.Text(r.Transport))
 	}
+	fmt.Fprintf(&b, "profile: %s\n", r.profileLine())
 	var parts []string
 	for _, o := range Outcomes {
 		if n := t.ByOutcome[o]; n > 0 {
@@ -136,6 +137,9 @@ func (r *Report) writeFailure(b *strings.Builder, res *Result) {
 	}
 	if c := res.Clipped; c != nil {
 		fmt.Fprintf(b, "  answer:   %s bytes, sha256 %s, begins %s\n", thousands(c.Size), c.SHA256, safetext.Clip(c.Prefix, 200))
+	}
+	if d := res.Recorded; d != nil {
+		fmt.Fprintf(b, "  recorded: graded against the answer recorded for %s: %s\n", d.System, d.Reason)
 	}
 	if res.Reason != "" {
 		fmt.Fprintf(b, "  listed:   %s (the expectations file lists it as failing; outcome %s)\n", safetext.Text(firstOr(res.Reason, "no reason given")), res.Original)

@@ -71,6 +71,10 @@ type Result struct {
 	// Required marks an Unsupported result of an op that Runner.RequireOps
 	// requires: it fails the run.
 	Required bool
+	// Recorded is the divergence record the vector was graded against
+	// under Runner.Profile (the system's recorded answer), or nil when it
+	// was graded against its standard expectation.
+	Recorded *vectors.Divergence
 	// Codeless is set on a result whose expected refusal carried a code
 	// and whose answer refused without one (PROTO-REJECT-002 allows it).
 	// It stays a Pass unless Runner.RequireCodes is set, which makes it a
@@ -122,6 +126,11 @@ type Runner struct {
 	// RequireCodes fails a refusal that matched but left out the code the
 	// vector expects (--require-codes).
 	RequireCodes bool
+	// Profile names the profile graded under (--profile): DefaultProfile
+	// (or "") grades every vector against its standard expectation; a
+	// system's name grades the vectors that record an answer of that system
+	// against the recorded answer, and the others as usual.
+	Profile string
 }
 
 // Batcher is an implementation that can answer several requests at once
@@ -303,6 +312,8 @@ func (r *Runner) deadline(ctx context.Context) (context.Context, context.CancelF
 func (r *Runner) judge(res *Result, resp Response, err error) {
 	defer res.bound()
 	v := res.Vector
+	d := Recorded(r.Profile, v)
+	res.Recorded = d
 	defer func() {
 		if res.Failed() && res.Stderr == "" && resp.stderr != nil {
 			res.Stderr = resp.stderr() // the child's own words on a wrong answer
@@ -317,6 +328,9 @@ func (r *Runner) judge(res *Result, resp Response, err error) {
 		return
 	case resp.Error != nil && resp.Error.Kind == KindUnsupported:
 		r.unsupported(res, "the implementation answered error kind unsupported: "+resp.Error.Message)
+		return
+	case d != nil && d.Error != nil:
+		judgeRecordedError(res, resp, d)
 		return
 	case resp.Error != nil:
 		res.Outcome, res.Detail = Errored, resp.Error.Kind+": "+resp.Error.Message
@@ -354,6 +368,9 @@ func (r *Runner) judge(res *Result, resp Response, err error) {
 
 // expected returns the output the vector expects from this implementation.
 func (r *Runner) expected(v *vectors.Vector) (json.RawMessage, error) {
+	if d := Recorded(r.Profile, v); d != nil {
+		return d.Output, nil
+	}
 	if v.Expect.Output != nil {
 		return v.Expect.Output, nil
 	}

@@ -31,7 +31,7 @@ Usage:
   conform list [flags]           list the vectors, filtered like run
   conform explain ID             show a vector, its requirements and the request line to replay
   conform doctor [flags]         check an implementation's protocol: handshake, schemas, overhead
-  conform fuzz [flags]           fuzz an implementation against the reference (docs/fuzzing.md)
+  conform fuzz [flags]           fuzz an implementation against the reference or an --oracle (docs/fuzzing.md)
   conform serve --stdio          serve the reference implementation on stdin/stdout
   conform serve --http ADDR      serve the reference implementation over HTTP
   conform features [flags]       run the Gherkin scenarios against an implementation

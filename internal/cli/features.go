@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/conform-suite/conform/features"
+	"github.com/conform-suite/conform/runner"
 )
 
 const featuresHead = `Usage: conform features [--stdio CMD | --http URL] [--format F] [--tags EXPR] [paths]
@@ -19,6 +20,10 @@ strict mode: an undefined, pending or ambiguous step fails. A scenario calling
 an op the implementation does not list in its hello answer is skipped (with
 --require-ops it fails), and so are the scenarios about conform itself, which
 need its test fakes. A skipped scenario is never counted as passed.
+
+--profile NAME judges under a real system's profile: the scenarios and
+example rows tagged @divergence:NAME are not run but reported as diverging
+(neither passed nor failed); the default profile, spec, judges them all.
 
 The framing scenarios (protocol/) send raw lines: with --stdio to a fresh
 process per scenario, with --http one POST per line.
@@ -35,8 +40,10 @@ func (e *env) features(args []string) int {
 		format, tags, dir string
 		noColor           bool
 		requireOps        requireOpsFlag
+		profile           string
 	)
 	impl.register(fs)
+	registerProfile(fs, &profile)
 	fs.StringVar(&format, "format", "pretty", "report `FORMAT`s, comma separated: "+strings.Join(features.Formats(), ", ")+"; NAME:FILE writes one to FILE")
 	fs.StringVar(&tags, "tags", "", "run only the scenarios matching the tag `EXPR` (@QUOTE-LINK-004, ~@slow, @a,@b for or, @a && @b)")
 	fs.StringVar(&dir, "dir", "", "read the feature files from `DIR` instead of the embedded ones")
@@ -47,6 +54,10 @@ func (e *env) features(args []string) int {
 	}
 	if err := features.CheckFormat(format); err != nil {
 		e.errorf("--format: %v", err)
+		return ExitUsage
+	}
+	if err := runner.CheckProfile(profile); err != nil {
+		e.errorf("--profile: %v", err)
 		return ExitUsage
 	}
 	if len(requireOps.ops.Ops) > 0 {
@@ -89,7 +100,7 @@ func (e *env) features(args []string) int {
 	status := features.Run(features.Options{
 		Impl: im, Raw: raw, FS: fsys, Paths: paths, Tags: tags, Format: format,
 		Output: e.stdout, NoColors: noColor, Timeout: impl.timeout,
-		RequireOps: requireOps.ops, Tally: &tally,
+		RequireOps: requireOps.ops, Tally: &tally, Profile: profile,
 	})
 	if status == features.StatusOptions {
 		return ExitUsage

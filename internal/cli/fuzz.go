@@ -12,16 +12,22 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/fuzz"
+	"github.com/conform-suite/conform/runner"
 )
 
-const fuzzHead = `Usage: conform fuzz [--stdio CMD | --http URL] [--op OP]... [--time D | --count N] [--seed S] [--out DIR]
+const fuzzHead = `Usage: conform fuzz [--stdio CMD | --http URL] [--oracle CMD | --oracle-http URL] [--op OP]... [--time D | --count N] [--seed S] [--out DIR]
 
 Fuzzes an implementation differentially: generated and mutated inputs go to the
-implementation and to the in-process reference; every divergence, crash,
-timeout or protocol error is shrunk to a small input, de-duplicated, and
-written under DIR as a vector file that 'conform run --vectors DIR' replays.
-Without --stdio, --http or --spawn the reference is fuzzed against itself (a
-self-check). A progress bar is drawn on a terminal, a line every 10 seconds
+implementation and to the oracle (default: the in-process reference); every
+divergence, crash, timeout or protocol error is shrunk to a small input,
+de-duplicated, and written under DIR as a vector file that 'conform run
+--vectors DIR' replays, expecting the oracle's answer.
+Without --stdio, --http or --spawn the reference is fuzzed against the oracle
+(against itself by default: a self-check). --oracle CMD (or --oracle-stdio CMD)
+and --oracle-http URL make another implementation the oracle, such as the
+incumbent a port replaces: the vectors then record it as the oracle (tag
+oracle:external), an error answer of the oracle agrees with an error of the
+same kind, and an oracle failure is an oracle-error finding without a vector. A progress bar is drawn on a terminal, a line every 10 seconds
 otherwise, then a summary. Exit code 0 when inputs were judged and nothing
 diverged; 1 when something diverged, a finding could not be written, or no
 input was judged; 2 on bad usage or an implementation that cannot be started.
@@ -43,8 +49,12 @@ func (e *env) fuzz(args []string) int {
 		out   string
 		par   int
 		shr   int
+		ora   implFlags
 	)
 	impl.register(fs)
+	fs.StringVar(&ora.stdio, "oracle", "", "take the answers of `CMD` (a persistent child speaking protocol v1 on stdio) as expected, instead of the reference's")
+	fs.StringVar(&ora.stdio, "oracle-stdio", "", "the same as --oracle `CMD`")
+	fs.StringVar(&ora.http, "oracle-http", "", "take the answers of the protocol v1 service at `URL` as expected")
 	fs.Var(&ops, "op", "fuzz only `OP` (repeatable; default every op both sides offer)")
 	fs.DurationVar(&dur, "time", 0, "stop after `D` (default 30s unless --count is given)")
 	fs.IntVar(&count, "count", 0, "stop after `N` executions")
@@ -62,6 +72,20 @@ func (e *env) fuzz(args []string) int {
 	})
 	if !restartsSet {
 		impl.restarts = fuzzRestarts // crashing the implementation is what fuzzing is for
+	}
+	// The oracle is started with the implementation's limits.
+	ora.timeout, ora.restarts, ora.maxLine, ora.maxBody, ora.noGrease = impl.timeout, impl.restarts, impl.maxLine, impl.maxBody, impl.noGrease
+	oracle := ora.stdio != "" || ora.http != ""
+	if ora.stdio != "" && ora.http != "" {
+		e.errorf("give one oracle: --oracle (or --oracle-stdio) or --oracle-http")
+		return ExitUsage
+	}
+	if oracle {
+		if err := ora.check(); err != nil {
+			msg := strings.Replace(strings.Replace(err.Error(), "--http", "--oracle-http", 1), "--stdio", "--oracle", 1)
+			e.errorf("%s", msg)
+			return ExitUsage
+		}
 	}
 	switch {
 	case dur < 0 || count < 0 || impl.timeout <= 0 || par <= 0 || shr <= 0:
@@ -88,10 +112,23 @@ func (e *env) fuzz(args []string) int {
 		return ExitUsage
 	}
 	defer im.Close()
+	var (
+		ref        runner.Implementation // nil: the in-process reference
+		oracleName string                // "" for the reference
+	)
+	if oracle {
+		o, _, _, ok := e.connect(ctx, &ora)
+		if !ok {
+			e.hintf("that was the oracle")
+			return ExitUsage
+		}
+		defer o.Close()
+		ref, oracleName = o, strings.Join(oracleArgs(&ora), " ")
+	}
 	prog := newFuzzProgress(e.stderr)
 	started := time.Now()
 	rep, err := fuzz.Run(ctx, fuzz.Config{
-		Impl: im, Ops: ops, Corpus: corpus, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout, Parallel: par,
+		Impl: im, Ref: ref, Ops: ops, Corpus: corpus, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout, Parallel: par,
 		ShrinkExecs: shr, Progress: prog.update,
 	})
 	prog.done()
@@ -100,8 +137,8 @@ func (e *env) fuzz(args []string) int {
 		return ExitUsage
 	}
 	replay := strings.Join(implArgs(&impl), " ")
-	emitted, werr := fuzz.WriteVectors(out, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Date: started})
-	writeFuzzSummary(e.stdout, rep, seed, transport, replay, out, emitted)
+	emitted, werr := fuzz.WriteVectors(out, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Oracle: oracleName, Date: started})
+	writeFuzzSummary(e.stdout, rep, seed, transport, replay, oracleName, out, emitted)
 	if werr != nil {
 		e.errorf("%v", werr)
 	}
@@ -116,7 +153,7 @@ func (e *env) fuzz(args []string) int {
 		return ExitFailed
 	case rep.Execs-rep.Skipped <= 0:
 		// Nothing was compared: a gate that judged nothing must not pass.
-		e.errorf("no input was judged: the reference refused every input as a bad request or the implementation answered every op as unsupported")
+		e.errorf("no input was judged: the oracle refused every input as a bad request or the implementation answered every op as unsupported")
 		return ExitFailed
 	}
 	return ExitOK
@@ -129,6 +166,17 @@ func implArgs(f *implFlags) []string {
 		if a[1] != "" {
 			return []string{a[0], fuzzShellArg(a[1])}
 		}
+	}
+	return nil
+}
+
+// oracleArgs returns the flags that choose the oracle, quoted for a shell.
+func oracleArgs(f *implFlags) []string {
+	switch {
+	case f.stdio != "":
+		return []string{"--oracle", fuzzShellArg(f.stdio)}
+	case f.http != "":
+		return []string{"--oracle-http", fuzzShellArg(f.http)}
 	}
 	return nil
 }
@@ -146,11 +194,21 @@ func fuzzShellArg(s string) string {
 
 // writeFuzzSummary prints what was fuzzed, every finding with its shrunk
 // input, where the vectors went, and how to reproduce the run.
-func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, replay, dir string, emitted []fuzz.Emitted) {
+func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, replay, oracle, dir string, emitted []fuzz.Emitted) {
+	oracleLabel := "reference:     "
+	if oracle != "" {
+		oracleLabel = "oracle:        "
+	}
 	fmt.Fprintf(w, "fuzzed %s with seed %d: %d ops, %d executions in %s (%.0f/s), %d more shrinking",
 		transport, seed, len(rep.Ops), rep.Execs, rep.Elapsed.Round(time.Millisecond), rep.Rate(), rep.Shrinks)
 	if rep.Skipped > 0 {
-		fmt.Fprintf(w, ", %d inputs the reference refused as bad requests", rep.Skipped)
+		fmt.Fprintf(w, ", %d inputs the oracle refused as bad requests", rep.Skipped)
+	}
+	fmt.Fprintln(w)
+	if oracle != "" {
+		fmt.Fprintf(w, "oracle: %s (its answers are the expected ones)", oracle)
+	} else {
+		fmt.Fprint(w, "oracle: the in-process reference")
 	}
 	fmt.Fprintln(w)
 	if len(rep.Unsupported) > 0 {
@@ -170,7 +228,9 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, rep
 		fmt.Fprintf(w, "\n%s %s (%d hits, shrunk in %d runs)\n", f.Kind, f.Op, f.Hits, f.ShrinkRuns)
 		fmt.Fprintf(w, "    signature:      %s\n", clipLine(f.Signature))
 		fmt.Fprintf(w, "    input:          %s\n", clipLine(string(f.Input)))
-		fmt.Fprintf(w, "    reference:      %s\n", clipLine(string(f.Expected)))
+		if f.Expected != nil {
+			fmt.Fprintf(w, "    %s %s\n", oracleLabel, clipLine(string(f.Expected)))
+		}
 		if f.Actual != nil {
 			fmt.Fprintf(w, "    implementation: %s\n", clipLine(string(f.Actual)))
 		}
@@ -183,6 +243,8 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, rep
 		switch em, ok := files[f]; {
 		case f.Kind == fuzz.KindReference:
 			fmt.Fprintln(w, "    (a failure of the reference itself: please report it; no vector written)")
+		case f.Kind == fuzz.KindOracle:
+			fmt.Fprintln(w, "    (the oracle failed, or answered an error the implementation did not give: no vector written)")
 		case ok && em.Kept:
 			fmt.Fprintf(w, "    vector:         %s (already there)\n", em.Path)
 		case ok:
@@ -198,6 +260,9 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, rep
 	fmt.Fprintf(w, "\n%d findings (%d divergent executions), %d vector files written to %s, %d already there\n",
 		len(rep.Findings), rep.Divergent, written, dir, kept)
 	fmt.Fprintf(w, "replay: %s\n", strings.TrimSpace(strings.Join([]string{"conform run --vectors", fuzzShellArg(dir), replay}, " ")))
+	if oracle != "" {
+		fmt.Fprintln(w, "the vectors expect the oracle's answers: replaying them against the oracle itself passes")
+	}
 }
 
 // clipLine renders an implementation's text on one line (safetext.Text)

@@ -131,7 +131,7 @@ func TestFuzzUsageErrors(t *testing.T) {
 		{[]string{"fuzz", "--shrink", "0"}, "conform: error: --time and --count"},
 		{[]string{"fuzz", "--out", ""}, "conform: error: --out"},
 		{[]string{"fuzz", "--stdio", "a", "--http", "http://x"}, "at most one of"},
-		{[]string{"fuzz", "--count", "5", "--op", "quote.nothing"}, `the reference does not answer op "quote.nothing"`},
+		{[]string{"fuzz", "--count", "5", "--op", "quote.nothing"}, `the oracle does not answer op "quote.nothing"`},
 		{[]string{"fuzz", "--count", "5", "--stdio", "/no/such/program"}, "cannot start the implementation"},
 	}
 	for _, tt := range tests {

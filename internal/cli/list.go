@@ -5,44 +5,80 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/spec"
+	"github.com/conform-suite/conform/vectors"
 )
 
 const listHead = `Usage: conform list [flags]
 
-Lists the selected vectors, one per line: id, then its description. The
+Lists the selected vectors, one per line: id, requirements, description. The
 selection flags are those of 'conform run'.
+
+With --divergent, lists only the vectors whose expectation differs under
+--profile NAME (those recording an answer of that system): id, the recorded
+answer, and the reason. Under the default profile (spec) none differs.
 `
 
 func (e *env) list(args []string) int {
 	fs := e.newFlags("list", listHead)
 	var sel selectFlags
-	var idsOnly bool
+	var (
+		idsOnly, divergent bool
+		profile            string
+	)
 	sel.register(fs)
 	fs.BoolVar(&idsOnly, "ids", false, "print the ids only")
+	registerProfile(fs, &profile)
+	fs.BoolVar(&divergent, "divergent", false, "list only the vectors whose expectation differs under --profile")
 	if done, code := e.parse(fs, args, 0); done {
 		return code
+	}
+	if err := runner.CheckProfile(profile); err != nil {
+		e.errorf("--profile: %v", err)
+		return ExitUsage
 	}
 	_, vs, ok := e.selection(&sel)
 	if !ok {
 		return ExitUsage
 	}
+	if divergent {
+		vs = slices.DeleteFunc(slices.Clone(vs), func(v *vectors.Vector) bool { return runner.Recorded(profile, v) == nil })
+	}
 	var b strings.Builder
 	for _, v := range vs {
-		if idsOnly {
+		switch d := runner.Recorded(profile, v); {
+		case idsOnly:
 			fmt.Fprintln(&b, v.ID)
-			continue
+		case divergent:
+			fmt.Fprintf(&b, "%s\t%s\t%s\n", v.ID, oneLine(d.Answer()), d.Reason)
+		default:
+			fmt.Fprintf(&b, "%s\t%s\t%s\n", v.ID, strings.Join(v.Requirements, ","), v.Description)
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\n", v.ID, strings.Join(v.Requirements, ","), v.Description)
 	}
 	fmt.Fprint(e.stdout, b.String())
-	if len(vs) == 0 {
+	switch {
+	case len(vs) > 0:
+	case divergent && runner.ProfileName(profile) == runner.DefaultProfile:
+		e.hintf("under the default profile no expectation differs: name a system with --profile (%s)", strings.Join(vectors.Systems, ", "))
+	case divergent:
+		e.hintf("no selected vector records an answer of %s", profile)
+	default:
 		e.hintf("no vector matches the selection")
 	}
 	return ExitOK
+}
+
+// oneLine compacts a JSON answer onto one line, escapes kept as written.
+func oneLine(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return string(raw)
+	}
+	return b.String()
 }
 
 const explainHead = `Usage: conform explain [flags] ID

@@ -96,6 +96,10 @@ expects passes (PROTO-REJECT-002) but is counted in every report;
 
   conform run --stdio CMD --require-ops --require-codes --junit report.xml
 
+--profile NAME grades against a real system's recorded answers wherever a
+vector records one (bug-compatible), and against the specification elsewhere;
+the default profile, spec, is strict (docs/porting.md).
+
 Exit code 0 when something was judged and everything judged passed; 1 when
 something failed, an expectations entry is stale, nothing was judged (every
 vector skipped) or the run was interrupted; 2 on bad usage or an
@@ -113,9 +117,11 @@ func (e *env) run(args []string) int {
 		verbose, requireCodes               bool
 		choices                             listFlag
 		requireOps                          requireOpsFlag
+		profile                             string
 	)
 	impl.register(fs)
 	sel.register(fs)
+	registerProfile(fs, &profile)
 	fs.IntVar(&parallel, "parallel", 0, "requests in flight at once (0: 4 per CPU)")
 	fs.IntVar(&batch, "batch", 32, "vectors per HTTP request (--http only; 1 disables batching)")
 	fs.StringVar(&expect, "expectations", "", "known failures `FILE`: one 'vector-id  # reason' per line")
@@ -134,6 +140,10 @@ func (e *env) run(args []string) int {
 	}
 	if err := impl.check(); err != nil {
 		e.errorf("%v", err)
+		return ExitUsage
+	}
+	if err := runner.CheckProfile(profile); err != nil {
+		e.errorf("--profile: %v", err)
 		return ExitUsage
 	}
 	var exp *runner.Expectations
@@ -180,7 +190,7 @@ func (e *env) run(args []string) int {
 	}
 	defer im.Close()
 	r := &runner.Runner{Impl: im, Hello: hello, Timeout: impl.timeout, Parallel: parallel, Batch: batch,
-		RequireOps: requireOps.ops, RequireCodes: requireCodes}
+		RequireOps: requireOps.ops, RequireCodes: requireCodes, Profile: profile}
 	if len(override) > 0 {
 		r.Choices = map[string]string{}
 		if hello != nil {
@@ -196,7 +206,7 @@ func (e *env) run(args []string) int {
 	results := r.Run(ctx, vs)
 	report := &runner.Report{
 		SuiteVersion: runner.SuiteVersion, Implementation: hello, Transport: transport,
-		Started: start, Duration: time.Since(start), Results: results,
+		Started: start, Duration: time.Since(start), Results: results, Profile: profile,
 	}
 	report.Stale = exp.Apply(results, corpus.Vectors())
 	if s, err := spec.Embedded(); err == nil {
@@ -281,4 +291,10 @@ func (e *env) writeTo(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
+}
+
+// registerProfile adds --profile to a command's flags.
+func registerProfile(fs *flag.FlagSet, profile *string) {
+	fs.StringVar(profile, "profile", runner.DefaultProfile, "grade under `PROFILE`: "+strings.Join(runner.Profiles(), ", ")+
+		" (a system's name grades against its recorded answers where a vector records one)")
 }

@@ -1,0 +1,176 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"strings"
+	"testing"
+
+	"github.com/conform-suite/conform/vectors"
+)
+
+// profileCorpus has one vector per way a profile can grade: a recorded
+// output, a recorded error, a recorded refusal without a code, and no record
+// at all (graded as under the default profile).
+const profileCorpus = `{"op": "quote.parse", "description": "d", "vectors": [
+  {"id": "quote.parse/out", "description": "d", "requirements": ["QUOTE-LINK-001"], "input": {"href": "1"},
+   "expect": {"output": {"rejected": {"code": "QUOTE_SCHEME"}}},
+   "divergences": [{"system": "t3code", "reason": "r1", "output": {"citation": {"text": "\udc00"}}}]},
+  {"id": "quote.parse/err", "description": "d", "requirements": ["QUOTE-LINK-001"], "input": {"href": "2"},
+   "expect": {"output": {"rejected": {"code": "QUOTE_SCHEME"}}},
+   "divergences": [{"system": "t3code", "reason": "r2", "error": {"kind": "internal", "message": "URIError"}}]},
+  {"id": "quote.parse/refuses", "description": "d", "requirements": ["QUOTE-LINK-001"], "input": {"href": "3"},
+   "expect": {"output": {"citation": {"text": "a"}}},
+   "divergences": [{"system": "t3code", "reason": "r3", "output": {"rejected": {}}}]},
+  {"id": "quote.parse/plain", "description": "d", "requirements": ["QUOTE-LINK-001"], "input": {"href": "4"},
+   "expect": {"output": {"citation": {"text": "b"}}}}
+]}`
+
+// scripted answers each request with the answer written for its input's
+// href, byte for byte.
+type scripted map[string]string
+
+func (s scripted) Call(_ context.Context, req Request) (Response, error) {
+	var in struct{ Href string }
+	json.Unmarshal(req.Input, &in)
+	var resp Response
+	if err := json.Unmarshal([]byte(s[in.Href]), &resp); err != nil {
+		return Response{}, err
+	}
+	resp.ID = req.ID
+	return resp, nil
+}
+
+func (scripted) Close() error { return nil }
+
+func profileVectors(t *testing.T) []*vectors.Vector {
+	t.Helper()
+	f, err := vectors.Parse("parse.json", []byte(profileCorpus))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Vectors
+}
+
+func outcomes(results []Result) map[string]string {
+	m := map[string]string{}
+	for _, r := range results {
+		m[r.Vector.ID] = r.Kind()
+	}
+	return m
+}
+
+// TestProfileGrading runs two implementations under the default profile and
+// under t3code's: one that answers exactly as recorded for t3code passes
+// everything under that profile and fails exactly the vectors recording a
+// divergence under the default one; one that answers the specification does
+// the opposite.
+func TestProfileGrading(t *testing.T) {
+	vs := profileVectors(t)
+	asRecorded := scripted{
+		"1": `{"output": {"citation": {"text": "\udc00"}}}`,
+		"2": `{"error": {"kind": "internal", "message": "another message"}}`,
+		"3": `{"output": {"rejected": {"code": "QUOTE_ANY"}}}`, // a code where the record has none
+		"4": `{"output": {"citation": {"text": "b"}}}`,
+	}
+	asSpec := scripted{
+		"1": `{"output": {"rejected": {"code": "QUOTE_SCHEME"}}}`,
+		"2": `{"output": {"rejected": {"code": "QUOTE_SCHEME"}}}`,
+		"3": `{"output": {"citation": {"text": "a"}}}`,
+		"4": `{"output": {"citation": {"text": "b"}}}`,
+	}
+	wrongError := scripted{
+		"1": `{"output": {"citation": {"text": "\udc01"}}}`, // not the recorded lone surrogate
+		"2": `{"error": {"kind": "bad_request", "message": "m"}}`,
+		"3": `{"output": {"citation": {"text": "a"}}}`,
+		"4": `{"output": {"citation": {"text": "c"}}}`,
+	}
+	for _, tc := range []struct {
+		name    string
+		impl    scripted
+		profile string
+		want    map[string]string
+	}{
+		{"recorded under t3code", asRecorded, "t3code", map[string]string{"quote.parse/out": "pass", "quote.parse/err": "pass", "quote.parse/refuses": "pass", "quote.parse/plain": "pass"}},
+		{"recorded under spec", asRecorded, "", map[string]string{"quote.parse/out": "accepted-wrongly", "quote.parse/err": "error", "quote.parse/refuses": "rejected-wrongly", "quote.parse/plain": "pass"}},
+		{"recorded under vance", asRecorded, "vance", map[string]string{"quote.parse/out": "accepted-wrongly", "quote.parse/err": "error", "quote.parse/refuses": "rejected-wrongly", "quote.parse/plain": "pass"}},
+		{"spec under spec", asSpec, "spec", map[string]string{"quote.parse/out": "pass", "quote.parse/err": "pass", "quote.parse/refuses": "pass", "quote.parse/plain": "pass"}},
+		{"spec under t3code", asSpec, "t3code", map[string]string{"quote.parse/out": "rejected-wrongly", "quote.parse/err": "fail", "quote.parse/refuses": "accepted-wrongly", "quote.parse/plain": "pass"}},
+		{"wrong under t3code", wrongError, "t3code", map[string]string{"quote.parse/out": "fail", "quote.parse/err": "fail", "quote.parse/refuses": "accepted-wrongly", "quote.parse/plain": "fail"}},
+	} {
+		r := &Runner{Impl: tc.impl, Profile: tc.profile, Parallel: 1}
+		got := outcomes(r.Run(context.Background(), vs))
+		for id, want := range tc.want {
+			if got[id] != want {
+				t.Errorf("%s: %s = %s, want %s", tc.name, id, got[id], want)
+			}
+		}
+	}
+	r := &Runner{Impl: wrongError, Profile: "t3code", Parallel: 1}
+	res := r.Run(context.Background(), vs)
+	if d := res[1].Diffs; len(d) != 1 || !strings.Contains(d[0], "want error kind internal (the answer recorded for t3code), got error kind bad_request") {
+		t.Errorf("diffs of a wrong error kind = %q", d)
+	}
+	if res[1].Recorded == nil || res[1].Recorded.Reason != "r2" || res[3].Recorded != nil {
+		t.Errorf("Recorded = %v, %v: want r2's record, then none", res[1].Recorded, res[3].Recorded)
+	}
+}
+
+func TestCheckProfile(t *testing.T) {
+	for _, ok := range []string{"", "spec", "seed", "t3code", "vance"} {
+		if err := CheckProfile(ok); err != nil {
+			t.Errorf("CheckProfile(%q) = %v", ok, err)
+		}
+	}
+	err := CheckProfile("t3")
+	if err == nil || !strings.Contains(err.Error(), `unknown profile "t3" (known: spec, seed, t3code, vance)`) {
+		t.Errorf("CheckProfile(t3) = %v", err)
+	}
+}
+
+// TestReportsNameTheProfile renders a run under t3code's profile in every
+// format: each names the profile, and the JSON report validates.
+func TestReportsNameTheProfile(t *testing.T) {
+	vs := profileVectors(t)
+	r := &Runner{Impl: scripted{"1": `{"output":{"x":1}}`, "2": `{"error":{"kind":"internal","message":""}}`, "3": `{"output":{"rejected":{}}}`, "4": `{"output":{"citation":{"text":"b"}}}`}, Profile: "t3code", Parallel: 1}
+	rep := &Report{SuiteVersion: SuiteVersion, Transport: "test", Results: r.Run(context.Background(), vs), Profile: "t3code"}
+	const detail = "3 vectors graded against the answers recorded for t3code, the others against the specification"
+	var text, js, junit, tap, md bytes.Buffer
+	rep.WriteText(&text, TextOptions{})
+	rep.WriteJSON(&js)
+	rep.WriteJUnit(&junit)
+	rep.WriteTAP(&tap)
+	rep.WriteMarkdown(&md)
+	for _, c := range []struct {
+		name string
+		out  string
+		want []string
+	}{
+		{"text", text.String(), []string{"profile: t3code (" + detail + ")", "  recorded: graded against the answer recorded for t3code: r1"}},
+		{"json", js.String(), []string{`"profile": "t3code"`, `"recorded": {` + "\n" + `        "system": "t3code",` + "\n" + `        "reason": "r1"`}},
+		{"junit", junit.String(), []string{`<property name="profile" value="t3code"></property>`}},
+		{"tap", tap.String(), []string{"# profile: t3code (" + detail + ")"}},
+		{"markdown", md.String(), []string{"Profile **t3code**: " + detail + "."}},
+	} {
+		for _, w := range c.want {
+			if !strings.Contains(c.out, w) {
+				t.Errorf("%s report lacks %q:\n%s", c.name, w, c.out)
+			}
+		}
+	}
+	if err := validate(t, schema(t, "report.schema.json"), js.Bytes()); err != nil {
+		t.Errorf("JSON report: %v", err)
+	}
+	var suites junitSuites
+	if err := xml.Unmarshal(junit.Bytes(), &suites); err != nil {
+		t.Fatal(err)
+	}
+	rep.Profile = ""
+	text.Reset()
+	rep.WriteText(&text, TextOptions{})
+	if !strings.Contains(text.String(), "profile: spec (every vector graded against the specification)") {
+		t.Errorf("the default profile is not named:\n%s", text.String())
+	}
+}
