@@ -332,6 +332,9 @@ func (r *Runner) judge(res *Result, resp Response, err error) {
 	case d != nil && d.Error != nil:
 		judgeRecordedError(res, resp, d)
 		return
+	case d == nil && v.Expect.Error != nil:
+		judgeError(res, resp)
+		return
 	case resp.Error != nil:
 		res.Outcome, res.Detail = Errored, resp.Error.Kind+": "+resp.Error.Message
 		return
@@ -364,6 +367,35 @@ func (r *Runner) judge(res *Result, resp Response, err error) {
 			res.Diffs = []string{fmt.Sprintf("$.%s.code: want %q, got no code (--require-codes)", c.Member, c.Code)}
 		}
 	}
+}
+
+// judgeError judges the answer to a vector that expects a protocol error of
+// one kind: an error of that kind passes, whatever its message; an output
+// or an error of another kind fails.
+func judgeError(res *Result, resp Response) {
+	want := res.Vector.Expect.Error.Kind
+	res.Expected, _ = json.Marshal(map[string]any{"error": map[string]string{"kind": want}})
+	switch {
+	case resp.Error != nil && resp.Error.Kind == want:
+		res.Outcome = Pass
+	case resp.Error != nil:
+		res.Outcome, res.Verdict = Fail, Mismatch
+		res.Actual, _ = json.Marshal(map[string]*ErrorBody{"error": resp.Error})
+		res.Diffs = []string{fmt.Sprintf("$.error.kind: want %q, got %q (%s)", want, resp.Error.Kind, resp.Error.Message)}
+	case resp.Output == nil:
+		res.Outcome, res.Detail = ProtocolErr, errNoAnswerBody.Error()
+	default:
+		res.Outcome, res.Verdict, res.Actual = Fail, Mismatch, resp.Output
+		res.Diffs = []string{fmt.Sprintf("$: want an error answer of kind %q (the input is malformed), got the output %s", want, clipOutput(resp.Output))}
+	}
+}
+
+// clipOutput shortens an output for a one-line difference.
+func clipOutput(out json.RawMessage) string {
+	if r := []rune(string(out)); len(r) > 120 {
+		return string(r[:120]) + "…"
+	}
+	return string(out)
 }
 
 // expected returns the output the vector expects from this implementation.

@@ -15,7 +15,9 @@ import (
 )
 
 // TestSchema validates every vector file against schemas/vector.schema.json,
-// and every vector's input and expected outputs against its op's schema.
+// and every vector's input and expected outputs against its op's schema: a
+// vector that expects a protocol error has an input that fails the op's input
+// schema, and every other vector's input passes it.
 func TestSchema(t *testing.T) {
 	set, err := schemaset.Load()
 	if err != nil {
@@ -46,7 +48,11 @@ func TestSchema(t *testing.T) {
 			return nil
 		}
 		for _, v := range f.Vectors {
-			if err := set.Validate(opFile, "/$defs/input", v.Input); err != nil {
+			err := set.Validate(opFile, "/$defs/input", v.Input)
+			switch {
+			case v.Expect.Error != nil && err == nil:
+				t.Errorf("%s: %s: expects error kind %s, but its input passes the op's input schema: a malformed input fails the schema", p, v.ID, v.Expect.Error.Kind)
+			case v.Expect.Error == nil && err != nil:
 				t.Errorf("%s: %s: input: %v", p, v.ID, err)
 			}
 			outs := []json.RawMessage{v.Expect.Output}

@@ -48,12 +48,26 @@ type Vector struct {
 }
 
 // Expect is a vector's expectation: the exact Output, or, for an
-// implementation-defined point, one output per value of Choice.
+// implementation-defined point, one output per value of Choice, or a
+// protocol error answer of the kind Error.Kind (its message, if any, is
+// never compared).
 type Expect struct {
 	Output  json.RawMessage            `json:"output,omitempty"`
 	Choice  string                     `json:"choice,omitempty"`
 	Outputs map[string]json.RawMessage `json:"outputs,omitempty"`
+	Error   *ExpectError               `json:"error,omitempty"`
 }
+
+// ExpectError is an expected protocol error answer: only its kind is
+// compared.
+type ExpectError struct {
+	Kind string `json:"kind"`
+}
+
+// ErrorKinds are the error kinds a vector may expect. "unsupported" and
+// "internal" are not among them: the first means an op is not offered and the
+// second a fault, neither an answer the spec can require.
+var ErrorKinds = []string{"bad_request"}
 
 // Systems are the real systems a divergence may name: "seed" (what a seed
 // document states), "t3code" (T3 Code's citation functions) and "vance"
@@ -236,8 +250,13 @@ func Parse(name string, data []byte) (*File, error) {
 		if !strings.HasPrefix(v.ID, f.Op+"/") {
 			errs = append(errs, fmt.Errorf("vectors: %s: vector %d: id %q does not start with %q", name, i, v.ID, f.Op+"/"))
 		}
-		if len(v.Expect.Output) == 0 && (v.Expect.Choice == "" || len(v.Expect.Outputs) == 0) {
-			errs = append(errs, fmt.Errorf("vectors: %s: %s: expect has neither output nor choice with outputs", name, v.ID))
+		switch e := v.Expect; {
+		case e.Error != nil && (len(e.Output) > 0 || e.Choice != "" || len(e.Outputs) > 0):
+			errs = append(errs, fmt.Errorf("vectors: %s: %s: expect gives an error and an output: give one", name, v.ID))
+		case e.Error != nil && !slices.Contains(ErrorKinds, e.Error.Kind):
+			errs = append(errs, fmt.Errorf("vectors: %s: %s: expect.error.kind %q is not one a vector may expect (%s)", name, v.ID, e.Error.Kind, strings.Join(ErrorKinds, ", ")))
+		case e.Error == nil && len(e.Output) == 0 && (e.Choice == "" || len(e.Outputs) == 0):
+			errs = append(errs, fmt.Errorf("vectors: %s: %s: expect has neither output nor choice with outputs nor error", name, v.ID))
 		}
 		errs = append(errs, deriveTags(name, v)...)
 	}

@@ -41,6 +41,9 @@ func selectOp(input json.RawMessage) (any, error) {
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
 	}
+	if err := numberMembers(input, "start", "end", "anchor", "focus"); err != nil {
+		return nil, err
+	}
 	rangeForm := in.Start != "" || in.End != ""
 	selectionForm := in.Anchor != "" || in.Focus != ""
 	a, b := in.Start, in.End
@@ -94,6 +97,22 @@ func breakOffsets(text string, raw *[]json.Number) ([]int, error) {
 		out = append(out, b)
 	}
 	return out, nil
+}
+
+// numberMembers refuses a member of the object raw, among names, that is
+// present but not a JSON number: a json.Number field also takes a string
+// holding a number ("1"), which the protocol does not.
+func numberMembers(raw json.RawMessage, names ...string) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil {
+		return opkit.BadRequest("input: %v", err)
+	}
+	for _, name := range names {
+		if v, ok := members[name]; ok && !isJSONNumber(v) {
+			return opkit.BadRequest("input: %s is not a number", name)
+		}
+	}
+	return nil
 }
 
 // integer converts a JSON number with no fractional part (1, 1.0, 1e3,
@@ -159,19 +178,30 @@ func integer(n json.Number) (int, bool) {
 // number: they are hints that Resolve never needs (see Resolve).
 func resolveOp(input json.RawMessage) (any, error) {
 	var in struct {
-		Text     string `json:"text"`
-		Selector struct {
-			Text   string      `json:"text"`
-			Start  json.Number `json:"start"`
-			End    json.Number `json:"end"`
-			Prefix string      `json:"prefix"`
-			Suffix string      `json:"suffix"`
-		} `json:"selector"`
+		Text     string          `json:"text"`
+		Selector json.RawMessage `json:"selector"`
 	}
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
 	}
-	s := in.Selector
+	// The selector is decoded as strictly as the input: every member
+	// present, names exact, offsets JSON numbers.
+	var s struct {
+		Text   string      `json:"text"`
+		Start  json.Number `json:"start"`
+		End    json.Number `json:"end"`
+		Prefix string      `json:"prefix"`
+		Suffix string      `json:"suffix"`
+	}
+	if len(in.Selector) == 0 {
+		return nil, opkit.BadRequest("input: missing member \"selector\"")
+	}
+	if err := opkit.Decode(in.Selector, &s); err != nil {
+		return nil, opkit.BadRequest("input: selector: %v", err)
+	}
+	if err := numberMembers(in.Selector, "start", "end"); err != nil {
+		return nil, opkit.BadRequest("input: selector: %v", err)
+	}
 	start, end, err := Resolve(in.Text, Selector{Text: s.Text, Prefix: s.Prefix, Suffix: s.Suffix})
 	type span struct {
 		Start int `json:"start"`

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/conform-suite/conform/reference"
 )
 
 // Status is the verdict on one mutant.
@@ -33,14 +35,18 @@ type Result struct {
 	Status  Status  `json:"status"`
 	Detail  string  `json:"detail,omitempty"` // what killed it, or the first compile error
 	Seconds float64 `json:"seconds"`          // time spent judging it
-	Judge   string  `json:"judge,omitempty"`  // for a survivor: hash of the judging corpus
+	// For a survivor listed as equivalent: what the equivalence check
+	// found ("" when the mutant and the original answered alike).
+	Diverged string `json:"diverged,omitempty"`
 }
 
-// Cache maps (file hash, mutation id) to a result. Killed and uncompilable
-// results stand while the mutated file is unchanged: vectors and features
-// only grow. A survivor stands only while the judging corpus (vectors,
-// features, runner, CLI) is unchanged too, so that a new vector is given
-// its chance to kill it.
+// Cache maps a mutant and everything that judges it to a result: the key is
+// the mutated file's hash, the mutant's id and edits, the judge key
+// (JudgeKey: the vectors, features, schemas, spec, the rest of the
+// reference, the source of the runner and the CLI, the judging command line
+// and the Go version) and whether the equivalence check runs. Any change to
+// one of them makes every verdict stale, so no cached kill outlives the
+// vector that made it.
 type Cache struct {
 	mu      sync.Mutex
 	path    string
@@ -77,15 +83,63 @@ func LoadCache(path string) (*Cache, error) {
 	return c, nil
 }
 
-// Lookup returns a cached result that still holds.
-func (c *Cache) Lookup(key, judge string) (Result, bool) {
+// Lookup returns the cached result of key.
+func (c *Cache) Lookup(key string) (Result, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r, ok := c.Results[key]
-	if !ok || r.Status == Survived && r.Judge != judge {
-		return Result{}, false
+	return r, ok
+}
+
+// judgeRoots are the trees whose content decides a verdict besides the
+// mutated file: the corpus and scenarios (embedded or read at run time),
+// the schemas and spec the runner embeds, the whole reference (a mutant
+// runs with the rest of it), the runner's comparison and transports, the
+// CLI that runs them and every internal package they use, and this tool.
+var judgeRoots = []string{"vectors", "features", "schemas", "spec", "reference", "runner", "internal", "cmd", "tools/mutants", "fuzz", "go.mod", "go.sum"}
+
+// ledgerFiles are left out of the judge key: whether a mutant is listed
+// changes no verdict (the equivalence check it brings is in the cache key).
+var ledgerFiles = map[string]bool{"equivalent.txt": true, "unjudgeable.txt": true}
+
+// JudgeKey hashes everything that judges a mutant other than the mutated
+// file itself: the files under judgeRoots (tests excepted), the judging
+// command line and the Go version.
+func JudgeKey(root, commandLine, goVersion string) (string, error) {
+	tree, err := hashTree(root, judgeRoots...)
+	if err != nil {
+		return "", err
 	}
-	return r, true
+	return hashBytes([]byte(tree + "\n" + commandLine + "\n" + goVersion)), nil
+}
+
+// GoVersion returns the version of the go command that builds the mutants.
+func GoVersion(ctx context.Context, root string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOVERSION: %v", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// Commit names the checked-out commit, with " (modified)" when the work
+// tree differs from it in tracked files; "unknown" outside git.
+func Commit(ctx context.Context, root string) string {
+	cmd := exec.CommandContext(ctx, "git", "rev-parse", "HEAD")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		return "unknown"
+	}
+	commit := strings.TrimSpace(string(out))
+	diff := exec.CommandContext(ctx, "git", "diff", "--quiet", "HEAD", "--")
+	diff.Dir = root
+	if diff.Run() != nil {
+		commit += " (modified)"
+	}
+	return commit
 }
 
 // Store records a result and writes the cache file, atomically.
@@ -129,14 +183,15 @@ func hashTree(dir string, roots ...string) (string, error) {
 			if errors.Is(err, fs.ErrNotExist) {
 				return fs.SkipDir
 			}
-			if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") {
+			if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") || d.Name() == ".gitignore" || ledgerFiles[d.Name()] {
 				return err
 			}
 			data, err := os.ReadFile(p)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(h, "%s %d\n", p, len(data))
+			rel, _ := filepath.Rel(dir, p)
+			fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(rel), len(data))
 			h.Write(data)
 			return nil
 		})
@@ -159,6 +214,25 @@ type Judge struct {
 	Protocol     [][]string
 	ProtocolFile string
 	Timeout      time.Duration // per command run
+	// EqCheck is how long an equivalent mutant and the original are fuzzed
+	// against each other, each way (0: no check).
+	EqCheck  time.Duration
+	baseline string // the unmutated conform binary
+}
+
+// CommandLine describes how mutants are judged, for the judge key: the
+// commands, the conditions under which more run, and the timeout setting.
+func (j *Judge) CommandLine(timeout time.Duration) string {
+	return fmt.Sprintf("conform %v; conform features when help lists it; conform doctor --stdio 'BIN serve --stdio' for %s when help lists both; timeout %v (0: 20x the unmutated run, at least 10s)",
+		j.Commands, j.ProtocolFile, timeout)
+}
+
+// checkKey describes the equivalence check a mutant gets, for the cache key.
+func (j *Judge) checkKey(equivalent bool) string {
+	if !equivalent || j.EqCheck == 0 {
+		return "no-eqcheck"
+	}
+	return "eqcheck:" + j.EqCheck.String()
 }
 
 // Overlay returns the JSON of a go build overlay replacing file orig by
@@ -244,12 +318,86 @@ func (j *Judge) Baseline(ctx context.Context) (time.Duration, error) {
 	if msg := j.run(ctx, bin, j.Protocol); msg != "" {
 		return 0, fmt.Errorf("the unmutated reference fails: %s", msg)
 	}
+	j.baseline = bin
+	if j.EqCheck > 0 {
+		// The check must find nothing between the original and itself,
+		// or a difference it reports would mean nothing.
+		if msg := j.Equivalence(ctx, dir, bin, "reference/reference.go"); msg != "" {
+			return 0, fmt.Errorf("the equivalence check finds a difference between the unmutated reference and itself: %s", msg)
+		}
+	}
 	return d, nil
 }
 
+// opsOf returns the --op flags that fuzz the ops a file of the reference
+// answers: the ops of its suite, or none (every op) for a shared file.
+func opsOf(file string, ops []string) []string {
+	suite, ok := strings.CutPrefix(file, "reference/")
+	suite, _, ok2 := strings.Cut(suite, "/")
+	if !ok || !ok2 || suite == "internal" {
+		return nil
+	}
+	var flags []string
+	for _, op := range ops {
+		if strings.HasPrefix(op, suite+".") {
+			flags = append(flags, "--op", op)
+		}
+	}
+	return flags
+}
+
+// Equivalence fuzzes the conform binary bin (its in-process reference
+// mutated) against the unmutated one, both ways: each side's in-process
+// reference is the oracle once while the other serves over stdio, since the
+// fuzzer compares only the inputs its oracle accepts. The seed is fixed, the
+// time bounded by EqCheck. It returns "" when no answer differed and an
+// account of the first difference otherwise.
+func (j *Judge) Equivalence(ctx context.Context, dir, bin, file string) string {
+	ops := opsOf(file, referenceOps())
+	for _, pair := range [][2]string{{bin, j.baseline}, {j.baseline, bin}} {
+		out := filepath.Join(dir, "eqcheck")
+		os.RemoveAll(out)
+		args := append([]string{"fuzz", "--stdio", pair[1] + " serve --stdio", "--time", j.EqCheck.String(), "--seed", "1", "--out", out}, ops...)
+		cctx, cancel := context.WithTimeout(ctx, j.EqCheck+max(j.Timeout, time.Minute))
+		cmd := exec.CommandContext(cctx, pair[0], args...)
+		cmd.Dir = j.Root
+		cmd.WaitDelay = time.Second
+		var buf bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &buf, &buf
+		err := cmd.Run()
+		cancel()
+		os.RemoveAll(out)
+		if err != nil {
+			side := "the mutant as oracle, the original served"
+			if pair[0] == j.baseline {
+				side = "the original as oracle, the mutant served"
+			}
+			return fmt.Sprintf("conform fuzz (%s): %v: %s", side, err, lastLines(buf.String(), 3))
+		}
+	}
+	return ""
+}
+
+// lastLines returns the last n non-empty lines of s, joined by " | ".
+func lastLines(s string, n int) string {
+	var lines []string
+	for line := range strings.Lines(s) {
+		if line = strings.TrimSpace(line); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	lines = lines[max(0, len(lines)-n):]
+	out := strings.Join(lines, " | ")
+	if len(out) > 400 {
+		out = out[:400] + "…"
+	}
+	return out
+}
+
 // Mutant judges one mutation of the file whose content is src; worker
-// names a scratch directory of its own.
-func (j *Judge) Mutant(ctx context.Context, worker int, m *Mutation, src []byte) Result {
+// names a scratch directory of its own. A survivor listed as equivalent is
+// also put through the equivalence check (Judge.Equivalence).
+func (j *Judge) Mutant(ctx context.Context, worker int, m *Mutation, src []byte, equivalent bool) Result {
 	start := time.Now()
 	dir := filepath.Join(j.Tmp, fmt.Sprint("worker", worker))
 	res := func(s Status, detail string) Result {
@@ -281,7 +429,12 @@ func (j *Judge) Mutant(ctx context.Context, worker int, m *Mutation, src []byte)
 	if msg := j.run(ctx, bin, cmds); msg != "" {
 		return res(Killed, msg)
 	}
-	return res(Survived, "")
+	r := res(Survived, "")
+	if equivalent && j.EqCheck > 0 {
+		r.Diverged = j.Equivalence(ctx, dir, bin, m.File)
+		r.Seconds = time.Since(start).Seconds()
+	}
+	return r
 }
 
 // firstLines returns the first n non-empty lines of s, joined by " | ".
@@ -302,3 +455,6 @@ func firstLines(s string, n int) string {
 	}
 	return out
 }
+
+// referenceOps lists the ops of the reference.
+func referenceOps() []string { return reference.Ops() }

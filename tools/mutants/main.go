@@ -1,20 +1,25 @@
 // Command mutants measures how strong conform's vectors are: it mutates the
 // reference implementation one small fault at a time (reference/**/*.go,
-// tests and internal/opkit excepted), builds the conform command with each
-// mutant through a go build overlay, and runs `conform run` (and `conform
-// features` when the command has it) against the mutated in-process
-// reference. A mutant that makes any vector or scenario fail, crash or time
-// out is killed; one that passes everything survived.
+// tests excepted), builds the conform command with each mutant through a go
+// build overlay, and runs `conform run` (and `conform features` when the
+// command has it) against the mutated in-process reference. A mutant that
+// makes any vector or scenario fail, crash or time out is killed; one that
+// passes everything survived.
 //
-// Every survivor needs a vector that kills it, or an entry in
-// tools/mutants/equivalent.txt (`mutant-id  # reason`) saying why no
-// conforming implementation could tell it apart. The report goes to
-// docs/mutants.md. The command exits 1 when a survivor is left, or when
-// equivalent.txt names a mutant that does not exist or was killed.
+// Every survivor needs a vector that kills it, or an entry in the ledger:
+// tools/mutants/equivalent.txt (`mutant-id  # reason`: no input can tell it
+// apart) or tools/mutants/unjudgeable.txt (observable, but not through
+// protocol v1: the reason says what would observe it). An equivalent entry
+// is checked: the mutant and the original are fuzzed against each other
+// (`conform fuzz`, both ways) for a bounded time, and any difference in
+// their answers fails the entry. Unjudgeable mutants count as not killed.
+// The report goes to docs/mutants.md. The command exits 1 when a survivor is
+// left, or when the ledger names a mutant that does not exist, was killed,
+// or fails its check.
 //
 // Usage (from the module root; `make mutants` does this):
 //
-//	go run ./tools/mutants [-workers 2] [-run REGEXP] [-fresh] [-list] [-budget DURATION]
+//	go run ./tools/mutants [-workers 2] [-run REGEXP] [-fresh] [-list] [-budget DURATION] [-eqcheck DURATION]
 package main
 
 import (
@@ -45,16 +50,18 @@ func main() {
 
 // Options of a run.
 type Options struct {
-	Root       string
-	Workers    int
-	Run        *regexp.Regexp // only mutants whose id matches
-	Fresh      bool           // ignore the cache
-	List       bool           // list the mutants, judge none
-	Budget     time.Duration  // stop starting mutants after this long (0: no limit)
-	Timeout    time.Duration  // per run of the judging commands (0: from the baseline)
-	Report     string
-	CachePath  string
-	Equivalent string
+	Root        string
+	Workers     int
+	Run         *regexp.Regexp // only mutants whose id matches
+	Fresh       bool           // ignore the cache
+	List        bool           // list the mutants, judge none
+	Budget      time.Duration  // stop starting mutants after this long (0: no limit)
+	Timeout     time.Duration  // per run of the judging commands (0: from the baseline)
+	Report      string
+	CachePath   string
+	Equivalent  string
+	Unjudgeable string
+	EqCheck     time.Duration // fuzzing time per direction for an equivalent entry (0: no check)
 }
 
 // Main runs the command and returns its exit code.
@@ -71,6 +78,8 @@ func Main(args []string) int {
 	fl.StringVar(&o.Report, "report", "docs/mutants.md", "write the report to `FILE`")
 	fl.StringVar(&o.CachePath, "cache", ".cache/mutants/results.json", "cache `FILE`")
 	fl.StringVar(&o.Equivalent, "equivalent", "tools/mutants/equivalent.txt", "equivalent mutants `FILE`")
+	fl.StringVar(&o.Unjudgeable, "unjudgeable", "tools/mutants/unjudgeable.txt", "mutants observable only outside protocol v1 `FILE`")
+	fl.DurationVar(&o.EqCheck, "eqcheck", 2*time.Second, "fuzz each equivalent mutant against the original for `D` each way (0: no check; the report says so)")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -116,7 +125,7 @@ func Collect(root string) ([]*Source, error) {
 		}
 		rel := filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
 		if d.IsDir() {
-			if rel == "reference/internal/opkit" || d.Name() == "testdata" {
+			if d.Name() == "testdata" {
 				return fs.SkipDir
 			}
 			return nil
@@ -158,10 +167,10 @@ func Collect(root string) ([]*Source, error) {
 	return sources, nil
 }
 
-// Equivalents reads the equivalent-mutant list, in the format of the
-// runner's expectations files: one `mutant-id  # reason` per line; blank
-// lines and lines starting with # are ignored. Here every entry needs a
-// reason.
+// Equivalents reads a part of the ledger (equivalent.txt, unjudgeable.txt),
+// in the format of the runner's expectations files: one `mutant-id  #
+// reason` per line; blank lines and lines starting with # are ignored. Here
+// every entry needs a reason. A missing file is an empty part.
 func Equivalents(path string) (map[string]string, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -189,9 +198,10 @@ func Equivalents(path string) (map[string]string, error) {
 type Verdict struct {
 	*Mutation
 	Result
-	Judged     bool   // false: not judged (budget, or filtered out by -run)
-	Cached     bool   // the result came from the cache
-	Equivalent string // the reason, when listed as equivalent
+	Judged      bool   // false: not judged (budget, or filtered out by -run)
+	Cached      bool   // the result came from the cache
+	Equivalent  string // the reason, when listed as equivalent
+	Unjudgeable string // the reason, when listed as unjudgeable
 }
 
 func execute(ctx context.Context, o *Options) (int, error) {
@@ -218,18 +228,30 @@ func execute(ctx context.Context, o *Options) (int, error) {
 	if err != nil {
 		return 2, err
 	}
+	unj, err := Equivalents(filepath.Join(o.Root, o.Unjudgeable))
+	if err != nil {
+		return 2, err
+	}
 	byID := map[string]*Verdict{}
 	for _, v := range all {
 		if byID[v.ID] != nil {
 			return 2, fmt.Errorf("mutant id %s generated twice", v.ID)
 		}
 		byID[v.ID] = v
-		v.Equivalent = eq[v.ID]
+		v.Equivalent, v.Unjudgeable = eq[v.ID], unj[v.ID]
 	}
 	var problems []string
-	for _, id := range slices.Sorted(maps.Keys(eq)) {
-		if byID[id] == nil {
-			problems = append(problems, fmt.Sprintf("%s lists %s, which matches no mutant", o.Equivalent, id))
+	for _, part := range []struct {
+		file string
+		ids  map[string]string
+	}{{o.Equivalent, eq}, {o.Unjudgeable, unj}} {
+		for _, id := range slices.Sorted(maps.Keys(part.ids)) {
+			if byID[id] == nil {
+				problems = append(problems, fmt.Sprintf("%s lists %s, which matches no mutant", part.file, id))
+			}
+			if part.file == o.Equivalent && unj[id] != "" {
+				problems = append(problems, fmt.Sprintf("%s is listed both as equivalent and as unjudgeable", id))
+			}
 		}
 	}
 	cache := &Cache{path: filepath.Join(o.Root, o.CachePath), Results: map[string]Result{}}
@@ -238,27 +260,36 @@ func execute(ctx context.Context, o *Options) (int, error) {
 			return 2, err
 		}
 	}
-	judgeHash, err := hashTree(o.Root, "vectors", "features", "runner", "internal", "cmd", "schemas", "spec")
+	j := &Judge{Root: o.Root, Commands: [][]string{{"run"}}, ProtocolFile: "reference/reference.go", Timeout: o.Timeout, EqCheck: o.EqCheck}
+	goVersion, err := GoVersion(ctx, o.Root)
 	if err != nil {
 		return 2, err
+	}
+	judgeHash, err := JudgeKey(o.Root, j.CommandLine(o.Timeout), goVersion)
+	if err != nil {
+		return 2, err
+	}
+	key := func(v *Verdict) string {
+		return cacheKey(src[v.File].Hash, v.Mutation) + " " + judgeHash + " " + j.checkKey(v.Equivalent != "")
 	}
 
 	// Judge in priority order: unit counting and limits first.
 	todo := slices.Clone(all)
 	slices.SortStableFunc(todo, func(a, b *Verdict) int { return kindPriority[a.Kind] - kindPriority[b.Kind] })
 	var queue []*Verdict
+	cached := 0
 	for _, v := range todo {
 		if o.Run != nil && !o.Run.MatchString(v.ID) {
 			continue
 		}
-		if r, ok := cache.Lookup(cacheKey(src[v.File].Hash, v.Mutation), judgeHash); ok {
+		if r, ok := cache.Lookup(key(v)); ok {
 			v.Result, v.Judged, v.Cached = r, true, true
+			cached++
 			continue
 		}
 		queue = append(queue, v)
 	}
 
-	j := &Judge{Root: o.Root, Commands: [][]string{{"run"}}, ProtocolFile: "reference/reference.go", Timeout: o.Timeout}
 	var baseline time.Duration
 	if len(queue) > 0 {
 		tmp, err := os.MkdirTemp("", "conform-mutants-")
@@ -277,8 +308,8 @@ func execute(ctx context.Context, o *Options) (int, error) {
 		if auto {
 			j.Timeout = max(10*time.Second, 20*baseline)
 		}
-		fmt.Fprintf(os.Stderr, "mutants: %d to judge (%d cached), %d workers, unmutated run %v, timeout %v, judged by conform %v (and %v for %s)\n",
-			len(queue), len(all)-len(queue), o.Workers, baseline.Round(time.Millisecond), j.Timeout, j.Commands, j.Protocol, j.ProtocolFile)
+		fmt.Fprintf(os.Stderr, "mutants: %d to judge (%d from the cache, %d not selected), %d workers, unmutated run %v, timeout %v, judged by conform %v (and %v for %s)\n",
+			len(queue), cached, len(all)-len(queue)-cached, o.Workers, baseline.Round(time.Millisecond), j.Timeout, j.Commands, j.Protocol, j.ProtocolFile)
 	}
 	var (
 		mu   sync.Mutex
@@ -297,15 +328,12 @@ func execute(ctx context.Context, o *Options) (int, error) {
 				v := queue[next]
 				next++
 				mu.Unlock()
-				r := j.Mutant(ctx, w, v.Mutation, src[v.File].Content)
+				r := j.Mutant(ctx, w, v.Mutation, src[v.File].Content, v.Equivalent != "")
 				if ctx.Err() != nil {
 					return // interrupted: the verdict is not to be trusted
 				}
 				v.Result, v.Judged = r, true
-				if v.Status == Survived {
-					v.Result.Judge = judgeHash
-				}
-				if err := cache.Store(cacheKey(src[v.File].Hash, v.Mutation), v.Result); err != nil {
+				if err := cache.Store(key(v), v.Result); err != nil {
 					fmt.Fprintf(os.Stderr, "mutants: warning: cache: %v\n", err)
 				}
 				mu.Lock()
@@ -321,14 +349,23 @@ func execute(ctx context.Context, o *Options) (int, error) {
 	}
 
 	for _, v := range all {
-		if v.Judged && v.Status == Killed && v.Equivalent != "" {
-			problems = append(problems, fmt.Sprintf("%s lists %s as equivalent, but it was killed: %s", o.Equivalent, v.ID, v.Detail))
+		file := o.Equivalent
+		if v.Unjudgeable != "" {
+			file = o.Unjudgeable
 		}
-		if v.Judged && v.Status == Uncompilable && v.Equivalent != "" {
-			problems = append(problems, fmt.Sprintf("%s lists %s as equivalent, but it does not compile", o.Equivalent, v.ID))
+		listed := v.Equivalent != "" || v.Unjudgeable != ""
+		if v.Judged && v.Status == Killed && listed {
+			problems = append(problems, fmt.Sprintf("%s lists %s, but it was killed: %s", file, v.ID, v.Detail))
+		}
+		if v.Judged && v.Status == Uncompilable && listed {
+			problems = append(problems, fmt.Sprintf("%s lists %s, but it does not compile", file, v.ID))
+		}
+		if v.Judged && v.Status == Survived && v.Equivalent != "" && v.Diverged != "" {
+			problems = append(problems, fmt.Sprintf("%s lists %s as equivalent, but the mutant and the original answer differently: %s (kill it with a vector, or move it to %s with what would observe it)", file, v.ID, v.Diverged, o.Unjudgeable))
 		}
 	}
 	s := Summarize(all, o, time.Since(start), baseline, problems)
+	s.Commit, s.GoVersion = Commit(ctx, o.Root), goVersion
 	report := o.Report
 	if !filepath.IsAbs(report) {
 		report = filepath.Join(o.Root, report)

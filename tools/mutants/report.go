@@ -10,16 +10,20 @@ import (
 
 // Summary is what the report says.
 type Summary struct {
-	Options    *Options
-	All        []*Verdict
-	Duration   time.Duration // this run
-	Baseline   time.Duration // one unmutated run of the judging commands (0: none was needed)
-	Problems   []string
-	Counts     map[Status]int
-	Equivalent int
-	NotJudged  int
-	Survivors  []*Verdict
-	Fresh      float64 // seconds of worker time to judge every mutant afresh
+	Options     *Options
+	All         []*Verdict
+	Duration    time.Duration // this run
+	Baseline    time.Duration // one unmutated run of the judging commands (0: none was needed)
+	Problems    []string
+	Counts      map[Status]int
+	Equivalent  int
+	Unjudgeable int
+	NotJudged   int
+	Cached      int    // verdicts taken from the cache
+	Commit      string // the commit judged
+	GoVersion   string
+	Survivors   []*Verdict
+	Fresh       float64 // seconds of worker time to judge every mutant afresh
 }
 
 // Summarize counts the verdicts.
@@ -31,9 +35,14 @@ func Summarize(all []*Verdict, o *Options, d, baseline time.Duration, problems [
 			continue
 		}
 		s.Fresh += v.Seconds
+		if v.Cached {
+			s.Cached++
+		}
 		switch {
 		case v.Status == Survived && v.Equivalent != "":
 			s.Equivalent++
+		case v.Status == Survived && v.Unjudgeable != "":
+			s.Unjudgeable++
 		case v.Status == Survived:
 			s.Survivors = append(s.Survivors, v)
 		}
@@ -42,7 +51,8 @@ func Summarize(all []*Verdict, o *Options, d, baseline time.Duration, problems [
 	return s
 }
 
-// KillRate is killed / (compiled - equivalent), in percent.
+// KillRate is killed / (compiled - equivalent), in percent: unjudgeable
+// mutants and survivors count as not killed.
 func (s *Summary) KillRate() float64 {
 	n := s.Counts[Killed] + s.Counts[Survived] - s.Equivalent
 	if n == 0 {
@@ -53,16 +63,16 @@ func (s *Summary) KillRate() float64 {
 
 // Line is the one-line summary printed at the end of a run.
 func (s *Summary) Line() string {
-	return fmt.Sprintf("mutants: %d generated, %d did not compile, %d killed, %d equivalent, %d survived, %d not judged; kill rate %.1f%%; %v",
-		len(s.All), s.Counts[Uncompilable], s.Counts[Killed], s.Equivalent, len(s.Survivors), s.NotJudged, s.KillRate(),
-		s.Duration.Round(time.Second))
+	return fmt.Sprintf("mutants: %d generated, %d did not compile, %d killed, %d equivalent, %d unjudgeable, %d survived, %d not judged; kill rate %.1f%%; %d judged afresh, %d from the cache; %v",
+		len(s.All), s.Counts[Uncompilable], s.Counts[Killed], s.Equivalent, s.Unjudgeable, len(s.Survivors), s.NotJudged, s.KillRate(),
+		len(s.All)-s.NotJudged-s.Cached, s.Cached, s.Duration.Round(time.Second))
 }
 
 // howTo is the closing section of the report; ´ stands for a backquote.
 var howTo = strings.ReplaceAll(`## How to run it
 
 ´make mutants´ (or ´go run ./tools/mutants´ from the module root) regenerates this file. CI does not run
-it. It walks reference/**/*.go (tests and reference/internal/opkit excepted) with go/ast and makes one
+it. It walks reference/**/*.go (tests excepted; reference/internal/opkit included) with go/ast and makes one
 mutant per fault: an integer literal or a compared character off by one; ´<´↔´<=´, ´>´↔´>=´, ´==´↔´!=´,
 ´&&´↔´||´; an early-exit ´if´ or a tagless-switch case that never fires; an ´if´ about surrogates that
 never fires; ´len(s)´ counting runes or UTF-16 units, a rune count counting bytes or units, a UTF-16
@@ -79,17 +89,27 @@ the hello handshake, are also judged by ´conform doctor´ over stdio against ´
 Any failing vector or check, crash or timeout (20 times the unmutated run, at least 10s) kills it.
 Mutants that do not compile are discarded and counted. Two workers judge in parallel (´-workers´).
 
-Verdicts are cached in .cache/mutants/results.json by file hash, mutant id and edit, so a rerun judges
-only the mutants of changed files; survivors are judged again whenever the vectors, features,
-schemas, spec, runner or CLI change. ´-fresh´ ignores the cache, ´-run REGEXP´ judges a subset,
-´-list´ prints every mutant, ´-budget 30m´ starts no mutant after that long. Flags go through
-´MUTANTS_FLAGS´ (´make mutants MUTANTS_FLAGS=-fresh´).
+Verdicts are cached in .cache/mutants/results.json under a key made of the mutated file's hash, the
+mutant's id and edits, and a judge key: a hash of everything else that decides the verdict (the
+vectors, features, schemas and spec, the rest of the reference, the source of runner/, internal/,
+cmd/, fuzz/ and this tool, go.mod and go.sum, the judging command line and the Go version), and
+whether the equivalence check runs. Any change to any of them makes every cached verdict stale, so
+no kill outlives the vector or comparison that made it. The table above says how many verdicts this
+run judged afresh and how many it took from the cache. ´-fresh´ ignores the cache, ´-run REGEXP´
+judges a subset, ´-list´ prints every mutant, ´-budget 30m´ starts no mutant after that long.
+Flags go through ´MUTANTS_FLAGS´ (´make mutants MUTANTS_FLAGS=-fresh´).
 
-A survivor needs a vector that kills it (in vectors/<suite>/<op>-mutants.json) or a line in
-tools/mutants/equivalent.txt, ´mutant-id  # reason´, saying why no input can tell it apart. The run
-fails on a survivor, on a listed id that matches no mutant, and on a listed mutant that is killed
-or does not compile. Mutant ids are ´file:function:kind:n´, n counting that kind of mutation in
-that function in source order, so an id moves only when its own function changes.
+A survivor needs a vector that kills it (in vectors/<suite>/<op>-mutants.json) or an entry in the
+ledger, ´mutant-id  # reason´ on a line: tools/mutants/equivalent.txt when no input can tell it
+apart, tools/mutants/unjudgeable.txt when it is observable but not through protocol v1 (the reason
+says what would observe it). Unjudgeable mutants count as not killed in the kill rate. Every
+equivalent entry is checked: the mutant's conform binary and the original's are fuzzed against
+each other (´conform fuzz --stdio´ with a fixed seed, each side the oracle once, over the ops of the
+mutated file's suite) for ´-eqcheck´ (2s) each way, and any difference in their answers fails the
+entry. The run fails on a survivor, on a listed id that matches no mutant, on a listed mutant that
+is killed or does not compile, and on an equivalent entry that fails its check. Mutant ids are
+´file:function:kind:n´, n counting that kind of mutation in that function in source order, so an
+id moves only when its own function changes.
 `, "´", "`")
 
 // Markdown is the report.
@@ -104,38 +124,40 @@ func (s *Summary) Markdown() string {
 	if s.NotJudged > 0 && s.Options.Run == nil {
 		fmt.Fprintf(&b, "**This run stopped at its budget of %v: %d mutants were not judged.**\n\n", s.Options.Budget, s.NotJudged)
 	}
+	if s.Options.EqCheck == 0 {
+		b.WriteString("**This run did not check the equivalent entries (-eqcheck 0).**\n\n")
+	}
 	compiled := s.Counts[Killed] + s.Counts[Survived]
 	fmt.Fprintf(&b, "| figure | value |\n|---|---|\n")
+	fmt.Fprintf(&b, "| commit | %s |\n", s.Commit)
+	fmt.Fprintf(&b, "| Go | %s |\n", s.GoVersion)
 	fmt.Fprintf(&b, "| mutants generated | %d |\n", len(s.All))
 	fmt.Fprintf(&b, "| did not compile (discarded) | %d |\n", s.Counts[Uncompilable])
 	fmt.Fprintf(&b, "| compiled and judged | %d |\n", compiled)
 	fmt.Fprintf(&b, "| killed | %d |\n", s.Counts[Killed])
-	fmt.Fprintf(&b, "| equivalent (tools/mutants/equivalent.txt) | %d |\n", s.Equivalent)
+	fmt.Fprintf(&b, "| equivalent (tools/mutants/equivalent.txt, each checked by fuzzing) | %d |\n", s.Equivalent)
+	fmt.Fprintf(&b, "| unjudgeable through protocol v1 (tools/mutants/unjudgeable.txt; not killed) | %d |\n", s.Unjudgeable)
 	fmt.Fprintf(&b, "| survived | %d |\n", len(s.Survivors))
 	if s.NotJudged > 0 {
 		fmt.Fprintf(&b, "| not judged | %d |\n", s.NotJudged)
 	}
 	fmt.Fprintf(&b, "| **kill rate** (killed / (compiled − equivalent)) | **%.1f%%** |\n", s.KillRate())
-	cached := 0
-	for _, v := range s.All {
-		if v.Cached {
-			cached++
-		}
-	}
-	fmt.Fprintf(&b, "| duration of this run (%d workers; %d verdicts from the cache) | %v |\n", s.Options.Workers, cached, s.Duration.Round(time.Second))
+	fmt.Fprintf(&b, "| verdicts judged afresh by this run | %d |\n", len(s.All)-s.NotJudged-s.Cached)
+	fmt.Fprintf(&b, "| verdicts taken from the cache | %d |\n", s.Cached)
+	fmt.Fprintf(&b, "| duration of this run (%d workers) | %v |\n", s.Options.Workers, s.Duration.Round(time.Second))
 	fmt.Fprintf(&b, "| judging every mutant afresh | %v of worker time, about %v with %d workers |\n",
 		time.Duration(s.Fresh*float64(time.Second)).Round(time.Second),
 		time.Duration(s.Fresh/float64(max(1, s.Options.Workers))*float64(time.Second)).Round(time.Second), s.Options.Workers)
 	b.WriteString("\n")
 
-	b.WriteString("## By file\n\n| file | generated | did not compile | killed | equivalent | survived |\n|---|---|---|---|---|---|\n")
+	b.WriteString("## By file\n\n| file | generated | did not compile | killed | equivalent | unjudgeable | survived |\n|---|---|---|---|---|---|---|\n")
 	s.table(&b, func(v *Verdict) string { return v.File })
-	b.WriteString("\n## By kind\n\n| kind | generated | did not compile | killed | equivalent | survived |\n|---|---|---|---|---|---|\n")
+	b.WriteString("\n## By kind\n\n| kind | generated | did not compile | killed | equivalent | unjudgeable | survived |\n|---|---|---|---|---|---|---|\n")
 	s.table(&b, func(v *Verdict) string { return v.Kind })
 
 	b.WriteString("\n## Survivors\n\n")
 	if len(s.Survivors) == 0 {
-		b.WriteString("None: every compiled mutant is killed or listed as equivalent.\n")
+		b.WriteString("None: every compiled mutant is killed or listed in the ledger.\n")
 	} else {
 		b.WriteString("| mutant | location | mutation |\n|---|---|---|\n")
 		for _, v := range s.Survivors {
@@ -149,11 +171,18 @@ func (s *Summary) Markdown() string {
 		}
 	}
 
-	b.WriteString("\n## Equivalent mutants\n\nListed in tools/mutants/equivalent.txt; each changes no answer any input can observe.\n\n")
+	b.WriteString("\n## Equivalent mutants\n\nListed in tools/mutants/equivalent.txt; each changes no answer any input can observe, and fuzzing it against the original found no difference.\n\n")
 	b.WriteString("| mutant | location | mutation | why it is equivalent |\n|---|---|---|---|\n")
 	for _, v := range s.All {
 		if v.Equivalent != "" {
 			fmt.Fprintf(&b, "| `%s` | %s:%d:%d | %s | %s |\n", v.ID, v.File, v.Line, v.Col, mutationCell(v.Mutation), escapeCell(v.Equivalent))
+		}
+	}
+	b.WriteString("\n## Unjudgeable mutants\n\nListed in tools/mutants/unjudgeable.txt; each changes something protocol v1 cannot show, counted as not killed.\n\n")
+	b.WriteString("| mutant | location | mutation | what would observe it |\n|---|---|---|---|\n")
+	for _, v := range s.All {
+		if v.Unjudgeable != "" {
+			fmt.Fprintf(&b, "| `%s` | %s:%d:%d | %s | %s |\n", v.ID, v.File, v.Line, v.Col, mutationCell(v.Mutation), escapeCell(v.Unjudgeable))
 		}
 	}
 	b.WriteString("\n")
@@ -162,7 +191,7 @@ func (s *Summary) Markdown() string {
 }
 
 func (s *Summary) table(b *strings.Builder, key func(*Verdict) string) {
-	type row struct{ gen, unc, killed, eq, surv int }
+	type row struct{ gen, unc, killed, eq, unj, surv int }
 	rows := map[string]*row{}
 	for _, v := range s.All {
 		k := key(v)
@@ -179,6 +208,8 @@ func (s *Summary) table(b *strings.Builder, key func(*Verdict) string) {
 			r.killed++
 		case v.Equivalent != "":
 			r.eq++
+		case v.Unjudgeable != "":
+			r.unj++
 		default:
 			r.surv++
 		}
@@ -190,7 +221,7 @@ func (s *Summary) table(b *strings.Builder, key func(*Verdict) string) {
 	slices.SortFunc(keys, cmp.Compare)
 	for _, k := range keys {
 		r := rows[k]
-		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d |\n", k, r.gen, r.unc, r.killed, r.eq, r.surv)
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d | %d |\n", k, r.gen, r.unc, r.killed, r.eq, r.unj, r.surv)
 	}
 }
 

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestLedgerParts reads both parts of the checked-in ledger: every entry has
+// a reason, and no mutant is in both parts.
+func TestLedgerParts(t *testing.T) {
+	eq, err := Equivalents("equivalent.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unj, err := Equivalents("unjudgeable.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := range unj {
+		if eq[id] != "" {
+			t.Errorf("%s is in both equivalent.txt and unjudgeable.txt", id)
+		}
+	}
+	// A missing part is empty, not an error.
+	if m, err := Equivalents(filepath.Join(t.TempDir(), "none.txt")); err != nil || len(m) != 0 {
+		t.Errorf("Equivalents(missing file) = %v, %v, want an empty part", m, err)
+	}
+}
+
+// TestSummaryCountsUnjudgeableAsNotKilled: 6 killed, 2 equivalent, 2
+// unjudgeable make a kill rate of 6/8, and the report shows both counts and
+// where the verdicts came from.
+func TestSummaryCountsUnjudgeableAsNotKilled(t *testing.T) {
+	var all []*Verdict
+	add := func(n int, st Status, eq, unj string, cached bool) {
+		for range n {
+			all = append(all, &Verdict{Mutation: &Mutation{ID: "x", File: "reference/f.go", Kind: "k"}, Result: Result{Status: st}, Judged: true, Cached: cached, Equivalent: eq, Unjudgeable: unj})
+		}
+	}
+	add(6, Killed, "", "", true)
+	add(2, Survived, "same answers", "", false)
+	add(2, Survived, "", "only a capacity", false)
+	s := Summarize(all, &Options{Workers: 2, EqCheck: time.Second}, time.Second, 0, nil)
+	s.Commit, s.GoVersion = "abc123", "go1.26"
+	if got := s.KillRate(); got != 75 {
+		t.Errorf("KillRate() = %v, want 75 (unjudgeable count as not killed)", got)
+	}
+	if len(s.Survivors) != 0 || s.Equivalent != 2 || s.Unjudgeable != 2 {
+		t.Errorf("survivors %d, equivalent %d, unjudgeable %d; want 0, 2, 2", len(s.Survivors), s.Equivalent, s.Unjudgeable)
+	}
+	md := s.Markdown()
+	for _, want := range []string{"| commit | abc123 |", "| Go | go1.26 |", "| unjudgeable through protocol v1 (tools/mutants/unjudgeable.txt; not killed) | 2 |",
+		"| verdicts judged afresh by this run | 4 |", "| verdicts taken from the cache | 6 |", "**75.0%**"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+// TestJudgeKey: the judge key changes with a vector file, a feature file, the
+// runner's comparison, the judging command line and the Go version, and not
+// with the ledger or a test file.
+func TestJudgeKey(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, text string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("vectors/quote/parse.json", `{"op":"quote.parse"}`)
+	write("features/a.feature", "Feature: a\n")
+	write("runner/compare.go", "package runner\n")
+	write("tools/mutants/equivalent.txt", "a:b:c:1  # why\n")
+	key := func() string {
+		k, err := JudgeKey(root, "conform run", "go1.26")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	base := key()
+	if key() != base {
+		t.Fatal("JudgeKey is not stable")
+	}
+	changes := []struct {
+		rel, text string
+		changes   bool
+	}{
+		{"vectors/quote/parse.json", `{"op":"quote.parse","x":1}`, true},
+		{"features/a.feature", "Feature: b\n", true},
+		{"runner/compare.go", "package runner // looser\n", true},
+		{"tools/mutants/equivalent.txt", "a:b:c:2  # why\n", false},
+		{"runner/compare_test.go", "package runner\n", false},
+	}
+	for _, c := range changes {
+		before := key()
+		write(c.rel, c.text)
+		if after := key(); (after != before) != c.changes {
+			t.Errorf("writing %s: key changed %v, want %v", c.rel, after != before, c.changes)
+		}
+	}
+	// Deleting a vector file changes it too.
+	before := key()
+	if err := os.Remove(filepath.Join(root, "vectors/quote/parse.json")); err != nil {
+		t.Fatal(err)
+	}
+	if key() == before {
+		t.Error("deleting a vector file left the judge key unchanged")
+	}
+	k1, _ := JudgeKey(root, "conform run", "go1.26")
+	k2, _ := JudgeKey(root, "conform run --looser", "go1.26")
+	k3, _ := JudgeKey(root, "conform run", "go1.27")
+	if k1 == k2 || k1 == k3 {
+		t.Error("the judge key ignores the command line or the Go version")
+	}
+}
+
+// TestEquivalenceCheck plants two mutants of quote.normalize, builds conform
+// with each, and fuzzes each against the unmutated conform: the one that
+// answers differently fails the check, the one that only adds a statement
+// without effect passes it.
+func TestEquivalenceCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds conform three times")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const file = "reference/quote/anchor_ops.go"
+	src, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := []byte("func normalizeOp(input json.RawMessage) (any, error) {\n")
+	at := bytes.Index(src, head)
+	if at < 0 {
+		t.Fatalf("%s has no normalizeOp", file)
+	}
+	at += len(head)
+	planted := func(text string) *Mutation {
+		return &Mutation{ID: "planted", File: file, Edits: []Edit{{Start: at, End: at, Text: text}}}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	j := &Judge{Root: root, Tmp: t.TempDir(), Timeout: time.Minute, EqCheck: time.Second}
+	dir := filepath.Join(j.Tmp, "baseline")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if j.baseline, err = j.build(ctx, dir, ""); err != nil {
+		t.Fatal(err)
+	}
+	build := func(worker int, m *Mutation) (string, string) {
+		wdir := filepath.Join(j.Tmp, "w", string(rune('a'+worker)))
+		if err := os.MkdirAll(wdir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		mutated := filepath.Join(wdir, filepath.Base(file))
+		ov, _ := Overlay(filepath.Join(root, file), mutated)
+		if err := os.WriteFile(mutated, m.Apply(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(wdir, "overlay.json"), ov, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		bin, err := j.build(ctx, wdir, filepath.Join(wdir, "overlay.json"))
+		if err != nil {
+			t.Fatalf("build: %v", err)
+		}
+		return wdir, bin
+	}
+	wdir, bin := build(0, planted("\tif len(input) > 0 {\n\t\treturn map[string]string{\"text\": \"planted\"}, nil\n\t}\n"))
+	if msg := j.Equivalence(ctx, wdir, bin, file); msg == "" {
+		t.Error("a mutant of quote.normalize that answers every input with a fixed text passed the equivalence check")
+	}
+	wdir, bin = build(1, planted("\t_ = len(input)\n"))
+	if msg := j.Equivalence(ctx, wdir, bin, file); msg != "" {
+		t.Errorf("a mutant that changes no answer failed the equivalence check: %s", msg)
+	}
+}
