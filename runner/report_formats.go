@@ -15,6 +15,7 @@ type jsonReport struct {
 	SuiteVersion   string            `json:"suite_version"`
 	Protocol       int               `json:"protocol"`
 	Implementation *Hello            `json:"implementation"`
+	Conform        *Identity         `json:"conform,omitempty"`
 	Transport      string            `json:"transport"`
 	Started        string            `json:"started"`
 	DurationMS     float64           `json:"duration_ms"`
@@ -34,6 +35,7 @@ type jsonTotals struct {
 	Skipped     int             `json:"skipped"`
 	Interrupted int             `json:"interrupted"`
 	Codeless    int             `json:"codeless"`
+	Stale       int             `json:"stale"`
 	ByOutcome   map[Outcome]int `json:"by_outcome"`
 }
 
@@ -93,10 +95,11 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		SuiteVersion:   r.SuiteVersion,
 		Protocol:       ProtocolVersion,
 		Implementation: r.Implementation,
+		Conform:        r.Conform,
 		Transport:      r.Transport,
 		Started:        r.Started.UTC().Format(time.RFC3339Nano),
 		DurationMS:     ms(r.Duration),
-		Totals:         jsonTotals{t.Total, t.Passed, t.Failed, t.Skipped, t.Interrupted, t.Codeless, t.ByOutcome},
+		Totals:         jsonTotals{t.Total, t.Passed, t.Failed, t.Skipped, t.Interrupted, t.Codeless, t.Stale, t.ByOutcome},
 		Results:        make([]jsonResult, 0, len(r.Results)),
 		Stale:          []jsonStale{},
 		Codeless:       []jsonCodeless{},
@@ -260,18 +263,20 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		}
 		all.Suites = append(all.Suites, s)
 	}
-	for k, n := range codeless {
-		all.Suites[k].Properties = &junitProperties{Property: []junitProperty{{Name: "codeless_refusals", Value: fmt.Sprint(n)}}}
+	var identity []junitProperty
+	if id := r.Conform; id != nil {
+		identity = []junitProperty{{"conform_version", id.Version}, {"conform_revision", id.Revision}, {"protocol", fmt.Sprint(id.Protocol)}, {"suite_version", id.Suite}, {"corpus_digest", id.CorpusDigest}}
 	}
 	for i := range all.Suites {
 		s := &all.Suites[i]
-		var d time.Duration
-		for _, c := range s.Cases {
-			var f float64
-			fmt.Sscanf(c.Time, "%g", &f)
-			d += time.Duration(f * 1e9)
+		props := append([]junitProperty(nil), identity...)
+		if n := codeless[i]; n > 0 {
+			props = append(props, junitProperty{Name: "codeless_refusals", Value: fmt.Sprint(n)})
 		}
-		s.Time = seconds(d)
+		if len(props) > 0 {
+			s.Properties = &junitProperties{Property: props}
+		}
+		s.Time = seconds(r.suiteTime(s.Name, i < len(index)))
 		all.Tests += s.Tests
 		all.Failures += s.Failures
 		all.Errors += s.Errors
@@ -287,6 +292,38 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// suiteTime is the wall-clock time of one op's suite: from the first of its
+// requests sent to the last answered, so concurrent requests are not added
+// up. Results without a send time (unsupported ones) take none; a report
+// whose results carry no send times falls back to the sum of durations.
+func (r *Report) suiteTime(op string, isOp bool) time.Duration {
+	if !isOp {
+		return 0
+	}
+	var first, last time.Time
+	var sum time.Duration
+	for i := range r.Results {
+		res := &r.Results[i]
+		if res.Vector.Op != op {
+			continue
+		}
+		sum += res.Duration
+		if res.Started.IsZero() {
+			continue
+		}
+		if first.IsZero() || res.Started.Before(first) {
+			first = res.Started
+		}
+		if end := res.Started.Add(res.Duration); end.After(last) {
+			last = end
+		}
+	}
+	if first.IsZero() {
+		return sum
+	}
+	return last.Sub(first)
 }
 
 func firstOr(a, b string) string {
@@ -368,6 +405,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	} else {
 		fmt.Fprintf(&b, "Implementation without hello, over %s; conform %s.\n\n", mdCell(r.Transport), r.SuiteVersion)
 	}
+	if r.Conform != nil {
+		fmt.Fprintf(&b, "Run by %s.\n\n", mdCell(r.Conform.String()))
+	}
 	b.WriteString("| outcome | vectors |\n|---|---:|\n")
 	for _, o := range Outcomes {
 		if n := t.ByOutcome[o]; n > 0 {
@@ -416,6 +456,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			}
 			b.WriteString(row + "\n")
 		}
+	}
+	if l := t.staleLine(); l != "" {
+		fmt.Fprintf(&b, "\n**Failed: %s.**\n", l)
 	}
 	b.WriteString("\n" + t.closingLine())
 	_, err := io.WriteString(w, b.String())

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/conform-suite/conform/runner"
@@ -13,8 +14,10 @@ import (
 
 const listHead = `Usage: conform list [flags]
 
-Lists the selected vectors, one per line: id, then its description. The
-selection flags are those of 'conform run'.
+Lists the selected vectors, one per line, in three tab-separated columns:
+the vector id, the requirements it exercises (comma separated) and its
+description. --ids prints the ids alone. The selection flags are those of
+'conform run'.
 `
 
 func (e *env) list(args []string) int {
@@ -87,7 +90,11 @@ func (e *env) explain(args []string) int {
 	s, _ := spec.Embedded()
 	var b strings.Builder
 	fmt.Fprintf(&b, "vector:      %s\n", v.ID)
-	fmt.Fprintf(&b, "file:        vectors/%s\n", v.File)
+	file := "vectors/" + v.File // the embedded corpus: its path in the source tree
+	if *dir != "" {
+		file = filepath.Join(*dir, filepath.FromSlash(v.File))
+	}
+	fmt.Fprintf(&b, "file:        %s\n", file)
 	fmt.Fprintf(&b, "op:          %s\n", v.Op)
 	fmt.Fprintf(&b, "description: %s\n", v.Description)
 	if len(v.Tags) > 0 {
