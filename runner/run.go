@@ -64,7 +64,7 @@ type Result struct {
 	Actual   json.RawMessage // the output the implementation gave
 	Duration time.Duration
 	Started  time.Time // when the request was sent (zero when none was): reports' wall-clock spans
-	Reason   string // for XFail and XPass: the expectations file's reason
+	Reason   string    // for XFail and XPass: the expectations file's reason
 	Original Outcome
 	// Required marks an Unsupported result of an op that Runner.RequireOps
 	// requires: it fails the run.
