@@ -7,7 +7,7 @@ FUZZTIME ?= 60s
 SMOKETIME ?= 3s
 BENCHTIME ?= 1s
 
-.PHONY: all run test vet fmt-check bench fuzz fuzz-smoke vectors vectors-check build clean mutants
+.PHONY: all run test vet fmt-check bench fuzz fuzz-smoke vectors vectors-check build clean mutants actionlint browser
 
 all: test
 
@@ -19,10 +19,23 @@ run:
 build:
 	$(GO) build -o bin/conform ./cmd/conform
 
-## test: vet, formatting, generated files, all tests, and a short smoke run of every fuzzer
-test: vet fmt-check vectors-check
+## test: vet, formatting, generated files, workflow lint, all tests (the HTML
+## report's in headless Chromium, installed when missing), and a short smoke
+## run of every fuzzer
+test: vet fmt-check vectors-check actionlint
+	scripts/ensure-chromium.sh
 	$(GO) test ./...
 	$(MAKE) --no-print-directory fuzz-smoke
+
+## actionlint: lint action.yml (through the self-test workflow that uses it), every workflow and the example workflows
+actionlint:
+	$(GO) tool actionlint
+	$(GO) tool actionlint examples/workflows/*.yml
+
+## browser: the HTML report's browser test alone, installing chromium when missing
+browser:
+	scripts/ensure-chromium.sh
+	$(GO) test -count=1 -run Chromium -v ./internal/cli/htmlreport
 
 vet:
 	$(GO) vet ./...

@@ -54,9 +54,13 @@ func TestExpectationsApply(t *testing.T) {
 	}
 	rep := &Report{Results: results, Stale: stale}
 	tot := rep.Totals()
-	// fail + xpass + the stale entry fail; unsupported and 2 xfail skip.
-	if tot.Passed != 0 || tot.Failed != 3 || tot.Skipped != 3 {
-		t.Errorf("Totals() = %+v, want 0 passed, 3 failed, 3 skipped", tot)
+	// fail + xpass fail; unsupported and 2 xfail skip; the stale entry is
+	// counted apart from the 5 vectors, and fails the run.
+	if tot.Total != 5 || tot.Passed != 0 || tot.Failed != 2 || tot.Skipped != 3 || tot.Stale != 1 {
+		t.Errorf("Totals() = %+v, want 5 vectors: 0 passed, 2 failed, 3 skipped; 1 stale", tot)
+	}
+	if !(&Report{Results: []Result{{Vector: results[0].Vector, Outcome: Pass}}, Stale: stale}).Failed() {
+		t.Errorf("a run whose only fault is a stale entry did not fail")
 	}
 }
 

@@ -19,6 +19,7 @@ type Report struct {
 	Results        []Result
 	Stale          []Expectation // expectation entries that name no vector
 	Spec           *spec.Spec    // for requirement texts; may be nil
+	Conform        *Identity     // which conform and corpus made the report; may be nil
 	// Profile is the profile the run graded under (Runner.Profile); ""
 	// is the default one.
 	Profile string
@@ -45,8 +46,10 @@ func (r *Report) profileDetail() string {
 }
 
 // Totals counts a report's outcomes. Failed counts every result that fails
-// the run (an unsupported one of a required op too) plus every stale
-// expectation; Skipped counts unsupported results of ops not required, and
+// the run (an unsupported one of a required op too); Stale counts the
+// expectation entries that name no vector, apart from the vectors (they
+// fail the run too, but Total, Passed, Failed and Skipped count vectors
+// only, so they never exceed the corpus); Skipped counts unsupported results of ops not required, and
 // xfails; Interrupted counts the vectors the run stopped before judging.
 // Neither skipped nor interrupted results count as passed. Codeless counts
 // the refusals that matched without the code the vector expects, whether
@@ -58,6 +61,7 @@ type Totals struct {
 	Skipped     int
 	Interrupted int
 	Codeless    int
+	Stale       int
 	ByOutcome   map[Outcome]int
 }
 
@@ -84,7 +88,7 @@ func (r *Report) Totals() Totals {
 			t.Skipped++
 		}
 	}
-	t.Failed += len(r.Stale)
+	t.Stale = len(r.Stale)
 	return t
 }
 
@@ -93,7 +97,7 @@ func (r *Report) Totals() Totals {
 // judged at all.
 func (r *Report) Failed() bool {
 	t := r.Totals()
-	return t.Failed > 0 || t.Interrupted > 0 || t.Judged() == 0
+	return t.Failed > 0 || t.Stale > 0 || t.Interrupted > 0 || t.Judged() == 0
 }
 
 // Problems are the reasons the run failed other than failing results, one

@@ -20,6 +20,7 @@ type jsonHead struct {
 	SuiteVersion   string            `json:"suite_version"`
 	Protocol       int               `json:"protocol"`
 	Implementation *Hello            `json:"implementation"`
+	Conform        *Identity         `json:"conform,omitempty"`
 	Transport      string            `json:"transport"`
 	Profile        string            `json:"profile"`
 	Started        string            `json:"started"`
@@ -39,6 +40,7 @@ type jsonTotals struct {
 	Skipped     int             `json:"skipped"`
 	Interrupted int             `json:"interrupted"`
 	Codeless    int             `json:"codeless"`
+	Stale       int             `json:"stale"`
 	ByOutcome   map[Outcome]int `json:"by_outcome"`
 }
 
@@ -114,11 +116,12 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		SuiteVersion:   r.SuiteVersion,
 		Protocol:       ProtocolVersion,
 		Implementation: r.Implementation,
+		Conform:        r.Conform,
 		Transport:      r.Transport,
 		Profile:        ProfileName(r.Profile),
 		Started:        r.Started.UTC().Format(time.RFC3339Nano),
 		DurationMS:     ms(r.Duration),
-		Totals:         jsonTotals{t.Total, t.Passed, t.Failed, t.Skipped, t.Interrupted, t.Codeless, t.ByOutcome},
+		Totals:         jsonTotals{t.Total, t.Passed, t.Failed, t.Skipped, t.Interrupted, t.Codeless, t.Stale, t.ByOutcome},
 		Stale:          []jsonStale{},
 		Codeless:       []jsonCodeless{},
 		Verdict:        jsonVerdict{Passed: !r.Failed(), Problems: r.Problems()},
@@ -363,22 +366,20 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		}
 		all.Suites = append(all.Suites, s)
 	}
-	for k := range all.Suites {
-		props := []junitProperty{{Name: "profile", Value: ProfileName(r.Profile)}}
-		if n := codeless[k]; n > 0 {
-			props = append(props, junitProperty{Name: "codeless_refusals", Value: fmt.Sprint(n)})
-		}
-		all.Suites[k].Properties = &junitProperties{Property: props}
+	identity := []junitProperty{{Name: "profile", Value: ProfileName(r.Profile)}}
+	if id := r.Conform; id != nil {
+		identity = append(identity, []junitProperty{{"conform_version", id.Version}, {"conform_revision", id.Revision}, {"protocol", fmt.Sprint(id.Protocol)}, {"suite_version", id.Suite}, {"corpus_digest", id.CorpusDigest}}...)
 	}
 	for i := range all.Suites {
 		s := &all.Suites[i]
-		var d time.Duration
-		for _, c := range s.Cases {
-			var f float64
-			fmt.Sscanf(c.Time, "%g", &f)
-			d += time.Duration(f * 1e9)
+		props := append([]junitProperty(nil), identity...)
+		if n := codeless[i]; n > 0 {
+			props = append(props, junitProperty{Name: "codeless_refusals", Value: fmt.Sprint(n)})
 		}
-		s.Time = seconds(d)
+		if len(props) > 0 {
+			s.Properties = &junitProperties{Property: props}
+		}
+		s.Time = seconds(r.suiteTime(s.Name, i < len(index)))
 		all.Tests += s.Tests
 		all.Failures += s.Failures
 		all.Errors += s.Errors
@@ -394,6 +395,38 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// suiteTime is the wall-clock time of one op's suite: from the first of its
+// requests sent to the last answered, so concurrent requests are not added
+// up. Results without a send time (unsupported ones) take none; a report
+// whose results carry no send times falls back to the sum of durations.
+func (r *Report) suiteTime(op string, isOp bool) time.Duration {
+	if !isOp {
+		return 0
+	}
+	var first, last time.Time
+	var sum time.Duration
+	for i := range r.Results {
+		res := &r.Results[i]
+		if res.Vector.Op != op {
+			continue
+		}
+		sum += res.Duration
+		if res.Started.IsZero() {
+			continue
+		}
+		if first.IsZero() || res.Started.Before(first) {
+			first = res.Started
+		}
+		if end := res.Started.Add(res.Duration); end.After(last) {
+			last = end
+		}
+	}
+	if first.IsZero() {
+		return sum
+	}
+	return last.Sub(first)
 }
 
 func firstOr(a, b string) string {
@@ -481,6 +514,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "Implementation without hello, over %s; conform %s.\n\n", mdSpan(r.Transport, false), r.SuiteVersion)
 	}
 	fmt.Fprintf(&b, "Profile **%s**: %s.\n\n", ProfileName(r.Profile), r.profileDetail())
+	if r.Conform != nil {
+		fmt.Fprintf(&b, "Run by %s.\n\n", mdSpan(r.Conform.String(), false))
+	}
 	b.WriteString("| outcome | vectors |\n|---|---:|\n")
 	for _, o := range Outcomes {
 		if n := t.ByOutcome[o]; n > 0 {
@@ -529,6 +565,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			}
 			b.WriteString(row + "\n")
 		}
+	}
+	if l := t.staleLine(); l != "" {
+		fmt.Fprintf(&b, "\n**Failed: %s.**\n", l)
 	}
 	b.WriteString("\n" + t.closingLine())
 	_, err := io.WriteString(w, b.String())

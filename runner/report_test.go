@@ -79,10 +79,14 @@ func TestWriteText(t *testing.T) {
 	}
 	out := b.String()
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	// pass; fail, crash, timeout, protocol, error, xpass and the stale entry
-	// fail; unsupported and xfail are skipped.
-	if last := lines[len(lines)-1]; last != "1 passed, 7 failed, 2 skipped" {
-		t.Errorf("last line = %q, want %q", last, "1 passed, 7 failed, 2 skipped")
+	// pass; fail, crash, timeout, protocol, error and xpass fail;
+	// unsupported and xfail are skipped; the stale entry is not a vector and
+	// has its own line.
+	if last := lines[len(lines)-1]; last != "1 passed, 6 failed, 2 skipped" {
+		t.Errorf("last line = %q, want %q", last, "1 passed, 6 failed, 2 skipped")
+	}
+	if l := lines[len(lines)-2]; l != "verdict: failed: 1 stale expectation entry (names no vector)" {
+		t.Errorf("line before the last = %q, want the stale entry's line", l)
 	}
 	for _, want := range []string{
 		"ACCEPTED-WRONGLY quote.parse/lone-surrogate",
@@ -111,11 +115,11 @@ func TestWriteJSONValidates(t *testing.T) {
 		t.Fatalf("WriteJSON() does not match report.schema.json: %v\n%s", err, b.String())
 	}
 	var got struct {
-		Totals struct{ Passed, Failed, Skipped int }
+		Totals struct{ Total, Passed, Failed, Skipped, Stale int }
 	}
 	json.Unmarshal(b.Bytes(), &got)
-	if got.Totals.Passed != 1 || got.Totals.Failed != 7 || got.Totals.Skipped != 2 {
-		t.Errorf("WriteJSON() totals = %+v, want 1 passed, 7 failed, 2 skipped", got.Totals)
+	if got.Totals.Total != 9 || got.Totals.Passed != 1 || got.Totals.Failed != 6 || got.Totals.Skipped != 2 || got.Totals.Stale != 1 {
+		t.Errorf("WriteJSON() totals = %+v, want 9 vectors: 1 passed, 6 failed, 2 skipped; 1 stale", got.Totals)
 	}
 }
 
@@ -169,7 +173,7 @@ func TestWriteMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"## conform: failed", "| crash | 1 |", "| `quote.parse/lone-surrogate` | accepted-wrongly |", "1 passed, 7 failed, 2 skipped\n"} {
+	for _, want := range []string{"## conform: failed", "| crash | 1 |", "| `quote.parse/lone-surrogate` | accepted-wrongly |", "**Failed: 1 stale expectation entry (names no vector).**", "1 passed, 6 failed, 2 skipped\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("WriteMarkdown() lacks %q:\n%s", want, out)
 		}

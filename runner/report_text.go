@@ -85,6 +85,12 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 	for _, p := range r.Problems() {
 		fmt.Fprintf(&b, "verdict: failed: %s\n", p)
 	}
+	if r.Conform != nil {
+		fmt.Fprintf(&b, "identity: %s\n", r.Conform)
+	}
+	if l := t.staleLine(); l != "" {
+		fmt.Fprintf(&b, "verdict: failed: %s\n", l)
+	}
 	b.WriteString(t.closingLine())
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -92,7 +98,8 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 
 // closingLine is the last line of the text and Markdown reports:
 // "N passed, N failed", and ", N skipped" and ", N interrupted" when some
-// were.
+// were; stale expectation entries are not vectors and have their own line
+// (see staleLine).
 func (t Totals) closingLine() string {
 	s := fmt.Sprintf("%d passed, %d failed", t.Passed, t.Failed)
 	if t.Skipped > 0 {
@@ -102,6 +109,14 @@ func (t Totals) closingLine() string {
 		s += fmt.Sprintf(", %d interrupted", t.Interrupted)
 	}
 	return s + "\n"
+}
+
+// staleLine says how many expectation entries are stale, or "".
+func (t Totals) staleLine() string {
+	if t.Stale == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d stale expectation %s (%s no vector)", t.Stale, plural(t.Stale, "entry", "entries"), plural(t.Stale, "names", "name"))
 }
 
 // listSome lists the first n ids and how many more there are.

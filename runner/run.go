@@ -66,7 +66,8 @@ type Result struct {
 	// then nil): its size, hash and first bytes.
 	Clipped  *Clipped
 	Duration time.Duration
-	Reason   string // for XFail and XPass: the expectations file's reason
+	Started  time.Time // when the request was sent (zero when none was): reports' wall-clock spans
+	Reason   string    // for XFail and XPass: the expectations file's reason
 	Original Outcome
 	// Required marks an Unsupported result of an op that Runner.RequireOps
 	// requires: it fails the run.
@@ -250,6 +251,7 @@ func (r *Runner) RunOne(ctx context.Context, id int64, v *vectors.Vector) Result
 		return res
 	}
 	start := time.Now()
+	res.Started = start
 	resp, err := r.call(ctx, res.Request)
 	// A request that failed through no fault of its own (it waited behind
 	// one that hung) is sent again, with a fresh deadline, a few times.
@@ -286,7 +288,7 @@ func (r *Runner) runBatch(ctx context.Context, b Batcher, vs []*vectors.Vector, 
 	d := time.Since(start) / time.Duration(len(reqs))
 	cancel()
 	for k, i := range idx {
-		results[i].Duration = d
+		results[i].Duration, results[i].Started = d, start
 		if errs[k] != nil && interrupted(ctx, &results[i], "while waiting for the answer") {
 			continue
 		}

@@ -36,6 +36,8 @@ Usage:
   conform serve --http ADDR      serve the reference implementation over HTTP
   conform features [flags]       run the Gherkin scenarios against an implementation
   conform coverage [--json]      list each requirement with the vectors and scenarios exercising it
+  conform report --html OUT R... compare JSON reports of several implementations on one HTML page
+  conform version [--json]       print the conform version, revision and corpus digest
   conform help                   show this help
 
 Point conform at an implementation with --stdio "CMD", --http URL or --spawn "CMD".
@@ -102,35 +104,60 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 		return e.features(args[1:])
 	case "coverage":
 		return e.coverage(args[1:])
+	case "report":
+		return e.report(args[1:])
+	case "version", "--version":
+		return e.version(args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return ExitOK
 	default:
-		e.errorf("unknown command %q", args[0])
-		e.hintf("the commands are run, list, explain, doctor, fuzz, serve, features and coverage; see 'conform help'")
+		msg := fmt.Sprintf("unknown command %q", args[0])
+		if near := nearest(strings.TrimLeft(args[0], "-"), commands); near != "" {
+			msg += "; did you mean " + near + "?"
+		}
+		e.errorf("%s", msg)
+		e.hintf("the commands are %s and %s; see 'conform help'", strings.Join(commands[:len(commands)-1], ", "), commands[len(commands)-1])
 		return ExitUsage
 	}
 }
 
-// newFlags returns a flag set whose usage text is head followed by the flags.
+// commands are the command names, for suggestions.
+var commands = []string{"run", "list", "explain", "doctor", "fuzz", "serve", "features", "coverage", "report", "version", "help"}
+
+// newFlags returns a flag set whose usage text is head followed by the
+// flags. The flag package's own messages are silenced: parse reports a bad
+// flag in conform's words, and -h prints the usage text to stdout.
 func (e *env) newFlags(name, head string) *flag.FlagSet {
 	fs := flag.NewFlagSet("conform "+name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, head)
-		fmt.Fprint(e.stderr, "\nFlags:\n")
+		fmt.Fprint(fs.Output(), head)
+		fmt.Fprint(fs.Output(), "\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	return fs
 }
 
 // parse parses args; done is true when the command is over (help or a bad
-// flag), with code its exit code.
+// flag), with code its exit code. A misspelt flag gets the nearest defined
+// one as a suggestion, not the whole usage text.
 func (e *env) parse(fs *flag.FlagSet, args []string, maxArgs int) (done bool, code int) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(e.stdout)
+			fs.Usage()
 			return true, ExitOK
 		}
+		msg := err.Error()
+		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+			var names []string
+			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+			if near := nearest(strings.TrimLeft(name, "-"), names); near != "" {
+				msg += "; did you mean --" + near + "?"
+			}
+		}
+		e.errorf("%s", msg)
 		e.hintf("see '%s -h'", fs.Name())
 		return true, ExitUsage
 	}
@@ -175,6 +202,48 @@ func (e *env) loadCorpus(dir string) (*vectors.Corpus, bool) {
 		return nil, false
 	}
 	return corpus, true
+}
+
+// nearest returns the name of names closest to s by edit distance, or ""
+// when none is close enough to be a likely misspelling.
+func nearest(s string, names []string) string {
+	best, bestD := "", -1
+	for _, n := range names {
+		if d := editDistance(s, n); bestD < 0 || d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if bestD < 0 || bestD > max(2, len([]rune(s))/3) || bestD >= len([]rune(s)) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, with a swap of two
+// neighbouring letters counted as one edit.
+func editDistance(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	d := make([][]int, len(x)+1)
+	for i := range d {
+		d[i] = make([]int, len(y)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(x)][len(y)]
 }
 
 func (e *env) infof(format string, args ...any) {

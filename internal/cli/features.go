@@ -47,7 +47,7 @@ func (e *env) features(args []string) int {
 	fs.StringVar(&format, "format", "pretty", "report `FORMAT`s, comma separated: "+strings.Join(features.Formats(), ", ")+"; NAME:FILE writes one to FILE")
 	fs.StringVar(&tags, "tags", "", "run only the scenarios matching the tag `EXPR` (@QUOTE-LINK-004, ~@slow, @a,@b for or, @a && @b)")
 	fs.StringVar(&dir, "dir", "", "read the feature files from `DIR` instead of the embedded ones")
-	fs.BoolVar(&noColor, "no-color", false, "no ANSI colours in the report")
+	fs.BoolVar(&noColor, "no-color", false, "no ANSI colours in the report (colours are used only on a terminal, and never with NO_COLOR set)")
 	fs.Var(&requireOps, "require-ops", "fail every scenario calling an op the implementation does not offer (`=OPS`: only these ops, comma separated)")
 	if done, code := e.parse(fs, args, 1<<20); done {
 		return code
@@ -97,11 +97,13 @@ func (e *env) features(args []string) int {
 	}
 	defer im.Close()
 	var tally features.Tally
+	prog := startProgress(e.stderr, "features", 0)
 	status := features.Run(features.Options{
-		Impl: im, Raw: raw, FS: fsys, Paths: paths, Tags: tags, Format: format,
-		Output: e.stdout, NoColors: noColor, Timeout: impl.timeout,
+		Impl: prog.counted(im), Raw: raw, FS: fsys, Paths: paths, Tags: tags, Format: format,
+		Output: e.stdout, NoColors: !useColor(e.stdout, noColor), Timeout: impl.timeout,
 		RequireOps: requireOps.ops, Tally: &tally, Profile: profile,
 	})
+	prog.done()
 	if status == features.StatusOptions {
 		return ExitUsage
 	}

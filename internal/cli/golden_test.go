@@ -32,6 +32,9 @@ func TestGolden(t *testing.T) {
 			return []string{"run", "--vectors", dir, "--stdio", self(t, fakeimpl.Wrong), "--text", os.DevNull, "--markdown", "-"}
 		}},
 		{"list", func() []string { return []string{"list", "--vectors", dir, "--op", "echo.echo"} }},
+		{"list-help", func() []string { return []string{"list", "-h"} }},
+		{"report-help", func() []string { return []string{"report", "-h"} }},
+		{"version-help", func() []string { return []string{"version", "-h"} }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -15,8 +16,10 @@ import (
 
 const listHead = `Usage: conform list [flags]
 
-Lists the selected vectors, one per line: id, requirements, description. The
-selection flags are those of 'conform run'.
+Lists the selected vectors, one per line, in three tab-separated columns:
+the vector id, the requirements it exercises (comma separated) and its
+description. --ids prints the ids alone. The selection flags are those of
+'conform run'.
 
 With --divergent, lists only the vectors whose expectation differs under
 --profile NAME (those recording an answer of that system): id, the recorded
@@ -123,7 +126,11 @@ func (e *env) explain(args []string) int {
 	s, _ := spec.Embedded()
 	var b strings.Builder
 	fmt.Fprintf(&b, "vector:      %s\n", v.ID)
-	fmt.Fprintf(&b, "file:        vectors/%s\n", v.File)
+	file := "vectors/" + v.File // the embedded corpus: its path in the source tree
+	if *dir != "" {
+		file = filepath.Join(*dir, filepath.FromSlash(v.File))
+	}
+	fmt.Fprintf(&b, "file:        %s\n", file)
 	fmt.Fprintf(&b, "op:          %s\n", v.Op)
 	fmt.Fprintf(&b, "description: %s\n", v.Description)
 	if len(v.Tags) > 0 {

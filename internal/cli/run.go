@@ -189,7 +189,9 @@ func (e *env) run(args []string) int {
 		return ExitUsage
 	}
 	defer im.Close()
-	r := &runner.Runner{Impl: im, Hello: hello, Timeout: impl.timeout, Parallel: parallel, Batch: batch,
+	prog := startProgress(e.stderr, "run", len(vs))
+	defer prog.done()
+	r := &runner.Runner{Impl: prog.counted(im), Hello: hello, Timeout: impl.timeout, Parallel: parallel, Batch: batch,
 		RequireOps: requireOps.ops, RequireCodes: requireCodes, Profile: profile}
 	if len(override) > 0 {
 		r.Choices = map[string]string{}
@@ -204,6 +206,7 @@ func (e *env) run(args []string) int {
 	}
 	start := time.Now()
 	results := r.Run(ctx, vs)
+	prog.done()
 	report := &runner.Report{
 		SuiteVersion: runner.SuiteVersion, Implementation: hello, Transport: transport,
 		Started: start, Duration: time.Since(start), Results: results, Profile: profile,
@@ -211,6 +214,9 @@ func (e *env) run(args []string) int {
 	report.Stale = exp.Apply(results, corpus.Vectors())
 	if s, err := spec.Embedded(); err == nil {
 		report.Spec = s
+	}
+	if id, ok := e.identity(sel.dir); ok {
+		report.Conform = id
 	}
 	outputs := []struct {
 		flag, path string

@@ -1,0 +1,259 @@
+package htmlreport
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/net/html"
+)
+
+// Two known reports: "alpha" passes quote.parse and fails marker.strip on
+// one of two vectors; "beta" (whose name and answers are hostile markup)
+// does not offer marker.strip and fails quote.parse's QUOTE-LINK-002.
+const alphaJSON = `{"suite_version":"0.1.0","protocol":1,
+ "implementation":{"protocol":1,"name":"alpha","version":"1.0","language":"go","ops":["quote.parse","marker.strip"]},
+ "conform":{"module":"m","version":"v0.1.0","protocol":1,"suite_version":"0.1.0","corpus_digest":"sha256:aaaa"},
+ "transport":"stdio: alpha","verdict":{"passed":false,"problems":[]},"future_member":{"x":1},
+ "results":[
+  {"id":"quote.parse/a","op":"quote.parse","outcome":"pass","kind":"pass","requirements":["QUOTE-LINK-001","QUOTE-LINK-002"],"duration_ms":1},
+  {"id":"quote.parse/b","op":"quote.parse","outcome":"pass","kind":"pass","requirements":["QUOTE-LINK-002"],"duration_ms":1},
+  {"id":"marker.strip/a","op":"marker.strip","outcome":"pass","kind":"pass","requirements":["MARKER-STRIP-001"],"duration_ms":1},
+  {"id":"marker.strip/b","op":"marker.strip","outcome":"fail","kind":"accepted-wrongly","requirements":["MARKER-STRIP-001"],"duration_ms":1,
+   "request":"{\"id\":4,\"op\":\"marker.strip\",\"input\":{\"text\":\"x\"}}","diffs":["$.text: want \"x\", got \"y\""],"expected":{"text":"x"},"actual":{"text":"y"}}
+ ]}`
+
+const betaJSON = `{"suite_version":"0.1.0","protocol":1,
+ "implementation":{"protocol":1,"name":"<script>document.documentElement.setAttribute('data-pwned','1')</script>beta","version":"2\"><img src=x onerror=alert(1)>","language":"rust","ops":["quote.parse"]},
+ "conform":{"module":"m","version":"v0.1.0","protocol":1,"suite_version":"0.1.0","corpus_digest":"sha256:aaaa"},
+ "profile":"t3code","transport":"http: http://127.0.0.1:1/","verdict":{"passed":false,"problems":[]},
+ "results":[
+  {"id":"quote.parse/a","op":"quote.parse","outcome":"pass","kind":"pass","requirements":["QUOTE-LINK-001","QUOTE-LINK-002"],"duration_ms":1,"diverging":true},
+  {"id":"quote.parse/b","op":"quote.parse","outcome":"crash","kind":"crash","requirements":["QUOTE-LINK-002"],"duration_ms":1,
+   "detail":"died","stderr":"</pre><script>document.documentElement.setAttribute('data-pwned','2')</script>"},
+  {"id":"marker.strip/a","op":"marker.strip","outcome":"unsupported","kind":"unsupported","requirements":["MARKER-STRIP-001"],"duration_ms":0},
+  {"id":"marker.strip/b","op":"marker.strip","outcome":"unsupported","kind":"unsupported","requirements":["MARKER-STRIP-001"],"duration_ms":0}
+ ]}`
+
+// chromium finds the browser. Missing, the test skips, except in CI
+// (CI=true), where it fails: 'make test' installs it first.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no chromium on PATH: 'make test' installs it (scripts/ensure-chromium.sh)")
+	}
+	t.Skip("no chromium on PATH; run scripts/ensure-chromium.sh")
+	return ""
+}
+
+// browse loads url in headless Chromium and returns the DOM after the
+// page's scripts ran, and the console messages Chromium logged.
+func browse(t *testing.T, bin, url string, extra ...string) (dom string, console []string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+		"--enable-logging=stderr", "--v=0", "--user-data-dir=" + t.TempDir()}, extra...)
+	if len(extra) == 0 {
+		args = append(args, "--dump-dom")
+	}
+	cmd := exec.CommandContext(ctx, bin, append(args, url)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium %s: %v\n%s", url, err, errb.String())
+	}
+	for _, l := range strings.Split(errb.String(), "\n") {
+		if strings.Contains(l, ":CONSOLE") {
+			console = append(console, l)
+		}
+	}
+	return out.String(), console
+}
+
+type dom struct{ root *html.Node }
+
+func parseDOM(t *testing.T, s string) dom {
+	n, err := html.Parse(strings.NewReader(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dom{n}
+}
+
+func attr(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+func (d dom) each(f func(*html.Node)) {
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		f(n)
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(d.root)
+}
+
+// cells maps "op requirement" to the data-state of each column's cell, for
+// the rows the page shows (hidden ones are left out).
+func (d dom) cells() map[string][]string {
+	out := map[string][]string{}
+	d.each(func(n *html.Node) {
+		if n.Type != html.ElementNode || n.Data != "tr" {
+			return
+		}
+		if c, _ := attr(n, "class"); c != "row" {
+			return
+		}
+		if _, hidden := attr(n, "hidden"); hidden {
+			return
+		}
+		if _, hidden := attr(n.Parent, "hidden"); hidden {
+			return
+		}
+		op, _ := attr(n.Parent, "data-op")
+		req, _ := attr(n, "data-req")
+		var states []string
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if s, ok := attr(c, "data-state"); ok {
+				states = append(states, s)
+			}
+		}
+		out[op+" "+req] = states
+	})
+	return out
+}
+
+func writePage(t *testing.T) string {
+	t.Helper()
+	var reports []*Report
+	for name, data := range map[string]string{"alpha.json": alphaJSON, "beta.json": betaJSON} {
+		r, err := Parse(name, []byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports = append(reports, r)
+	}
+	if reports[0].File != "alpha.json" {
+		reports[0], reports[1] = reports[1], reports[0]
+	}
+	var b bytes.Buffer
+	if err := Write(&b, reports); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "page.html")
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestPageInChromium(t *testing.T) {
+	bin := chromium(t)
+	page := writePage(t)
+	url := "file://" + page
+
+	out, console := browse(t, bin, url)
+	d := parseDOM(t, out)
+	var ready, pwned bool
+	var errs string
+	d.each(func(n *html.Node) {
+		if n.Type != html.ElementNode {
+			return
+		}
+		if n.Data == "html" {
+			_, ready = attr(n, "data-ready")
+			errs, _ = attr(n, "data-errors")
+			_, pwned = attr(n, "data-pwned")
+		}
+		if n.Data == "img" || (n.Data == "script" && strings.Contains(textOf(n), "pwned")) {
+			pwned = true
+		}
+	})
+	if !ready || errs != "" || len(console) > 0 {
+		t.Errorf("page did not load cleanly: ready=%v, errors=%q, console=%q", ready, errs, console)
+	}
+	if pwned {
+		t.Errorf("implementation-written markup became elements of the page")
+	}
+	// The matrix, worked out by hand from the two reports above.
+	want := map[string][]string{
+		"marker.strip MARKER-STRIP-001": {"fail", "unsupported"},
+		"quote.parse QUOTE-LINK-001":    {"pass", "diverging"},
+		"quote.parse QUOTE-LINK-002":    {"pass", "fail"},
+	}
+	if got := d.cells(); !equalCells(got, want) {
+		t.Errorf("matrix = %v, want %v", got, want)
+	}
+	if !strings.Contains(out, "1/2") || !strings.Contains(out, "&lt;script&gt;document") {
+		t.Errorf("page lacks the count 1/2 or the escaped hostile name")
+	}
+
+	// The filter, given as the URL fragment the page reads at load.
+	out, console = browse(t, bin, url+"#filter=fail%20quote")
+	if got, want := parseDOM(t, out).cells(), map[string][]string{"quote.parse QUOTE-LINK-002": {"pass", "fail"}}; !equalCells(got, want) || len(console) > 0 {
+		t.Errorf("filtered on 'fail quote': rows %v (console %q), want %v", got, console, want)
+	}
+	if !regexp.MustCompile(`data-shown="1"`).MatchString(out) {
+		t.Errorf("the filtered page does not count 1 row shown")
+	}
+
+	shot := filepath.Join(os.Getenv("CONFORM_SCREENSHOT_DIR"), "conform-report.png")
+	if os.Getenv("CONFORM_SCREENSHOT_DIR") == "" {
+		shot = filepath.Join(t.TempDir(), "conform-report.png")
+	}
+	browse(t, bin, url, "--window-size=1200,800", "--screenshot="+shot)
+	if st, err := os.Stat(shot); err != nil || st.Size() < 1000 {
+		t.Errorf("no screenshot: %v", err)
+	}
+}
+
+// The console check can fail: a page with a script error is caught.
+func TestBrowseSeesErrors(t *testing.T) {
+	bin := chromium(t)
+	p := filepath.Join(t.TempDir(), "bad.html")
+	os.WriteFile(p, []byte(`<html><body><script>nosuch();</script></body></html>`), 0o644)
+	if _, console := browse(t, bin, "file://"+p); len(console) == 0 {
+		t.Errorf("a page calling an undefined function logged nothing to the console")
+	}
+}
+
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+	}
+	return b.String()
+}
+
+func equalCells(got, want map[string][]string) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for k, w := range want {
+		if strings.Join(got[k], ",") != strings.Join(w, ",") {
+			return false
+		}
+	}
+	return true
+}

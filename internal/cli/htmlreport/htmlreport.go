@@ -1,0 +1,336 @@
+// Package htmlreport renders JSON run reports (schemas/report.schema.json)
+// of several implementations as one self-contained HTML page: a matrix of
+// requirements against implementations per suite and op. Everything an
+// implementation wrote (its hello, its answers, its stderr) is untrusted
+// text: the page is built with html/template, which escapes it, and a
+// Content-Security-Policy forbids loading anything from elsewhere.
+//
+// Reports are read tolerantly: unknown members are ignored, so reports of
+// newer conform versions with more members still render.
+package htmlreport
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Report is one JSON report, as far as the page needs it.
+type Report struct {
+	File           string          `json:"-"`
+	SuiteVersion   string          `json:"suite_version"`
+	Implementation *Hello          `json:"implementation"`
+	Transport      string          `json:"transport"`
+	Profile        json.RawMessage `json:"profile"`
+	Conform        *Identity       `json:"conform"`
+	Started        string          `json:"started"`
+	Verdict        struct {
+		Passed bool `json:"passed"`
+	} `json:"verdict"`
+	Results []Result `json:"results"`
+}
+
+// Hello is the implementation's hello answer.
+type Hello struct {
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+	Language string `json:"language"`
+}
+
+// Identity is the conform that wrote a report.
+type Identity struct {
+	Version      string `json:"version"`
+	Revision     string `json:"revision"`
+	CorpusDigest string `json:"corpus_digest"`
+}
+
+// Result is one vector's result.
+type Result struct {
+	ID           string          `json:"id"`
+	Op           string          `json:"op"`
+	Outcome      string          `json:"outcome"`
+	Kind         string          `json:"kind"`
+	Required     bool            `json:"required"`
+	Requirements []string        `json:"requirements"`
+	Detail       string          `json:"detail"`
+	Diffs        []string        `json:"diffs"`
+	Reason       string          `json:"reason"`
+	Request      string          `json:"request"`
+	Expected     json.RawMessage `json:"expected"`
+	Actual       json.RawMessage `json:"actual"`
+	Stderr       string          `json:"stderr"`
+	Diverging    bool            `json:"diverging"`
+	Divergence   json.RawMessage `json:"divergence"`
+}
+
+// Parse reads one JSON report; name is used in errors.
+func Parse(name string, data []byte) (*Report, error) {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("not a conform JSON report: %v", err)
+	}
+	if _, ok := probe["results"]; !ok {
+		return nil, errors.New("not a conform JSON report: it has no \"results\" member (write one with 'conform run --json FILE')")
+	}
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("not a conform JSON report: %v", err)
+	}
+	for i, res := range r.Results {
+		if res.ID == "" || res.Op == "" || res.Outcome == "" {
+			return nil, fmt.Errorf("result %d lacks its id, op or outcome", i)
+		}
+	}
+	r.File = name
+	return &r, nil
+}
+
+// profileName is the report's profile: a string, or an object's "name".
+func (r *Report) profileName() string {
+	if len(r.Profile) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(r.Profile, &s) == nil {
+		return s
+	}
+	var o struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(r.Profile, &o) == nil {
+		return o.Name
+	}
+	return ""
+}
+
+// Cell states, worst first: a requirement's cell takes the worst state of
+// its vectors.
+const (
+	StateFail        = "fail"
+	StateDiverging   = "diverging"
+	StatePass        = "pass"
+	StateUnsupported = "unsupported"
+	StateNotRun      = "not-run"
+)
+
+// state is a result's contribution to its cell.
+func (res *Result) state() string {
+	diverging := res.Diverging || strings.Contains(res.Outcome, "diverg") || strings.Contains(res.Kind, "diverg") ||
+		(len(res.Divergence) > 0 && string(res.Divergence) != "null" && string(res.Divergence) != "false")
+	switch {
+	case res.Outcome == "pass" && diverging:
+		return StateDiverging
+	case res.Outcome == "pass":
+		return StatePass
+	case res.Outcome == "unsupported" && !res.Required, res.Outcome == "interrupted":
+		return StateUnsupported
+	case diverging && res.Outcome != "fail":
+		return StateDiverging
+	}
+	return StateFail
+}
+
+func rank(state string) int {
+	return slices.Index([]string{StateFail, StateDiverging, StatePass, StateUnsupported, StateNotRun}, state)
+}
+
+// column is one implementation: the reports (shards) that share its
+// implementation, profile and transport.
+type column struct {
+	Label, Detail, Profile, Files string
+	Passed                        bool
+	results                       map[string]*Result
+	Totals                        map[string]int
+}
+
+// Cell is one requirement of one op for one implementation.
+type Cell struct {
+	State    string
+	Symbol   string
+	Passed   int
+	Judged   int
+	Vectors  int
+	Failures []*Result
+}
+
+// Row is one requirement of one op.
+type Row struct {
+	Suite, Op, Requirement, Search string
+	Cells                          []Cell
+}
+
+// Group is the rows of one op.
+type Group struct {
+	Suite, Op string
+	Rows      []Row
+}
+
+type page struct {
+	Columns   []*column
+	Groups    []Group
+	Rows      int
+	Digests   []string
+	Suites    []string
+	Mismatch  bool
+	Legend    []legend
+	CSP       template.HTMLAttr
+	Generated string
+}
+
+type legend struct{ State, Symbol, Meaning string }
+
+var symbols = map[string]string{StatePass: "✓", StateFail: "✗", StateDiverging: "◆", StateUnsupported: "○", StateNotRun: "·"}
+
+//go:embed page.html.tmpl
+var pageText string
+
+var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
+	"json": func(raw json.RawMessage) string {
+		var b bytes.Buffer
+		if json.Indent(&b, raw, "", "  ") != nil {
+			return string(raw)
+		}
+		return b.String()
+	},
+	"inc": func(n int) int { return n + 1 },
+}).Parse(pageText))
+
+// Write renders the reports as one HTML page.
+func Write(w io.Writer, reports []*Report) error {
+	if len(reports) == 0 {
+		return errors.New("no report to render")
+	}
+	p := page{CSP: `content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"`}
+	byKey := map[string]*column{}
+	digests := map[string]bool{}
+	for _, r := range reports {
+		label, detail := "implementation without hello", r.Transport
+		if h := r.Implementation; h != nil {
+			label = strings.TrimSpace(h.Name + " " + h.Version)
+			detail = strings.TrimSpace(h.Language + "; " + r.Transport)
+		}
+		prof := r.profileName()
+		key := label + "\x00" + detail + "\x00" + prof
+		c, ok := byKey[key]
+		if !ok {
+			c = &column{Label: label, Detail: detail, Profile: prof, Passed: true, results: map[string]*Result{}, Totals: map[string]int{}}
+			byKey[key] = c
+			p.Columns = append(p.Columns, c)
+		} else {
+			c.Files += ", "
+		}
+		c.Files += r.File
+		c.Passed = c.Passed && r.Verdict.Passed
+		if r.Conform != nil && r.Conform.CorpusDigest != "" {
+			digests[r.Conform.CorpusDigest] = true
+		}
+		for i := range r.Results {
+			res := &r.Results[i]
+			if _, dup := c.results[res.ID]; !dup {
+				c.Totals[res.state()]++
+			}
+			c.results[res.ID] = res
+		}
+	}
+	p.Digests = slices.Sorted(func(yield func(string) bool) {
+		for d := range digests {
+			if !yield(d) {
+				return
+			}
+		}
+	})
+	p.Mismatch = len(p.Digests) > 1
+	// The rows: every (op, requirement) pair any report exercised.
+	type key struct{ op, req string }
+	vectorsOf := map[key]map[string]bool{}
+	for _, c := range p.Columns {
+		for _, res := range c.results {
+			reqs := res.Requirements
+			if len(reqs) == 0 {
+				reqs = []string{"(no requirement)"}
+			}
+			for _, req := range reqs {
+				k := key{res.Op, req}
+				if vectorsOf[k] == nil {
+					vectorsOf[k] = map[string]bool{}
+				}
+				vectorsOf[k][res.ID] = true
+			}
+		}
+	}
+	keys := make([]key, 0, len(vectorsOf))
+	for k := range vectorsOf {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		return strings.Compare(a.op+"\x00"+a.req, b.op+"\x00"+b.req)
+	})
+	suites := map[string]bool{}
+	for _, k := range keys {
+		suite, _, _ := strings.Cut(k.op, ".")
+		suites[suite] = true
+		if len(p.Groups) == 0 || p.Groups[len(p.Groups)-1].Op != k.op {
+			p.Groups = append(p.Groups, Group{Suite: suite, Op: k.op})
+		}
+		ids := slices.Sorted(func(yield func(string) bool) {
+			for id := range vectorsOf[k] {
+				if !yield(id) {
+					return
+				}
+			}
+		})
+		row := Row{Suite: suite, Op: k.op, Requirement: k.req}
+		search := []string{k.op, k.req}
+		for _, c := range p.Columns {
+			cell := Cell{State: StateNotRun}
+			for _, id := range ids {
+				res, ok := c.results[id]
+				if !ok {
+					continue
+				}
+				cell.Vectors++
+				st := res.state()
+				if st == StatePass || st == StateDiverging || st == StateFail {
+					cell.Judged++
+				}
+				if st == StatePass || st == StateDiverging {
+					cell.Passed++
+				}
+				if st == StateFail {
+					cell.Failures = append(cell.Failures, res)
+					search = append(search, id)
+				}
+				if cell.State == StateNotRun || rank(st) < rank(cell.State) {
+					cell.State = st
+				}
+			}
+			cell.Symbol = symbols[cell.State]
+			row.Cells = append(row.Cells, cell)
+			search = append(search, cell.State)
+		}
+		row.Search = strings.ToLower(strings.Join(search, " "))
+		g := &p.Groups[len(p.Groups)-1]
+		g.Rows = append(g.Rows, row)
+		p.Rows++
+	}
+	for s := range suites {
+		p.Suites = append(p.Suites, s)
+	}
+	slices.Sort(p.Suites)
+	for _, st := range []string{StatePass, StateFail, StateDiverging, StateUnsupported, StateNotRun} {
+		p.Legend = append(p.Legend, legend{st, symbols[st], map[string]string{
+			StatePass:        "every vector of the requirement passed",
+			StateFail:        "some vector failed (a wrong answer, an error, a crash, a timeout, or an unsupported op that was required)",
+			StateDiverging:   "passed against a divergence the profile records, not the standard answer",
+			StateUnsupported: "the implementation does not offer the op",
+			StateNotRun:      "not in this implementation's report",
+		}[st]})
+	}
+	return tmpl.Execute(w, p)
+}

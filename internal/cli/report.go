@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+
+	"github.com/conform-suite/conform/internal/cli/htmlreport"
+)
+
+const reportHead = `Usage: conform report --html OUT.html REPORT.json...
+
+Reads JSON reports (conform run --json) of one or more implementations and
+writes one self-contained HTML page comparing them: for each suite and op, a
+matrix of requirements against implementations (pass, fail, unsupported,
+diverging under a profile, with counts), a filter box, and each failure's
+request and difference on demand. The page loads nothing from elsewhere and
+runs offline. Reports of the same implementation, profile and transport (the
+shards of one CI matrix) are merged into one column.
+
+Exit code 0 when the page was written; 2 on bad usage or a file that is not
+a conform JSON report.
+`
+
+func (e *env) report(args []string) int {
+	fs := e.newFlags("report", reportHead)
+	out := fs.String("html", "", "write the HTML page to `FILE`")
+	if done, code := e.parse(fs, args, 1<<20); done {
+		return code
+	}
+	if *out == "" {
+		e.errorf("report needs --html OUT.html")
+		e.hintf("conform report --html conformance.html a.json b.json")
+		return ExitUsage
+	}
+	if fs.NArg() == 0 {
+		e.errorf("report needs one or more JSON reports")
+		e.hintf("write them with 'conform run --json FILE'")
+		return ExitUsage
+	}
+	var reports []*htmlreport.Report
+	for _, p := range fs.Args() {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			e.errorf("%v", err)
+			return ExitUsage
+		}
+		r, err := htmlreport.Parse(filepath.Base(p), data)
+		if err != nil {
+			e.errorf("%s: %v", p, err)
+			return ExitUsage
+		}
+		reports = append(reports, r)
+	}
+	var b bytes.Buffer
+	if err := htmlreport.Write(&b, reports); err != nil {
+		e.errorf("--html: %v", err)
+		return ExitUsage
+	}
+	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+		e.errorf("--html: %v", err)
+		return ExitUsage
+	}
+	e.infof("wrote %s: %d %s", *out, len(reports), map[bool]string{true: "report", false: "reports"}[len(reports) == 1])
+	return ExitOK
+}
