@@ -147,6 +147,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	jw.member("suite_version", head.SuiteVersion)
 	jw.member("protocol", head.Protocol)
 	jw.member("implementation", head.Implementation)
+	if head.Conform != nil {
+		jw.member("conform", head.Conform)
+	}
 	jw.member("transport", head.Transport)
 	jw.member("profile", head.Profile)
 	jw.member("started", head.Started)
@@ -515,7 +518,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "Profile **%s**: %s.\n\n", ProfileName(r.Profile), r.profileDetail())
 	if r.Conform != nil {
-		fmt.Fprintf(&b, "Run by %s.\n\n", mdSpan(r.Conform.String(), false))
+		fmt.Fprintf(&b, "Run by %s.\n\n", r.Conform.String()) // conform's own words, never an implementation's
 	}
 	b.WriteString("| outcome | vectors |\n|---|---:|\n")
 	for _, o := range Outcomes {
