@@ -109,7 +109,7 @@ type genParams struct {
 // the reference answers it with an output or a bad_request, never an
 // internal error (a panic).
 func FuzzGeneratedInputs(f *testing.F) {
-	ops := GeneratedOps()
+	ops := generatedOpsOnce()
 	if len(ops) == 0 {
 		f.Fatal("no generators")
 	}

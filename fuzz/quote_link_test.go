@@ -221,7 +221,7 @@ func FuzzParse(f *testing.F) {
 	for _, in := range quoteVectorInputs[struct{ Href string }](f, "quote.parse") {
 		f.Add(in.Href)
 	}
-	codes := quoteCodes(f)
+	codes := quoteCodesOnce()
 	f.Fuzz(func(t *testing.T, href string) {
 		quoteCheckParse(t, codes, href)
 	})

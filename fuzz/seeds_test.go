@@ -3,6 +3,7 @@ package fuzz
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"sync"
 	"testing"
 
@@ -94,3 +95,15 @@ func opInputs(t testing.TB, op string) []json.RawMessage {
 	}
 	return thinSeeds(ins, func(in json.RawMessage) int { return len(in) })
 }
+
+// Setup that a libFuzzer build would otherwise redo before every input (its
+// shim runs the whole target function each time), computed once.
+var (
+	quoteCodesOnce   = sync.OnceValue(func() map[string]bool { return quoteCodes(panicTB{}) })
+	generatedOpsOnce = sync.OnceValue(GeneratedOps)
+)
+
+// panicTB reports a setup failure of quoteCodesOnce by panicking.
+type panicTB struct{ testing.TB }
+
+func (panicTB) Fatal(args ...any) { panic(fmt.Sprint(args...)) }

@@ -71,7 +71,7 @@ type ` + tbName + ` interface {
 `
 
 // decl is one top-level declaration of a test file, or one spec of a
-// grouped var, const or type declaration.
+// grouped var or type declaration (a const group is kept whole).
 type decl struct {
 	file *ast.File
 	node ast.Node // *ast.FuncDecl, or *ast.GenDecl holding one spec
@@ -120,6 +120,18 @@ func prepare(dir, target string) error {
 				if n.Tok == token.IMPORT {
 					continue
 				}
+				if n.Tok == token.CONST {
+					// Kept whole: a spec may take its value from iota
+					// and the expression of the spec before it.
+					d := &decl{file: f, node: n}
+					all = append(all, d)
+					for _, s := range n.Specs {
+						for _, id := range s.(*ast.ValueSpec).Names {
+							add(id.Name, d)
+						}
+					}
+					continue
+				}
 				for _, s := range n.Specs {
 					g := &ast.GenDecl{Doc: n.Doc, Tok: n.Tok, Lparen: n.Lparen, Specs: []ast.Spec{s}, Rparen: n.Rparen}
 					d := &decl{file: f, node: g}
@@ -158,12 +170,14 @@ func prepare(dir, target string) error {
 
 	// The imports the kept declarations use, by the name they are used under.
 	imports := map[string]string{} // name -> path
+	named := map[string]bool{}     // imported under an explicit name
 	for _, f := range files {
 		for _, imp := range f.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
 			name := importName(path)
 			if imp.Name != nil {
 				name = imp.Name.Name
+				named[name] = true
 			}
 			if name == "_" || name == "." {
 				continue
@@ -208,11 +222,13 @@ func prepare(dir, target string) error {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		path := imports[name]
-		if importName(path) == name {
-			fmt.Fprintf(&out, "\t%q\n", path)
+		// Named as in the source: a package's name need not be its path's
+		// last element. "testing" stays unnamed, as the libFuzzer build
+		// replaces only an unnamed import of it.
+		if named[name] {
+			fmt.Fprintf(&out, "\t%s %q\n", name, imports[name])
 		} else {
-			fmt.Fprintf(&out, "\t%s %q\n", name, path)
+			fmt.Fprintf(&out, "\t%q\n", imports[name])
 		}
 	}
 	out.WriteString(")\n")
