@@ -7,7 +7,7 @@ FUZZTIME ?= 60s
 SMOKETIME ?= 3s
 BENCHTIME ?= 1s
 
-.PHONY: all run test vet fmt-check bench fuzz fuzz-smoke vectors vectors-check build clean mutants actionlint browser
+.PHONY: all run test vet fmt-check bench fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser
 
 all: test
 
@@ -55,6 +55,23 @@ fuzz:
 ## fuzz-smoke: run every native fuzz target briefly (SMOKETIME each), as CI does
 fuzz-smoke:
 	FUZZTIME=$(SMOKETIME) scripts/fuzz.sh
+
+## fuzz-libfuzzer: build every fuzz target as a libFuzzer binary as ClusterFuzzLite does (installs clang and
+## go-118-fuzz-build when missing), run each for LIBFUZZER_SECONDS, and check that a seeded crash is reported
+LIBFUZZER_SECONDS ?= 5
+fuzz-libfuzzer:
+	FUZZ_SECONDS=$(LIBFUZZER_SECONDS) scripts/fuzz-libfuzzer.sh deps build run check
+
+## fuzz-libfuzzer-check: only the seeded-crash check of the libFuzzer build path (one target)
+fuzz-libfuzzer-check:
+	scripts/fuzz-libfuzzer.sh deps check
+
+## fuzz-campaign: run every fuzz target for CAMPAIGN_TIME (and CAMPAIGN_LONG_TIME for the targets that read
+## untrusted text) and write the results table into docs/fuzzing.md
+CAMPAIGN_TIME ?= 2m
+CAMPAIGN_LONG_TIME ?= 10m
+fuzz-campaign:
+	CAMPAIGN_TIME=$(CAMPAIGN_TIME) CAMPAIGN_LONG_TIME=$(CAMPAIGN_LONG_TIME) scripts/fuzz-campaign.sh
 
 ## vectors: regenerate generated vector files (*.gen.json)
 vectors:

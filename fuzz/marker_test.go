@@ -12,7 +12,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/conform-suite/conform/reference/marker"
-	"github.com/conform-suite/conform/vectors"
 )
 
 // Properties of the marker suite's reference (spec/marker.md), checked on
@@ -257,21 +256,8 @@ func TestMarkerNoMarkerRuneReleased(t *testing.T) {
 }
 
 // markerSeeds returns the decoded inputs of every vector of op.
-func markerSeeds(t tb, op string) []json.RawMessage {
-	c, err := vectors.Load(vectors.FS())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var seeds []json.RawMessage
-	for _, v := range c.Vectors() {
-		if v.Op == op {
-			seeds = append(seeds, v.Input)
-		}
-	}
-	if len(seeds) == 0 {
-		t.Fatalf("no %s vectors to seed from", op)
-	}
-	return seeds
+func markerSeeds(t testing.TB, op string) []json.RawMessage {
+	return opInputs(t, op)
 }
 
 type markerInput struct {

@@ -17,7 +17,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/conform-suite/conform/reference/quote"
-	"github.com/conform-suite/conform/vectors"
 )
 
 // jsSpace is JavaScript's \s as the spec lists it (QUOTE-ANCHOR-003).
@@ -243,20 +242,7 @@ func TestNormalizeAgreesWithOracleProperty(t *testing.T) {
 
 // anchorSeeds returns the decoded inputs of every vector of op.
 func anchorSeeds(t testing.TB, op string) []json.RawMessage {
-	c, err := vectors.Load(vectors.FS())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var inputs []json.RawMessage
-	for _, v := range c.Vectors() {
-		if v.Op == op {
-			inputs = append(inputs, v.Input)
-		}
-	}
-	if len(inputs) == 0 {
-		t.Fatalf("no vector of %s to seed from", op)
-	}
-	return inputs
+	return opInputs(t, op)
 }
 
 // seedInt converts a vector's offset to an int, saturating.

@@ -12,7 +12,6 @@ import (
 
 	"github.com/conform-suite/conform/reference/quote"
 	"github.com/conform-suite/conform/spec"
-	"github.com/conform-suite/conform/vectors"
 )
 
 // Properties of the quote link codec (spec/quote-link.md).
@@ -205,24 +204,15 @@ func TestQuoteCollectFindsFormattedLinks(t *testing.T) {
 }
 
 // quoteVectorInputs returns the decoded inputs of every vector of op.
+// Under -test.fuzz they are thinned (opInputs).
 func quoteVectorInputs[T any](t testing.TB, op string) []T {
-	c, err := vectors.Load(vectors.FS())
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ins []T
-	for _, v := range c.Vectors() {
-		if v.Op != op {
-			continue
-		}
+	for _, raw := range opInputs(t, op) {
 		var in T
-		if err := json.Unmarshal(v.Input, &in); err != nil {
-			t.Fatalf("%s: input: %v", v.ID, err)
+		if err := json.Unmarshal(raw, &in); err != nil {
+			t.Fatalf("%s input %s: %v", op, raw, err)
 		}
 		ins = append(ins, in)
-	}
-	if len(ins) == 0 {
-		t.Fatalf("no %s vector loaded: the fuzz target has no seeds", op)
 	}
 	return ins
 }
@@ -231,7 +221,7 @@ func FuzzParse(f *testing.F) {
 	for _, in := range quoteVectorInputs[struct{ Href string }](f, "quote.parse") {
 		f.Add(in.Href)
 	}
-	codes := quoteCodes(f)
+	codes := quoteCodesOnce()
 	f.Fuzz(func(t *testing.T, href string) {
 		quoteCheckParse(t, codes, href)
 	})

@@ -15,7 +15,6 @@ import (
 
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/reference/selref"
-	"github.com/conform-suite/conform/vectors"
 )
 
 // Properties of spec/selref.md over the reference, with oracles written
@@ -253,17 +252,7 @@ func FuzzReplay(f *testing.F) {
 
 // selrefInputs returns the input of every vector of op in the corpus.
 func selrefInputs(f *testing.F, op string) []json.RawMessage {
-	c, err := vectors.Load(vectors.FS())
-	if err != nil {
-		f.Fatal(err)
-	}
-	var ins []json.RawMessage
-	for _, v := range c.Vectors() {
-		if v.Op == op {
-			ins = append(ins, v.Input)
-		}
-	}
-	return ins
+	return opInputs(f, op)
 }
 
 // canonical renders v as JSON with object members sorted.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"io"
 	"strings"
 	"testing"
@@ -15,17 +16,21 @@ import (
 // one well-formed answer line, never a panic: a request gets its id back, a
 // line that is not a request a bad_request error.
 func FuzzServeLine(f *testing.F) {
-	n := 0
-	for _, v := range corpus(f) {
-		line, err := RequestLine(Request{ID: IntID(int64(n)), Op: v.Op, Input: v.Input})
-		if err != nil {
-			f.Fatal(err)
+	var lines [][]byte
+	if flag.Lookup("test.fuzz") != nil { // not a libFuzzer build: see thinSeedLines
+		for i, v := range corpus(f) {
+			line, err := RequestLine(Request{ID: IntID(int64(i)), Op: v.Op, Input: v.Input})
+			if err != nil {
+				f.Fatal(err)
+			}
+			lines = append(lines, []byte(line[:len(line)-1]))
 		}
-		f.Add([]byte(line[:len(line)-1]))
-		n++
+		if len(lines) == 0 {
+			f.Fatal("no seed: the corpus has no vectors")
+		}
 	}
-	if n == 0 {
-		f.Fatal("no seed: the corpus has no vectors")
+	for _, line := range thinSeedLines(lines) {
+		f.Add(line)
 	}
 	for _, s := range []string{`not json`, `{"id":"x","op":"nosuch.op","input":{}}`, `{"id":1}`, `[1]`, `{"id":1.5,"op":"hello","input":{}}`, `{"id":"\ud800","op":"hello","input":{"protocol":1}}`} {
 		f.Add([]byte(s))

@@ -1,0 +1,117 @@
+package differential
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/conform-suite/conform/runner"
+)
+
+// StdioEnv names the environment variable that gives the implementation
+// under test: a command line run by /bin/sh that speaks protocol v1 over
+// its standard input and output, as for `conform run --stdio`.
+const StdioEnv = "CONFORM_FUZZ_STDIO"
+
+// callTimeout bounds one request; an implementation that does not answer
+// in time is a difference.
+const callTimeout = 10 * time.Second
+
+// serveLine is the reference answering through the stdio server's line
+// handler: encoded as a request line, answered as an answer line, decoded.
+// Compared with the reference called in process, it checks the protocol
+// path itself when no implementation is given.
+type serveLine struct{}
+
+func (serveLine) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+	line, err := runner.RequestLine(req)
+	if err != nil {
+		return runner.Response{}, err
+	}
+	out := runner.ServeLine(ctx, runner.InProcess{}, []byte(strings.TrimSuffix(line, "\n")))
+	var resp runner.Response
+	if err := json.Unmarshal(out, &resp); err != nil {
+		return runner.Response{}, fmt.Errorf("answer line %q: %v", out, err)
+	}
+	resp.Raw = bytes.TrimSuffix(out, []byte("\n"))
+	return resp, nil
+}
+
+func (serveLine) Close() error { return nil }
+
+var (
+	sharedMu   sync.Mutex
+	sharedImpl runner.Implementation
+)
+
+// implementation returns the implementation under test, started once per
+// process (a libFuzzer build runs the target's setup before every input).
+func implementation() (runner.Implementation, string) {
+	cmd := os.Getenv(StdioEnv)
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	if sharedImpl == nil {
+		if cmd == "" {
+			sharedImpl = serveLine{}
+		} else {
+			s := runner.NewStdio("/bin/sh", "-c", "exec "+cmd)
+			s.Restarts = 1000
+			sharedImpl = s
+		}
+	}
+	if cmd == "" {
+		return sharedImpl, "the reference over ServeLine"
+	}
+	return sharedImpl, cmd
+}
+
+// closeImplementation stops the implementation started by implementation.
+func closeImplementation() {
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	if sharedImpl != nil {
+		sharedImpl.Close()
+		sharedImpl = nil
+	}
+}
+
+// check sends one input to impl and to the reference and describes how the
+// answers differ; nil when they agree, or when the reference itself refuses
+// the request as malformed (the input is then not one an implementation
+// has to answer alike).
+func check(impl runner.Implementation, op string, input json.RawMessage) error {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	req := runner.Request{ID: runner.IntID(1), Op: op, Input: input}
+	want, err := runner.InProcess{}.Call(ctx, req)
+	if err != nil {
+		return fmt.Errorf("reference: %v", err)
+	}
+	if want.Error != nil {
+		if want.Error.Kind == "bad_request" {
+			return nil
+		}
+		return fmt.Errorf("reference answered %s error: %s (a bug in conform)", want.Error.Kind, want.Error.Message)
+	}
+	line, _ := runner.RequestLine(req)
+	got, err := impl.Call(ctx, req)
+	switch {
+	case err != nil:
+		return fmt.Errorf("request %s: no answer: %v", strings.TrimSpace(line), err)
+	case got.Error != nil:
+		return fmt.Errorf("request %s: answered %s error %q, reference output %s", strings.TrimSpace(line), got.Error.Kind, got.Error.Message, want.Output)
+	}
+	verdict, diffs, err := runner.Compare(want.Output, got.Output)
+	if err != nil {
+		return fmt.Errorf("request %s: comparing: %v", strings.TrimSpace(line), err)
+	}
+	if verdict != runner.Match {
+		return fmt.Errorf("request %s: %s\n  reference: %s\n  implementation: %s\n  %s", strings.TrimSpace(line), verdict, want.Output, got.Output, strings.Join(diffs, "\n  "))
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package differential
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/conform-suite/conform/runner"
+)
+
+// FuzzDifferential fills an op input from the fuzzer's bytes (gofuzz's
+// NewFromGoFuzz, into the op's input struct), sends it to the implementation
+// named by CONFORM_FUZZ_STDIO and to the reference, and fails on any
+// difference with the request line and the differences. Without
+// CONFORM_FUZZ_STDIO it compares the reference in process with the
+// reference through the stdio server's line handler.
+func FuzzDifferential(f *testing.F) {
+	impl, name := implementation()
+	f.Cleanup(closeImplementation)
+	for i := range seedCount {
+		f.Add(seedData(i))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		op, input, err := fill(data)
+		if err != nil {
+			t.Fatalf("filling an input of %s: %v", op, err)
+		}
+		if err := check(impl, op, input); err != nil {
+			t.Fatalf("%s differs from the reference on %s: %v", name, op, err)
+		}
+	})
+}
+
+// seedCount seeds, each a different pseudo-random byte string, reach every op.
+const seedCount = 48
+
+func seedData(i int) []byte {
+	x := uint64(i)*0x9E3779B97F4A7C15 + 1
+	out := make([]byte, 48)
+	for j := range out {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		out[j] = byte(x)
+	}
+	return out
+}
+
+// plantedEnv makes the test binary serve a planted fault over stdio.
+const plantedEnv = "CONFORM_DIFF_PLANTED"
+
+// TestPlantedHelperProcess is not a test: re-executed with plantedEnv set,
+// the test binary is a protocol v1 implementation over stdio that answers
+// as the reference would for the input with every character outside the
+// Basic Multilingual Plane replaced by U+FFFD (an implementation that keeps
+// text as UCS-2).
+func TestPlantedHelperProcess(t *testing.T) {
+	if os.Getenv(plantedEnv) == "" {
+		t.Skip("helper process for the planted-fault tests")
+	}
+	if err := runner.ServeStdio(context.Background(), ucs2{}, os.Stdin, os.Stdout, 0); err != nil {
+		os.Exit(4)
+	}
+	os.Exit(0)
+}
+
+type ucs2 struct{}
+
+func (ucs2) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+	req.Input = json.RawMessage(strings.Map(func(r rune) rune {
+		if r > 0xFFFF {
+			return 0xFFFD
+		}
+		return r
+	}, string(req.Input)))
+	return runner.InProcess{}.Call(ctx, req)
+}
+
+func (ucs2) Close() error { return nil }
+
+func plantedCommand() string {
+	return os.Args[0] + " -test.run=^TestPlantedHelperProcess$"
+}
+
+// TestSeedsFindPlantedFault runs the target's seeds against the planted
+// fault over the runner's stdio transport: one of them must show the
+// difference, with the request and the differing member.
+func TestSeedsFindPlantedFault(t *testing.T) {
+	impl := runner.NewStdio("/bin/sh", "-c", "exec "+plantedCommand())
+	impl.Env = append(os.Environ(), plantedEnv+"=1")
+	defer impl.Close()
+	for i := range seedCount {
+		op, input, err := fill(seedData(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := check(impl, op, input); err != nil {
+			msg := err.Error()
+			if !strings.Contains(msg, `"op":"`+op+`"`) || !strings.Contains(msg, "mismatch") || !strings.Contains(msg, "😀") {
+				t.Fatalf("seed %d (%s): difference %q: want the request line, a mismatch and the character the fault replaced", i, op, msg)
+			}
+			t.Logf("seed %d finds it: %v", i, err)
+			return
+		}
+	}
+	t.Fatalf("none of the %d seeds shows the planted fault", seedCount)
+}
+
+// TestSeedsAgreeWithoutImplementation: the reference in process and over
+// ServeLine agree on every seed (the target's default comparison).
+func TestSeedsAgreeWithoutImplementation(t *testing.T) {
+	ops := map[string]bool{}
+	for i := range seedCount {
+		op, input, err := fill(seedData(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops[op] = true
+		if err := check(serveLine{}, op, input); err != nil {
+			t.Errorf("seed %d: %v", i, err)
+		}
+	}
+	if len(ops) < len(opInputs)/2 {
+		t.Errorf("the seeds reach %d ops, want at least %d of %d", len(ops), len(opInputs)/2, len(opInputs))
+	}
+}
+
+// TestFuzzDifferentialFailsOnPlantedFault runs the target as a porting team
+// would, with CONFORM_FUZZ_STDIO naming the planted implementation: the test
+// binary must exit 1 and name the difference.
+func TestFuzzDifferentialFailsOnPlantedFault(t *testing.T) {
+	if os.Getenv(StdioEnv) != "" {
+		t.Skip("runs only when no implementation is given")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^FuzzDifferential$")
+	cmd.Env = append(os.Environ(), StdioEnv+"="+plantedCommand(), plantedEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	code := -1
+	if cmd.ProcessState != nil {
+		code = cmd.ProcessState.ExitCode()
+	}
+	if code != 1 || !strings.Contains(string(out), "--- FAIL: FuzzDifferential") || !strings.Contains(string(out), "differs from the reference") {
+		t.Fatalf("exit %d (%v), output:\n%s\nwant exit 1 and a difference from the reference", code, err, out)
+	}
+}
