@@ -70,8 +70,9 @@ fuzz-libfuzzer-check:
 ## untrusted text) and write the results table into docs/fuzzing.md
 CAMPAIGN_TIME ?= 2m
 CAMPAIGN_LONG_TIME ?= 10m
+CAMPAIGN_PARALLEL ?= $(shell nproc)
 fuzz-campaign:
-	CAMPAIGN_TIME=$(CAMPAIGN_TIME) CAMPAIGN_LONG_TIME=$(CAMPAIGN_LONG_TIME) scripts/fuzz-campaign.sh
+	CAMPAIGN_TIME=$(CAMPAIGN_TIME) CAMPAIGN_LONG_TIME=$(CAMPAIGN_LONG_TIME) CAMPAIGN_PARALLEL=$(CAMPAIGN_PARALLEL) scripts/fuzz-campaign.sh
 
 ## vectors: regenerate generated vector files (*.gen.json)
 vectors:
