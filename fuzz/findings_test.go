@@ -130,9 +130,9 @@ func wrongCodes(t *testing.T, rep *Report) []string {
 	return codes
 }
 
-func embeddedCorpus(t *testing.T) *vectors.Corpus {
+func corpusOf(t *testing.T) *vectors.Corpus {
 	t.Helper()
-	c, err := vectors.Load(vectors.FS())
+	c, err := embeddedCorpus()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestTwoWrongCodeFaultsOfOneOp(t *testing.T) {
 		t.Errorf("both faults have the signature %q", rep.Findings[0].Signature)
 	}
 	dir := t.TempDir()
-	emitted, err := WriteVectors(dir, rep.Findings, embeddedCorpus(t), Provenance{Impl: "both", Date: time.Now()})
+	emitted, err := WriteVectors(dir, rep.Findings, corpusOf(t), Provenance{Impl: "both", Date: time.Now()})
 	written, kept := emittedPaths(emitted)
 	if err != nil || len(written) != 2 || len(kept) != 0 || written[0] == written[1] {
 		t.Fatalf("WriteVectors wrote %v, kept %v (%v); want two distinct files", written, kept, err)
@@ -186,7 +186,7 @@ func TestTwoWrongCodeFaultsOfOneOp(t *testing.T) {
 // for the first; the first found again is kept.
 func TestSecondFaultInAnotherRunIsWritten(t *testing.T) {
 	dir := t.TempDir()
-	corpus := embeddedCorpus(t)
+	corpus := corpusOf(t)
 	first := codeLiar{op: "quote.send_turn", swap: emptyAsTooLong}
 	second := codeLiar{op: "quote.send_turn", swap: tooLongAsEmpty}
 
@@ -281,7 +281,7 @@ func TestRandomCodeLiarIsBounded(t *testing.T) {
 				t.Errorf("%d divergent executions for %d findings: the liar was hardly exercised", rep.Divergent, len(rep.Findings))
 			}
 			dir := t.TempDir()
-			emitted, err := WriteVectors(dir, rep.Findings, embeddedCorpus(t), Provenance{Impl: "liar", Date: time.Now()})
+			emitted, err := WriteVectors(dir, rep.Findings, corpusOf(t), Provenance{Impl: "liar", Date: time.Now()})
 			written, _ := emittedPaths(emitted)
 			if err != nil || len(written) != len(rep.Findings) {
 				t.Fatalf("WriteVectors wrote %v (%v), want %d files", written, err, len(rep.Findings))

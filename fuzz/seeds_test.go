@@ -86,7 +86,7 @@ func opInputs(t testing.TB, op string) []json.RawMessage {
 	}
 	var ins []json.RawMessage
 	for _, v := range c.Vectors() {
-		if v.Op == op {
+		if v.Op == op && v.Expect.Error == nil { // a malformed input is no seed for a target that decodes its input
 			ins = append(ins, v.Input)
 		}
 	}
