@@ -276,10 +276,7 @@ func decodeSeed(t tb, raw json.RawMessage) (text string, cutLens []byte, parts s
 	if err := json.Unmarshal(raw, &in); err != nil {
 		t.Fatal(err)
 	}
-	var ds []string
-	for _, d := range in.Deltas {
-		ds = append(ds, d)
-	}
+	ds := append([]string(nil), in.Deltas...)
 	for _, d := range in.DeltasBase64 {
 		b, err := base64.StdEncoding.DecodeString(d)
 		if err != nil {

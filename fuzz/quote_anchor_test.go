@@ -153,8 +153,8 @@ func checkSelect(t tb, text string, start, end int) {
 	t.Helper()
 	sel, err := quote.Select(text, start, end)
 	if err != nil {
-		if se, ok := errors.AsType[*quote.SelectError](err); !ok || se.Code == "" {
-			t.Fatalf("Select(%q, %d, %d) = %v, want a *SelectError with a code", text, start, end, err)
+		if se, ok := errors.AsType[*quote.Error](err); !ok || se.Code == "" {
+			t.Fatalf("Select(%q, %d, %d) = %v, want an *Error with a code", text, start, end, err)
 		}
 		return
 	}

@@ -121,7 +121,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Profile:        ProfileName(r.Profile),
 		Started:        r.Started.UTC().Format(time.RFC3339Nano),
 		DurationMS:     ms(r.Duration),
-		Totals:         jsonTotals{t.Total, t.Passed, t.Failed, t.Skipped, t.Interrupted, t.Codeless, t.Stale, t.ByOutcome},
+		Totals:         jsonTotals(t),
 		Stale:          []jsonStale{},
 		Codeless:       []jsonCodeless{},
 		Verdict:        jsonVerdict{Passed: !r.Failed(), Problems: r.Problems()},
@@ -135,7 +135,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		head.Verdict.Problems = []string{}
 	}
 	for _, x := range r.Stale {
-		head.Stale = append(head.Stale, jsonStale{x.ID, x.Reason, x.Line})
+		head.Stale = append(head.Stale, jsonStale(x))
 	}
 	for _, rr := range r.Requirements() {
 		head.Requirements = append(head.Requirements, jsonRequirement{rr.ID, string(rr.Level), rr.Outcome, rr.Vectors, rr.Failing})

@@ -175,7 +175,7 @@ func TestReplayedIncumbents(t *testing.T) {
 			}
 
 			spec := filepath.Join(dir, "spec.json")
-			code, stdout, stderr = conform(t, "", "run", "--stdio", impl, "--require-ops", "--text", os.DevNull, "--json", spec)
+			code, _, stderr = conform(t, "", "run", "--stdio", impl, "--require-ops", "--text", os.DevNull, "--json", spec)
 			if code != ExitFailed {
 				t.Errorf("the replay of %s under the default profile: exit %d, want %d\n%s", system, code, ExitFailed, stderr)
 			}

@@ -96,7 +96,7 @@ func stripOp(input json.RawMessage) (any, error) {
 		return rej, err
 	}
 	r := Strip(*in.Text, cat)
-	return stripOut{Text: r.Text, Citations: r.Citations, Parts: r.Parts, Retry: r.Retry}, nil
+	return stripOut(r), nil
 }
 
 func streamOp(input json.RawMessage) (any, error) {

@@ -12,7 +12,6 @@ package quote
 
 import (
 	"errors"
-	"fmt"
 	"math/bits"
 	"slices"
 	"strings"
@@ -33,26 +32,16 @@ type Selector struct {
 
 // Rejection codes of Select, spec/quote-anchor.md "Rejection codes".
 const (
-	CodeSelectionOutOfRange      = "QUOTE_SELECTION_OUT_OF_RANGE"
-	CodeSelectionReversed        = "QUOTE_SELECTION_REVERSED"
-	CodeSelectionEmpty           = "QUOTE_SELECTION_EMPTY"
-	CodeSelectionSplitsSurrogate = "QUOTE_SELECTION_SPLITS_SURROGATE"
-	CodeSelectionBlank           = "QUOTE_SELECTION_BLANK"
-	CodeSelectionTooLong         = "QUOTE_SELECTION_TOO_LONG"
+	CodeSelectionOutOfRange      Code = "QUOTE_SELECTION_OUT_OF_RANGE"
+	CodeSelectionReversed        Code = "QUOTE_SELECTION_REVERSED"
+	CodeSelectionEmpty           Code = "QUOTE_SELECTION_EMPTY"
+	CodeSelectionSplitsSurrogate Code = "QUOTE_SELECTION_SPLITS_SURROGATE"
+	CodeSelectionBlank           Code = "QUOTE_SELECTION_BLANK"
+	CodeSelectionTooLong         Code = "QUOTE_SELECTION_TOO_LONG"
 )
 
-// SelectError reports why Select refused a selection. Code is one of the
-// CodeSelection constants; the message text is not API.
-type SelectError struct {
-	Code       string
-	Start, End int // the raw offsets as given
-}
-
-func (e *SelectError) Error() string {
-	return fmt.Sprintf("quote: selection %d..%d refused: %s", e.Start, e.End, e.Code)
-}
-
-// Answers of Resolve that are not a match. Callers branch on them with
+// Answers of Resolve that are not a match, and not refusals either: the
+// quote.resolve op answers them as outcomes. Callers branch on them with
 // errors.Is.
 var (
 	ErrAmbiguous = errors.New("quote: quote is ambiguous")
@@ -158,7 +147,7 @@ func Normalize(s string) string {
 
 // Select captures the selection text[start:end], with start and end raw
 // offsets in UTF-16 code units of the rendered text, as a selector. It
-// refuses, with a *SelectError, a selection that is out of range, reversed,
+// refuses, with an *Error, a selection that is out of range, reversed,
 // empty, splits a surrogate pair, holds only whitespace or is longer than
 // 8,000 code units, checked in that order.
 func Select(text string, start, end int) (Selector, error) {
@@ -175,8 +164,8 @@ func Select(text string, start, end int) (Selector, error) {
 // selected text, and then captured as Select captures it.
 func SelectNarrowed(text string, start, end int, breaks []int) (Selector, error) {
 	t := anchorUnits(text, false)
-	refuse := func(code string) (Selector, error) {
-		return Selector{}, &SelectError{Code: code, Start: start, End: end}
+	refuse := func(code Code) (Selector, error) {
+		return Selector{}, fail(code, "selection")
 	}
 	switch {
 	case start < 0 || end < 0 || start > len(t) || end > len(t):

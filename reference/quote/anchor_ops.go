@@ -66,8 +66,8 @@ func selectOp(input json.RawMessage) (any, error) {
 		return nil, err
 	}
 	sel, err := SelectNarrowed(in.Text, start, end, breaks)
-	if se, ok := errors.AsType[*SelectError](err); ok {
-		return opkit.Reject(se.Code), nil
+	if se, ok := errors.AsType[*Error](err); ok {
+		return opkit.Reject(string(se.Code)), nil
 	} else if err != nil {
 		return nil, err
 	}

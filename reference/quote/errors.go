@@ -3,7 +3,10 @@ package quote
 import "fmt"
 
 // Code is a stable rejection code of the quote suite. The codes are listed,
-// append-only, in the Rejection codes table of spec/quote-link.md.
+// append-only, in the Rejection codes tables of spec/quote-link.md,
+// spec/quote-anchor.md and spec/quote-compose.md. The codes of the link
+// codec are here; those of selection (anchor.go) and of the composer
+// (compose_limit.go, compose_nav.go) next to the code that refuses.
 type Code string
 
 // Rejection codes of the link codec, in the order of the specification's table.
@@ -35,15 +38,19 @@ const (
 	CodeUnpairedSurrogate Code = "QUOTE_UNPAIRED_SURROGATE"
 )
 
-// Error is the one error type of the package: a citation or href refused
-// for the reason Code. Field names the citation field or query key at
-// fault, when there is one. The message text is not API.
+// Error is the one error type of the package: a citation, href, selection,
+// prompt or navigation location refused for the reason Code. Field names
+// the citation field, query key or input at fault, when there is one. The
+// message text is not API.
+//
+// The package's only sentinels, [ErrAmbiguous] and [ErrNotFound], are not
+// refusals: they are the two answers of [Resolve] that are not a match.
 type Error struct {
 	Code  Code
 	Field string
 }
 
-// codeText describes each code of the link codec, for error messages only.
+// codeText describes each code of the package, for error messages only.
 var codeText = map[Code]string{
 	CodeScheme:            "href does not begin with t3-citation://",
 	CodeHrefTooLong:       "href longer than 160,000 UTF-16 units",
@@ -70,6 +77,21 @@ var codeText = map[Code]string{
 	CodeContextTooLong:    "context longer than 32 UTF-16 units",
 	CodeIDWhitespace:      "id has surrounding whitespace",
 	CodeUnpairedSurrogate: "unpaired surrogate",
+
+	CodeSelectionOutOfRange:      "an offset is negative or past the end of the text",
+	CodeSelectionReversed:        "start is greater than end",
+	CodeSelectionEmpty:           "start equals end",
+	CodeSelectionSplitsSurrogate: "an offset falls inside a surrogate pair",
+	CodeSelectionBlank:           "the selection is whitespace only",
+	CodeSelectionTooLong:         "the selection is over 8,000 UTF-16 units",
+
+	CodeInputEmpty:      "the input is empty or whitespace only",
+	CodeInputTooLong:    "the trimmed input is over 120,000 UTF-16 units",
+	CodeExpandedTooLong: "the expanded input is over 120,000 UTF-16 units",
+	CodeNavNoFragment:   "the location has no '#'",
+	CodeNavPrefix:       "the fragment does not begin with assistant-citation=",
+	CodeNavTooLong:      "the fragment is over 140,000 UTF-16 units",
+	CodeNavBase64:       "the payload is not base64url",
 }
 
 func (e *Error) Error() string {
