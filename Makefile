@@ -7,7 +7,7 @@ FUZZTIME ?= 60s
 SMOKETIME ?= 3s
 BENCHTIME ?= 1s
 
-.PHONY: all run test vet fmt-check bench fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser
+.PHONY: all run test lint staticcheck deadcode vet fmt-check bench fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser
 
 all: test
 
@@ -19,13 +19,24 @@ run:
 build:
 	$(GO) build -o bin/conform ./cmd/conform
 
-## test: vet, formatting, generated files, workflow lint, all tests (the HTML
-## report's in headless Chromium, installed when missing), and a short smoke
-## run of every fuzzer
-test: vet fmt-check vectors-check actionlint
+## test: vet, formatting, generated files, lint (staticcheck, dead code, workflows),
+## all tests (the HTML report's in headless Chromium, installed when missing), and
+## a short smoke run of every fuzzer
+test: vet fmt-check vectors-check lint
 	scripts/ensure-chromium.sh
 	$(GO) test ./...
 	$(MAKE) --no-print-directory fuzz-smoke
+
+## lint: staticcheck, the dead-code check and actionlint (the linters are pinned as tools in go.mod)
+lint: staticcheck deadcode actionlint
+
+## staticcheck: every check of staticcheck's default set on the whole module
+staticcheck:
+	$(GO) tool staticcheck ./...
+
+## deadcode: fail on a function unreachable from the commands, except those listed with a reason in scripts/deadcode-allow.txt
+deadcode:
+	scripts/deadcode.sh
 
 ## actionlint: lint action.yml (through the self-test workflow that uses it), every workflow and the example workflows
 actionlint:

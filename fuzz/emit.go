@@ -60,7 +60,7 @@ func (f *Finding) ID() string {
 	return f.Op + "/fuzz-" + string(f.Kind) + "-" + hex.EncodeToString(sig[:4]) + "-" + hex.EncodeToString(c[:4])
 }
 
-// VectorFile returns the finding as a vector file holding one vector whose
+// vectorFile returns the finding, with the id given, as a vector file holding one vector whose
 // input is the shrunk input and whose expected output is the oracle's answer
 // to it (the reference's, unless p names another oracle), so that 'conform
 // run --vectors DIR' replays it. Findings of kind KindReference (a failure
@@ -71,10 +71,6 @@ func (f *Finding) ID() string {
 // same rejection code, else those of the vector the input was mutated from,
 // else the op's most named requirement. The tag requirements-inferred marks
 // them for review before the vector joins the corpus.
-func (f *Finding) VectorFile(c *vectors.Corpus, p Provenance) (*vectors.File, error) {
-	return f.vectorFile(c, p, f.ID())
-}
-
 func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) (*vectors.File, error) {
 	if f.Kind == KindReference || f.Kind == KindOracle || f.Expected == nil {
 		return nil, fmt.Errorf("fuzz: %s: a %s finding has no expected output", f.Op, f.Kind)

@@ -2,7 +2,6 @@ package fuzz
 
 import (
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"unicode/utf16"
 )
@@ -21,16 +20,6 @@ func registerGen(op string, g inputGen) {
 		panic("fuzz: inputGen registered twice: " + op)
 	}
 	inputGens[op] = g
-}
-
-// GeneratedOps returns the ops that have an input generator, sorted.
-func GeneratedOps() []string {
-	ops := make([]string, 0, len(inputGens))
-	for op := range inputGens {
-		ops = append(ops, op)
-	}
-	slices.Sort(ops)
-	return ops
 }
 
 // Character classes that the suites count differently: ASCII (1 byte, 1

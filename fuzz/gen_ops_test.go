@@ -24,3 +24,13 @@ func TestEveryOpHasAGenerator(t *testing.T) {
 		}
 	}
 }
+
+// GeneratedOps returns the ops that have an input generator, sorted.
+func GeneratedOps() []string {
+	ops := make([]string, 0, len(inputGens))
+	for op := range inputGens {
+		ops = append(ops, op)
+	}
+	slices.Sort(ops)
+	return ops
+}

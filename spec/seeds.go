@@ -43,8 +43,6 @@ type SeedRef struct {
 	Quote string `json:"quote"`
 }
 
-func (r SeedRef) String() string { return fmt.Sprintf("[seed %s: %q]", r.Seed, r.Quote) }
-
 // OutOfScope is a seed statement that a chapter leaves out on purpose: a
 // list item under a heading containing "Out of scope" that opens with a seed
 // reference, followed by the reason.

@@ -51,17 +51,13 @@ type Requirement struct {
 }
 
 var (
-	reqStart  = regexp.MustCompile(`^\s*(?:[-*]\s+|\d+\.\s+)?\*\*([A-Z]+(?:-[A-Z]+)*-\d{3})\*\*:?\s*(.*)$`)
-	heading   = regexp.MustCompile(`^#{1,6}\s+(.*)$`)
-	listItem  = regexp.MustCompile(`^\s*(?:[-*]\s+|\d+\.\s+)`)
-	codeSpan  = regexp.MustCompile("`[^`]*`")
-	keyword   = regexp.MustCompile(`\b(MUST NOT|MUST|REQUIRED|SHALL NOT|SHALL|SHOULD NOT|SHOULD|NOT RECOMMENDED|RECOMMENDED|MAY|OPTIONAL)\b`)
-	codeRow   = regexp.MustCompile("^\\|\\s*`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)`\\s*\\|")
-	idPattern = regexp.MustCompile(`^[A-Z]+(?:-[A-Z]+)*-\d{3}$`)
+	reqStart = regexp.MustCompile(`^\s*(?:[-*]\s+|\d+\.\s+)?\*\*([A-Z]+(?:-[A-Z]+)*-\d{3})\*\*:?\s*(.*)$`)
+	heading  = regexp.MustCompile(`^#{1,6}\s+(.*)$`)
+	listItem = regexp.MustCompile(`^\s*(?:[-*]\s+|\d+\.\s+)`)
+	codeSpan = regexp.MustCompile("`[^`]*`")
+	keyword  = regexp.MustCompile(`\b(MUST NOT|MUST|REQUIRED|SHALL NOT|SHALL|SHOULD NOT|SHOULD|NOT RECOMMENDED|RECOMMENDED|MAY|OPTIONAL)\b`)
+	codeRow  = regexp.MustCompile("^\\|\\s*`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)`\\s*\\|")
 )
-
-// ValidID reports whether id has the form of a requirement identifier.
-func ValidID(id string) bool { return idPattern.MatchString(id) }
 
 // Stray is an upper-case key word outside any requirement: a normative
 // sentence without an identifier.

@@ -60,9 +60,6 @@ type Member struct {
 	Value Value
 }
 
-// Str returns a string value holding s.
-func Str(s string) Value { return Value{Kind: String, Units: utf16.Encode([]rune(s))} }
-
 // Get returns the value of the first member of an object named name, or nil
 // when v is not an object or has no such member.
 func (v *Value) Get(name string) *Value {
@@ -122,20 +119,4 @@ func Key(u []uint16) string {
 		b = appendRune(b, c)
 	}
 	return string(b)
-}
-
-// HasLoneSurrogate reports whether u holds a surrogate that is not half of a
-// well-formed pair.
-func HasLoneSurrogate(u []uint16) bool {
-	for i := 0; i < len(u); i++ {
-		c := u[i]
-		switch {
-		case c < 0xd800 || c > 0xdfff:
-		case c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff:
-			i++
-		default:
-			return true
-		}
-	}
-	return false
 }

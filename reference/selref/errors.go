@@ -15,9 +15,6 @@ const (
 	CodeNoAddress Code = "SELREF_NO_ADDRESS"
 )
 
-// Codes returns every drop code, in the order of the specification's table.
-func Codes() []Code { return []Code{CodeBlankLabel, CodeNoAddress} }
-
 // Sentinels wrapped by [Error], one per [Code], for errors.Is.
 var (
 	ErrBlankLabel = errors.New("selref: blank label")
