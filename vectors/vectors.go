@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -137,6 +138,20 @@ func (v *Vector) MarshalJSON() ([]byte, error) {
 
 // Suite returns the suite of the vector's op ("quote" for "quote.parse").
 func (v *Vector) Suite() string { s, _, _ := strings.Cut(v.Op, "."); return s }
+
+// AllowedOutputs returns every output the vector accepts: its Output, or
+// its Outputs, one per value of Choice, in the order of the values. A vector
+// expecting a protocol error has none.
+func (v *Vector) AllowedOutputs() []json.RawMessage {
+	if v.Expect.Output != nil {
+		return []json.RawMessage{v.Expect.Output}
+	}
+	outs := make([]json.RawMessage, 0, len(v.Expect.Outputs))
+	for _, value := range slices.Sorted(maps.Keys(v.Expect.Outputs)) {
+		outs = append(outs, v.Expect.Outputs[value])
+	}
+	return outs
+}
 
 // HasTag reports whether the vector carries tag, including the tags
 // "divergence:<system>" derived from its divergence records.

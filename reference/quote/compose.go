@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/conform-suite/conform/reference/internal/wellformed"
 )
 
 // Composer and provider pipeline (spec/quote-compose.md): comments, the
@@ -185,13 +187,12 @@ func writeJSONString(b *strings.Builder, s string) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b.WriteString("\uFFFD")
-			} else {
-				b.WriteString(s[i : i+size])
+			j := i + 1
+			for j < len(s) && s[j] >= utf8.RuneSelf {
+				j++
 			}
-			i += size
+			wellformed.Write(b, s[i:j])
+			i = j
 			continue
 		}
 		switch c {

@@ -3,7 +3,8 @@ package selref
 import (
 	"strings"
 	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/conform-suite/conform/reference/internal/wellformed"
 )
 
 // Limits, in UTF-16 code units (spec/selref.md, "Units").
@@ -52,7 +53,7 @@ func Ingest(raw Reference) (Reference, error) {
 // to one space, trimmed, and capped at [MaxLabel] units with an ellipsis. An
 // empty result means the label is blank (SELREF-LABEL-001 to 007).
 func Label(s string) string {
-	s = collapse(wellFormed(s))
+	s = collapse(wellformed.String(s))
 	if units(s) <= MaxLabel {
 		return s
 	}
@@ -73,7 +74,7 @@ func Label(s string) string {
 // and no address control (SELREF-VANCE-001 to 005). An empty or blank input
 // gives "", false.
 func VanceURI(s string) (string, bool) {
-	s = trim(wellFormed(s))
+	s = trim(wellformed.String(s))
 	if !strings.HasPrefix(s, "vance:") || units(s) > MaxAddress || hasAddressControl(s) {
 		return "", false
 	}
@@ -85,7 +86,7 @@ func VanceURI(s string) (string, bool) {
 // ASCII case, at most [MaxAddress] units (SELREF-URL-001 to 007). The case of
 // the url is preserved. An empty or blank input gives "", false.
 func URL(s string) (string, bool) {
-	s = trim(wellFormed(s))
+	s = trim(wellformed.String(s))
 	if s == "" || hasAddressControl(s) || !allowedScheme(s) || units(s) > MaxAddress {
 		return "", false
 	}
@@ -176,24 +177,4 @@ func units(s string) int {
 		n += utf16.RuneLen(r)
 	}
 	return n
-}
-
-// wellFormed returns s with every invalid UTF-8 byte replaced by U+FFFD, the
-// way encoding/json reads a lone-surrogate escape or a stray byte.
-func wellFormed(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); {
-		r, w := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && w == 1 {
-			b.WriteString("\uFFFD")
-		} else {
-			b.WriteString(s[i : i+w])
-		}
-		i += w
-	}
-	return b.String()
 }
