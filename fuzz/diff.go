@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -187,13 +186,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		cfg.Corpus = c
 	}
-	e := &engine{cfg: cfg, ref: cfg.Ref, impl: cfg.Impl, external: external, seeds: map[string][]seedInput{}, unsupported: map[string]bool{}, lastGood: map[string][]byte{}}
-	e.stats.Count, e.stats.Duration = cfg.Count, cfg.Duration
-	for _, v := range cfg.Corpus.Vectors() {
-		if in, err := parseJSON16(v.Input); err == nil {
-			e.seeds[v.Op] = append(e.seeds[v.Op], seedInput{v.ID, in})
-		}
-	}
+	e := newEngine(cfg, external)
 	ops, err := e.selectOps(ctx)
 	if err != nil {
 		return nil, err
@@ -202,64 +195,95 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for op := range e.unsupported {
 		rep.Unsupported = append(rep.Unsupported, op)
 	}
-	e.byKey = map[string]*Finding{}
-	e.start = time.Now()
-	lastProgress := e.start
-	progress := func() {
-		e.stats.Elapsed = time.Since(e.start)
-		e.stats.Findings = len(rep.Findings)
-		if cfg.Progress != nil {
-			cfg.Progress(e.stats)
-		}
-	}
-	over := func(i int) bool {
-		return cfg.Count > 0 && i >= cfg.Count || cfg.Duration > 0 && time.Since(e.start) >= cfg.Duration || ctx.Err() != nil ||
-			cfg.MaxFindings > 0 && len(rep.Findings) >= cfg.MaxFindings || e.stopped || rep.Stopped != ""
-	}
-	for i := 0; !over(i); {
-		live := slices.DeleteFunc(slices.Clone(ops), func(op string) bool { return e.unsupported[op] })
-		if len(live) == 0 {
-			break
-		}
-		// A batch of cases is generated in order, checked concurrently, and
-		// recorded in order: the findings do not depend on Parallel.
-		batch := make([]caseRun, max(1, cfg.Parallel))
-		if cfg.Count > 0 {
-			batch = batch[:min(len(batch), cfg.Count-i)]
-		}
-		for k := range batch {
-			c := &batch[k]
-			r := newCaseRand(cfg.Seed, uint64(i+k))
-			c.i, c.op = i+k, pickOne(r, live)
-			c.in, c.from = e.input(r, c.op)
-			c.data = c.in.encode()
-		}
-		var wg sync.WaitGroup
-		for k := range batch {
-			wg.Go(func() { batch[k].o = e.check(ctx, batch[k].op, batch[k].data) })
-		}
-		wg.Wait()
-		for k := range batch {
-			if k > 0 && over(i) {
-				break
-			}
-			e.record(ctx, rep, &batch[k])
-			i++
-		}
-		if time.Since(lastProgress) >= cfg.ProgressEvery {
-			lastProgress = time.Now()
-			progress()
-		}
-	}
+	e.loop(ctx, rep, ops)
 	for op := range e.unsupported {
 		if !slices.Contains(rep.Unsupported, op) {
 			rep.Unsupported = append(rep.Unsupported, op)
 		}
 	}
 	slices.Sort(rep.Unsupported)
-	progress()
+	e.progress(rep)
 	rep.Stats = e.stats
 	return rep, nil
+}
+
+// newEngine returns the engine of a run of cfg (defaults filled in), with
+// the corpus's inputs as its seeds.
+func newEngine(cfg Config, external bool) *engine {
+	e := &engine{cfg: cfg, ref: cfg.Ref, impl: cfg.Impl, external: external, seeds: map[string][]seedInput{}, unsupported: map[string]bool{}, lastGood: map[string][]byte{}}
+	e.stats.Count, e.stats.Duration = cfg.Count, cfg.Duration
+	for _, v := range cfg.Corpus.Vectors() {
+		if in, err := parseJSON16(v.Input); err == nil {
+			e.seeds[v.Op] = append(e.seeds[v.Op], seedInput{v.ID, in})
+		}
+	}
+	return e
+}
+
+// loop runs the cases of ops, a batch at a time, until the run is over. A
+// batch of cases is generated in order, checked concurrently, and recorded
+// in order: the findings do not depend on Parallel.
+func (e *engine) loop(ctx context.Context, rep *Report, ops []string) {
+	e.byKey = map[string]*Finding{}
+	e.start = time.Now()
+	lastProgress := e.start
+	for i := 0; !e.over(ctx, rep, i); {
+		live := slices.DeleteFunc(slices.Clone(ops), func(op string) bool { return e.unsupported[op] })
+		if len(live) == 0 {
+			break
+		}
+		batch := e.batch(i, live)
+		var wg sync.WaitGroup
+		for k := range batch {
+			wg.Go(func() { batch[k].o = e.check(ctx, batch[k].op, batch[k].data) })
+		}
+		wg.Wait()
+		for k := range batch {
+			if k > 0 && e.over(ctx, rep, i) {
+				break
+			}
+			e.record(ctx, rep, &batch[k])
+			i++
+		}
+		if time.Since(lastProgress) >= e.cfg.ProgressEvery {
+			lastProgress = time.Now()
+			e.progress(rep)
+		}
+	}
+}
+
+// batch generates the next cases, from case i on: as many as run in
+// parallel, never past the count.
+func (e *engine) batch(i int, live []string) []caseRun {
+	batch := make([]caseRun, max(1, e.cfg.Parallel))
+	if e.cfg.Count > 0 {
+		batch = batch[:min(len(batch), e.cfg.Count-i)]
+	}
+	for k := range batch {
+		c := &batch[k]
+		r := newCaseRand(e.cfg.Seed, uint64(i+k))
+		c.i, c.op = i+k, pickOne(r, live)
+		c.in, c.from = e.input(r, c.op)
+		c.data = c.in.encode()
+	}
+	return batch
+}
+
+// over reports whether the run is over before case i: its count or time is
+// reached, ctx is done, it has found enough, or it was stopped.
+func (e *engine) over(ctx context.Context, rep *Report, i int) bool {
+	cfg := e.cfg
+	return cfg.Count > 0 && i >= cfg.Count || cfg.Duration > 0 && time.Since(e.start) >= cfg.Duration || ctx.Err() != nil ||
+		cfg.MaxFindings > 0 && len(rep.Findings) >= cfg.MaxFindings || e.stopped || rep.Stopped != ""
+}
+
+// progress brings the running totals up to date and reports them.
+func (e *engine) progress(rep *Report) {
+	e.stats.Elapsed = time.Since(e.start)
+	e.stats.Findings = len(rep.Findings)
+	if e.cfg.Progress != nil {
+		e.cfg.Progress(e.stats)
+	}
 }
 
 // caseRun is one case of a run: its input and both sides' answers.
@@ -486,175 +510,6 @@ func (e *engine) oracleError(ctx context.Context, op string, req runner.Request,
 func (e *engine) finish(op string, o outcome) outcome {
 	o.sig = strings.TrimSuffix(op+" "+string(o.kind)+" "+o.sig, " ")
 	return o
-}
-
-// The signature of a finding is its de-duplication key: the op, the kind,
-// and what differs, built only from what the reference answered and from a
-// fixed set of categories, never from a value the implementation chose.
-// An implementation that answers at random can therefore make no more
-// findings than there are distinct (op, reference answer class,
-// difference) triples, while two faults that differ in the reference's
-// refusal code, or in the member that differs, stay two findings.
-
-// compareSig is the signature part of a verdict of runner.Compare:
-//   - accepted-wrongly: the reference's refusal ("reference rejected:CODE");
-//   - rejected-wrongly: the kind of refusal the implementation made and
-//     whether it carries a code ("rejected with a code", "dropped without a
-//     code"), not the code itself;
-//   - mismatch: the shape of the difference (diffShape), and when the
-//     reference refused, its refusal: a wrong code is
-//     "$.rejected.code=value; reference rejected:CODE".
-func compareSig(verdict runner.Verdict, expected, actual json.RawMessage, diffs []string) string {
-	ref := parseRefusal(expected)
-	switch verdict {
-	case runner.AcceptedWrongly:
-		return "reference " + ref.String()
-	case runner.RejectedWrongly:
-		got := parseRefusal(actual)
-		if got.key == "" {
-			return "refused"
-		}
-		if got.hasCode {
-			return got.key + " with a code"
-		}
-		return got.key + " without a code"
-	}
-	sig := diffShape(diffs)
-	if ref.key != "" {
-		sig += "; reference " + ref.String()
-	}
-	return sig
-}
-
-// refusalOf is the refusal member of an output, if it has one.
-type refusalOf struct {
-	key     string // "rejected" or "dropped"; "" when the output is no refusal
-	hasCode bool   // the refusal has a "code" member
-	code    string // the code when it is a string
-}
-
-func (r refusalOf) String() string {
-	switch {
-	case r.key == "":
-		return "no refusal"
-	case !r.hasCode:
-		return r.key + " without a code"
-	}
-	return r.key + ":" + r.code
-}
-
-// parseRefusal returns the refusal of an output object: the first of the
-// protocol's refusal members it holds.
-func parseRefusal(out json.RawMessage) refusalOf {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(out, &m) != nil {
-		return refusalOf{}
-	}
-	for _, k := range []string{"rejected", "dropped"} {
-		body, ok := m[k]
-		if !ok {
-			continue
-		}
-		r := refusalOf{key: k}
-		var inner map[string]json.RawMessage
-		if json.Unmarshal(body, &inner) == nil {
-			if c, ok := inner["code"]; ok {
-				r.hasCode = true
-				if json.Unmarshal(c, &r.code) != nil {
-					r.code = "(not a string)"
-				}
-			}
-		}
-		return r
-	}
-	return refusalOf{}
-}
-
-// errorKindSig is the signature part of a protocol error answer: its kind
-// when the protocol defines it, else "another kind" (an implementation that
-// invents kinds must not multiply its findings).
-func errorKindSig(kind string) string {
-	switch kind {
-	case reference.KindBadRequest, reference.KindInternal:
-		return kind
-	}
-	return "another kind"
-}
-
-// classifyCallError classifies a failure to get an answer: the runner's
-// transports say which outcome it is; any other error is a crash.
-func classifyCallError(err error) Kind {
-	var ce *runner.CallError
-	switch {
-	case errors.As(err, &ce) && ce.Outcome == runner.Timeout:
-		return KindTimeout
-	case errors.As(err, &ce) && ce.Outcome == runner.ProtocolErr:
-		return KindProtocol
-	case errors.Is(err, context.DeadlineExceeded):
-		return KindTimeout
-	}
-	return KindCrash
-}
-
-// outputRefusal returns the code of a refusal output, or "".
-func outputRefusal(out json.RawMessage) string {
-	var m map[string]struct {
-		Code string `json:"code"`
-	}
-	if json.Unmarshal(out, &m) != nil {
-		return ""
-	}
-	for _, k := range []string{"rejected", "dropped"} {
-		if r, ok := m[k]; ok {
-			return k + ":" + r.Code
-		}
-	}
-	return ""
-}
-
-var (
-	diffIndex = regexp.MustCompile(`\[\d+\]`)
-	diffLen   = regexp.MustCompile(`^want \d+ elements, got \d+`)
-)
-
-// diffShape reduces runner.Compare's diff lines to their paths and
-// categories, without values or array indexes: two inputs failing the same
-// way have the same shape.
-func diffShape(diffs []string) string {
-	var parts []string
-	for _, d := range diffs {
-		path, rest, _ := strings.Cut(d, ": ")
-		path = diffIndex.ReplaceAllString(path, "[*]")
-		cat := "value"
-		switch {
-		case strings.HasPrefix(rest, "missing"):
-			cat = "missing"
-		case strings.HasPrefix(rest, "unexpected member"):
-			// The member's name is the implementation's choice: only the
-			// object that holds it is part of the shape.
-			cat, path = "extra", memberParent(path)+".*"
-		case diffLen.MatchString(rest):
-			cat = "length"
-		}
-		parts = append(parts, path+"="+cat)
-	}
-	slices.Sort(parts)
-	return strings.Join(slices.Compact(parts), ",")
-}
-
-// memberParent returns the path of the object holding the member at path
-// ($.a.b or $.a["b c"] gives $.a). A quoted key cannot hold `["` (its quote
-// marks are escaped), so the last one starts the member.
-func memberParent(path string) string {
-	if strings.HasSuffix(path, `"]`) {
-		if i := strings.LastIndex(path, `["`); i > 0 {
-			return path[:i]
-		}
-	}
-	if i := strings.LastIndexByte(path, '.'); i > 0 {
-		return path[:i]
-	}
-	return path
 }
 
 // alive reports whether the implementation still answers after an outcome

@@ -1,0 +1,185 @@
+package fuzz
+
+// This file builds the signature of a finding: what two divergences must
+// share to count as one finding.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/conform-suite/conform/reference"
+	"github.com/conform-suite/conform/runner"
+)
+
+// The signature of a finding is its de-duplication key: the op, the kind,
+// and what differs, built only from what the reference answered and from a
+// fixed set of categories, never from a value the implementation chose.
+// An implementation that answers at random can therefore make no more
+// findings than there are distinct (op, reference answer class,
+// difference) triples, while two faults that differ in the reference's
+// refusal code, or in the member that differs, stay two findings.
+
+// compareSig is the signature part of a verdict of runner.Compare:
+//   - accepted-wrongly: the reference's refusal ("reference rejected:CODE");
+//   - rejected-wrongly: the kind of refusal the implementation made and
+//     whether it carries a code ("rejected with a code", "dropped without a
+//     code"), not the code itself;
+//   - mismatch: the shape of the difference (diffShape), and when the
+//     reference refused, its refusal: a wrong code is
+//     "$.rejected.code=value; reference rejected:CODE".
+func compareSig(verdict runner.Verdict, expected, actual json.RawMessage, diffs []string) string {
+	ref := parseRefusal(expected)
+	switch verdict {
+	case runner.AcceptedWrongly:
+		return "reference " + ref.String()
+	case runner.RejectedWrongly:
+		got := parseRefusal(actual)
+		if got.key == "" {
+			return "refused"
+		}
+		if got.hasCode {
+			return got.key + " with a code"
+		}
+		return got.key + " without a code"
+	}
+	sig := diffShape(diffs)
+	if ref.key != "" {
+		sig += "; reference " + ref.String()
+	}
+	return sig
+}
+
+// refusalOf is the refusal member of an output, if it has one.
+type refusalOf struct {
+	key     string // "rejected" or "dropped"; "" when the output is no refusal
+	hasCode bool   // the refusal has a "code" member
+	code    string // the code when it is a string
+}
+
+func (r refusalOf) String() string {
+	switch {
+	case r.key == "":
+		return "no refusal"
+	case !r.hasCode:
+		return r.key + " without a code"
+	}
+	return r.key + ":" + r.code
+}
+
+// parseRefusal returns the refusal of an output object: the first of the
+// protocol's refusal members it holds.
+func parseRefusal(out json.RawMessage) refusalOf {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(out, &m) != nil {
+		return refusalOf{}
+	}
+	for _, k := range []string{"rejected", "dropped"} {
+		body, ok := m[k]
+		if !ok {
+			continue
+		}
+		r := refusalOf{key: k}
+		var inner map[string]json.RawMessage
+		if json.Unmarshal(body, &inner) == nil {
+			if c, ok := inner["code"]; ok {
+				r.hasCode = true
+				if json.Unmarshal(c, &r.code) != nil {
+					r.code = "(not a string)"
+				}
+			}
+		}
+		return r
+	}
+	return refusalOf{}
+}
+
+// errorKindSig is the signature part of a protocol error answer: its kind
+// when the protocol defines it, else "another kind" (an implementation that
+// invents kinds must not multiply its findings).
+func errorKindSig(kind string) string {
+	switch kind {
+	case reference.KindBadRequest, reference.KindInternal:
+		return kind
+	}
+	return "another kind"
+}
+
+// classifyCallError classifies a failure to get an answer: the runner's
+// transports say which outcome it is; any other error is a crash.
+func classifyCallError(err error) Kind {
+	var ce *runner.CallError
+	switch {
+	case errors.As(err, &ce) && ce.Outcome == runner.Timeout:
+		return KindTimeout
+	case errors.As(err, &ce) && ce.Outcome == runner.ProtocolErr:
+		return KindProtocol
+	case errors.Is(err, context.DeadlineExceeded):
+		return KindTimeout
+	}
+	return KindCrash
+}
+
+// outputRefusal returns the code of a refusal output, or "".
+func outputRefusal(out json.RawMessage) string {
+	var m map[string]struct {
+		Code string `json:"code"`
+	}
+	if json.Unmarshal(out, &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"rejected", "dropped"} {
+		if r, ok := m[k]; ok {
+			return k + ":" + r.Code
+		}
+	}
+	return ""
+}
+
+var (
+	diffIndex = regexp.MustCompile(`\[\d+\]`)
+	diffLen   = regexp.MustCompile(`^want \d+ elements, got \d+`)
+)
+
+// diffShape reduces runner.Compare's diff lines to their paths and
+// categories, without values or array indexes: two inputs failing the same
+// way have the same shape.
+func diffShape(diffs []string) string {
+	var parts []string
+	for _, d := range diffs {
+		path, rest, _ := strings.Cut(d, ": ")
+		path = diffIndex.ReplaceAllString(path, "[*]")
+		cat := "value"
+		switch {
+		case strings.HasPrefix(rest, "missing"):
+			cat = "missing"
+		case strings.HasPrefix(rest, "unexpected member"):
+			// The member's name is the implementation's choice: only the
+			// object that holds it is part of the shape.
+			cat, path = "extra", memberParent(path)+".*"
+		case diffLen.MatchString(rest):
+			cat = "length"
+		}
+		parts = append(parts, path+"="+cat)
+	}
+	slices.Sort(parts)
+	return strings.Join(slices.Compact(parts), ",")
+}
+
+// memberParent returns the path of the object holding the member at path
+// ($.a.b or $.a["b c"] gives $.a). A quoted key cannot hold `["` (its quote
+// marks are escaped), so the last one starts the member.
+func memberParent(path string) string {
+	if strings.HasSuffix(path, `"]`) {
+		if i := strings.LastIndex(path, `["`); i > 0 {
+			return path[:i]
+		}
+	}
+	if i := strings.LastIndexByte(path, '.'); i > 0 {
+		return path[:i]
+	}
+	return path
+}
