@@ -206,17 +206,9 @@ type Verdict struct {
 
 func execute(ctx context.Context, o *Options) (int, error) {
 	start := time.Now()
-	sources, err := Collect(o.Root)
+	all, src, err := collectMutants(o.Root)
 	if err != nil {
 		return 2, err
-	}
-	var all []*Verdict
-	src := map[string]*Source{}
-	for _, s := range sources {
-		src[s.Path] = s
-		for _, m := range s.Mutations {
-			all = append(all, &Verdict{Mutation: m})
-		}
 	}
 	if o.List {
 		for _, v := range all {
@@ -224,35 +216,9 @@ func execute(ctx context.Context, o *Options) (int, error) {
 		}
 		return 0, nil
 	}
-	eq, err := Equivalents(filepath.Join(o.Root, o.Equivalent))
+	problems, err := readLedgers(o, all)
 	if err != nil {
 		return 2, err
-	}
-	unj, err := Equivalents(filepath.Join(o.Root, o.Unjudgeable))
-	if err != nil {
-		return 2, err
-	}
-	byID := map[string]*Verdict{}
-	for _, v := range all {
-		if byID[v.ID] != nil {
-			return 2, fmt.Errorf("mutant id %s generated twice", v.ID)
-		}
-		byID[v.ID] = v
-		v.Equivalent, v.Unjudgeable = eq[v.ID], unj[v.ID]
-	}
-	var problems []string
-	for _, part := range []struct {
-		file string
-		ids  map[string]string
-	}{{o.Equivalent, eq}, {o.Unjudgeable, unj}} {
-		for _, id := range slices.Sorted(maps.Keys(part.ids)) {
-			if byID[id] == nil {
-				problems = append(problems, fmt.Sprintf("%s lists %s, which matches no mutant", part.file, id))
-			}
-			if part.file == o.Equivalent && unj[id] != "" {
-				problems = append(problems, fmt.Sprintf("%s is listed both as equivalent and as unjudgeable", id))
-			}
-		}
 	}
 	cache := &Cache{path: filepath.Join(o.Root, o.CachePath), Results: map[string]Result{}}
 	if !o.Fresh {
@@ -272,12 +238,106 @@ func execute(ctx context.Context, o *Options) (int, error) {
 	key := func(v *Verdict) string {
 		return cacheKey(src[v.File].Hash, v.Mutation) + " " + judgeHash + " " + j.checkKey(v.Equivalent != "")
 	}
+	queue, cached := fromCache(o, all, cache, key)
 
-	// Judge in priority order: unit counting and limits first.
+	var baseline time.Duration
+	if len(queue) > 0 {
+		tmp, err := os.MkdirTemp("", "conform-mutants-")
+		if err != nil {
+			return 2, err
+		}
+		defer os.RemoveAll(tmp)
+		j.Tmp = tmp
+		if baseline, err = j.calibrate(ctx); err != nil {
+			return 2, err
+		}
+		fmt.Fprintf(os.Stderr, "mutants: %d to judge (%d from the cache, %d not selected), %d workers, unmutated run %v, timeout %v, judged by conform %v (and %v for %s)\n",
+			len(queue), cached, len(all)-len(queue)-cached, o.Workers, baseline.Round(time.Millisecond), j.Timeout, j.Commands, j.Protocol, j.ProtocolFile)
+	}
+	judgeQueue(ctx, o, j, queue, src, cache, key, start)
+	if ctx.Err() != nil {
+		return 2, errors.New("interrupted; the verdicts so far are cached")
+	}
+	problems = append(problems, verdictProblems(o, all)...)
+	s := Summarize(all, o, time.Since(start), baseline, problems)
+	s.Commit, s.GoVersion = Commit(ctx, o.Root), goVersion
+	if err := writeReport(o, s); err != nil {
+		return 2, err
+	}
+	fmt.Fprintln(os.Stderr, s.Line())
+	for _, p := range problems {
+		fmt.Fprintf(os.Stderr, "mutants: error: %s\n", p)
+	}
+	for _, v := range s.Survivors {
+		fmt.Fprintf(os.Stderr, "mutants: survived: %s (%s:%d:%d) %s -> %s\n", v.ID, v.File, v.Line, v.Col, oneLine(v.Orig), oneLine(v.Mutated))
+	}
+	if len(s.Survivors) > 0 || len(problems) > 0 {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// collectMutants returns a verdict, not yet judged, for every mutation of
+// the sources under root, and the sources by path.
+func collectMutants(root string) ([]*Verdict, map[string]*Source, error) {
+	sources, err := Collect(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	var all []*Verdict
+	src := map[string]*Source{}
+	for _, s := range sources {
+		src[s.Path] = s
+		for _, m := range s.Mutations {
+			all = append(all, &Verdict{Mutation: m})
+		}
+	}
+	return all, src, nil
+}
+
+// readLedgers marks the mutants the equivalent and unjudgeable ledgers
+// list, and returns the ledgers' problems: an entry matching no mutant, a
+// mutant in both. A mutant id generated twice is an error.
+func readLedgers(o *Options, all []*Verdict) ([]string, error) {
+	eq, err := Equivalents(filepath.Join(o.Root, o.Equivalent))
+	if err != nil {
+		return nil, err
+	}
+	unj, err := Equivalents(filepath.Join(o.Root, o.Unjudgeable))
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]*Verdict{}
+	for _, v := range all {
+		if byID[v.ID] != nil {
+			return nil, fmt.Errorf("mutant id %s generated twice", v.ID)
+		}
+		byID[v.ID] = v
+		v.Equivalent, v.Unjudgeable = eq[v.ID], unj[v.ID]
+	}
+	var problems []string
+	for _, part := range []struct {
+		file string
+		ids  map[string]string
+	}{{o.Equivalent, eq}, {o.Unjudgeable, unj}} {
+		for _, id := range slices.Sorted(maps.Keys(part.ids)) {
+			if byID[id] == nil {
+				problems = append(problems, fmt.Sprintf("%s lists %s, which matches no mutant", part.file, id))
+			}
+			if part.file == o.Equivalent && unj[id] != "" {
+				problems = append(problems, fmt.Sprintf("%s is listed both as equivalent and as unjudgeable", id))
+			}
+		}
+	}
+	return problems, nil
+}
+
+// fromCache takes the verdicts of the selected mutants from the cache and
+// returns the others, to judge in priority order (unit counting and limits
+// first), with the number taken from the cache.
+func fromCache(o *Options, all []*Verdict, cache *Cache, key func(*Verdict) string) (queue []*Verdict, cached int) {
 	todo := slices.Clone(all)
 	slices.SortStableFunc(todo, func(a, b *Verdict) int { return kindPriority[a.Kind] - kindPriority[b.Kind] })
-	var queue []*Verdict
-	cached := 0
 	for _, v := range todo {
 		if o.Run != nil && !o.Run.MatchString(v.ID) {
 			continue
@@ -289,28 +349,30 @@ func execute(ctx context.Context, o *Options) (int, error) {
 		}
 		queue = append(queue, v)
 	}
+	return queue, cached
+}
 
-	var baseline time.Duration
-	if len(queue) > 0 {
-		tmp, err := os.MkdirTemp("", "conform-mutants-")
-		if err != nil {
-			return 2, err
-		}
-		defer os.RemoveAll(tmp)
-		j.Tmp = tmp
-		auto := j.Timeout == 0
-		if auto {
-			j.Timeout = 5 * time.Minute // for the unmutated run
-		}
-		if baseline, err = j.Baseline(ctx); err != nil {
-			return 2, err
-		}
-		if auto {
-			j.Timeout = max(10*time.Second, 20*baseline)
-		}
-		fmt.Fprintf(os.Stderr, "mutants: %d to judge (%d from the cache, %d not selected), %d workers, unmutated run %v, timeout %v, judged by conform %v (and %v for %s)\n",
-			len(queue), cached, len(all)-len(queue)-cached, o.Workers, baseline.Round(time.Millisecond), j.Timeout, j.Commands, j.Protocol, j.ProtocolFile)
+// calibrate times the unmutated run and, when no timeout was given, sets
+// the mutants' timeout from it.
+func (j *Judge) calibrate(ctx context.Context) (time.Duration, error) {
+	auto := j.Timeout == 0
+	if auto {
+		j.Timeout = 5 * time.Minute // for the unmutated run
 	}
+	baseline, err := j.Baseline(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if auto {
+		j.Timeout = max(10*time.Second, 20*baseline)
+	}
+	return baseline, nil
+}
+
+// judgeQueue judges the queued mutants on o.Workers workers until the
+// queue is empty, the budget is spent or ctx is done, storing each verdict
+// in the cache as it comes.
+func judgeQueue(ctx context.Context, o *Options, j *Judge, queue []*Verdict, src map[string]*Source, cache *Cache, key func(*Verdict) string, start time.Time) {
 	var (
 		mu   sync.Mutex
 		next int
@@ -344,10 +406,13 @@ func execute(ctx context.Context, o *Options) (int, error) {
 		})
 	}
 	wg.Wait()
-	if ctx.Err() != nil {
-		return 2, errors.New("interrupted; the verdicts so far are cached")
-	}
+}
 
+// verdictProblems returns the ledger entries the verdicts contradict: a
+// listed mutant that was killed or does not compile, an equivalent one
+// whose answers differ from the original's.
+func verdictProblems(o *Options, all []*Verdict) []string {
+	var problems []string
 	for _, v := range all {
 		file := o.Equivalent
 		if v.Unjudgeable != "" {
@@ -364,24 +429,15 @@ func execute(ctx context.Context, o *Options) (int, error) {
 			problems = append(problems, fmt.Sprintf("%s lists %s as equivalent, but the mutant and the original answer differently: %s (kill it with a vector, or move it to %s with what would observe it)", file, v.ID, v.Diverged, o.Unjudgeable))
 		}
 	}
-	s := Summarize(all, o, time.Since(start), baseline, problems)
-	s.Commit, s.GoVersion = Commit(ctx, o.Root), goVersion
+	return problems
+}
+
+// writeReport writes the summary's markdown to o.Report (relative to the
+// module root unless absolute).
+func writeReport(o *Options, s *Summary) error {
 	report := o.Report
 	if !filepath.IsAbs(report) {
 		report = filepath.Join(o.Root, report)
 	}
-	if err := os.WriteFile(report, []byte(s.Markdown()), 0o644); err != nil {
-		return 2, err
-	}
-	fmt.Fprintln(os.Stderr, s.Line())
-	for _, p := range problems {
-		fmt.Fprintf(os.Stderr, "mutants: error: %s\n", p)
-	}
-	for _, v := range s.Survivors {
-		fmt.Fprintf(os.Stderr, "mutants: survived: %s (%s:%d:%d) %s -> %s\n", v.ID, v.File, v.Line, v.Col, oneLine(v.Orig), oneLine(v.Mutated))
-	}
-	if len(s.Survivors) > 0 || len(problems) > 0 {
-		return 1, nil
-	}
-	return 0, nil
+	return os.WriteFile(report, []byte(s.Markdown()), 0o644)
 }
