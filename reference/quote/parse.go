@@ -76,7 +76,16 @@ func parse(href string) (Citation, *Error) {
 		}
 		ids[i] = TrimSpace(id)
 	}
+	fields, err := parseQuery(query)
+	if err != nil {
+		return Citation{}, err
+	}
+	return assemble(ids, fields)
+}
 
+// parseQuery reads the query's fields: each key=value once, every field
+// named, all but comment present.
+func parseQuery(query string) (*[nFields]*string, *Error) {
 	type pair struct {
 		key, value string
 		bare       bool
@@ -90,7 +99,7 @@ func parse(href string) (Citation, *Error) {
 		key, ok1 := unescape(k, true)
 		value, ok2 := unescape(v, true)
 		if !ok1 || !ok2 {
-			return Citation{}, fail(CodePercentEncoding, key)
+			return nil, fail(CodePercentEncoding, key)
 		}
 		pairs = append(pairs, pair{key, value, !hasValue})
 	}
@@ -98,23 +107,29 @@ func parse(href string) (Citation, *Error) {
 	for i := range pairs {
 		p := &pairs[i]
 		if p.bare {
-			return Citation{}, fail(CodeBareField, p.key)
+			return nil, fail(CodeBareField, p.key)
 		}
 		f := fieldIndex(p.key)
 		if f < 0 {
-			return Citation{}, fail(CodeUnknownField, p.key)
+			return nil, fail(CodeUnknownField, p.key)
 		}
 		if fields[f] != nil {
-			return Citation{}, fail(CodeDuplicateField, p.key)
+			return nil, fail(CodeDuplicateField, p.key)
 		}
 		fields[f] = &p.value
 	}
 	for f := range fComment {
 		if fields[f] == nil {
-			return Citation{}, fail(CodeMissingField, fieldNames[f])
+			return nil, fail(CodeMissingField, fieldNames[f])
 		}
 	}
+	return &fields, nil
+}
 
+// assemble makes the citation of the ids and fields of an href and checks
+// its values: the head (ids, text, context, comment), the offsets, the tail
+// (their order).
+func assemble(ids [3]string, fields *[nFields]*string) (Citation, *Error) {
 	c := Citation{
 		Version:       1,
 		EnvironmentID: ids[0],
