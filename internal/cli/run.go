@@ -146,28 +146,13 @@ func (e *env) run(args []string) int {
 		e.errorf("--profile: %v", err)
 		return ExitUsage
 	}
-	var exp *runner.Expectations
-	if expect != "" {
-		f, err := os.Open(expect)
-		if err != nil {
-			e.errorf("--expectations: %v", err)
-			return ExitUsage
-		}
-		exp, err = runner.ParseExpectations(f)
-		f.Close()
-		if err != nil {
-			e.errorf("--expectations %s: %v", expect, err)
-			return ExitUsage
-		}
+	exp, ok := e.readExpectations(expect)
+	if !ok {
+		return ExitUsage
 	}
-	override := map[string]string{}
-	for _, c := range choices {
-		k, v, ok := strings.Cut(c, "=")
-		if !ok || k == "" {
-			e.errorf("--choice %q: want NAME=VALUE", c)
-			return ExitUsage
-		}
-		override[k] = v
+	override, ok := e.parseChoices(choices)
+	if !ok {
+		return ExitUsage
 	}
 	corpus, vs, ok := e.selection(&sel)
 	if !ok {
@@ -193,17 +178,7 @@ func (e *env) run(args []string) int {
 	defer prog.done()
 	r := &runner.Runner{Impl: prog.counted(im), Hello: hello, Timeout: impl.timeout, Parallel: parallel, Batch: batch,
 		RequireOps: requireOps.ops, RequireCodes: requireCodes, Profile: profile}
-	if len(override) > 0 {
-		r.Choices = map[string]string{}
-		if hello != nil {
-			for k, v := range hello.Choices {
-				r.Choices[k] = v
-			}
-		}
-		for k, v := range override {
-			r.Choices[k] = v
-		}
-	}
+	r.Choices = mergeChoices(hello, override)
 	start := time.Now()
 	results := r.Run(ctx, vs)
 	prog.done()
@@ -218,25 +193,15 @@ func (e *env) run(args []string) int {
 	if id, ok := e.identity(sel.dir); ok {
 		report.Conform = id
 	}
-	outputs := []struct {
-		flag, path string
-		write      func(io.Writer) error
-	}{
+	if !e.writeOutputs([]output{
 		{"--text", text, func(w io.Writer) error { return report.WriteText(w, runner.TextOptions{Verbose: verbose}) }},
 		{"--json", jsonOut, report.WriteJSON},
 		{"--junit", junit, report.WriteJUnit},
 		{"--tap", tap, report.WriteTAP},
 		{"--markdown", markdown, report.WriteMarkdown},
 		{"--write-expectations", writeExpect, func(w io.Writer) error { return runner.WriteExpectations(w, results) }},
-	}
-	for _, o := range outputs {
-		if o.path == "" {
-			continue
-		}
-		if err := e.writeTo(o.path, o.write); err != nil {
-			e.errorf("%s: %v", o.flag, err)
-			return ExitUsage
-		}
+	}) {
+		return ExitUsage
 	}
 	for _, p := range report.Problems() {
 		e.errorf("%s", p)
@@ -249,6 +214,74 @@ func (e *env) run(args []string) int {
 		return ExitFailed
 	}
 	return ExitOK
+}
+
+// readExpectations reads the --expectations file, if one is given.
+func (e *env) readExpectations(path string) (*runner.Expectations, bool) {
+	if path == "" {
+		return nil, true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		e.errorf("--expectations: %v", err)
+		return nil, false
+	}
+	defer f.Close()
+	exp, err := runner.ParseExpectations(f)
+	if err != nil {
+		e.errorf("--expectations %s: %v", path, err)
+		return nil, false
+	}
+	return exp, true
+}
+
+// parseChoices reads the --choice flags, NAME=VALUE each.
+func (e *env) parseChoices(choices listFlag) (map[string]string, bool) {
+	override := map[string]string{}
+	for _, c := range choices {
+		k, v, ok := strings.Cut(c, "=")
+		if !ok || k == "" {
+			e.errorf("--choice %q: want NAME=VALUE", c)
+			return nil, false
+		}
+		override[k] = v
+	}
+	return override, true
+}
+
+// mergeChoices returns the choices hello declares with override applied,
+// or nil (the declared choices stand) when nothing is overridden.
+func mergeChoices(hello *runner.Hello, override map[string]string) map[string]string {
+	if len(override) == 0 {
+		return nil
+	}
+	choices := map[string]string{}
+	if hello != nil {
+		maps.Copy(choices, hello.Choices)
+	}
+	maps.Copy(choices, override)
+	return choices
+}
+
+// output is a report a flag asks for: the flag, its file, and its writer.
+type output struct {
+	flag, path string
+	write      func(io.Writer) error
+}
+
+// writeOutputs writes each report asked for; it reports whether all were
+// written.
+func (e *env) writeOutputs(outputs []output) bool {
+	for _, o := range outputs {
+		if o.path == "" {
+			continue
+		}
+		if err := e.writeTo(o.path, o.write); err != nil {
+			e.errorf("%s: %v", o.flag, err)
+			return false
+		}
+	}
+	return true
 }
 
 // requireOpsFlag is --require-ops: alone it requires every op of the
