@@ -487,3 +487,21 @@ func TestWriteVectorsReportsWhatItCannotWrite(t *testing.T) {
 		t.Errorf("WriteVectors = %+v, %v; want an error naming %s", emitted, err, f.ID())
 	}
 }
+
+// A suite directory planted in advance as a link to somewhere else: the
+// finding is reported as not written, and nothing appears where the link
+// points.
+func TestWriteVectorsNeverFollowsASuiteLink(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	f, target := oneFinding(t, dir)
+	if err := os.Symlink(outside, filepath.Dir(target)); err != nil {
+		t.Fatal(err)
+	}
+	emitted, err := WriteVectors(dir, []*Finding{f}, toyCorpus(t), Provenance{Date: time.Now()})
+	if err == nil || len(emitted) != 0 || !strings.Contains(err.Error(), "symbolic link") || !strings.Contains(err.Error(), f.ID()) {
+		t.Fatalf("WriteVectors = %+v, %v; want an error naming the finding and the link", emitted, err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("%d files appeared where the link points", len(entries))
+	}
+}

@@ -364,3 +364,29 @@ func TestFuzzJudgedNothingFails(t *testing.T) {
 		t.Errorf("conform fuzz = exit %d, want %d and 'no input was judged'\nstdout:\n%s\nstderr:\n%s", code, ExitFailed, stdout, stderr)
 	}
 }
+
+// TestFuzzInterruptedFails: a fuzz run stopped by Ctrl-C did not make the
+// run asked for, so even when it found nothing it is no passing verdict.
+func TestFuzzInterruptedFails(t *testing.T) {
+	serve := "env " + mainEnv + "=1 " + quoteArg(os.Args[0]) + " serve --stdio"
+	cmd := exec.Command(os.Args[0], "fuzz", "--stdio", serve, "--time", "10m", "--op", "quote.normalize", "--out", t.TempDir())
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second) // past start-up, so the interrupt is caught
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("an interrupted fuzz run did not end within 60s")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != ExitFailed || !strings.Contains(stderr.String(), "interrupted after") {
+		t.Fatalf("interrupted fuzz run = exit %d, stderr %q, stdout %q; want exit 1 saying it was interrupted", code, stderr.String(), stdout.String())
+	}
+}
