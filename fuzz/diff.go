@@ -37,7 +37,7 @@ const (
 // Config describes one differential fuzzing run.
 type Config struct {
 	Impl runner.Implementation // the implementation under test
-	Ref  runner.Implementation // the oracle; nil means runner.InProcess{}
+	Ref  runner.Implementation // the oracle; nil means reference.InProcess{}
 
 	// Ops to fuzz. Empty means every op the reference answers, the
 	// implementation offers, and that has a generator or a vector.
@@ -157,7 +157,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, errors.New("fuzz: neither a count nor a duration bounds the run")
 	}
 	if cfg.Ref == nil {
-		cfg.Ref = runner.InProcess{}
+		cfg.Ref = reference.InProcess{}
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 5 * time.Second

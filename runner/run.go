@@ -300,8 +300,8 @@ func (r *Runner) deadline(ctx context.Context) (context.Context, context.CancelF
 func (r *Runner) judge(res *Result, resp Response, err error) {
 	v := res.Vector
 	defer func() {
-		if res.Failed() && res.Stderr == "" && resp.stderr != nil {
-			res.Stderr = resp.stderr() // the child's own words on a wrong answer
+		if res.Failed() && res.Stderr == "" && resp.Stderr != nil {
+			res.Stderr = resp.Stderr() // the child's own words on a wrong answer
 		}
 	}()
 	switch {

@@ -72,6 +72,22 @@ func Valid(data []byte) bool {
 
 // Parse decodes one JSON text: a value with optional white space around it.
 func (o Options) Parse(data []byte) (*Value, error) {
+	v, end, err := o.ParseValue(data)
+	if err != nil {
+		return nil, err
+	}
+	if end != len(data) {
+		return nil, &Error{Offset: end, Path: "$", Err: ErrTrailingData, Detail: quoteByte(data[end])}
+	}
+	return v, nil
+}
+
+// ParseValue decodes the JSON value at the start of data (white space
+// before it is skipped) and returns it with the offset just past it and the
+// white space after it. What follows is not looked at: a caller that reads
+// an enclosing structure itself (the members of a protocol message) decodes
+// each member's value in the same single pass and knows its bytes.
+func (o Options) ParseValue(data []byte) (*Value, int, error) {
 	p := &parser{data: data, opts: o, values: o.MaxValues}
 	if p.opts.MaxDepth <= 0 {
 		p.opts.MaxDepth = DefaultMaxDepth
@@ -82,13 +98,10 @@ func (o Options) Parse(data []byte) (*Value, error) {
 	v := new(Value)
 	p.space()
 	if err := p.value(v, 0); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	p.space()
-	if p.i != len(p.data) {
-		return nil, p.fail(ErrTrailingData, "%s", quoteByte(p.data[p.i]))
-	}
-	return v, nil
+	return v, p.i, nil
 }
 
 type parser struct {

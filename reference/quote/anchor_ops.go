@@ -7,11 +7,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/reference/internal/opkit"
 )
 
 // normalizeOp answers quote.normalize: {text} -> {text}.
-func normalizeOp(input json.RawMessage) (any, error) {
+func normalizeOp(input *jsonv.Value) (any, error) {
 	var in struct {
 		Text string `json:"text"`
 	}
@@ -29,7 +30,7 @@ func normalizeOp(input json.RawMessage) (any, error) {
 // range. anchor and focus are a selection's two ends in either order
 // (QUOTE-ANCHOR-011); breaks are the stream's inserted line feeds
 // (QUOTE-ANCHOR-036).
-func selectOp(input json.RawMessage) (any, error) {
+func selectOp(input *jsonv.Value) (any, error) {
 	var in struct {
 		Text   string         `json:"text"`
 		Start  json.Number    `json:"start,omitempty"`
@@ -157,7 +158,7 @@ func integer(n json.Number) (int, bool) {
 // resolveOp answers quote.resolve: {text, selector} -> {match: {start, end}}
 // or {match: null, reason}. The selector's start and end may be any JSON
 // number: they are hints that Resolve never needs (see Resolve).
-func resolveOp(input json.RawMessage) (any, error) {
+func resolveOp(input *jsonv.Value) (any, error) {
 	var in struct {
 		Text     string `json:"text"`
 		Selector struct {
@@ -195,7 +196,7 @@ func resolveOp(input json.RawMessage) (any, error) {
 }
 
 // domTextOp answers quote.dom_text: {html} -> {text, breaks}.
-func domTextOp(input json.RawMessage) (any, error) {
+func domTextOp(input *jsonv.Value) (any, error) {
 	var in struct {
 		HTML *string `json:"html"`
 	}
