@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -340,7 +341,13 @@ func pathStep(name []uint16) string {
 // string reads a string at p.i (which holds '"') into code units.
 func (p *parser) string() ([]uint16, error) {
 	p.i++
-	u := []uint16{}
+	// The bytes up to the next '"' bound the units of a string without an
+	// escaped quote, so one allocation usually holds it all.
+	n := bytes.IndexByte(p.data[p.i:], '"')
+	if n < 0 {
+		n = 0
+	}
+	u := make([]uint16, 0, n)
 	for {
 		if p.i >= len(p.data) {
 			return nil, p.fail(ErrSyntax, "unterminated string")
