@@ -317,8 +317,8 @@ func (r *Runner) judge(res *Result, resp Response, err error) {
 	d := Recorded(r.Profile, v)
 	res.Recorded = d
 	defer func() {
-		if res.Failed() && res.Stderr == "" && resp.stderr != nil {
-			res.Stderr = resp.stderr() // the child's own words on a wrong answer
+		if res.Failed() && res.Stderr == "" && resp.Stderr != nil {
+			res.Stderr = resp.Stderr() // the child's own words on a wrong answer
 		}
 	}()
 	switch {

@@ -3,6 +3,7 @@ package differential
 import (
 	"context"
 	"encoding/json"
+	"github.com/conform-suite/conform/reference"
 	"os"
 	"os/exec"
 	"strings"
@@ -76,7 +77,7 @@ func (ucs2) Call(ctx context.Context, req runner.Request) (runner.Response, erro
 		}
 		return r
 	}, string(req.Input)))
-	return runner.InProcess{}.Call(ctx, req)
+	return reference.InProcess{}.Call(ctx, req)
 }
 
 func (ucs2) Close() error { return nil }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/fuzz"
+	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -27,7 +28,7 @@ const fuzzFaultEnv = "CONFORM_TEST_FUZZ_FAULT"
 type replayFault struct{}
 
 func (replayFault) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
-	resp, err := runner.InProcess{}.Call(ctx, req)
+	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err != nil || req.Op != "selref.replay" || resp.Output == nil {
 		return resp, err
 	}
@@ -52,7 +53,7 @@ type sendTurnLiar struct {
 }
 
 func (l sendTurnLiar) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
-	resp, err := runner.InProcess{}.Call(ctx, req)
+	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err != nil || req.Op != "quote.send_turn" || resp.Output == nil {
 		return resp, err
 	}
@@ -92,7 +93,7 @@ type allUnsupported struct{}
 
 func (allUnsupported) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
 	if req.Op == "hello" {
-		return runner.InProcess{}.Call(ctx, req)
+		return reference.InProcess{}.Call(ctx, req)
 	}
 	return runner.Response{ID: req.ID, Error: &runner.ErrorBody{Kind: "unsupported", Message: "not here"}}, nil
 }
