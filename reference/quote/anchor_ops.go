@@ -175,8 +175,8 @@ func resolveOp(input *jsonv.Value) (any, error) {
 		Prefix string      `json:"prefix"`
 		Suffix string      `json:"suffix"`
 	}
-	if in.Selector == nil {
-		return nil, opkit.BadRequest("input: missing member \"selector\"")
+	if in.Selector == nil || in.Selector.Kind != jsonv.Object {
+		return nil, opkit.BadRequest("input: selector: want an object")
 	}
 	if err := opkit.Decode(in.Selector, &s); err != nil {
 		return nil, opkit.BadRequest("input: selector: %v", err)
