@@ -1,11 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -145,12 +145,11 @@ func TestEquivalenceCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head := []byte("func normalizeOp(input json.RawMessage) (any, error) {\n")
-	at := bytes.Index(src, head)
-	if at < 0 {
+	loc := regexp.MustCompile(`func normalizeOp\([^)]*\) \(any, error\) \{\n`).FindIndex(src)
+	if loc == nil {
 		t.Fatalf("%s has no normalizeOp", file)
 	}
-	at += len(head)
+	at := loc[1]
 	planted := func(text string) *Mutation {
 		return &Mutation{ID: "planted", File: file, Edits: []Edit{{Start: at, End: at, Text: text}}}
 	}
