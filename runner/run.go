@@ -132,6 +132,8 @@ type Runner struct {
 	// system's name grades the vectors that record an answer of that system
 	// against the recorded answer, and the others as usual.
 	Profile string
+
+	decoded decodedJSON // the vectors' inputs and expected outputs, decoded once
 }
 
 // Batcher is an implementation that can answer several requests at once
@@ -214,7 +216,7 @@ func (r *Runner) Run(ctx context.Context, vs []*vectors.Vector) []Result {
 // not to be sent (its op is not offered).
 func (r *Runner) request(id int64, v *vectors.Vector, res *Result) bool {
 	res.Vector = v
-	res.Request = Request{ID: IntID(id), Op: v.Op, Input: v.Input}
+	res.Request = Request{ID: IntID(id), Op: v.Op, Input: v.Input, Value: r.decoded.input(v.Input)}
 	if !r.Hello.Supports(v.Op) {
 		r.unsupported(res, "the implementation does not list "+v.Op+" in hello")
 		return false
@@ -351,18 +353,19 @@ func (r *Runner) judge(res *Result, resp Response, err error) {
 		return
 	}
 	res.Expected = want
-	verdict, diffs, err := Compare(want, resp.Output)
+	wantV, err := r.decoded.get(want, false)
 	if err != nil {
-		res.Outcome, res.Detail = Fail, err.Error()
+		res.Outcome, res.Detail = Fail, fmt.Errorf("expected output: %w", err).Error()
 		return
 	}
+	verdict, diffs, got := compareDecoded(wantV, want, resp.Output, resp.Value)
 	res.Verdict, res.Diffs = verdict, diffs
 	res.Outcome = Pass
 	if verdict != Match {
 		res.Outcome = Fail
 		return
 	}
-	if c := codelessRefusal(want, resp.Output); c != nil {
+	if c := codelessRefusal(wantV, got); c != nil {
 		res.Codeless = c
 		if r.RequireCodes {
 			res.Outcome, res.Verdict = Fail, Mismatch
