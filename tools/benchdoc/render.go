@@ -32,7 +32,7 @@ func (s section) command(count int) string {
 }
 
 var sections = []section{
-	{title: "runner and transports", pkg: "./runner", bench: "^(InProcess|Stdio|HTTP|HTTPBatch32)$",
+	{title: "runner and transports", pkg: "./runner", bench: "^Benchmark(InProcess|Stdio|HTTP|HTTPBatch32)$",
 		intro: "Whole runs of the real corpus (repeated up to at least 2,000 vectors) against the reference, every answer " +
 			"judged (runner/bench_test.go). In process, the runner hands the reference each vector's input decoded and " +
 			"compares each answer with the vector's expected output, both decoded once per run; over stdio the answers travel " +
@@ -41,24 +41,24 @@ var sections = []section{
 		after: "What makes stdio fast: requests are pipelined (many in flight, matched by id), the runner's writer and the " +
 			"server's writer both flush only when their queue runs empty, so one system call carries many lines, and the " +
 			"answer reader streams lines through a fixed 64 KiB buffer."},
-	{title: "serve path: protocol overhead", pkg: "./runner", bench: "^ServeStdio$",
+	{title: "serve path: protocol overhead", pkg: "./runner", bench: "^BenchmarkServeStdio$",
 		intro: "ServeStdio answering `quote.parse` in process (runner/serve_bench_test.go), per request: `op-ns/req` is " +
 			"`quote.Parse` on the href alone, `protocol-ns/req` the rest (reading and decoding the request line in one pass, " +
 			"mapping the input, encoding and writing the answer), `protocol/op` their ratio. `small` is a 98-byte href; " +
 			"`max-cjk` the corpus's `" + maxVector + "` (every field at its limit in CJK). The op's cost is measured apart, " +
 			"in the same process just before, so on a loaded machine the ratio is the noisiest figure here."},
-	{title: "quote: link codec", pkg: "./reference/quote", bench: "^(FormatHref|Parse|Collect)$",
+	{title: "quote: link codec", pkg: "./reference/quote", bench: "^Benchmark(FormatHref|Parse|Collect)$",
 		intro: "reference/quote/link_bench_test.go. MB/s is bytes of href (or text) processed per second.",
 		after: "Everything is linear in the input. A href longer than 160,000 units is refused after one counting pass " +
 			"without allocating. The formatter sizes its buffer once (3 bytes of href per byte of field at most)."},
-	{title: "quote: anchoring", pkg: "./reference/quote", bench: "^(ResolveRun|LinearPass|ResolveProse|SelectProse)$", benchtime: "40x",
+	{title: "quote: anchoring", pkg: "./reference/quote", bench: "^Benchmark(ResolveRun|LinearPass|ResolveProse|SelectProse)$", benchtime: "40x",
 		intro: "reference/quote/anchor_test.go. `ResolveRun` is the adversarial case of QUOTE-ANCHOR-035: a text of `a`, a " +
 			"quote of 8,000 `a` and a prefix `zzz` that occurs nowhere, so almost every offset is an occurrence and the " +
 			"answer is `ambiguous`. `LinearPass` is the yardstick: counting `z` over 1 MiB in one range loop.",
 		after: "A resolve is one pass to convert and normalize the text to UTF-16, one Knuth-Morris-Pratt pass for the quote " +
 			"and one for the prefix, then a word-parallel AND of the occurrence sets (64 offsets per step), so the context " +
 			"costs nothing per occurrence whatever its length."},
-	{title: "quote: composer and provider pipeline", pkg: "./reference/quote", bench: "^(Expand|Render|SendTurn|Nav)$",
+	{title: "quote: composer and provider pipeline", pkg: "./reference/quote", bench: "^Benchmark(Expand|Render|SendTurn|Nav)$",
 		intro: "reference/quote/compose_bench_test.go. MB/s is bytes of prompt (or location) processed per second.",
 		after: "Expansion is dominated by collecting and parsing the links; numbering, the JSON block (written by hand in " +
 			"one pass) and the splice go into one builder. A prompt without a valid link costs one substring search."},
@@ -217,7 +217,7 @@ func writeTable(b *strings.Builder, s section, r map[string]*bench) {
 // section's -bench expression (as go test matches it).
 func matches(expr, name string) bool {
 	top, _, _ := strings.Cut(name, "/")
-	return benchRegexp(expr).MatchString(top)
+	return benchRegexp(expr).MatchString("Benchmark" + top)
 }
 
 func fmtValue(unit string, v float64) string {
