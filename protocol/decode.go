@@ -357,14 +357,19 @@ func Text(u []uint16) string {
 	}
 	var b strings.Builder
 	b.Grow(n)
-	if n == len(u) { // ASCII
-		for _, c := range u {
-			b.WriteByte(byte(c))
-		}
-		return b.String()
-	}
+	var chunk [512]byte // encoded on the stack, copied into b in blocks
+	k := 0
 	for i := 0; i < len(u); i++ {
+		if k > len(chunk)-4 {
+			b.Write(chunk[:k])
+			k = 0
+		}
 		c := rune(u[i])
+		if c < utf8.RuneSelf {
+			chunk[k] = byte(c)
+			k++
+			continue
+		}
 		if c >= 0xd800 && c <= 0xdfff {
 			if c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff {
 				c = (c-0xd800)<<10 + (rune(u[i+1]) - 0xdc00) + 0x10000
@@ -373,7 +378,8 @@ func Text(u []uint16) string {
 				c = utf8.RuneError
 			}
 		}
-		b.WriteRune(c)
+		k += utf8.EncodeRune(chunk[k:], c)
 	}
+	b.Write(chunk[:k])
 	return b.String()
 }

@@ -186,6 +186,8 @@ func TestTextAsEncodingJSON(t *testing.T) {
 	for _, lit := range []string{
 		`""`, `"plain ascii"`, `"é and ß"`, `"日本語"`, `"😀 pair"`, `"a\ud83d"`, `"\ude00b"`,
 		`"\ud83d\ud83d\ude00"`, `"\u07ff\u0800\uffff"`, `"mixed é日😀\ud800x"`,
+		// Longer than the block Text encodes in, with every width at its edges.
+		`"` + strings.Repeat(`é日😀a\ud800`, 200) + `"`, `"` + strings.Repeat("a", 1500) + `"`,
 	} {
 		v, err := jsonv.Parse([]byte(lit))
 		if err != nil {

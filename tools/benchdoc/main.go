@@ -122,8 +122,8 @@ func goOutput(args ...string) (string, error) {
 	return buf.String(), err
 }
 
-// bench is one benchmark's figures: for each unit, the best value of its
-// runs (the smallest cost, the largest rate).
+// bench is one benchmark's figures: those of its best run, the one with the
+// smallest time per op (every figure of a row comes from the same run).
 type bench struct {
 	runs  int
 	order int // the position of its first line in the output
@@ -150,32 +150,22 @@ func parseBench(text string) map[string]*bench {
 			res[name] = b
 		}
 		b.runs++
+		run := map[string]float64{}
+		var units []string
 		f := strings.Fields(mm[4])
 		for i := 0; i+1 < len(f); i += 2 {
 			v, err := strconv.ParseFloat(f[i], 64)
 			if err != nil {
 				continue
 			}
-			unit := f[i+1]
-			old, seen := b.best[unit]
-			if !seen {
-				b.units = append(b.units, unit)
-			}
-			if !seen || better(unit, v, old) {
-				b.best[unit] = v
-			}
+			run[f[i+1]] = v
+			units = append(units, f[i+1])
+		}
+		if ns, ok := run["ns/op"]; b.runs == 1 || ok && ns < b.best["ns/op"] {
+			b.best, b.units = run, units
 		}
 	}
 	return res
-}
-
-// better reports whether v is a better figure than old in unit: larger for
-// a rate (per second), smaller for a cost.
-func better(unit string, v, old float64) bool {
-	if strings.HasSuffix(unit, "/s") {
-		return v > old
-	}
-	return v < old
 }
 
 // sideBySideResult is the wall clock of the built binary on each workload.
