@@ -52,7 +52,9 @@ type Request struct {
 
 	// Value is Input decoded, when the request was read by ParseRequest
 	// (the decoding of the request's own pass); nil otherwise. An
-	// implementation that reads Value need not decode Input again.
+	// implementation that reads Value need not decode Input again. Whoever
+	// rewrites Input (a proxy, a planted fault) must set Value to nil, or
+	// the rewrite goes unseen.
 	Value *jsonv.Value `json:"-"`
 }
 

@@ -83,6 +83,3 @@ var errNoAnswerBody = protocol.ErrNoAnswerBody
 // parseResponse decodes one answer line in one pass and checks its shape
 // (protocol.ParseAnswer).
 func parseResponse(line []byte) (Response, error) { return protocol.ParseAnswer(line) }
-
-// validID reports whether id is a JSON string or integer (PROTO-ID-001).
-func validID(id json.RawMessage) bool { return protocol.ValidID(id) }

@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/conform-suite/conform/protocol"
 	"runtime"
 	"sync"
 	"time"
@@ -147,7 +148,7 @@ type Batcher interface {
 // error kind unsupported), and a *StartError when the implementation cannot
 // be reached or its answer is not a hello.
 func Connect(ctx context.Context, impl Implementation) (*Hello, error) {
-	resp, err := impl.Call(ctx, Request{ID: IntID(0), Op: "hello", Input: json.RawMessage(`{"protocol":1}`)})
+	resp, err := impl.Call(ctx, protocol.HelloRequest())
 	if err != nil {
 		var se *StartError
 		if errors.As(err, &se) {

@@ -77,6 +77,7 @@ func (ucs2) Call(ctx context.Context, req runner.Request) (runner.Response, erro
 		}
 		return r
 	}, string(req.Input)))
+	req.Value = nil // the decoded input no longer matches the rewritten one
 	return reference.InProcess{}.Call(ctx, req)
 }
 
