@@ -24,26 +24,34 @@ type decodedKey struct {
 type decodedEntry struct {
 	v   *jsonv.Value
 	err error
+	// canon is v written compactly by jsonv.Append (outputs only): an
+	// answer with exactly these bytes decodes to v, so it matches without
+	// being decoded. The reference's answers mostly are these bytes.
+	canon []byte
 }
 
 // get returns data decoded, as an input (protocol.InputOptions) or as an
 // output (jsonv.Parse).
-func (d *decodedJSON) get(data json.RawMessage, input bool) (*jsonv.Value, error) {
+func (d *decodedJSON) get(data json.RawMessage, input bool) *decodedEntry {
 	opts := jsonv.Options{}
 	if input {
 		opts = protocol.InputOptions
 	}
-	if len(data) == 0 {
-		return opts.Parse(data) // no identity to key it by; refused at once
+	if len(data) == 0 { // no identity to key it by; refused at once
+		v, err := opts.Parse(data)
+		return &decodedEntry{v: v, err: err}
 	}
 	k := decodedKey{first: &data[0], n: len(data), input: input}
 	if e, ok := d.m.Load(k); ok {
-		e := e.(*decodedEntry)
-		return e.v, e.err
+		return e.(*decodedEntry)
 	}
 	v, err := opts.Parse(data)
-	e, _ := d.m.LoadOrStore(k, &decodedEntry{v: v, err: err})
-	return e.(*decodedEntry).v, e.(*decodedEntry).err
+	e := &decodedEntry{v: v, err: err}
+	if v != nil && !input {
+		e.canon = jsonv.Append(nil, v)
+	}
+	got, _ := d.m.LoadOrStore(k, e)
+	return got.(*decodedEntry)
 }
 
 // input returns a vector's input decoded as a transport decodes a request's
@@ -53,9 +61,5 @@ func (d *decodedJSON) input(data json.RawMessage) *jsonv.Value {
 	if len(data) == 0 {
 		return nil
 	}
-	v, err := d.get(data, true)
-	if err != nil {
-		return nil
-	}
-	return v
+	return d.get(data, true).v
 }
