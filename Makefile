@@ -7,7 +7,7 @@ FUZZTIME ?= 60s
 SMOKETIME ?= 3s
 BENCHTIME ?= 1s
 
-.PHONY: all run test lint staticcheck deadcode vet fmt-check bench fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser
+.PHONY: all run test lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser
 
 all: test
 
@@ -55,9 +55,15 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
-## bench: run every benchmark (figures are reported in docs/performance.md)
+## bench: run every benchmark (the figures of docs/performance.md come from make bench-doc)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+
+## bench-doc: run the benchmarks of docs/performance.md (BENCH_COUNT runs each) and the side-by-side
+## timing of the built binary, and write docs/performance.md
+BENCH_COUNT ?= 3
+bench-doc:
+	$(GO) run ./tools/benchdoc -count $(BENCH_COUNT)
 
 ## fuzz: run every native fuzz target for FUZZTIME each (default 60s)
 fuzz:

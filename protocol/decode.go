@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/jsonv"
@@ -55,22 +56,27 @@ func readObjectWith(data []byte, what, lenientIn, inputIn string, fn func(m memb
 	if i < len(data) && data[i] == '}' {
 		i++
 	} else {
-		var seen map[string]bool
+		var seen names
 		for {
 			i = space(data, i)
 			if i >= len(data) || data[i] != '"' {
 				return fmt.Errorf("%s is not JSON: want a member name at byte %d", what, i)
 			}
-			nv, n, err := strict.ParseValue(data[i:])
-			if err != nil {
-				return fmt.Errorf("%s is not JSON: a member name at byte %d: %v", what, i, err)
+			name, n := plainName(data[i:])
+			var units []uint16 // the name's code units, when it is not plain
+			if n == 0 {
+				nv, k, err := strict.ParseValue(data[i:])
+				if err != nil {
+					return fmt.Errorf("%s is not JSON: a member name at byte %d: %v", what, i, err)
+				}
+				name, n, units = jsonv.Key(nv.Units), k, nv.Units
 			}
 			i += n
 			if i >= len(data) || data[i] != ':' {
 				return fmt.Errorf("%s is not JSON: want ':' at byte %d", what, i)
 			}
 			i++
-			m := member{name: jsonv.Key(nv.Units)}
+			m := member{name: name}
 			start := space(data, i)
 			opts := strict
 			if m.name == inputIn {
@@ -82,17 +88,14 @@ func readObjectWith(data []byte, what, lenientIn, inputIn string, fn func(m memb
 				v = nil
 			}
 			if err != nil {
-				return fmt.Errorf("%s is not JSON: member %s: %v", what, jsonv.AppendString(nil, nv.Units), err)
+				return fmt.Errorf("%s is not JSON: member %s: %v", what, quotedName(name, units), err)
 			}
 			i += n
 			m.value, m.raw = v, trimSpace(data[start:i])
-			if seen == nil {
-				seen = map[string]bool{}
+			if seen.has(m.name) {
+				return fmt.Errorf("%s names the member %s twice", what, quotedName(m.name, units))
 			}
-			if seen[m.name] {
-				return fmt.Errorf("%s names the member %s twice", what, jsonv.AppendString(nil, nv.Units))
-			}
-			seen[m.name] = true
+			seen.add(m.name)
 			if err := fn(m); err != nil {
 				return err
 			}
@@ -111,6 +114,85 @@ func readObjectWith(data []byte, what, lenientIn, inputIn string, fn func(m memb
 		return fmt.Errorf("%s is not JSON: data after the object at byte %d", what, i)
 	}
 	return nil
+}
+
+// plainName reads the member name at the start of data when it is plain:
+// printable ASCII without escapes, as every name of the protocol is. It
+// returns the name and the bytes read (white space after it included), or
+// 0 when the name is not plain, to be decoded in full. The protocol's own
+// names are returned without allocating.
+func plainName(data []byte) (string, int) {
+	for j := 1; j < len(data); j++ {
+		switch c := data[j]; {
+		case c == '"':
+			var name string
+			switch b := data[1:j]; string(b) {
+			case "id":
+				name = "id"
+			case "op":
+				name = "op"
+			case "input":
+				name = "input"
+			case "output":
+				name = "output"
+			case "error":
+				name = "error"
+			default:
+				name = string(b)
+			}
+			return name, space(data, j+1)
+		case c < 0x20 || c >= 0x7f || c == '\\':
+			return "", 0
+		}
+	}
+	return "", 0
+}
+
+// quotedName returns a member name as JSON, for a message: its code units
+// when it was decoded in full, else the plain name (ASCII).
+func quotedName(name string, units []uint16) []byte {
+	if units == nil {
+		for i := 0; i < len(name); i++ {
+			units = append(units, uint16(name[i]))
+		}
+	}
+	return jsonv.AppendString(nil, units)
+}
+
+// names is the set of member names seen in an envelope: a few, looked up
+// in a slice, or many (a hostile line), in a map.
+type names struct {
+	few  [8]string
+	n    int
+	many map[string]bool
+}
+
+func (s *names) has(name string) bool {
+	if s.many != nil {
+		return s.many[name]
+	}
+	for _, x := range s.few[:s.n] {
+		if x == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *names) add(name string) {
+	switch {
+	case s.many != nil:
+		s.many[name] = true
+	case s.n < len(s.few):
+		s.few[s.n] = name
+		s.n++
+	default:
+		s.many = make(map[string]bool, 2*len(s.few))
+		for _, x := range s.few {
+			s.many[x] = true
+		}
+		s.many[name] = true
+	}
 }
 
 func space(data []byte, i int) int {
@@ -259,23 +341,35 @@ func errorBody(v *jsonv.Value) (*Error, error) {
 // Text returns the code units u as a Go string, each lone surrogate as
 // U+FFFD (as encoding/json reads one).
 func Text(u []uint16) string {
-	ascii := true
-	for _, c := range u {
-		if c >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		b := make([]byte, len(u))
-		for i, c := range u {
-			b[i] = byte(c)
-		}
-		return string(b)
-	}
-	b := make([]byte, 0, len(u)*3)
+	n := 0 // the UTF-8 length of the text
 	for i := 0; i < len(u); i++ {
+		switch c := u[i]; {
+		case c < 0x80:
+			n++
+		case c < 0x800:
+			n += 2
+		case c >= 0xd800 && c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff:
+			n += 4
+			i++
+		default:
+			n += 3 // the rest of the BMP, and a lone surrogate's U+FFFD
+		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	var chunk [512]byte // encoded on the stack, copied into b in blocks
+	k := 0
+	for i := 0; i < len(u); i++ {
+		if k > len(chunk)-4 {
+			b.Write(chunk[:k])
+			k = 0
+		}
 		c := rune(u[i])
+		if c < utf8.RuneSelf {
+			chunk[k] = byte(c)
+			k++
+			continue
+		}
 		if c >= 0xd800 && c <= 0xdfff {
 			if c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff {
 				c = (c-0xd800)<<10 + (rune(u[i+1]) - 0xdc00) + 0x10000
@@ -284,7 +378,8 @@ func Text(u []uint16) string {
 				c = utf8.RuneError
 			}
 		}
-		b = utf8.AppendRune(b, c)
+		k += utf8.EncodeRune(chunk[k:], c)
 	}
-	return string(b)
+	b.Write(chunk[:k])
+	return b.String()
 }

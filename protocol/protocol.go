@@ -51,7 +51,8 @@ type Request struct {
 	Input json.RawMessage `json:"input"`
 
 	// Value is Input decoded, when the request was read by ParseRequest
-	// (the decoding of the request's own pass); nil otherwise. An
+	// (the decoding of the request's own pass) or built by the runner from
+	// a vector (decoded once per run); nil otherwise. An
 	// implementation that reads Value need not decode Input again. Whoever
 	// rewrites Input (a proxy, a planted fault) must set Value to nil, or
 	// the rewrite goes unseen.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 func TestParseRequest(t *testing.T) {
@@ -29,6 +31,12 @@ func TestParseRequest(t *testing.T) {
 		{`{"id":3,"op":"a.b","input":{}} x`, "", "3", "", "after"},
 		{`[1]`, "", "null", "", "not a JSON object"},
 		{`{"id":4,"op":"a.b","input":{"t":"` + "\xff" + `"}}`, "", "4", "", "UTF-8"},
+		// A name written with escapes is the same name as written plain.
+		{`{"id":1,"op":"a.b","input":{},"\u0069nput":{}}`, "", "1", "", `"input" twice`},
+		{`{"i\u0064":5,"op":"a.b","input":{}}`, "a.b", "5", `{}`, ""},
+		// Many members: the ninth and later are checked against all before.
+		{`{"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"i":1,"id":1,"op":"a.b","input":{},"a":2}`, "", "1", "", `"a" twice`},
+		{`{"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1,"i":1,"j":1,"id":2,"op":"a.b","input":{}}`, "a.b", "2", `{}`, ""},
 	}
 	for _, tt := range tests {
 		req, refusal := ParseRequest([]byte(tt.line))
@@ -167,6 +175,30 @@ func TestIDs(t *testing.T) {
 	} {
 		if got := [2]bool{ValidID(json.RawMessage(id)), TextID(json.RawMessage(id))}; got != want {
 			t.Errorf("ValidID, TextID(%s) = %v, want %v", id, got, want)
+		}
+	}
+}
+
+// TestTextAsEncodingJSON: Text reads code units as encoding/json reads the
+// same JSON string (each lone surrogate as U+FFFD), whatever the mix of
+// UTF-8 lengths.
+func TestTextAsEncodingJSON(t *testing.T) {
+	for _, lit := range []string{
+		`""`, `"plain ascii"`, `"é and ß"`, `"日本語"`, `"😀 pair"`, `"a\ud83d"`, `"\ude00b"`,
+		`"\ud83d\ud83d\ude00"`, `"\u07ff\u0800\uffff"`, `"mixed é日😀\ud800x"`,
+		// Longer than the block Text encodes in, with every width at its edges.
+		`"` + strings.Repeat(`é日😀a\ud800`, 200) + `"`, `"` + strings.Repeat("a", 1500) + `"`,
+	} {
+		v, err := jsonv.Parse([]byte(lit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want string
+		if err := json.Unmarshal([]byte(lit), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got := Text(v.Units); got != want {
+			t.Errorf("Text(%s) = %q, want %q", lit, got, want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/conform-suite/conform/protocol"
+	"github.com/conform-suite/conform/reference/internal/opkit"
 )
 
 // InProcess is the reference, called directly: it satisfies the runner's
@@ -36,7 +37,7 @@ func (InProcess) Call(ctx context.Context, req protocol.Request) (protocol.Respo
 		resp.Error = &protocol.Error{Kind: e.Kind, Message: e.Message}
 		return resp, nil
 	}
-	data, err := json.Marshal(out)
+	data, err := marshal(out)
 	if err != nil {
 		resp.Error = &protocol.Error{Kind: KindInternal, Message: "marshal output: " + err.Error()}
 		return resp, nil
@@ -49,6 +50,15 @@ func (InProcess) Call(ctx context.Context, req protocol.Request) (protocol.Respo
 	}
 	resp.Output = data
 	return resp, nil
+}
+
+// marshal writes an output as encoding/json.Marshal does, through its own
+// encoder when it has one (opkit.Appender).
+func marshal(out any) ([]byte, error) {
+	if a, ok := out.(opkit.Appender); ok {
+		return a.AppendJSON(nil), nil
+	}
+	return json.Marshal(out)
 }
 
 // Close does nothing.

@@ -50,29 +50,42 @@ func Compare(expected, actual json.RawMessage) (v Verdict, diffs []string, err e
 	if err != nil {
 		return Mismatch, nil, fmt.Errorf("expected output: %w", err)
 	}
+	v, diffs, _ = compareDecoded(want, expected, actual, nil)
+	return v, diffs, nil
+}
+
+// compareDecoded is Compare with the expected output already decoded (want)
+// and, when the transport decoded it (protocol.Response.Value), the actual
+// one too (got, else nil). It returns the decoded actual output as well, nil
+// when the answer is byte for byte the expected output (never decoded) or
+// not well-formed.
+func compareDecoded(want *jsonv.Value, expected, actual json.RawMessage, got *jsonv.Value) (Verdict, []string, *jsonv.Value) {
 	if bytes.Equal(expected, actual) {
-		return Match, nil, nil // the common case, decoded once
+		return Match, nil, nil // the common case, the expectation decoded once
 	}
-	got, err := jsonv.Parse(actual)
-	if err != nil {
-		var e *jsonv.Error
-		if errors.As(err, &e) && errors.Is(err, jsonv.ErrDuplicateName) {
-			return Mismatch, []string{fmt.Sprintf("%s: duplicate member %s", e.Path, e.Detail)}, nil
+	if got == nil {
+		var err error
+		if got, err = jsonv.Parse(actual); err != nil {
+			var e *jsonv.Error
+			if errors.As(err, &e) && errors.Is(err, jsonv.ErrDuplicateName) {
+				return Mismatch, []string{fmt.Sprintf("%s: duplicate member %s", e.Path, e.Detail)}, nil
+			}
+			return Mismatch, []string{"output is not valid JSON: " + err.Error()}, nil
 		}
-		return Mismatch, []string{"output is not valid JSON: " + err.Error()}, nil
 	}
 	wantRefusal, gotRefusal := refusal(want), refusal(got)
 	switch {
 	case wantRefusal != "" && gotRefusal == "":
-		return AcceptedWrongly, []string{fmt.Sprintf("$: want %s, got %s", short(want), short(got))}, nil
+		return AcceptedWrongly, []string{fmt.Sprintf("$: want %s, got %s", short(want), short(got))}, got
 	case wantRefusal == "" && gotRefusal != "":
-		return RejectedWrongly, []string{fmt.Sprintf("$: want %s, got %s", short(want), short(got))}, nil
+		return RejectedWrongly, []string{fmt.Sprintf("$: want %s, got %s", short(want), short(got))}, got
 	}
+	var diffs []string
 	diff("$", false, want, got, &diffs)
 	if len(diffs) > 0 {
-		return Mismatch, diffs, nil
+		return Mismatch, diffs, got
 	}
-	return Match, nil, nil
+	return Match, nil, got
 }
 
 // refusal returns the refusal key of an output object, or "".

@@ -20,6 +20,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +30,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -133,6 +135,8 @@ type Runner struct {
 	// system's name grades the vectors that record an answer of that system
 	// against the recorded answer, and the others as usual.
 	Profile string
+
+	decoded decodedJSON // the vectors' inputs and expected outputs, decoded once
 }
 
 // Batcher is an implementation that can answer several requests at once
@@ -215,7 +219,7 @@ func (r *Runner) Run(ctx context.Context, vs []*vectors.Vector) []Result {
 // not to be sent (its op is not offered).
 func (r *Runner) request(id int64, v *vectors.Vector, res *Result) bool {
 	res.Vector = v
-	res.Request = Request{ID: IntID(id), Op: v.Op, Input: v.Input}
+	res.Request = Request{ID: IntID(id), Op: v.Op, Input: v.Input, Value: r.decoded.input(v.Input)}
 	if !r.Hello.Supports(v.Op) {
 		r.unsupported(res, "the implementation does not list "+v.Op+" in hello")
 		return false
@@ -352,10 +356,17 @@ func (r *Runner) judge(res *Result, resp Response, err error) {
 		return
 	}
 	res.Expected = want
-	verdict, diffs, err := Compare(want, resp.Output)
-	if err != nil {
-		res.Outcome, res.Detail = Fail, err.Error()
+	exp := r.decoded.get(want, false)
+	if exp.err != nil {
+		res.Outcome, res.Detail = Fail, fmt.Errorf("expected output: %w", exp.err).Error()
 		return
+	}
+	wantV := exp.v
+	var verdict Verdict
+	var diffs []string
+	var got *jsonv.Value
+	if !bytes.Equal(resp.Output, exp.canon) { // else the expected output itself, written compactly
+		verdict, diffs, got = compareDecoded(wantV, want, resp.Output, resp.Value)
 	}
 	res.Verdict, res.Diffs = verdict, diffs
 	res.Outcome = Pass
@@ -363,7 +374,7 @@ func (r *Runner) judge(res *Result, resp Response, err error) {
 		res.Outcome = Fail
 		return
 	}
-	if c := codelessRefusal(want, resp.Output); c != nil {
+	if c := codelessRefusal(wantV, got); c != nil {
 		res.Codeless = c
 		if r.RequireCodes {
 			res.Outcome, res.Verdict = Fail, Mismatch

@@ -1,10 +1,11 @@
 package runner
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/conform-suite/conform/protocol"
 )
 
 // RequiredOps names the ops an implementation must offer (--require-ops):
@@ -36,32 +37,26 @@ type CodelessRefusal struct {
 	Code   string // the code the vector expects
 }
 
-// codelessRefusal returns the refusal of actual that leaves out the code
-// expected gives it, or nil. Both outputs are objects; only their refusal
-// members are looked at.
-func codelessRefusal(expected, actual json.RawMessage) *CodelessRefusal {
-	var want, got map[string]json.RawMessage
-	if json.Unmarshal(expected, &want) != nil || json.Unmarshal(actual, &got) != nil {
+// codelessRefusal returns the refusal of got that leaves out the code want
+// gives it, or nil; want and got are decoded outputs (got nil: the answer is
+// the expected output byte for byte, so it leaves out nothing). Only their
+// refusal members are looked at: a refusal of want with a string "code",
+// and the same refusal of got, an object whose "code" is missing or null.
+func codelessRefusal(want, got *jsonv.Value) *CodelessRefusal {
+	if got == nil {
 		return nil
 	}
 	for _, key := range refusalMembers {
-		w, ok1 := want[key]
-		g, ok2 := got[key]
-		if !ok1 || !ok2 {
+		w, g := want.Get(key), got.Get(key)
+		if w == nil || g == nil || g.Kind != jsonv.Object {
 			continue
 		}
-		var wantRef struct {
-			Code *string `json:"code"`
-		}
-		var gotRef map[string]json.RawMessage
-		if json.Unmarshal(w, &wantRef) != nil || wantRef.Code == nil {
+		code := w.Get("code")
+		if code == nil || code.Kind != jsonv.String {
 			continue
 		}
-		if json.Unmarshal(g, &gotRef) != nil || gotRef == nil {
-			continue
-		}
-		if c, has := gotRef["code"]; !has || bytes.Equal(bytes.TrimSpace(c), []byte("null")) {
-			return &CodelessRefusal{Member: key, Code: *wantRef.Code}
+		if c := g.Get("code"); c == nil || c.Kind == jsonv.Null {
+			return &CodelessRefusal{Member: key, Code: protocol.Text(code.Units)}
 		}
 	}
 	return nil

@@ -2,8 +2,9 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 
 	"github.com/conform-suite/conform/vectors"
 )
@@ -19,9 +20,18 @@ func TestCodelessRefusal(t *testing.T) {
 		{`{"rejected":{}}`, `{"rejected":{}}`, nil},
 		{`{"text":"a"}`, `{"text":"a"}`, nil},
 		{`{"rejected":{"code":"x"}}`, `not json`, nil},
+		{`{"rejected":{"code":"x"}}`, `{"rejected":"no"}`, nil},
+		{`{"rejected":{"code":7}}`, `{"rejected":{}}`, nil},
+		{`{"rejected":{"code":null}}`, `{"rejected":{}}`, nil},
+		{`{"dropped":{"code":"x"}}`, `{"rejected":{}}`, nil},
 	}
 	for _, tt := range tests {
-		c := codelessRefusal(json.RawMessage(tt.want), json.RawMessage(tt.got))
+		want, err := jsonv.Parse([]byte(tt.want))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := jsonv.Parse([]byte(tt.got)) // nil when not JSON
+		c := codelessRefusal(want, got)
 		if (c == nil) != (tt.codeless == nil) || c != nil && *c != *tt.codeless {
 			t.Errorf("codelessRefusal(%s, %s) = %+v, want %+v", tt.want, tt.got, c, tt.codeless)
 		}

@@ -37,6 +37,7 @@ func (l liar) Call(ctx context.Context, req runner.Request) (runner.Response, er
 				}
 			}
 			req.Input, _ = json.Marshal(in)
+			req.Value = nil // the decoded input no longer matches the rewritten one
 		}
 	}
 	resp, err := reference.InProcess{}.Call(ctx, req)

@@ -91,3 +91,12 @@ type Code struct {
 
 // Reject returns the output {"rejected": {"code": code}}.
 func Reject(code string) Rejected { return Rejected{Rejected: Code{Code: code}} }
+
+// Appender is an output that writes itself as JSON, exactly as
+// encoding/json.Marshal writes it (the same member order and escaping:
+// protocol.AppendQuoted), without reflection. The in-process reference
+// appends such an output instead of marshalling it; the output of a hot op
+// (one the fuzzers and the serve path call most) implements it.
+type Appender interface {
+	AppendJSON(buf []byte) []byte
+}
