@@ -16,6 +16,7 @@ import (
 	"testing/fstest"
 
 	"github.com/conform-suite/conform/internal/fakeimpl"
+	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -165,7 +166,7 @@ func TestHarnessFails(t *testing.T) {
 		src := "Feature: f\n  Scenario: s\n    " + tt.scenario + "\n"
 		fsys := fstest.MapFS{"f.feature": {Data: []byte(src)}}
 		var out bytes.Buffer
-		opts := Options{Impl: tt.impl, FS: fsys, Format: "progress", Output: &out, NoColors: true, SelfTest: &SelfTest{Fake: []string{os.Args[0]}}}
+		opts := Options{Impl: tt.impl, FS: fsys, Format: "progress", Output: &out, NoColors: true, SelfTest: fakes()}
 		if got := Run(opts); got != StatusFailed {
 			t.Errorf("%s: Run(%q) = %d, want %d\n%s", tt.name, tt.scenario, got, StatusFailed, out.String())
 		}
@@ -240,7 +241,7 @@ const serveEnv = "CONFORM_FEATURES_SERVE"
 func TestMain(m *testing.M) {
 	fakeimpl.MaybeRun()
 	if os.Getenv(serveEnv) == "stdio" {
-		if err := runner.ServeStdio(context.Background(), runner.InProcess{}, os.Stdin, os.Stdout, 0); err != nil {
+		if err := runner.ServeStdio(context.Background(), reference.InProcess{}, os.Stdin, os.Stdout, 0); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(0)
@@ -253,7 +254,7 @@ func TestMain(m *testing.M) {
 // the runner itself run once, in the in-process pass.
 func TestReference(t *testing.T) {
 	t.Run("in-process", func(t *testing.T) {
-		opts := Options{Impl: runner.InProcess{}, Raw: InProcessRaw(), SelfTest: &SelfTest{Fake: []string{os.Args[0]}},
+		opts := Options{Impl: reference.InProcess{}, Raw: InProcessRaw(), SelfTest: fakes(),
 			Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true}
 		if got := Run(opts); got != StatusOK {
 			t.Errorf("Run(in-process) = %d, want %d", got, StatusOK)
@@ -270,4 +271,21 @@ func TestReference(t *testing.T) {
 			t.Errorf("Run(stdio) = %d, want %d", got, StatusOK)
 		}
 	})
+}
+
+// fakes is the SelfTest of this package's tests: this test binary plays
+// internal/fakeimpl's fakes (TestMain calls fakeimpl.MaybeRun).
+func fakes() *SelfTest {
+	return &SelfTest{
+		Fake:   []string{os.Args[0]},
+		Corpus: fakeimpl.Corpus(),
+		Env: func(mode, crashAt, marker string) []string {
+			env := []string{fakeimpl.Env + "=" + mode}
+			if crashAt != "" {
+				env = append(env, fakeimpl.EnvN+"="+crashAt, fakeimpl.EnvFile+"="+marker)
+			}
+			return env
+		},
+		Concurrent: []string{fakeimpl.Reverse},
+	}
 }

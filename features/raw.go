@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/internal/safetext"
-
+	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -49,7 +49,7 @@ func (f ServeRaw) Exchange(ctx context.Context, input []byte) ([]byte, time.Dura
 // same loop as `conform serve --stdio`.
 func InProcessRaw() Raw {
 	return ServeRaw(func(ctx context.Context, r io.Reader, w io.Writer) error {
-		return runner.ServeStdio(ctx, runner.InProcess{}, r, w, 0)
+		return runner.ServeStdio(ctx, reference.InProcess{}, r, w, 0)
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,21 +18,32 @@ import (
 
 	"github.com/cucumber/godog"
 
-	"github.com/conform-suite/conform/internal/fakeimpl"
+	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
 )
 
 // SelfTest lets the scenarios about conform itself run (features/protocol:
-// a crash, a hang or a flood is reported precisely). They start the
-// deliberately faulty implementations of internal/fakeimpl, which only a test
-// binary can play, so without a SelfTest those scenarios are skipped.
+// a crash, a hang or a flood is reported precisely). They start deliberately
+// faulty implementations, which only a test binary can play (the tests of
+// this package fill a SelfTest with internal/fakeimpl's), so without a
+// SelfTest those scenarios are skipped.
 type SelfTest struct {
 	// Fake is the command that plays the fake implementation (a test
-	// binary whose TestMain calls fakeimpl.MaybeRun); the harness adds the
-	// fakeimpl environment variables that choose its mode.
+	// binary that becomes the fake the environment from Env names).
 	Fake []string
+	// Env returns the environment entries that make Fake play mode; when
+	// crashAt is not empty, the fake crashes on its crashAt-th request,
+	// once, recording the crash in the file marker.
+	Env func(mode, crashAt, marker string) []string
+	// Corpus is the vector corpus every mode is judged on: a correct mode
+	// passes it whole, a faulty one fails the vectors that trigger its
+	// fault.
+	Corpus fs.FS
+	// Concurrent names the modes whose fault needs requests in flight
+	// (answers out of order).
+	Concurrent []string
 }
 
 // selfRun is the state of one scenario about the runner itself.
@@ -61,7 +73,7 @@ func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
 	sc.Step(`^the implementation declares the choice `+q+` as `+q+`$`, s.declareChoice)
 	sc.Step(`^the reference served over HTTP$`, s.serveReference)
 	sc.Step(`^the reference served over HTTP with a batch limit of (\d+)$`, func(n int) error {
-		s.self.server = httptest.NewServer(runner.ServeOptions{MaxBatch: n}.Handler(runner.InProcess{}))
+		s.self.server = httptest.NewServer(runner.ServeOptions{MaxBatch: n}.Handler(reference.InProcess{}))
 		return nil
 	})
 	sc.Step(`^an HTTP implementation that answers every op with status 500$`, s.serve500)
@@ -84,7 +96,13 @@ func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
 	sc.Step(`^every outcome is `+q+`$`, s.everyOutcome)
 	sc.Step(`^its outcome is `+q+`$`, s.everyOutcome)
 	sc.Step(`^no vector is run$`, func() error { return s.ranVectors(0) })
-	sc.Step(`^the run completes$`, func() error { return s.ranVectors(len(fakeCorpus())) })
+	sc.Step(`^the run completes$`, func() error {
+		vs, err := s.fakeCorpus()
+		if err != nil {
+			return err
+		}
+		return s.ranVectors(len(vs))
+	})
 	sc.Step(`^the exit code is (\d+)$`, s.exitCode)
 	sc.Step(`^the report shows the requirement `+q+` and the request line of `+q+`$`, s.reportShowsRequest)
 	sc.Step(`^the report shows the stderr line `+q+`$`, s.reportShows)
@@ -114,30 +132,33 @@ func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
 }
 
 // fakeCorpus is the vector corpus every fake mode is judged on.
-func fakeCorpus() []*vectors.Vector {
-	c, err := vectors.Load(fakeimpl.Corpus())
-	if err != nil {
-		panic(err) // the corpus is a constant of fakeimpl
+func (s *scenario) fakeCorpus() ([]*vectors.Vector, error) {
+	if s.h.self == nil || s.h.self.Corpus == nil {
+		return nil, fmt.Errorf("%w: the fake implementations run in `go test ./features` only", godog.ErrSkip)
 	}
-	return c.Vectors()
+	c, err := vectors.Load(s.h.self.Corpus)
+	if err != nil {
+		return nil, fmt.Errorf("the fakes' corpus: %w", err)
+	}
+	return c.Vectors(), nil
 }
 
 // fake prepares the fake implementation of mode; crashAt, when not empty,
 // is the request on which it crashes, once.
 func (s *scenario) fake(mode, crashAt string) error {
-	if s.h.self == nil || len(s.h.self.Fake) == 0 {
+	if s.h.self == nil || len(s.h.self.Fake) == 0 || s.h.self.Env == nil {
 		return fmt.Errorf("%w: the fake implementations run in `go test ./features` only", godog.ErrSkip)
 	}
 	st := runner.NewStdio(s.h.self.Fake...)
-	st.Env = append(os.Environ(), fakeimpl.Env+"="+mode)
+	marker := ""
 	if crashAt != "" {
-		marker := filepath.Join(os.TempDir(), fmt.Sprintf("conform-fake-%d-%d", os.Getpid(), fakeRuns.Add(1)))
+		marker = filepath.Join(os.TempDir(), fmt.Sprintf("conform-fake-%d-%d", os.Getpid(), fakeRuns.Add(1)))
 		os.Remove(marker)
 		s.self.marker = marker
-		st.Env = append(st.Env, fakeimpl.EnvN+"="+crashAt, fakeimpl.EnvFile+"="+marker)
 	}
+	st.Env = append(os.Environ(), s.h.self.Env(mode, crashAt, marker)...)
 	s.self.impl, s.self.stdio, s.self.parallel = st, st, 1
-	if mode == fakeimpl.Reverse {
+	if slices.Contains(s.h.self.Concurrent, mode) {
 		s.self.parallel = 8 // answers out of order need requests in flight
 	}
 	return nil
@@ -152,7 +173,7 @@ func (s *scenario) declareChoice(name, value string) error {
 }
 
 func (s *scenario) serveReference() error {
-	s.self.server = httptest.NewServer(runner.HTTPHandler(runner.InProcess{}, 0))
+	s.self.server = httptest.NewServer(runner.HTTPHandler(reference.InProcess{}, 0))
 	return nil
 }
 
@@ -232,7 +253,11 @@ func (s *scenario) runAll(ctx context.Context, tune func()) error {
 	if tune != nil {
 		tune()
 	}
-	return s.run(ctx, fakeCorpus())
+	vs, err := s.fakeCorpus()
+	if err != nil {
+		return err
+	}
+	return s.run(ctx, vs)
 }
 
 // runChoice runs one echo vector at an implementation-defined point whose

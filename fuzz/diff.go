@@ -38,7 +38,7 @@ const (
 type Config struct {
 	Impl runner.Implementation // the implementation under test
 	// Ref is the oracle: the implementation whose answers are taken as
-	// expected. nil means the in-process reference (runner.InProcess{});
+	// expected. nil means the in-process reference (reference.InProcess{});
 	// any other implementation (an incumbent through its adapter, or the
 	// reference over a transport) is an oracle like any other: its
 	// failures are findings of kind KindOracle, and an error answer is
@@ -165,7 +165,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	external := cfg.Ref != nil
 	if cfg.Ref == nil {
-		cfg.Ref = runner.InProcess{}
+		cfg.Ref = reference.InProcess{}
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 5 * time.Second

@@ -298,6 +298,11 @@ func writeVector(dir string, f *Finding, c *vectors.Corpus, p Provenance) (Emitt
 	if err := os.MkdirAll(filepath.Join(dir, suite), 0o755); err != nil {
 		return Emitted{}, fmt.Errorf("fuzz: %s: %w", f.ID(), err)
 	}
+	// A suite directory planted as a link would carry the finding files
+	// elsewhere: findings are written into real directories only.
+	if fi, err := os.Lstat(filepath.Join(dir, suite)); err != nil || !fi.IsDir() {
+		return Emitted{}, fmt.Errorf("fuzz: %s: %s is not a directory (a symbolic link is never followed)", f.ID(), filepath.Join(dir, suite))
+	}
 	for n := 1; n <= maxNames; n++ {
 		id := f.ID()
 		if n > 1 {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
 )
@@ -46,7 +47,7 @@ type codeLiar struct {
 }
 
 func (l codeLiar) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
-	resp, err := runner.InProcess{}.Call(ctx, req)
+	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err != nil || req.Op != l.op || resp.Output == nil {
 		return resp, err
 	}
@@ -76,7 +77,7 @@ type refCodes struct {
 }
 
 func (r *refCodes) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
-	resp, err := runner.InProcess{}.Call(ctx, req)
+	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err == nil && resp.Output != nil {
 		if ref := parseRefusal(resp.Output); ref.key != "" {
 			r.mu.Lock()
@@ -150,7 +151,7 @@ func replays(t *testing.T, dir string, impl runner.Implementation) {
 	for _, tc := range []struct {
 		impl runner.Implementation
 		pass bool
-	}{{runner.InProcess{}, true}, {impl, false}} {
+	}{{reference.InProcess{}, true}, {impl, false}} {
 		r := &runner.Runner{Impl: tc.impl}
 		for _, res := range r.Run(context.Background(), corpus.Vectors()) {
 			if (res.Outcome == runner.Pass) != tc.pass {
@@ -485,5 +486,23 @@ func TestWriteVectorsReportsWhatItCannotWrite(t *testing.T) {
 	emitted, err := WriteVectors(dir, []*Finding{f}, toyCorpus(t), Provenance{Date: time.Now()})
 	if err == nil || len(emitted) != 0 || !strings.Contains(err.Error(), f.ID()) {
 		t.Errorf("WriteVectors = %+v, %v; want an error naming %s", emitted, err, f.ID())
+	}
+}
+
+// A suite directory planted in advance as a link to somewhere else: the
+// finding is reported as not written, and nothing appears where the link
+// points.
+func TestWriteVectorsNeverFollowsASuiteLink(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	f, target := oneFinding(t, dir)
+	if err := os.Symlink(outside, filepath.Dir(target)); err != nil {
+		t.Fatal(err)
+	}
+	emitted, err := WriteVectors(dir, []*Finding{f}, toyCorpus(t), Provenance{Date: time.Now()})
+	if err == nil || len(emitted) != 0 || !strings.Contains(err.Error(), "symbolic link") || !strings.Contains(err.Error(), f.ID()) {
+		t.Fatalf("WriteVectors = %+v, %v; want an error naming the finding and the link", emitted, err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("%d files appeared where the link points", len(entries))
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/conform-suite/conform/internal/schemaset"
+	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
 )
@@ -34,7 +35,7 @@ type plantedBug struct {
 }
 
 func (p *plantedBug) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
-	resp, err := runner.InProcess{}.Call(ctx, req)
+	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err != nil || req.Op != p.op || resp.Output == nil {
 		return resp, err
 	}
@@ -92,7 +93,7 @@ var plantedBugs = []*plantedBug{
 			if json.Unmarshal(req.Input, &in) != nil || json.Unmarshal(out, &o) != nil || o.Selector == nil {
 				return out
 			}
-			norm, err := runner.InProcess{}.Call(ctx, runner.Request{ID: req.ID, Op: "quote.normalize", Input: mustJSON(map[string]string{"text": in.Text})})
+			norm, err := reference.InProcess{}.Call(ctx, runner.Request{ID: req.ID, Op: "quote.normalize", Input: mustJSON(map[string]string{"text": in.Text})})
 			var n struct{ Text string }
 			if err != nil || json.Unmarshal(norm.Output, &n) != nil {
 				return out
@@ -155,7 +156,7 @@ var plantedBugs = []*plantedBug{
 			for _, i := range slices.Backward(comments[:len(comments)-1]) {
 				fields = slices.Delete(fields, i, i+1)
 			}
-			again, err := runner.InProcess{}.Call(ctx, runner.Request{ID: req.ID, Op: req.Op, Input: mustJSON(map[string]string{"href": base + "?" + strings.Join(fields, "&")})})
+			again, err := reference.InProcess{}.Call(ctx, runner.Request{ID: req.ID, Op: req.Op, Input: mustJSON(map[string]string{"href": base + "?" + strings.Join(fields, "&")})})
 			if err != nil || again.Output == nil {
 				return out
 			}
@@ -273,7 +274,7 @@ func checkPlanted(t *testing.T, pb *plantedBug, rep *Report, faulty runner.Imple
 	for _, tc := range []struct {
 		impl runner.Implementation
 		pass bool
-	}{{runner.InProcess{}, true}, {faulty, false}} {
+	}{{reference.InProcess{}, true}, {faulty, false}} {
 		r := &runner.Runner{Impl: tc.impl}
 		for _, res := range r.Run(context.Background(), corpus.Vectors()) {
 			if (res.Outcome == runner.Pass) != tc.pass {

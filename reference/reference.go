@@ -1,8 +1,10 @@
 // Package reference is the Go reference implementation of every conform suite,
 // exposed through the ops of protocol v1 (spec/protocol.md). It uses the
 // standard library, plus golang.org/x/net/html to parse the HTML of
-// quote.dom_text, and never imports the runner: the runner reaches it
-// through the same Implementation interface that its transports satisfy.
+// quote.dom_text, and the conform packages protocol and internal/jsonv (the
+// wire shapes and their faithful decoding). It never imports the runner:
+// InProcess satisfies the runner's Implementation interface, and the
+// command line wires it in.
 //
 // The suites themselves live in the sub-packages quote, marker and selref;
 // this package only routes an op name to its handler and turns a panic into
@@ -15,6 +17,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference/internal/opkit"
 	"github.com/conform-suite/conform/reference/marker"
 	"github.com/conform-suite/conform/reference/quote"
@@ -26,18 +30,18 @@ const (
 	Name     = "conform-reference"
 	Version  = "0.1.0"
 	Language = "go"
-	Protocol = 1
+	Protocol = protocol.Version
 )
 
 // Error is a failure of the implementation itself (protocol error kinds
 // unsupported, bad_request and internal), never a rejection of the input.
-type Error = opkit.Error
+type Error = protocol.Error
 
 // Error kinds of protocol v1.
 const (
-	KindUnsupported = opkit.KindUnsupported
-	KindBadRequest  = opkit.KindBadRequest
-	KindInternal    = opkit.KindInternal
+	KindUnsupported = protocol.KindUnsupported
+	KindBadRequest  = protocol.KindBadRequest
+	KindInternal    = protocol.KindInternal
 )
 
 var handlers = func() map[string]opkit.Handler {
@@ -58,14 +62,7 @@ var handlers = func() map[string]opkit.Handler {
 func Ops() []string { return append([]string{}, slices.Sorted(maps.Keys(handlers))...) }
 
 // HelloOutput is the output of the hello op.
-type HelloOutput struct {
-	Protocol int               `json:"protocol"`
-	Name     string            `json:"name"`
-	Version  string            `json:"version"`
-	Language string            `json:"language"`
-	Ops      []string          `json:"ops"`
-	Choices  map[string]string `json:"choices,omitempty"`
-}
+type HelloOutput = protocol.Hello
 
 // Hello returns the reference's answer to the hello handshake.
 func Hello() HelloOutput {
@@ -79,9 +76,28 @@ func Handle(op string, input json.RawMessage) (output any, err error) {
 	if op == "hello" {
 		return Hello(), nil
 	}
+	if _, ok := handlers[op]; !ok {
+		return nil, unknownOp(op)
+	}
+	v, err := opkit.Parse(input)
+	if err != nil {
+		return nil, err
+	}
+	return HandleValue(op, v)
+}
+
+// HandleValue is Handle for an input already decoded (by the transport that
+// read the request, in its one pass).
+func HandleValue(op string, input *jsonv.Value) (output any, err error) {
+	if op == "hello" {
+		return Hello(), nil
+	}
 	h, ok := handlers[op]
 	if !ok {
-		return nil, &Error{Kind: KindUnsupported, Message: fmt.Sprintf("unknown op %q", op)}
+		return nil, unknownOp(op)
+	}
+	if input == nil {
+		return nil, &Error{Kind: KindBadRequest, Message: "missing input"}
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -89,4 +105,8 @@ func Handle(op string, input json.RawMessage) (output any, err error) {
 		}
 	}()
 	return h(input)
+}
+
+func unknownOp(op string) error {
+	return &Error{Kind: KindUnsupported, Message: fmt.Sprintf("unknown op %q", op)}
 }

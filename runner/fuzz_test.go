@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"github.com/conform-suite/conform/protocol"
 	"io"
 	"strings"
 	"testing"
@@ -45,7 +46,7 @@ func FuzzServeLine(f *testing.F) {
 			t.Fatalf("ServeLine(%q) = %q, not an answer: %v", line, out, err)
 		}
 		var req Request
-		if json.Unmarshal(line, &req) == nil && validID(req.ID) && req.Op != "" && len(req.Input) > 0 && req.Input[0] == '{' {
+		if json.Unmarshal(line, &req) == nil && protocol.ValidID(req.ID) && req.Op != "" && len(req.Input) > 0 && req.Input[0] == '{' {
 			// A string id that decodes to U+FFFD may be invalid UTF-8 or
 			// hold a lone surrogate, which is refused (PROTO-ID-004).
 			var s string

@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/conform-suite/conform/protocol"
 	"runtime"
 	"sync"
 	"time"
@@ -145,7 +146,7 @@ type Batcher interface {
 // error kind unsupported), and a *StartError when the implementation cannot
 // be reached or its answer is not a hello.
 func Connect(ctx context.Context, impl Implementation) (*Hello, error) {
-	resp, err := impl.Call(ctx, Request{ID: IntID(0), Op: "hello", Input: json.RawMessage(`{"protocol":1}`)})
+	resp, err := impl.Call(ctx, protocol.HelloRequest())
 	if err != nil {
 		var se *StartError
 		if errors.As(err, &se) {
@@ -317,8 +318,8 @@ func (r *Runner) judge(res *Result, resp Response, err error) {
 	d := Recorded(r.Profile, v)
 	res.Recorded = d
 	defer func() {
-		if res.Failed() && res.Stderr == "" && resp.stderr != nil {
-			res.Stderr = resp.stderr() // the child's own words on a wrong answer
+		if res.Failed() && res.Stderr == "" && resp.Stderr != nil {
+			res.Stderr = resp.Stderr() // the child's own words on a wrong answer
 		}
 	}()
 	switch {

@@ -11,11 +11,10 @@ import (
 	"log"
 	"net"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/conform-suite/conform/protocol"
 )
 
 // ServeStdio answers protocol v1 requests read from r, one per line, writing
@@ -58,29 +57,11 @@ func ServeLine(ctx context.Context, impl Implementation, line []byte) []byte {
 	return appendAnswer(nil, serveOne(ctx, impl, line))
 }
 
-// serveOne decodes one request and answers it.
+// serveOne decodes one request, in one pass, and answers it.
 func serveOne(ctx context.Context, impl Implementation, data []byte) Response {
-	var req Request
-	if err := json.Unmarshal(data, &req); err != nil {
-		var probe struct {
-			ID json.RawMessage `json:"id"`
-		}
-		json.Unmarshal(data, &probe)
-		id := probe.ID
-		if !validID(id) || !textID(id) {
-			id = nil
-		}
-		return errorResponse(id, KindBadRequest, "not a request: "+err.Error())
-	}
-	switch {
-	case !validID(req.ID):
-		return errorResponse(nil, KindBadRequest, `the request's "id" is missing or not a string or integer`)
-	case !textID(req.ID):
-		return errorResponse(nil, KindBadRequest, `the request's "id" is a string that is not Unicode text: invalid UTF-8 or a lone surrogate escape`)
-	case req.Op == "":
-		return errorResponse(req.ID, KindBadRequest, `the request has no "op"`)
-	case len(req.Input) == 0 || req.Input[0] != '{':
-		return errorResponse(req.ID, KindBadRequest, `the request's "input" is not an object`)
+	req, refusal := protocol.ParseRequest(data)
+	if refusal != nil {
+		return *refusal
 	}
 	resp, err := impl.Call(ctx, req)
 	if err != nil {
@@ -91,66 +72,15 @@ func serveOne(ctx context.Context, impl Implementation, data []byte) Response {
 }
 
 func errorResponse(id json.RawMessage, kind, msg string) Response {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	return Response{ID: id, Error: &ErrorBody{Kind: kind, Message: msg}}
+	return protocol.ErrorAnswer(id, kind, msg)
 }
 
 // appendAnswer appends resp as one line.
-func appendAnswer(buf []byte, resp Response) []byte {
-	data, err := json.Marshal(resp)
-	if err != nil {
-		data, _ = json.Marshal(errorResponse(resp.ID, KindInternal, "marshal answer: "+err.Error()))
-	}
-	buf = append(buf, data...)
-	return append(buf, '\n')
-}
+func appendAnswer(buf []byte, resp Response) []byte { return protocol.AppendAnswer(buf, resp) }
 
-// textID reports whether a string id is Unicode text: valid UTF-8 with no
-// escaped lone surrogate (PROTO-ID-004). Integer ids are text.
-func textID(id json.RawMessage) bool {
-	if len(id) == 0 || id[0] != '"' {
-		return true
-	}
-	if !utf8.Valid(id) {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		if id[i] != '\\' {
-			continue
-		}
-		if i+1 < len(id) && id[i+1] != 'u' {
-			i++ // a two-character escape
-			continue
-		}
-		r, ok := hex4(id, i+2)
-		switch {
-		case !ok:
-			return false
-		case utf16.IsSurrogate(r) && r < 0xDC00:
-			lo, ok := hex4(id, i+8)
-			if !ok || id[i+6] != '\\' || id[i+7] != 'u' || lo < 0xDC00 || lo > 0xDFFF {
-				return false
-			}
-			i += 11
-		case utf16.IsSurrogate(r):
-			return false // a low surrogate first
-		default:
-			i += 5
-		}
-	}
-	return true
-}
-
-// hex4 reads the four hex digits of a \u escape at data[at:].
-func hex4(data []byte, at int) (rune, bool) {
-	if at < 0 || at+4 > len(data) {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(data[at:at+4]), 16, 16)
-	return rune(n), err == nil
-}
+// compactID returns the id without surrounding white space, the form in
+// which ids are matched.
+func compactID(id json.RawMessage) json.RawMessage { return bytes.TrimSpace(id) }
 
 // Defaults of [ServeOptions].
 const (

@@ -82,7 +82,7 @@ func (s *Spawn) Call(ctx context.Context, req Request) (Response, error) {
 	if !bytes.Equal(resp.ID, compactID(req.ID)) {
 		return Response{}, &CallError{Outcome: ProtocolErr, Msg: fmt.Sprintf("the answer's id %s is not the request's id %s", resp.ID, req.ID), Stderr: stderr}
 	}
-	resp.stderr = func() string { return stderr }
+	resp.Stderr = func() string { return stderr }
 	return resp, nil
 }
 

@@ -340,7 +340,7 @@ func (c *child) read() {
 		case ok && perr != nil:
 			ch <- answer{err: &CallError{Outcome: ProtocolErr, Msg: perr.Error(), Stderr: c.stderr.String()}}
 		case ok:
-			resp.stderr = c.stderr.String
+			resp.Stderr = c.stderr.String
 			ch <- answer{resp: resp}
 		case isLate:
 			// The answer to a request given up on: drop it.

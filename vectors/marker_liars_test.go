@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
 )
@@ -38,7 +39,7 @@ func (l liar) Call(ctx context.Context, req runner.Request) (runner.Response, er
 			req.Input, _ = json.Marshal(in)
 		}
 	}
-	resp, err := runner.InProcess{}.Call(ctx, req)
+	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err != nil || resp.Output == nil {
 		return resp, err
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -33,7 +34,7 @@ func (serveLine) Call(ctx context.Context, req runner.Request) (runner.Response,
 	if err != nil {
 		return runner.Response{}, err
 	}
-	out := runner.ServeLine(ctx, runner.InProcess{}, []byte(strings.TrimSuffix(line, "\n")))
+	out := runner.ServeLine(ctx, reference.InProcess{}, []byte(strings.TrimSuffix(line, "\n")))
 	var resp runner.Response
 	if err := json.Unmarshal(out, &resp); err != nil {
 		return runner.Response{}, fmt.Errorf("answer line %q: %v", out, err)
@@ -88,7 +89,7 @@ func check(impl runner.Implementation, op string, input json.RawMessage) error {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	req := runner.Request{ID: runner.IntID(1), Op: op, Input: input}
-	want, err := runner.InProcess{}.Call(ctx, req)
+	want, err := reference.InProcess{}.Call(ctx, req)
 	if err != nil {
 		return fmt.Errorf("reference: %v", err)
 	}

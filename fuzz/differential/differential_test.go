@@ -3,6 +3,7 @@ package differential
 import (
 	"context"
 	"encoding/json"
+	"github.com/conform-suite/conform/reference"
 	"os"
 	"os/exec"
 	"strings"
@@ -76,7 +77,8 @@ func (ucs2) Call(ctx context.Context, req runner.Request) (runner.Response, erro
 		}
 		return r
 	}, string(req.Input)))
-	return runner.InProcess{}.Call(ctx, req)
+	req.Value = nil // the decoded input no longer matches the rewritten one
+	return reference.InProcess{}.Call(ctx, req)
 }
 
 func (ucs2) Close() error { return nil }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"github.com/conform-suite/conform/vectors"
 	"net"
 	"os"
 	"path/filepath"
@@ -343,6 +344,38 @@ func TestSplitCommand(t *testing.T) {
 	for _, bad := range []string{"", "   ", `a "b`, `a 'b`, `a\`} {
 		if _, err := splitCommand(bad); err == nil {
 			t.Errorf("splitCommand(%q) = nil error, want one", bad)
+		}
+	}
+}
+
+// TestExplainRecordedAndErrorVectors: explain shows what a vector expecting
+// a protocol error expects, and every answer a real system is recorded to
+// give, taken from the embedded corpus itself.
+func TestExplainRecordedAndErrorVectors(t *testing.T) {
+	corpus, err := vectors.Load(vectors.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errVec, recVec *vectors.Vector
+	for _, v := range corpus.Vectors() {
+		if errVec == nil && v.Expect.Error != nil {
+			errVec = v
+		}
+		if recVec == nil && len(v.Divergences) > 0 {
+			recVec = v
+		}
+	}
+	if errVec == nil || recVec == nil {
+		t.Fatal("the corpus has no vector expecting an error, or none recording a divergence")
+	}
+	code, out, _ := conform(t, "", "explain", errVec.ID)
+	if want := "expected answer: a protocol error of kind " + errVec.Expect.Error.Kind; code != ExitOK || !strings.Contains(out, want) {
+		t.Errorf("explain %s = exit %d, output lacks %q:\n%s", errVec.ID, code, want, out)
+	}
+	code, out, _ = conform(t, "", "explain", recVec.ID)
+	for _, d := range recVec.Divergences {
+		if want := "recorded answer of " + d.System + " (graded under --profile " + d.System + "): " + d.Reason; code != ExitOK || !strings.Contains(out, want) {
+			t.Errorf("explain %s = exit %d, output lacks %q:\n%s", recVec.ID, code, want, out)
 		}
 	}
 }

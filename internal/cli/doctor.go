@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/conform-suite/conform/protocol"
 	"io"
 	"maps"
 	"slices"
@@ -116,7 +117,7 @@ func (d *doctorRun) hello(hello *runner.Hello) {
 	if hello == nil {
 		// The handshake took the answer for error kind unsupported: check
 		// that it is a well-formed protocol answer saying so.
-		resp, err := d.call(runner.Request{ID: runner.IntID(0), Op: "hello", Input: json.RawMessage(`{"protocol":1}`)})
+		resp, err := d.call(protocol.HelloRequest())
 		switch {
 		case err != nil:
 			d.check(false, "hello: no answer the second time: %v", err)

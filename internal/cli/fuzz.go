@@ -151,6 +151,11 @@ func (e *env) fuzz(args []string) int {
 		return ExitFailed
 	case werr != nil:
 		return ExitFailed
+	case ctx.Err() != nil:
+		// The run asked for was not made: finding nothing in part of it is
+		// no verdict, so a gate must not pass on it.
+		e.errorf("interrupted after %d inputs: the run did not finish, so finding nothing is no verdict", rep.Execs)
+		return ExitFailed
 	case rep.Execs-rep.Skipped <= 0:
 		// Nothing was compared: a gate that judged nothing must not pass.
 		e.errorf("no input was judged: the oracle refused every input as a bad request or the implementation answered every op as unsupported")

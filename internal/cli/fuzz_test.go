@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/fuzz"
+	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -27,7 +28,7 @@ const fuzzFaultEnv = "CONFORM_TEST_FUZZ_FAULT"
 type replayFault struct{}
 
 func (replayFault) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
-	resp, err := runner.InProcess{}.Call(ctx, req)
+	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err != nil || req.Op != "selref.replay" || resp.Output == nil {
 		return resp, err
 	}
@@ -52,7 +53,7 @@ type sendTurnLiar struct {
 }
 
 func (l sendTurnLiar) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
-	resp, err := runner.InProcess{}.Call(ctx, req)
+	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err != nil || req.Op != "quote.send_turn" || resp.Output == nil {
 		return resp, err
 	}
@@ -92,7 +93,7 @@ type allUnsupported struct{}
 
 func (allUnsupported) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
 	if req.Op == "hello" {
-		return runner.InProcess{}.Call(ctx, req)
+		return reference.InProcess{}.Call(ctx, req)
 	}
 	return runner.Response{ID: req.ID, Error: &runner.ErrorBody{Kind: "unsupported", Message: "not here"}}, nil
 }
@@ -362,5 +363,31 @@ func TestFuzzJudgedNothingFails(t *testing.T) {
 	code, stdout, stderr := conform(t, "", "fuzz", "--stdio", faultyCommand(t, "all-unsupported"), "--count", "50", "--seed", "1", "--out", t.TempDir())
 	if code != ExitFailed || !strings.Contains(stderr, "no input was judged") {
 		t.Errorf("conform fuzz = exit %d, want %d and 'no input was judged'\nstdout:\n%s\nstderr:\n%s", code, ExitFailed, stdout, stderr)
+	}
+}
+
+// TestFuzzInterruptedFails: a fuzz run stopped by Ctrl-C did not make the
+// run asked for, so even when it found nothing it is no passing verdict.
+func TestFuzzInterruptedFails(t *testing.T) {
+	serve := "env " + mainEnv + "=1 " + quoteArg(os.Args[0]) + " serve --stdio"
+	cmd := exec.Command(os.Args[0], "fuzz", "--stdio", serve, "--time", "10m", "--op", "quote.normalize", "--out", t.TempDir())
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second) // past start-up, so the interrupt is caught
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("an interrupted fuzz run did not end within 60s")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != ExitFailed || !strings.Contains(stderr.String(), "interrupted after") {
+		t.Fatalf("interrupted fuzz run = exit %d, stderr %q, stdout %q; want exit 1 saying it was interrupted", code, stderr.String(), stdout.String())
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -86,7 +87,7 @@ func (f *implFlags) build() (runner.Implementation, string, error) {
 		}
 		return &runner.Spawn{Command: argv, MaxLine: f.maxLine}, "spawn: " + f.spawn, nil
 	}
-	return runner.InProcess{}, "in-process", nil
+	return reference.InProcess{}, "in-process", nil
 }
 
 // connect opens the implementation and performs the handshake. On failure it

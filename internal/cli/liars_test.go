@@ -8,6 +8,7 @@ import (
 
 	"github.com/conform-suite/conform/internal/fakeimpl"
 	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -45,7 +46,7 @@ func init() {
 type rewriting func([]byte) []byte
 
 func (f rewriting) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
-	resp, err := runner.InProcess{}.Call(ctx, req)
+	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err == nil && resp.Output != nil && req.Op != "hello" {
 		resp.Output = f(resp.Output)
 	}

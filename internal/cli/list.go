@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
 	"slices"
@@ -145,13 +146,19 @@ func (e *env) explain(args []string) int {
 		}
 	}
 	fmt.Fprintf(&b, "input:\n%s\n", indentJSON(v.Input))
-	if v.Expect.Output != nil {
+	switch {
+	case v.Expect.Error != nil:
+		fmt.Fprintf(&b, "expected answer: a protocol error of kind %s (the input is malformed on purpose; the message is never compared)\n", v.Expect.Error.Kind)
+	case v.Expect.Output != nil:
 		fmt.Fprintf(&b, "expected output:\n%s\n", indentJSON(v.Expect.Output))
-	} else {
+	default:
 		fmt.Fprintf(&b, "expected output, by the implementation's choice %s:\n", v.Expect.Choice)
-		for value, out := range v.Expect.Outputs {
-			fmt.Fprintf(&b, "  %s = %s:\n%s\n", v.Expect.Choice, value, indentJSON(out))
+		for _, value := range slices.Sorted(maps.Keys(v.Expect.Outputs)) {
+			fmt.Fprintf(&b, "  %s = %s:\n%s\n", v.Expect.Choice, value, indentJSON(v.Expect.Outputs[value]))
 		}
+	}
+	for _, d := range v.Divergences {
+		fmt.Fprintf(&b, "recorded answer of %s (graded under --profile %s): %s\n%s\n", d.System, d.System, d.Reason, indentJSON(d.Answer()))
 	}
 	line, err := runner.RequestLine(runner.Request{ID: runner.IntID(1), Op: v.Op, Input: v.Input})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/conform-suite/conform/reference"
 	"io"
 	"os"
 	"path/filepath"
@@ -120,7 +121,7 @@ func replayLine(answers map[string]*vectors.Divergence, line []byte, out *bufio.
 			return out.WriteByte('\n')
 		}
 	}
-	_, err := out.Write(runner.ServeLine(context.Background(), runner.InProcess{}, line))
+	_, err := out.Write(runner.ServeLine(context.Background(), reference.InProcess{}, line))
 	return err
 }
 

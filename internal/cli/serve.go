@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -45,7 +46,7 @@ func (e *env) serve(args []string) int {
 		e.errorf("give one of --stdio and --http")
 		return ExitUsage
 	case *stdio:
-		if err := runner.ServeStdio(ctx, runner.InProcess{}, e.stdin, e.stdout, *maxLine); err != nil {
+		if err := runner.ServeStdio(ctx, reference.InProcess{}, e.stdin, e.stdout, *maxLine); err != nil {
 			e.errorf("%v", err)
 			return ExitFailed
 		}
@@ -91,7 +92,7 @@ func (e *env) serveHTTP(ctx context.Context, addr string, maxBody int64) int {
 	e.infof("serving the reference at http://%s/", ln.Addr())
 	opts := runner.DefaultServeOptions()
 	opts.MaxBody = maxBody
-	if err := opts.Serve(ctx, runner.InProcess{}, ln); err != nil {
+	if err := opts.Serve(ctx, reference.InProcess{}, ln); err != nil {
 		e.errorf("%v", err)
 		return ExitFailed
 	}

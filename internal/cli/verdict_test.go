@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/internal/fakeimpl"
+	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
 )
@@ -24,7 +25,7 @@ import (
 const codelessEnv = "CONFORM_TEST_CODELESS"
 
 // codeless is the reference with the code of every refusal removed.
-type codeless struct{ runner.InProcess }
+type codeless struct{ reference.InProcess }
 
 func (c codeless) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
 	resp, err := c.InProcess.Call(ctx, req)

@@ -17,10 +17,10 @@ func TestParseKeepsWhatWasWritten(t *testing.T) {
 		t.Errorf("member order = %q, want bac", got)
 	}
 	s := v.Get("b").Units
-	if len(s) != 11 || s[5] != 0xd83d || !hasLoneSurrogate(s) {
+	if len(s) != 11 || s[5] != 0xd83d || !HasLoneSurrogate(s) {
 		t.Errorf(`"half \ud83d face" = %x, want the lone unit d83d at 5 of 11`, s)
 	}
-	if c := v.Get("c").Units; len(c) != 3 || c[0] != 0xd83d || c[1] != 0xde00 || c[2] != 0xe9 || hasLoneSurrogate(c) {
+	if c := v.Get("c").Units; len(c) != 3 || c[0] != 0xd83d || c[1] != 0xde00 || c[2] != 0xe9 || HasLoneSurrogate(c) {
 		t.Errorf(`"\ud83d\ude00\u00e9" = %x`, c)
 	}
 	nums := v.Get("a").Elems
@@ -230,20 +230,4 @@ func TestIsInteger(t *testing.T) {
 			t.Errorf("ParseDecimal(%s) = %+v, %v; IsInteger want %v", lit, d, ok, want)
 		}
 	}
-}
-
-// hasLoneSurrogate reports whether u holds a surrogate that is not half of a
-// well-formed pair.
-func hasLoneSurrogate(u []uint16) bool {
-	for i := 0; i < len(u); i++ {
-		c := u[i]
-		switch {
-		case c < 0xd800 || c > 0xdfff:
-		case c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff:
-			i++
-		default:
-			return true
-		}
-	}
-	return false
 }

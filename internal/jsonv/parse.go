@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -72,6 +73,22 @@ func Valid(data []byte) bool {
 
 // Parse decodes one JSON text: a value with optional white space around it.
 func (o Options) Parse(data []byte) (*Value, error) {
+	v, end, err := o.ParseValue(data)
+	if err != nil {
+		return nil, err
+	}
+	if end != len(data) {
+		return nil, &Error{Offset: end, Path: "$", Err: ErrTrailingData, Detail: quoteByte(data[end])}
+	}
+	return v, nil
+}
+
+// ParseValue decodes the JSON value at the start of data (white space
+// before it is skipped) and returns it with the offset just past it and the
+// white space after it. What follows is not looked at: a caller that reads
+// an enclosing structure itself (the members of a protocol message) decodes
+// each member's value in the same single pass and knows its bytes.
+func (o Options) ParseValue(data []byte) (*Value, int, error) {
 	p := &parser{data: data, opts: o, values: o.MaxValues}
 	if p.opts.MaxDepth <= 0 {
 		p.opts.MaxDepth = DefaultMaxDepth
@@ -82,13 +99,10 @@ func (o Options) Parse(data []byte) (*Value, error) {
 	v := new(Value)
 	p.space()
 	if err := p.value(v, 0); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	p.space()
-	if p.i != len(p.data) {
-		return nil, p.fail(ErrTrailingData, "%s", quoteByte(p.data[p.i]))
-	}
-	return v, nil
+	return v, p.i, nil
 }
 
 type parser struct {
@@ -327,7 +341,13 @@ func pathStep(name []uint16) string {
 // string reads a string at p.i (which holds '"') into code units.
 func (p *parser) string() ([]uint16, error) {
 	p.i++
-	u := []uint16{}
+	// The bytes up to the next '"' bound the units of a string without an
+	// escaped quote, so one allocation usually holds it all.
+	n := bytes.IndexByte(p.data[p.i:], '"')
+	if n < 0 {
+		n = 0
+	}
+	u := make([]uint16, 0, n)
 	for {
 		if p.i >= len(p.data) {
 			return nil, p.fail(ErrSyntax, "unterminated string")

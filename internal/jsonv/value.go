@@ -120,3 +120,19 @@ func Key(u []uint16) string {
 	}
 	return string(b)
 }
+
+// HasLoneSurrogate reports whether u holds a surrogate that is not half of a
+// well-formed pair.
+func HasLoneSurrogate(u []uint16) bool {
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		switch {
+		case c < 0xd800 || c > 0xdfff:
+		case c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff:
+			i++
+		default:
+			return true
+		}
+	}
+	return false
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/reference/internal/opkit"
 )
 
@@ -83,7 +84,7 @@ func rejection(err error) any {
 	return nil
 }
 
-func stripOp(input json.RawMessage) (any, error) {
+func stripOp(input *jsonv.Value) (any, error) {
 	var in stripIn
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
@@ -99,7 +100,7 @@ func stripOp(input json.RawMessage) (any, error) {
 	return stripOut(r), nil
 }
 
-func streamOp(input json.RawMessage) (any, error) {
+func streamOp(input *jsonv.Value) (any, error) {
 	var in streamIn
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
@@ -149,7 +150,7 @@ func streamOp(input json.RawMessage) (any, error) {
 	return out, nil
 }
 
-func locateOp(input json.RawMessage) (any, error) {
+func locateOp(input *jsonv.Value) (any, error) {
 	var in locateIn
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
@@ -178,7 +179,7 @@ type artifactOut struct {
 	Retry    bool      `json:"retry,omitempty"`
 }
 
-func artifactOp(input json.RawMessage) (any, error) {
+func artifactOp(input *jsonv.Value) (any, error) {
 	var in artifactIn
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err

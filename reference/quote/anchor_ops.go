@@ -7,11 +7,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/reference/internal/opkit"
 )
 
 // normalizeOp answers quote.normalize: {text} -> {text}.
-func normalizeOp(input json.RawMessage) (any, error) {
+func normalizeOp(input *jsonv.Value) (any, error) {
 	var in struct {
 		Text string `json:"text"`
 	}
@@ -29,7 +30,7 @@ func normalizeOp(input json.RawMessage) (any, error) {
 // range. anchor and focus are a selection's two ends in either order
 // (QUOTE-ANCHOR-011); breaks are the stream's inserted line feeds
 // (QUOTE-ANCHOR-036).
-func selectOp(input json.RawMessage) (any, error) {
+func selectOp(input *jsonv.Value) (any, error) {
 	var in struct {
 		Text   string         `json:"text"`
 		Start  json.Number    `json:"start,omitempty"`
@@ -39,9 +40,6 @@ func selectOp(input json.RawMessage) (any, error) {
 		Breaks *[]json.Number `json:"breaks"`
 	}
 	if err := opkit.Decode(input, &in); err != nil {
-		return nil, err
-	}
-	if err := numberMembers(input, "start", "end", "anchor", "focus"); err != nil {
 		return nil, err
 	}
 	rangeForm := in.Start != "" || in.End != ""
@@ -97,22 +95,6 @@ func breakOffsets(text string, raw *[]json.Number) ([]int, error) {
 		out = append(out, b)
 	}
 	return out, nil
-}
-
-// numberMembers refuses a member of the object raw, among names, that is
-// present but not a JSON number: a json.Number field also takes a string
-// holding a number ("1"), which the protocol does not.
-func numberMembers(raw json.RawMessage, names ...string) error {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &members); err != nil {
-		return opkit.BadRequest("input: %v", err)
-	}
-	for _, name := range names {
-		if v, ok := members[name]; ok && !isJSONNumber(v) {
-			return opkit.BadRequest("input: %s is not a number", name)
-		}
-	}
-	return nil
 }
 
 // integer converts a JSON number with no fractional part (1, 1.0, 1e3,
@@ -176,10 +158,10 @@ func integer(n json.Number) (int, bool) {
 // resolveOp answers quote.resolve: {text, selector} -> {match: {start, end}}
 // or {match: null, reason}. The selector's start and end may be any JSON
 // number: they are hints that Resolve never needs (see Resolve).
-func resolveOp(input json.RawMessage) (any, error) {
+func resolveOp(input *jsonv.Value) (any, error) {
 	var in struct {
-		Text     string          `json:"text"`
-		Selector json.RawMessage `json:"selector"`
+		Text     string       `json:"text"`
+		Selector *jsonv.Value `json:"selector"`
 	}
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
@@ -193,13 +175,10 @@ func resolveOp(input json.RawMessage) (any, error) {
 		Prefix string      `json:"prefix"`
 		Suffix string      `json:"suffix"`
 	}
-	if len(in.Selector) == 0 {
-		return nil, opkit.BadRequest("input: missing member \"selector\"")
+	if in.Selector == nil || in.Selector.Kind != jsonv.Object {
+		return nil, opkit.BadRequest("input: selector: want an object")
 	}
 	if err := opkit.Decode(in.Selector, &s); err != nil {
-		return nil, opkit.BadRequest("input: selector: %v", err)
-	}
-	if err := numberMembers(in.Selector, "start", "end"); err != nil {
 		return nil, opkit.BadRequest("input: selector: %v", err)
 	}
 	start, end, err := Resolve(in.Text, Selector{Text: s.Text, Prefix: s.Prefix, Suffix: s.Suffix})
@@ -225,7 +204,7 @@ func resolveOp(input json.RawMessage) (any, error) {
 }
 
 // domTextOp answers quote.dom_text: {html} -> {text, breaks}.
-func domTextOp(input json.RawMessage) (any, error) {
+func domTextOp(input *jsonv.Value) (any, error) {
 	var in struct {
 		HTML *string `json:"html"`
 	}

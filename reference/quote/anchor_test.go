@@ -144,12 +144,12 @@ func TestInteger(t *testing.T) {
 // refuse the vector.)
 func TestSelectRefusesFractions(t *testing.T) {
 	for _, start := range []string{"1e-400", "0.5", "4.0000000000000000000000000000000000000000000000000000000000000000000000000000000001"} {
-		out, err := selectOp(json.RawMessage(`{"text":"abc","start":` + start + `,"end":2}`))
+		out, err := callRaw(selectOp, json.RawMessage(`{"text":"abc","start":`+start+`,"end":2}`))
 		if e, ok := errors.AsType[*opkit.Error](err); !ok || e.Kind != opkit.KindBadRequest {
 			t.Errorf("quote.select start %s = %v, %v; want a bad_request error", start, out, err)
 		}
 	}
-	if _, err := selectOp(json.RawMessage(`{"text":"abc","start":0e-400,"end":20e-1}`)); err != nil {
+	if _, err := callRaw(selectOp, json.RawMessage(`{"text":"abc","start":0e-400,"end":20e-1}`)); err != nil {
 		t.Errorf("quote.select start 0e-400, end 20e-1: %v, want an answer", err)
 	}
 }

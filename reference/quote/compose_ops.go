@@ -3,6 +3,7 @@ package quote
 import (
 	"encoding/json"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/reference/internal/opkit"
 )
 
@@ -23,7 +24,7 @@ type citationOutput struct {
 // citationMembers are the members a citation in an op input must have.
 var citationMembers = []string{"version", "environmentId", "threadId", "messageId", "text", "start", "end", "prefix", "suffix"}
 
-func commentOp(input json.RawMessage) (any, error) {
+func commentOp(input *jsonv.Value) (any, error) {
 	var in commentInput
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
@@ -32,7 +33,7 @@ func commentOp(input json.RawMessage) (any, error) {
 		return nil, opkit.BadRequest("input: citation and comment are required")
 	}
 	var c Citation
-	if err := opkit.Decode(*in.Citation, &c); err != nil {
+	if err := opkit.DecodeRaw(*in.Citation, &c); err != nil {
 		return nil, err
 	}
 	var present map[string]json.RawMessage
@@ -57,7 +58,7 @@ type textOutput struct {
 
 // promptOp adapts a function of the prompt to an op {prompt} -> {text}.
 func promptOp(f func(string) string) opkit.Handler {
-	return func(input json.RawMessage) (any, error) {
+	return func(input *jsonv.Value) (any, error) {
 		var in promptInput
 		if err := opkit.Decode(input, &in); err != nil {
 			return nil, err
@@ -80,7 +81,7 @@ type submitCheckOutput struct {
 	Message string `json:"message,omitempty"`
 }
 
-func submitCheckOp(input json.RawMessage) (any, error) {
+func submitCheckOp(input *jsonv.Value) (any, error) {
 	var in submitCheckInput
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
@@ -100,7 +101,7 @@ type sendTurnInput struct {
 	Target *Target `json:"target"`
 }
 
-func sendTurnOp(input json.RawMessage) (any, error) {
+func sendTurnOp(input *jsonv.Value) (any, error) {
 	var in sendTurnInput
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
@@ -128,7 +129,7 @@ type navEncodeOutput struct {
 
 // navEncodeOp takes the input of quote.format, so it decodes and refuses
 // citations exactly as quote.format does.
-func navEncodeOp(input json.RawMessage) (any, error) {
+func navEncodeOp(input *jsonv.Value) (any, error) {
 	out, err := formatOp(input)
 	if err != nil {
 		return nil, err
@@ -144,7 +145,7 @@ type navDecodeInput struct {
 	Location *string `json:"location"`
 }
 
-func navDecodeOp(input json.RawMessage) (any, error) {
+func navDecodeOp(input *jsonv.Value) (any, error) {
 	var in navDecodeInput
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
@@ -166,7 +167,7 @@ type navHistoryInput struct {
 
 // navHistoryOp answers quote.nav_history: {cursors, source_page?} ->
 // {pages, stop, warning}.
-func navHistoryOp(input json.RawMessage) (any, error) {
+func navHistoryOp(input *jsonv.Value) (any, error) {
 	var in navHistoryInput
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err

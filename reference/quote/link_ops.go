@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/big"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/reference/internal/opkit"
 )
 
@@ -35,7 +36,7 @@ type formatOutput struct {
 	Link string `json:"link"`
 }
 
-func formatOp(input json.RawMessage) (any, error) {
+func formatOp(input *jsonv.Value) (any, error) {
 	var in formatInput
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
@@ -55,7 +56,7 @@ func formatOp(input json.RawMessage) (any, error) {
 			return nil, opkit.BadRequest("input: citation: %s is not a number", name)
 		}
 	}
-	if hasUnpairedSurrogate(input) {
+	if opkit.HasLoneSurrogate(input) {
 		return opkit.Reject(string(CodeUnpairedSurrogate)), nil
 	}
 	c := Citation{
@@ -105,59 +106,6 @@ func jsonInteger(raw json.RawMessage) (int64, bool) {
 	return r.Num().Int64(), true
 }
 
-// hasUnpairedSurrogate reports whether a JSON text holds a \u escape of a
-// surrogate that is not part of a high-low pair. encoding/json would turn it
-// into U+FFFD, so the check is made on the raw text.
-func hasUnpairedSurrogate(data []byte) bool {
-	inString := false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		if !inString {
-			inString = c == '"'
-			continue
-		}
-		switch c {
-		case '"':
-			inString = false
-		case '\\':
-			if i+1 < len(data) && data[i+1] == 'u' {
-				u, ok := hex4(data, i+2)
-				switch {
-				case ok && u >= 0xD800 && u <= 0xDBFF:
-					if i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
-						if l, ok := hex4(data, i+8); ok && l >= 0xDC00 && l <= 0xDFFF {
-							i += 11
-							continue
-						}
-					}
-					return true
-				case ok && u >= 0xDC00 && u <= 0xDFFF:
-					return true
-				}
-				i += 5
-				continue
-			}
-			i++ // skip the escaped character
-		}
-	}
-	return false
-}
-
-func hex4(data []byte, i int) (rune, bool) {
-	if i+4 > len(data) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range data[i : i+4] {
-		d, ok := unhex(c)
-		if !ok {
-			return 0, false
-		}
-		r = r<<4 | rune(d)
-	}
-	return r, true
-}
-
 type parseInput struct {
 	Href *string `json:"href"`
 }
@@ -166,7 +114,7 @@ type parseOutput struct {
 	Citation Citation `json:"citation"`
 }
 
-func parseOp(input json.RawMessage) (any, error) {
+func parseOp(input *jsonv.Value) (any, error) {
 	var in parseInput
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
@@ -189,7 +137,7 @@ type collectOutput struct {
 	Citations []Link `json:"citations"`
 }
 
-func collectOp(input json.RawMessage) (any, error) {
+func collectOp(input *jsonv.Value) (any, error) {
 	var in collectInput
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err

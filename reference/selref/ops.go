@@ -3,6 +3,7 @@ package selref
 import (
 	"encoding/json"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/reference/internal/opkit"
 )
 
@@ -27,7 +28,7 @@ type ingestOutput struct {
 
 // ingestOp answers selref.ingest {label?, vanceUri?, url?}. A JSON null is
 // read as an absent member.
-func ingestOp(input json.RawMessage) (any, error) {
+func ingestOp(input *jsonv.Value) (any, error) {
 	var in struct {
 		Label    *string `json:"label"`
 		VanceURI *string `json:"vanceUri"`
@@ -53,7 +54,7 @@ type replayOutput struct {
 // a value that is not an object means no reference, and a member that is
 // not a string is absent. current (optional, false by default) says that the
 // message is the current turn's (SELREF-REPLAY-007).
-func replayOp(input json.RawMessage) (any, error) {
+func replayOp(input *jsonv.Value) (any, error) {
 	var in struct {
 		Body      *string         `json:"body"`
 		Reference json.RawMessage `json:"reference"`
@@ -87,7 +88,7 @@ type bubbleOutput struct {
 // bubbleOp answers selref.bubble {reference?}: the Markdown of the history
 // bubble, empty when no reference survives ingest. The reference is read as
 // replay reads it.
-func bubbleOp(input json.RawMessage) (any, error) {
+func bubbleOp(input *jsonv.Value) (any, error) {
 	var in struct {
 		Reference json.RawMessage `json:"reference"`
 	}

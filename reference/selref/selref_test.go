@@ -155,7 +155,7 @@ func TestOpsBadRequest(t *testing.T) {
 		{"selref.bubble", ``},
 	}
 	for _, tt := range tests {
-		out, err := Ops[tt.op](json.RawMessage(tt.input))
+		out, err := callRaw(Ops[tt.op], json.RawMessage(tt.input))
 		e, ok := errors.AsType[*opkit.Error](err)
 		if !ok || e.Kind != opkit.KindBadRequest {
 			t.Errorf("%s(%s) = %v, %v, want a bad_request error", tt.op, tt.input, out, err)

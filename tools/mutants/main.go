@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -379,6 +380,12 @@ func judgeQueue(ctx context.Context, o *Options, j *Judge, queue []*Verdict, src
 		done int
 		wg   sync.WaitGroup
 	)
+	tty := onTerminal(os.Stderr)
+	defer func() {
+		if tty {
+			fmt.Fprint(os.Stderr, "\r\x1b[K") // the last progress line goes
+		}
+	}()
 	for w := range max(1, o.Workers) {
 		wg.Go(func() {
 			for {
@@ -400,7 +407,7 @@ func judgeQueue(ctx context.Context, o *Options, j *Judge, queue []*Verdict, src
 				}
 				mu.Lock()
 				done++
-				fmt.Fprintf(os.Stderr, "[%d/%d] %-9s %s %s\n", done, len(queue), v.Status, v.ID, v.Detail)
+				progressLine(os.Stderr, tty, fmt.Sprintf("[%d/%d] %-9s %s %s", done, len(queue), v.Status, v.ID, v.Detail), v.Status == Killed)
 				mu.Unlock()
 			}
 		})
@@ -440,4 +447,25 @@ func writeReport(o *Options, s *Summary) error {
 		report = filepath.Join(o.Root, report)
 	}
 	return os.WriteFile(report, []byte(s.Markdown()), 0o644)
+}
+
+// progressLine writes one verdict line. On a terminal a routine verdict
+// (transient) only redraws the progress line in place, and the others stay
+// on their own lines; anywhere else (a pipe, a CI log) every verdict is a
+// line of its own and nothing is redrawn.
+func progressLine(w io.Writer, tty bool, line string, transient bool) {
+	switch {
+	case !tty:
+		fmt.Fprintln(w, line)
+	case transient:
+		fmt.Fprint(w, "\r\x1b[K"+line)
+	default:
+		fmt.Fprint(w, "\r\x1b[K"+line+"\n")
+	}
+}
+
+// onTerminal reports whether f is a terminal (and not a dumb one).
+func onTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb"
 }

@@ -276,3 +276,19 @@ func TestOverlayBuild(t *testing.T) {
 		t.Errorf("mutated program with an argument: %v, want exit status 3 (the guard dropped)", err)
 	}
 }
+
+// TestProgressLine: off a terminal every verdict is a line of its own and
+// nothing is redrawn; on one, a routine verdict only redraws the line.
+func TestProgressLine(t *testing.T) {
+	var pipe, tty strings.Builder
+	progressLine(&pipe, false, "[1/2] killed    a", true)
+	progressLine(&pipe, false, "[2/2] survived  b", false)
+	if got := pipe.String(); got != "[1/2] killed    a\n[2/2] survived  b\n" {
+		t.Errorf("off a terminal: %q", got)
+	}
+	progressLine(&tty, true, "[1/2] killed    a", true)
+	progressLine(&tty, true, "[2/2] survived  b", false)
+	if got := tty.String(); got != "\r\x1b[K[1/2] killed    a\r\x1b[K[2/2] survived  b\n" {
+		t.Errorf("on a terminal: %q", got)
+	}
+}

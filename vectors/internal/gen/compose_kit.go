@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/conform-suite/conform/reference/quote"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -39,8 +38,8 @@ const (
 // cs, from the two line feeds before <assistant_citations> to the end.
 func compBlock(cs ...qCitation) string {
 	type entry struct {
-		ID       string         `json:"id"`
-		Citation quote.Citation `json:"citation"`
+		ID       string   `json:"id"`
+		Citation citation `json:"citation"`
 	}
 	entries := make([]entry, len(cs))
 	note := compNote

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/conform-suite/conform/reference/quote"
 	"github.com/conform-suite/conform/vectors"
 	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
@@ -32,10 +31,10 @@ func qBase() qCitation {
 	return qCitation{env: "a", thread: "b", msg: "c", text: "q", start: 0, end: 1}
 }
 
-// json returns the citation as its JSON object; the reference's type gives
+// json returns the citation as its JSON object; the type citation gives
 // the member order of the specification.
-func (c qCitation) json() quote.Citation {
-	return quote.Citation{Version: 1, EnvironmentID: c.env, ThreadID: c.thread, MessageID: c.msg, Text: c.text,
+func (c qCitation) json() citation {
+	return citation{Version: 1, EnvironmentID: c.env, ThreadID: c.thread, MessageID: c.msg, Text: c.text,
 		Comment: c.comment, Start: c.start, End: c.end, Prefix: c.prefix, Suffix: c.suffix}
 }
 

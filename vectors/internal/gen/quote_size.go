@@ -3,7 +3,6 @@ package main
 import (
 	"strings"
 
-	"github.com/conform-suite/conform/reference/quote"
 	"github.com/conform-suite/conform/vectors"
 	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
@@ -96,10 +95,10 @@ func quoteCollectSize() (*vectors.File, error) {
 	small := qBase()
 	smallLink := "[Assistant quote](" + small.href() + ")"
 	type found struct {
-		Start    int            `json:"start"`
-		End      int            `json:"end"`
-		Source   string         `json:"source"`
-		Citation quote.Citation `json:"citation"`
+		Start    int      `json:"start"`
+		End      int      `json:"end"`
+		Source   string   `json:"source"`
+		Citation citation `json:"citation"`
 	}
 	// Offsets: the texts below hold ASCII and one astral character (2 units).
 	at := "[Assistant quote](" + qPaddedHref(qMaxHref) + ")"

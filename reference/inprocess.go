@@ -1,0 +1,71 @@
+package reference
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/conform-suite/conform/protocol"
+)
+
+// InProcess is the reference, called directly: it satisfies the runner's
+// Implementation interface. Its answers are JSON bytes, judged exactly as an
+// answer read from a pipe is. A request read by protocol.ParseRequest
+// carries its decoded input (Request.Value), which is used as it is; any
+// other has its input decoded here, once.
+type InProcess struct{}
+
+// Call answers req with the reference.
+func (InProcess) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return protocol.Response{}, err
+	}
+	var out any
+	var err error
+	if req.Value != nil {
+		out, err = HandleValue(req.Op, req.Value)
+	} else {
+		out, err = Handle(req.Op, req.Input)
+	}
+	resp := protocol.Response{ID: req.ID}
+	if err != nil {
+		var e *Error
+		if !errors.As(err, &e) {
+			e = &Error{Kind: KindInternal, Message: err.Error()}
+		}
+		resp.Error = &protocol.Error{Kind: e.Kind, Message: e.Message}
+		return resp, nil
+	}
+	data, err := json.Marshal(out)
+	if err != nil {
+		resp.Error = &protocol.Error{Kind: KindInternal, Message: "marshal output: " + err.Error()}
+		return resp, nil
+	}
+	if replacedUTF8(data) {
+		// encoding/json writes each ill-formed UTF-8 byte of a string as
+		// \ufffd: the output held text that no answer could carry.
+		resp.Error = &protocol.Error{Kind: KindInternal, Message: "marshal output: a string is not well-formed UTF-8"}
+		return resp, nil
+	}
+	resp.Output = data
+	return resp, nil
+}
+
+// Close does nothing.
+func (InProcess) Close() error { return nil }
+
+// replacedUTF8 reports whether data, written by encoding/json, holds a \ufffd
+// escape: encoding/json writes U+FFFD itself as UTF-8 and uses the escape only
+// for a byte of a string that was not UTF-8.
+func replacedUTF8(data []byte) bool {
+	for i := 0; i+1 < len(data); i++ {
+		if data[i] != '\\' {
+			continue
+		}
+		if data[i+1] == 'u' && i+6 <= len(data) && string(data[i+2:i+6]) == "fffd" {
+			return true
+		}
+		i++ // skip the escaped character
+	}
+	return false
+}

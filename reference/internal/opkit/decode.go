@@ -1,0 +1,251 @@
+package opkit
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/conform-suite/conform/protocol"
+)
+
+// Decode maps the decoded input onto v (a pointer to a struct) strictly, in
+// the one pass that walks the value: a member whose name matches no field
+// exactly (case included) is unknown, a member named twice is refused, a field that is not optional (a
+// pointer, a json.RawMessage, a *jsonv.Value, or tagged omitempty or
+// omitzero) must be present, and a value of the wrong type is refused; each
+// is a bad_request error naming the member. Strings are read as encoding/json
+// reads them (a lone surrogate as U+FFFD; HasLoneSurrogate tells), integers
+// exactly from their literal, json.Number and json.RawMessage as written.
+func Decode(input *jsonv.Value, v any) error {
+	if input == nil {
+		return &Error{Kind: KindBadRequest, Message: "missing input"}
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return &Error{Kind: KindInternal, Message: fmt.Sprintf("decode into %T", v)}
+	}
+	if err := decode(input, rv.Elem(), "input"); err != nil {
+		return &Error{Kind: KindBadRequest, Message: err.Error()}
+	}
+	return nil
+}
+
+var (
+	rawMessageType = reflect.TypeFor[json.RawMessage]()
+	numberType     = reflect.TypeFor[json.Number]()
+	valuePtrType   = reflect.TypeFor[*jsonv.Value]()
+)
+
+func decode(j *jsonv.Value, rv reflect.Value, path string) error {
+	switch rv.Type() {
+	case rawMessageType:
+		rv.SetBytes(jsonv.Append(nil, j))
+		return nil
+	case valuePtrType:
+		rv.Set(reflect.ValueOf(j))
+		return nil
+	case numberType:
+		if j.Kind != jsonv.Number {
+			return mismatch(j, "a number", path)
+		}
+		rv.SetString(j.Num)
+		return nil
+	}
+	if j.Kind == jsonv.Null {
+		// As encoding/json: null empties a pointer, slice, map or
+		// interface and leaves any other value as it is.
+		switch rv.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+			rv.SetZero()
+		}
+		return nil
+	}
+	switch rv.Kind() {
+	case reflect.Pointer:
+		p := reflect.New(rv.Type().Elem())
+		if err := decode(j, p.Elem(), path); err != nil {
+			return err
+		}
+		rv.Set(p)
+	case reflect.String:
+		if j.Kind != jsonv.String {
+			return mismatch(j, "a string", path)
+		}
+		rv.SetString(protocol.Text(j.Units))
+	case reflect.Bool:
+		if j.Kind != jsonv.True && j.Kind != jsonv.False {
+			return mismatch(j, "a boolean", path)
+		}
+		rv.SetBool(j.Kind == jsonv.True)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if j.Kind != jsonv.Number {
+			return mismatch(j, "a number", path)
+		}
+		n, err := strconv.ParseInt(j.Num, 10, rv.Type().Bits())
+		if err != nil {
+			return fmt.Errorf("%s: the number %s is not an integer of %d bits", path, j.Num, rv.Type().Bits())
+		}
+		rv.SetInt(n)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if j.Kind != jsonv.Number {
+			return mismatch(j, "a number", path)
+		}
+		n, err := strconv.ParseUint(j.Num, 10, rv.Type().Bits())
+		if err != nil {
+			return fmt.Errorf("%s: the number %s is not an unsigned integer of %d bits", path, j.Num, rv.Type().Bits())
+		}
+		rv.SetUint(n)
+	case reflect.Float32, reflect.Float64:
+		if j.Kind != jsonv.Number {
+			return mismatch(j, "a number", path)
+		}
+		f, err := strconv.ParseFloat(j.Num, rv.Type().Bits())
+		if err != nil {
+			return fmt.Errorf("%s: the number %s is out of range", path, j.Num)
+		}
+		rv.SetFloat(f)
+	case reflect.Slice:
+		if j.Kind != jsonv.Array {
+			return mismatch(j, "an array", path)
+		}
+		s := reflect.MakeSlice(rv.Type(), len(j.Elems), len(j.Elems))
+		for i := range j.Elems {
+			if err := decode(&j.Elems[i], s.Index(i), path+"["+strconv.Itoa(i)+"]"); err != nil {
+				return err
+			}
+		}
+		rv.Set(s)
+	case reflect.Map:
+		if j.Kind != jsonv.Object || rv.Type().Key().Kind() != reflect.String {
+			return mismatch(j, "an object", path)
+		}
+		m := reflect.MakeMapWithSize(rv.Type(), len(j.Members))
+		for i := range j.Members {
+			e := reflect.New(rv.Type().Elem()).Elem()
+			name := protocol.Text(j.Members[i].Name)
+			if m.MapIndex(reflect.ValueOf(name).Convert(rv.Type().Key())).IsValid() {
+				return fmt.Errorf("%s: the member %s is named twice", path, jsonv.AppendString(nil, j.Members[i].Name))
+			}
+			if err := decode(&j.Members[i].Value, e, path+jsonv.PathStep(j.Members[i].Name)); err != nil {
+				return err
+			}
+			m.SetMapIndex(reflect.ValueOf(name).Convert(rv.Type().Key()), e)
+		}
+		rv.Set(m)
+	case reflect.Struct:
+		return decodeStruct(j, rv, path)
+	case reflect.Interface:
+		var x any
+		if err := json.Unmarshal(jsonv.Append(nil, j), &x); err != nil {
+			return fmt.Errorf("%s: %v", path, err)
+		}
+		rv.Set(reflect.ValueOf(x))
+	default:
+		return fmt.Errorf("%s: no decoding into %s", path, rv.Type())
+	}
+	return nil
+}
+
+func mismatch(j *jsonv.Value, want, path string) error {
+	return fmt.Errorf("%s: want %s, got %s", path, want, j.Kind)
+}
+
+func decodeStruct(j *jsonv.Value, rv reflect.Value, path string) error {
+	if j.Kind != jsonv.Object {
+		return mismatch(j, "an object", path)
+	}
+	p := planOf(rv.Type())
+	var seen uint64 // fields present, by index (plans have at most 64 fields)
+	for i := range j.Members {
+		m := &j.Members[i]
+		f := p.lookup(m.Name)
+		if f < 0 {
+			return fmt.Errorf("%s: unknown member %s", path, jsonv.AppendString(nil, m.Name))
+		}
+		if seen&(1<<f) != 0 {
+			return fmt.Errorf("%s: the member %s is named twice", path, jsonv.AppendString(nil, m.Name))
+		}
+		seen |= 1 << f
+		if err := decode(&m.Value, rv.Field(p.fields[f].index), path+"."+p.fields[f].name); err != nil {
+			return err
+		}
+	}
+	if missing := p.required &^ seen; missing != 0 {
+		for f := range p.fields {
+			if missing&(1<<f) != 0 {
+				return fmt.Errorf("%s: missing member %q", path, p.fields[f].name)
+			}
+		}
+	}
+	return nil
+}
+
+// plan is how the members of an object map onto a struct's fields.
+type plan struct {
+	fields   []planField
+	required uint64 // bit f set: fields[f] must be present
+}
+
+type planField struct {
+	name  string
+	index int
+}
+
+func (p *plan) lookup(name []uint16) int {
+	for f := range p.fields {
+		n := p.fields[f].name
+		if len(n) != len(name) {
+			continue
+		}
+		same := true
+		for i := range name {
+			if name[i] != uint16(n[i]) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return f
+		}
+	}
+	return -1
+}
+
+var plans sync.Map // reflect.Type -> *plan
+
+func planOf(t reflect.Type) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	p := &plan{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		for k := 0; k < len(name); k++ {
+			if name[k] >= 0x80 {
+				panic("opkit: member names are ASCII: " + name)
+			}
+		}
+		optional := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero") ||
+			f.Type.Kind() == reflect.Pointer || f.Type == rawMessageType
+		if !optional {
+			p.required |= 1 << len(p.fields)
+		}
+		p.fields = append(p.fields, planField{name: name, index: i})
+	}
+	if len(p.fields) > 64 {
+		panic("opkit: more than 64 members in " + t.String())
+	}
+	plans.Store(t, p)
+	return p
+}
