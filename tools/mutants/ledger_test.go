@@ -191,3 +191,67 @@ func TestEquivalenceCheck(t *testing.T) {
 		t.Errorf("a mutant that changes no answer failed the equivalence check: %s", msg)
 	}
 }
+
+// TestPartialReportSaysSo: a run restricted by -run says in its header that
+// it is partial, names the regexp and the files it judged, leaves the
+// unselected mutants out of its tables, and labels its kill rate as one over
+// what it judged; a run over every mutant says so and has no such label.
+func TestPartialReportSaysSo(t *testing.T) {
+	mk := func(id, file string, st Status, cached bool) *Verdict {
+		return &Verdict{Mutation: &Mutation{ID: id, File: file, Kind: "k"}, Result: Result{Status: st}, Judged: true, Cached: cached}
+	}
+	// The selected file's mutants: 3 killed (1 from the cache), 1 survived.
+	// The other file's are not judged: a restricted run leaves them alone.
+	all := []*Verdict{
+		mk("a/one.go:f:k:1", "reference/a/one.go", Killed, true),
+		mk("a/one.go:f:k:2", "reference/a/one.go", Killed, false),
+		mk("a/one.go:f:k:3", "reference/a/one.go", Killed, false),
+		mk("a/one.go:f:k:4", "reference/a/one.go", Survived, false),
+		{Mutation: &Mutation{ID: "b/two.go:g:k:1", File: "reference/b/two.go", Kind: "k"}},
+		{Mutation: &Mutation{ID: "b/two.go:g:k:2", File: "reference/b/two.go", Kind: "k"}},
+	}
+	o := &Options{Workers: 1, EqCheck: time.Second, Run: regexp.MustCompile(`^a/one\.go:`)}
+	s := Summarize(all, o, time.Second, 0, nil)
+	s.Commit, s.GoVersion = "abc123", "go1.26"
+	if !s.Partial() || s.NotSelected != 2 || s.Judged() != 4 || s.NotJudged != 0 {
+		t.Fatalf("Partial %v, not selected %d, judged %d, not judged %d; want true, 2, 4, 0", s.Partial(), s.NotSelected, s.Judged(), s.NotJudged)
+	}
+	md := s.Markdown()
+	for _, want := range []string{
+		"**This run was partial (partial: only the 4 of 6 mutants whose id matches `^a/one\\.go:`)",
+		"| scope of this run | partial: only the 4 of 6 mutants whose id matches `^a/one\\.go:` |",
+		"| files judged by this run (1) | reference/a/one.go |",
+		"| left out by -run (not judged) | 2 |",
+		"| verdicts judged afresh by this run | 3 |",
+		"| verdicts taken from the cache | 1 |",
+		"| **kill rate over the 4 mutants judged by this run only** (killed / (compiled − equivalent)) | **75.0%** |",
+		"| reference/a/one.go | 4 | 0 | 3 | 0 | 0 | 1 |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("partial report lacks %q", want)
+		}
+	}
+	for _, unwanted := range []string{"kill rate over every mutant", "reference/b/two.go |", "| scope of this run | every mutant"} {
+		if strings.Contains(md, unwanted) {
+			t.Errorf("partial report says %q", unwanted)
+		}
+	}
+	if line := s.Line(); !strings.Contains(line, "partial") || !strings.Contains(line, "kill rate over the 4 judged") {
+		t.Errorf("summary line %q does not say the run was partial", line)
+	}
+
+	// A budget that runs out makes a run partial too.
+	all[4].Judged, all[5].Judged = false, false
+	b := Summarize(all, &Options{Workers: 1, EqCheck: time.Second, Budget: time.Minute}, time.Second, 0, nil)
+	if !b.Partial() || b.NotJudged != 2 || !strings.Contains(b.Markdown(), "the budget of 1m0s ran out with 2 of them not judged") {
+		t.Errorf("a run stopped by its budget is not reported as partial: %s", b.Scope())
+	}
+
+	// Every mutant judged: the scope says so and the kill rate is the whole suite's.
+	all = all[:4]
+	f := Summarize(all, &Options{Workers: 1, EqCheck: time.Second}, time.Second, 0, nil)
+	fmd := f.Markdown()
+	if f.Partial() || !strings.Contains(fmd, "| scope of this run | every mutant (4) |") || !strings.Contains(fmd, "**kill rate over every mutant**") || strings.Contains(fmd, "partial") {
+		t.Errorf("a run over every mutant is not reported as whole:\n%s", fmd[:min(len(fmd), 1500)])
+	}
+}
