@@ -255,3 +255,12 @@ func TestPartialReportSaysSo(t *testing.T) {
 		t.Errorf("a run over every mutant is not reported as whole:\n%s", fmd[:min(len(fmd), 1500)])
 	}
 }
+
+// TestNoRateOverNothing: a run that judged no killable mutant shows no
+// kill rate, rather than 100% of nothing.
+func TestNoRateOverNothing(t *testing.T) {
+	s := &Summary{Options: &Options{}, Counts: map[Status]int{}}
+	if line := s.Line(); strings.Contains(line, "%") || !strings.Contains(line, "none (no mutant was judged") {
+		t.Errorf("Line() = %q, want no rate", line)
+	}
+}

@@ -104,14 +104,23 @@ func (s *Summary) KillRate() float64 {
 	return 100 * float64(s.Counts[Killed]) / float64(n)
 }
 
+// rateText is the kill rate as a report shows it: none when no mutant was
+// left to kill, never a rate over nothing.
+func (s *Summary) rateText() string {
+	if s.Counts[Killed]+s.Counts[Survived]-s.Equivalent == 0 {
+		return "none (no mutant was judged that could be killed)"
+	}
+	return fmt.Sprintf("%.1f%%", s.KillRate())
+}
+
 // Line is the one-line summary printed at the end of a run.
 func (s *Summary) Line() string {
 	rate := "kill rate"
 	if s.Partial() {
 		rate = fmt.Sprintf("kill rate over the %d judged", s.Judged())
 	}
-	return fmt.Sprintf("mutants: %s; %d did not compile, %d killed, %d equivalent, %d unjudgeable, %d survived, %d not judged; %s %.1f%%; %d judged afresh, %d from the cache; %v",
-		s.Scope(), s.Counts[Uncompilable], s.Counts[Killed], s.Equivalent, s.Unjudgeable, len(s.Survivors), s.NotJudged, rate, s.KillRate(),
+	return fmt.Sprintf("mutants: %s; %d did not compile, %d killed, %d equivalent, %d unjudgeable, %d survived, %d not judged; %s %s; %d judged afresh, %d from the cache; %v",
+		s.Scope(), s.Counts[Uncompilable], s.Counts[Killed], s.Equivalent, s.Unjudgeable, len(s.Survivors), s.NotJudged, rate, s.rateText(),
 		s.Judged()-s.Cached, s.Cached, s.Duration.Round(time.Second))
 }
 
@@ -197,9 +206,9 @@ func (s *Summary) Markdown() string {
 	fmt.Fprintf(&b, "| unjudgeable through protocol v1 (tools/mutants/unjudgeable.txt; not killed) | %d |\n", s.Unjudgeable)
 	fmt.Fprintf(&b, "| survived | %d |\n", len(s.Survivors))
 	if s.Partial() {
-		fmt.Fprintf(&b, "| **kill rate over the %d mutants judged by this run only** (killed / (compiled − equivalent)) | **%.1f%%** |\n", s.Judged(), s.KillRate())
+		fmt.Fprintf(&b, "| **kill rate over the %d mutants judged by this run only** (killed / (compiled − equivalent)) | **%s** |\n", s.Judged(), s.rateText())
 	} else {
-		fmt.Fprintf(&b, "| **kill rate over every mutant** (killed / (compiled − equivalent)) | **%.1f%%** |\n", s.KillRate())
+		fmt.Fprintf(&b, "| **kill rate over every mutant** (killed / (compiled − equivalent)) | **%s** |\n", s.rateText())
 	}
 	fmt.Fprintf(&b, "| duration of this run (%d workers) | %v |\n", s.Options.Workers, s.Duration.Round(time.Second))
 	what := "every mutant"
