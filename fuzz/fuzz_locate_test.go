@@ -40,7 +40,7 @@ func FuzzLocate(f *testing.F) {
 		if len(value)+len(locator)+len(choices) > locateFuzzMax {
 			return // see locateFuzzMax
 		}
-		if !json.Valid([]byte(value)) || !utf8.ValidString(locator) {
+		if !json.Valid([]byte(value)) || !utf8.ValidString(value) || !utf8.ValidString(locator) {
 			return // not a request a client can send: JSON carries no invalid UTF-8
 		}
 		out := locateOp(t, value, locator)
