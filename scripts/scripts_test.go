@@ -1,0 +1,191 @@
+// Package scripts holds the tests of the shell scripts beside it.
+package scripts
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// classify runs fuzz-classify.sh on a log and returns its verdict.
+func classify(t *testing.T, log string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "fuzz.log")
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("bash", "fuzz-classify.sh", path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("fuzz-classify.sh: %v\n%s", err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// The end of a CI log of go1.26.8 in which the coordinator's deadline race
+// failed a target that had found nothing.
+const deadlineRace = `fuzz: elapsed: 0s, gathering baseline coverage: 0/103 completed
+fuzz: elapsed: 1s, gathering baseline coverage: 103/103 completed, now fuzzing with 2 workers
+fuzz: elapsed: 3s, execs: 14982 (4994/sec), new interesting: 3 (total: 106)
+fuzz: elapsed: 4s, execs: 14982 (0/sec), new interesting: 3 (total: 106)
+--- FAIL: FuzzExpand (4.70s)
+    context deadline exceeded
+FAIL
+exit status 1
+FAIL	github.com/conform-suite/conform/fuzz	4.726s
+`
+
+func TestClassifyDeadlineRace(t *testing.T) {
+	if got := classify(t, deadlineRace); got != "deadline-flake" {
+		t.Fatalf("got %q, want deadline-flake", got)
+	}
+}
+
+func TestClassifyDeadlineWithMoreIsNotAFlake(t *testing.T) {
+	// The same failure with anything else said by the test is not the race.
+	log := strings.Replace(deadlineRace, "    context deadline exceeded\n",
+		"    context deadline exceeded\n    expand_test.go:40: output differs\n", 1)
+	if got := classify(t, log); got != "other" {
+		t.Fatalf("got %q, want other", got)
+	}
+}
+
+func TestClassifyBuildFailure(t *testing.T) {
+	log := "# github.com/conform-suite/conform/fuzz\nfuzz/x_test.go:3:1: syntax error\nFAIL\tgithub.com/conform-suite/conform/fuzz [build failed]\n"
+	if got := classify(t, log); got != "other" {
+		t.Fatalf("got %q, want other", got)
+	}
+}
+
+// TestClassifyRealFinding fuzzes a target that fails on its first input in a
+// throwaway module, so the log is go's own output for a real finding.
+func TestClassifyRealFinding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes a throwaway module")
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.test/finding\n\ngo 1.26\n",
+		"f_test.go": `package finding
+
+import "testing"
+
+func FuzzBoom(f *testing.F) {
+	f.Add("seed")
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 0 && s[0] != 's' {
+			panic("boom")
+		}
+	})
+}
+`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("go", "test", "-run", "^$", "-fuzz", "^FuzzBoom$", "-fuzztime", "60s", ".")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the fuzz run found nothing:\n%s", out)
+	}
+	if got := classify(t, string(out)); got != "finding" {
+		t.Fatalf("got %q, want finding, for:\n%s", got, out)
+	}
+}
+
+// fakeGo writes a stand-in for the go command that lists one package with one
+// fuzz target and answers its fuzz runs, in order, with the given logs and exit
+// codes; it counts the fuzz runs in a file beside it.
+func fakeGo(t *testing.T, runs ...fuzzRun) (goPath, countPath string) {
+	t.Helper()
+	dir := t.TempDir()
+	countPath = filepath.Join(dir, "count")
+	var script strings.Builder
+	script.WriteString("#!/usr/bin/env bash\nset -eu\n")
+	script.WriteString(`case "$1 ${2:-}" in
+"list ./...") echo github.com/conform-suite/conform/fuzz; exit 0 ;;
+"test -list") echo FuzzExpand; exit 0 ;;
+esac
+n=$(cat "` + countPath + `" 2>/dev/null || echo 0); n=$((n + 1)); echo "$n" > "` + countPath + `"
+`)
+	for i, r := range runs {
+		logPath := filepath.Join(dir, "log"+string(rune('0'+i)))
+		if err := os.WriteFile(logPath, []byte(r.log), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		script.WriteString("if [ \"$n\" = " + string(rune('1'+i)) + " ]; then cat " + logPath + "; exit " + string(rune('0'+r.code)) + "; fi\n")
+	}
+	script.WriteString("echo 'fake go: too many runs' >&2; exit 9\n")
+	goPath = filepath.Join(dir, "go")
+	if err := os.WriteFile(goPath, []byte(script.String()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return goPath, countPath
+}
+
+func runFuzzScript(t *testing.T, goPath string) (string, int) {
+	t.Helper()
+	cmd := exec.Command("bash", "scripts/fuzz.sh")
+	cmd.Dir = ".."
+	cmd.Env = append(os.Environ(), "GO="+goPath, "FUZZTIME=1s")
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if exit, ok := err.(*exec.ExitError); ok {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), code
+}
+
+// fuzzRun is one answer of the fake go command to a fuzz run.
+type fuzzRun struct {
+	log  string
+	code int
+}
+
+const passed = "fuzz: elapsed: 0s, gathering baseline coverage: 3/3 completed, now fuzzing with 2 workers\nfuzz: elapsed: 1s, execs: 100 (100/sec), new interesting: 0 (total: 3)\nPASS\nok  \tgithub.com/conform-suite/conform/fuzz\t1.1s\n"
+
+const finding = "fuzz: elapsed: 0s, gathering baseline coverage: 3/3 completed, now fuzzing with 2 workers\nfuzz: minimizing 40-byte failing input file\n--- FAIL: FuzzExpand (0.20s)\n    --- FAIL: FuzzExpand (0.00s)\n        testing.go:1: boom\n    Failing input written to testdata/fuzz/FuzzExpand/0123\nFAIL\nexit status 1\n"
+
+func TestFuzzScriptRetriesTheDeadlineRaceOnce(t *testing.T) {
+	goPath, count := fakeGo(t, fuzzRun{deadlineRace, 1}, fuzzRun{passed, 0})
+	out, code := runFuzzScript(t, goPath)
+	if code != 0 || !strings.Contains(out, "running it once more") || !strings.Contains(out, "FuzzExpand: fuzzed, 100 execs") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	if n, _ := os.ReadFile(count); strings.TrimSpace(string(n)) != "2" {
+		t.Fatalf("fuzz runs: %q, want 2", n)
+	}
+}
+
+func TestFuzzScriptToleratesTheRaceTwiceAndSaysSo(t *testing.T) {
+	goPath, _ := fakeGo(t, fuzzRun{deadlineRace, 1}, fuzzRun{deadlineRace, 1})
+	out, code := runFuzzScript(t, goPath)
+	if code != 0 || !strings.Contains(out, "FuzzExpand: deadline race twice") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+}
+
+func TestFuzzScriptFailsOnAFindingWithoutRetrying(t *testing.T) {
+	goPath, count := fakeGo(t, fuzzRun{finding, 1}, fuzzRun{passed, 0})
+	out, code := runFuzzScript(t, goPath)
+	if code != 1 || !strings.Contains(out, "FuzzExpand failed (exit 1)") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	if n, _ := os.ReadFile(count); strings.TrimSpace(string(n)) != "1" {
+		t.Fatalf("fuzz runs: %q, want 1 (a finding is never retried)", n)
+	}
+}
+
+func TestFuzzScriptFailsWhenTheRaceIsFollowedByAFinding(t *testing.T) {
+	goPath, _ := fakeGo(t, fuzzRun{deadlineRace, 1}, fuzzRun{finding, 1})
+	out, code := runFuzzScript(t, goPath)
+	if code != 1 || !strings.Contains(out, "FuzzExpand failed (exit 1)") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+}
