@@ -218,7 +218,7 @@ func TestPartialReportSaysSo(t *testing.T) {
 	}
 	md := s.Markdown()
 	for _, want := range []string{
-		"**This run was partial (partial: only the 4 of 6 mutants whose id matches `^a/one\\.go:`)",
+		"**This run was partial: only the 4 of 6 mutants whose id matches `^a/one\\.go:`. Its figures",
 		"| scope of this run | partial: only the 4 of 6 mutants whose id matches `^a/one\\.go:` |",
 		"| files judged by this run (1) | reference/a/one.go |",
 		"| left out by -run (not judged) | 2 |",

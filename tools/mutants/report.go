@@ -73,12 +73,15 @@ func (s *Summary) Judged() int { return len(s.All) - s.NotSelected - s.NotJudged
 func (s *Summary) Scope() string {
 	var scope string
 	if s.Options.Run != nil {
-		scope = fmt.Sprintf("partial: only the %d of %d mutants whose id matches `%s`", len(s.All)-s.NotSelected, len(s.All), s.Options.Run)
+		scope = fmt.Sprintf("only the %d of %d mutants whose id matches `%s`", len(s.All)-s.NotSelected, len(s.All), s.Options.Run)
 	} else {
 		scope = fmt.Sprintf("every mutant (%d)", len(s.All))
 	}
 	if s.NotJudged > 0 {
-		scope += fmt.Sprintf("; partial: the budget of %v ran out with %d of them not judged", s.Options.Budget, s.NotJudged)
+		scope += fmt.Sprintf("; the budget of %v ran out with %d of them not judged", s.Options.Budget, s.NotJudged)
+	}
+	if s.Partial() {
+		return "partial: " + scope
 	}
 	return scope
 }
@@ -175,7 +178,7 @@ func (s *Summary) Markdown() string {
 	b.WriteString("# Mutation score of the conformance vectors\n\n")
 	b.WriteString("How many wrong reference implementations the vectors and features catch.\n\n")
 	if s.Partial() {
-		fmt.Fprintf(&b, "**This run was partial (%s). Its figures, kill rate included, are about the %d mutants it judged, not about the whole reference.**\n\n", s.Scope(), s.Judged())
+		fmt.Fprintf(&b, "**This run was %s. Its figures, kill rate included, are about the %d mutants it judged, not about the whole reference.**\n\n", s.Scope(), s.Judged())
 	}
 	if s.Options.EqCheck == 0 {
 		b.WriteString("**This run did not check the equivalent entries (-eqcheck 0).**\n\n")
