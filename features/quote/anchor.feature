@@ -234,3 +234,22 @@ Feature: Finding a quoted span again
     And the selector's start is 5
     When the client looks for the saved selector
     Then it is found from 5 to 19
+
+  @QUOTE-ANCHOR-010
+  Scenario: An offset too large for any integer type is still out of range
+    When "quote.select" is called with {"text":"ab","start":1e99999999999999999999,"end":2}
+    Then it is refused with code "QUOTE_SELECTION_OUT_OF_RANGE"
+
+  @PROTO-ERROR-003 @QUOTE-ANCHOR-036
+  Scenario Outline: Breaks that are not increasing offsets of line feeds of the text are a bad request
+    The op schema cannot say which offsets of a text are line feeds, so no vector can carry these.
+
+    When "quote.select" is called with {"text":"ab\ncd","start":0,"end":1,"breaks":<breaks>}
+    Then the answer has error kind "bad_request"
+
+    Examples:
+      | breaks | why                               |
+      | [5]    | the text's length: past its end   |
+      | [1]    | a letter, not a line feed         |
+      | [2,2]  | not increasing                    |
+      | [-1]   | below the text                    |
