@@ -181,7 +181,12 @@ func (f *pretty) pickle(r *pickleResult) {
 	sc := r.feature.scenarioOf(r.pickle)
 	var b strings.Builder
 	head := "  " + sc.Keyword + ": " + r.pickle.Name
-	fmt.Fprintf(&b, "\n%s %s\n", head, f.c.code("1;30", "# "+uriLine(r.pickle.Uri, r.feature.line(r.pickle))))
+	width := len([]rune(head))
+	for _, s := range r.steps {
+		width = max(width, len([]rune("    "+strings.TrimSpace(r.feature.stepOf(s.step).Keyword)+" "+s.step.Text)))
+	}
+	pad := func(s string) string { return s + strings.Repeat(" ", width-len([]rune(s))) }
+	fmt.Fprintf(&b, "\n%s %s\n", pad(head), f.c.code("1;30", "# "+uriLine(r.pickle.Uri, r.feature.line(r.pickle))))
 	for _, s := range r.steps {
 		if !s.shown {
 			continue
@@ -190,9 +195,11 @@ func (f *pretty) pickle(r *pickleResult) {
 		ast := r.feature.stepOf(s.step)
 		text := "    " + strings.TrimSpace(ast.Keyword) + " " + s.step.Text
 		if s.def != nil && s.def.where != "" {
-			text += " " + f.c.code("1;30", "# "+s.def.where)
+			text = f.c.status(s.status, pad(text)) + " " + f.c.code("1;30", "# "+s.def.where)
+		} else {
+			text = f.c.status(s.status, text)
 		}
-		b.WriteString(f.c.status(s.status, text) + "\n")
+		b.WriteString(text + "\n")
 		if a := s.step.Argument; a != nil && a.DocString != nil {
 			b.WriteString("      \"\"\"" + strings.TrimSpace(" "+a.DocString.MediaType) + "\n")
 			for line := range strings.SplitSeq(a.DocString.Content, "\n") {
@@ -205,9 +212,9 @@ func (f *pretty) pickle(r *pickleResult) {
 		}
 		switch s.status {
 		case stepFailed, stepAmbiguous:
-			b.WriteString("    " + f.c.code("1;31", "Error: "+fmt.Sprint(s.err)) + "\n")
+			b.WriteString("      " + f.c.code("1;31", "Error: "+fmt.Sprint(s.err)) + "\n")
 		case stepUndefined:
-			b.WriteString("    " + f.c.code("33", "no step definition matches it") + "\n")
+			b.WriteString("      " + f.c.code("33", "no step definition matches it") + "\n")
 		}
 	}
 	io.WriteString(f.w, b.String())
@@ -317,6 +324,15 @@ func (f *cucumber) pickle(r *pickleResult) {
 	sc := r.feature.scenarioOf(r.pickle)
 	el := cukeElement{ID: cf.ID + ";" + cukeID(r.pickle.Name), Keyword: sc.Keyword, Name: r.pickle.Name,
 		Description: sc.Description, Line: r.feature.line(r.pickle), Type: "scenario"}
+	if len(r.pickle.AstNodeIds) > 1 {
+		for _, ex := range sc.Examples {
+			for i, row := range ex.TableBody {
+				if row.Id == r.pickle.AstNodeIds[1] {
+					el.ID += fmt.Sprintf(";%s;%d", cukeID(ex.Name), i+2)
+				}
+			}
+		}
+	}
 	for _, t := range r.pickle.Tags {
 		line := int64(0)
 		if at := r.feature.tags[t.AstNodeId]; at != nil {
@@ -330,6 +346,7 @@ func (f *cucumber) pickle(r *pickleResult) {
 		}
 		ast := r.feature.stepOf(s.step)
 		cs := cukeStep{Keyword: ast.Keyword, Name: s.step.Text, Line: ast.Location.Line}
+		cs.Match.Location = uriLine(r.pickle.Uri, ast.Location.Line)
 		if s.def != nil {
 			cs.Match.Location = s.def.where
 		}
