@@ -186,6 +186,10 @@ type harness struct {
 	// scenarios carrying it are not run.
 	divergenceTag string
 
+	// more, when set, registers step definitions after conform's: the
+	// driver's own tests use it.
+	more func(*registry)
+
 	helloOnce sync.Once
 	hello     *runner.Hello // nil when the implementation does not know hello
 	helloErr  error
@@ -240,6 +244,9 @@ func (h *harness) offers(ctx context.Context, op string) (bool, error) {
 func (h *harness) initScenario(sc *registry) {
 	s := &scenario{h: h}
 	s.register(sc)
+	if h.more != nil {
+		h.more(sc)
+	}
 	v := &verdict{}
 	h.verdicts.add(v)
 	sc.Before(func(ctx context.Context, gs *messages.Pickle) (context.Context, error) {
