@@ -394,7 +394,7 @@ func (f *cucumber) summary(time.Duration) {
 
 // junitFormatter writes a JUnit XML report of the scenarios: one testsuite
 // per feature, one testcase per scenario; a failed scenario has a
-// <failure>, one with an undefined, pending or ambiguous step an <error>,
+// <failure>, one with an undefined or ambiguous step an <error>,
 // a skipped one <skipped> with the reason. The totals count exactly the
 // test cases that hold each element.
 type junitFormatter struct {
@@ -449,7 +449,7 @@ type junitCase struct {
 	pickle  string
 	took    time.Duration
 	failed  string // the first failing step and its error
-	errored string // the first undefined, pending or ambiguous step
+	errored string // the first undefined or ambiguous step
 	kind    string
 	skipped bool
 }

@@ -9,10 +9,9 @@ import (
 	"sync"
 )
 
-// Tally counts the scenarios of a run by what happened to them. godog
-// counts a skipped scenario as passed; conform does not: a scenario is
-// passed when every step passed, failed when a step failed (or was
-// undefined, pending or ambiguous), and skipped otherwise (a step skipped
+// Tally counts the scenarios of a run by what happened to them. A scenario
+// is passed when every step passed, failed when a step failed (or was
+// undefined or ambiguous), and skipped otherwise (a step skipped
 // it: its op is not offered, there is no raw transport, or it needs
 // conform's own fakes).
 //
