@@ -264,7 +264,7 @@ type pickleResult struct {
 func drive(h *harness, opts Options, paths []string) int {
 	feats, err := loadFeatures(opts.FS, paths, opts.Tags)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "features:", err)
+		fmt.Fprintln(os.Stderr, err)
 		return StatusOptions
 	}
 	rep, closeAll, err := newReports(opts, &h.verdicts)
