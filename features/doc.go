@@ -8,8 +8,12 @@
 // so the same scenarios run against the in-process reference, a child process
 // over stdio or an HTTP service.
 //
-// Scenarios run in godog's strict mode: an undefined, pending or ambiguous
-// step fails the run. A scenario that calls an op of a suite the
+// Scenarios run in strict mode: an undefined or ambiguous step fails the
+// run. [Run] runs them with the package's own runner (the Gherkin parser,
+// the step definitions of a registry, the formatters of format.go), so a
+// program running the scenarios links neither godog nor the testing
+// package; the package's tests run every scenario through godog as well and
+// check that both give each scenario the same outcome. A scenario that calls an op of a suite the
 // implementation does not list in its hello answer is skipped, as the runner
 // reports such vectors as unsupported rather than failed.
 //

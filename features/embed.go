@@ -6,7 +6,7 @@ import (
 )
 
 // The scenarios, one directory per suite. README.md files are embedded too
-// and ignored: godog reads only *.feature files.
+// and ignored: only *.feature files are read.
 //
 //go:embed quote marker selref protocol
 var files embed.FS

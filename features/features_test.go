@@ -84,7 +84,9 @@ func fakeServe(dup, strID bool) ServeRaw {
 // TestHarnessRaw runs the raw protocol steps against fakeServe, and checks
 // that faulty servers fail them.
 func TestHarnessRaw(t *testing.T) {
-	Run(Options{Impl: fake{}, Raw: fakeServe(false, false), FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true})
+	if got := agree(t, Options{Impl: fake{}, Raw: fakeServe(false, false), FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", NoColors: true}); got != StatusOK {
+		t.Errorf("raw.feature: status %d, want %d", got, StatusOK)
+	}
 	for _, tt := range []struct {
 		name string
 		raw  Raw
@@ -109,7 +111,9 @@ func TestHarnessRaw(t *testing.T) {
 // TestHarness runs the harness's own scenarios, which exercise every generic
 // step, against the fake implementation.
 func TestHarness(t *testing.T) {
-	Run(Options{Impl: fake{}, FS: os.DirFS("testdata"), Paths: []string{"harness.feature"}, Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true})
+	if got := agree(t, Options{Impl: fake{}, FS: os.DirFS("testdata"), Paths: []string{"harness.feature"}, Format: "progress", NoColors: true}); got != StatusOK {
+		t.Errorf("harness.feature: status %d, want %d", got, StatusOK)
+	}
 }
 
 // TestHarnessFails checks that each kind of bad scenario fails the run:
@@ -165,11 +169,12 @@ func TestHarnessFails(t *testing.T) {
 	for _, tt := range tests {
 		src := "Feature: f\n  Scenario: s\n    " + tt.scenario + "\n"
 		fsys := fstest.MapFS{"f.feature": {Data: []byte(src)}}
-		var out bytes.Buffer
-		opts := Options{Impl: tt.impl, FS: fsys, Format: "progress", Output: &out, NoColors: true, SelfTest: fakes()}
-		if got := Run(opts); got != StatusFailed {
-			t.Errorf("%s: Run(%q) = %d, want %d\n%s", tt.name, tt.scenario, got, StatusFailed, out.String())
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			opts := Options{Impl: tt.impl, FS: fsys, Format: "progress", NoColors: true, SelfTest: fakes()}
+			if got := agree(t, opts); got != StatusFailed {
+				t.Errorf("Run(%q) = %d, want %d", tt.scenario, got, StatusFailed)
+			}
+		})
 	}
 }
 
@@ -251,12 +256,14 @@ func TestMain(m *testing.M) {
 
 // TestReference runs every embedded scenario against the reference, in
 // process and over stdio (the test binary serving it). The scenarios about
-// the runner itself run once, in the in-process pass.
+// the runner itself run once, in the in-process pass (the stdio pass skips
+// them). Each pass runs every scenario through godog and through conform's
+// own runner and checks that both give each scenario the same outcome.
 func TestReference(t *testing.T) {
 	t.Run("in-process", func(t *testing.T) {
 		opts := Options{Impl: reference.InProcess{}, Raw: InProcessRaw(), SelfTest: fakes(),
-			Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true}
-		if got := Run(opts); got != StatusOK {
+			Format: "progress", NoColors: true}
+		if got := agree(t, opts); got != StatusOK {
 			t.Errorf("Run(in-process) = %d, want %d", got, StatusOK)
 		}
 	})
@@ -266,8 +273,8 @@ func TestReference(t *testing.T) {
 		impl.Env = append(os.Environ(), env...)
 		defer impl.Close()
 		opts := Options{Impl: impl, Raw: StdioRaw{Command: []string{os.Args[0]}, Env: env},
-			Format: "progress", TestingT: t, Output: logOutput(t), NoColors: true}
-		if got := Run(opts); got != StatusOK {
+			Format: "progress", NoColors: true}
+		if got := agree(t, opts); got != StatusOK {
 			t.Errorf("Run(stdio) = %d, want %d", got, StatusOK)
 		}
 	})
@@ -288,4 +295,34 @@ func fakes() *SelfTest {
 		},
 		Concurrent: []string{fakeimpl.Reverse},
 	}
+}
+
+// agree runs opts through godog (runGodog) and through [Run], and fails t
+// unless both give the same status and every scenario the same outcome:
+// its name, passed, failed, skipped or diverging, and the skip reason or
+// the first failing step's status and error. It returns the status.
+func agree(t *testing.T, opts Options) int {
+	t.Helper()
+	var viaGodog, viaRun []outcome
+	g := opts
+	g.outcomes, g.Output = &viaGodog, logOutput(t)
+	gs := runGodog(nil, g)
+	r := opts
+	r.outcomes, r.Output = &viaRun, logOutput(t)
+	rs := Run(r)
+	if gs != rs {
+		t.Errorf("status through godog %d, through Run %d", gs, rs)
+	}
+	if len(viaGodog) != len(viaRun) {
+		t.Errorf("%d scenarios through godog, %d through Run", len(viaGodog), len(viaRun))
+	}
+	if len(viaGodog) == 0 {
+		t.Errorf("no scenario ran")
+	}
+	for i := range min(len(viaGodog), len(viaRun)) {
+		if viaGodog[i] != viaRun[i] {
+			t.Errorf("scenario %d:\n through godog %+v\n through Run   %+v", i, viaGodog[i], viaRun[i])
+		}
+	}
+	return rs
 }

@@ -1,158 +1,409 @@
 package features
 
 import (
-	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/cucumber/godog/formatters"
 	messages "github.com/cucumber/messages/go/v34"
 )
 
-// godog counts a scenario that a step skipped as passed, in its summary line
-// and in its JUnit report. conform's formatters replace those: "pretty" and
-// "progress" are godog's with the summary line counted by conform (see
-// Tally), and "junit" is conform's own, where a skipped scenario is a
-// <skipped/> test case and the totals add up.
-const ownPrefix = "conform-"
+// The formatters of a run. "pretty" and "progress" count the scenarios as
+// conform does (see Tally), "junit" makes a skipped scenario a <skipped/>
+// test case whose totals add up, and "cucumber" writes Cucumber JSON with
+// each step's status.
 
-// own maps the names a user gives to conform's formatters.
-var own = map[string]string{"pretty": ownPrefix + "pretty", "progress": ownPrefix + "progress", "junit": ownPrefix + "junit"}
+// report receives the results of a run: each feature, then the results of
+// its pickles, then the end of the run.
+type report interface {
+	feature(f *feature)
+	pickle(r *pickleResult)
+	summary(elapsed time.Duration)
+}
 
-func init() {
-	for _, name := range []string{"pretty", "progress"} {
-		inner := formatters.FindFmt(name)
-		formatters.Format(own[name], "", func(suite string, out io.Writer) formatters.Formatter {
-			f := &summaryFilter{w: out, vs: activeVerdicts()}
-			registerFlush(f)
-			return inner(suite, f)
-		})
+// formats are the formatters by name.
+var formats = map[string]func(w io.Writer, c paint, vs *verdicts) report{
+	"pretty":   func(w io.Writer, c paint, vs *verdicts) report { return &pretty{w: w, c: c, vs: vs} },
+	"progress": func(w io.Writer, c paint, vs *verdicts) report { return &progress{w: w, c: c, vs: vs} },
+	"junit": func(w io.Writer, _ paint, vs *verdicts) report {
+		return &junitFormatter{out: w, suite: "conform", vs: vs, start: time.Now(), byURI: map[string]*junitSuite{}}
+	},
+	"cucumber": func(w io.Writer, _ paint, _ *verdicts) report { return &cucumber{w: w} },
+}
+
+type multiReport []report
+
+func (m multiReport) feature(f *feature) {
+	for _, r := range m {
+		r.feature(f)
 	}
-	formatters.Format(own["junit"], "", func(suite string, out io.Writer) formatters.Formatter {
-		return &junitFormatter{out: out, suite: suite, vs: activeVerdicts(), byURI: map[string]*junitSuite{}, cases: map[string]*junitCase{}}
-	})
 }
 
-// active holds the verdicts of the run in progress: godog creates the
-// formatters by name, so they find the run through it. Runs are serialised
-// by runMu.
-var (
-	runMu    sync.Mutex
-	activeMu sync.Mutex
-	active   *verdicts
-	flushes  []*summaryFilter
-)
-
-func activeVerdicts() *verdicts {
-	activeMu.Lock()
-	defer activeMu.Unlock()
-	return active
+func (m multiReport) pickle(p *pickleResult) {
+	for _, r := range m {
+		r.pickle(p)
+	}
 }
 
-func registerFlush(f *summaryFilter) {
-	activeMu.Lock()
-	defer activeMu.Unlock()
-	flushes = append(flushes, f)
+func (m multiReport) summary(d time.Duration) {
+	for _, r := range m {
+		r.summary(d)
+	}
 }
 
-// ownFormat rewrites a format list to use conform's formatters.
-func ownFormat(format string) string {
-	parts := strings.Split(format, ",")
-	for i, p := range parts {
-		name, file, hasFile := strings.Cut(p, ":")
-		if o, ok := own[name]; ok {
-			parts[i] = o
-			if hasFile {
-				parts[i] += ":" + file
+// paint colours text with ANSI escapes when true.
+type paint bool
+
+func (c paint) code(code, s string) string {
+	if !c {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func (c paint) status(st stepStatus, s string) string {
+	switch st {
+	case stepPassed:
+		return c.code("32", s)
+	case stepSkipped:
+		return c.code("36", s)
+	case stepFailed:
+		return c.code("31", s)
+	}
+	return c.code("33", s)
+}
+
+// stepCounts is the steps line of the pretty and progress reports.
+func stepCounts(c paint, n map[stepStatus]int) string {
+	total := 0
+	var parts []string
+	for _, st := range []stepStatus{stepPassed, stepFailed, stepPending, stepAmbiguous, stepUndefined, stepSkipped} {
+		total += n[st]
+		if n[st] > 0 {
+			parts = append(parts, c.status(st, fmt.Sprintf("%d %s", n[st], st)))
+		}
+	}
+	if total == 0 {
+		return "No steps\n"
+	}
+	return fmt.Sprintf("%d steps (%s)\n", total, strings.Join(parts, ", "))
+}
+
+// progress prints a character per step, 70 to a line, then the failed
+// steps and the summary.
+type progress struct {
+	w      io.Writer
+	c      paint
+	vs     *verdicts
+	n      int
+	counts map[stepStatus]int
+	failed []string
+}
+
+func (f *progress) feature(*feature) {}
+
+func (f *progress) pickle(r *pickleResult) {
+	if f.counts == nil {
+		f.counts = map[stepStatus]int{}
+	}
+	for _, s := range r.steps {
+		if !s.shown {
+			continue
+		}
+		f.counts[s.status]++
+		ch := map[stepStatus]string{stepPassed: ".", stepSkipped: "-", stepFailed: "F", stepUndefined: "U", stepAmbiguous: "A", stepPending: "P"}[s.status]
+		io.WriteString(f.w, f.c.status(s.status, ch))
+		if f.n++; f.n%70 == 0 {
+			fmt.Fprintf(f.w, " %d\n", f.n)
+		}
+		if s.status == stepFailed {
+			sc := r.feature.scenarioOf(r.pickle)
+			ast := r.feature.stepOf(s.step)
+			f.failed = append(f.failed,
+				"  "+f.c.code("31", sc.Keyword+": "+r.pickle.Name)+f.c.code("1;30", " # "+uriLine(r.pickle.Uri, sc.Location.Line)),
+				"    "+f.c.code("31", strings.TrimSpace(ast.Keyword)+" "+s.step.Text)+f.c.code("1;30", " # "+uriLine(r.pickle.Uri, ast.Location.Line)),
+				"      "+f.c.code("31", "Error: ")+f.c.code("1;31", fmt.Sprint(s.err)),
+				"")
+		}
+	}
+}
+
+func (f *progress) summary(elapsed time.Duration) {
+	if left := f.n % 70; left != 0 {
+		if f.n > 70 {
+			io.WriteString(f.w, strings.Repeat(" ", 70-left))
+		}
+		fmt.Fprintf(f.w, " %d\n", f.n)
+	}
+	if len(f.failed) > 0 {
+		fmt.Fprint(f.w, "\n\n--- "+f.c.code("31", "Failed steps:")+"\n\n")
+		fmt.Fprint(f.w, strings.Join(f.failed, "\n"))
+	}
+	fmt.Fprintln(f.w)
+	writeSummary(f.w, f.c, f.vs, f.counts, elapsed)
+}
+
+// writeSummary ends the pretty and progress reports: the scenarios, the
+// profile, the steps and the time taken.
+func writeSummary(w io.Writer, c paint, vs *verdicts, counts map[stepStatus]int, elapsed time.Duration) {
+	fmt.Fprintln(w)
+	io.WriteString(w, vs.summary())
+	io.WriteString(w, stepCounts(c, counts))
+	fmt.Fprintln(w, elapsed)
+}
+
+// pretty prints every scenario with its steps, coloured by status, the
+// error under a failed step, then the summary.
+type pretty struct {
+	w      io.Writer
+	c      paint
+	vs     *verdicts
+	counts map[stepStatus]int
+}
+
+func (f *pretty) feature(ft *feature) {
+	fmt.Fprintf(f.w, "%s: %s\n", ft.doc.Feature.Keyword, ft.doc.Feature.Name)
+	if d := strings.TrimSpace(ft.doc.Feature.Description); d != "" {
+		for line := range strings.SplitSeq(d, "\n") {
+			fmt.Fprintf(f.w, "  %s\n", strings.TrimSpace(line))
+		}
+	}
+}
+
+func (f *pretty) pickle(r *pickleResult) {
+	if f.counts == nil {
+		f.counts = map[stepStatus]int{}
+	}
+	sc := r.feature.scenarioOf(r.pickle)
+	var b strings.Builder
+	head := "  " + sc.Keyword + ": " + r.pickle.Name
+	width := len([]rune(head))
+	for _, s := range r.steps {
+		width = max(width, len([]rune("    "+strings.TrimSpace(r.feature.stepOf(s.step).Keyword)+" "+s.step.Text)))
+	}
+	pad := func(s string) string { return s + strings.Repeat(" ", width-len([]rune(s))) }
+	fmt.Fprintf(&b, "\n%s %s\n", pad(head), f.c.code("1;30", "# "+uriLine(r.pickle.Uri, r.feature.line(r.pickle))))
+	for _, s := range r.steps {
+		if !s.shown {
+			continue
+		}
+		f.counts[s.status]++
+		ast := r.feature.stepOf(s.step)
+		text := "    " + strings.TrimSpace(ast.Keyword) + " " + s.step.Text
+		if s.def != nil && s.def.where != "" {
+			text = f.c.status(s.status, pad(text)) + " " + f.c.code("1;30", "# "+s.def.where)
+		} else {
+			text = f.c.status(s.status, text)
+		}
+		b.WriteString(text + "\n")
+		if a := s.step.Argument; a != nil && a.DocString != nil {
+			b.WriteString("      \"\"\"" + strings.TrimSpace(" "+a.DocString.MediaType) + "\n")
+			for line := range strings.SplitSeq(a.DocString.Content, "\n") {
+				b.WriteString("      " + line + "\n")
+			}
+			b.WriteString("      \"\"\"\n")
+		}
+		if a := s.step.Argument; a != nil && a.DataTable != nil {
+			b.WriteString(tableText(a.DataTable, "      "))
+		}
+		switch s.status {
+		case stepFailed, stepAmbiguous:
+			b.WriteString("      " + f.c.code("1;31", "Error: "+fmt.Sprint(s.err)) + "\n")
+		case stepUndefined:
+			b.WriteString("      " + f.c.code("33", "no step definition matches it") + "\n")
+		}
+	}
+	io.WriteString(f.w, b.String())
+}
+
+// tableText is a table with its columns aligned.
+func tableText(t *messages.PickleTable, indent string) string {
+	var width []int
+	for _, row := range t.Rows {
+		for i, c := range row.Cells {
+			if i == len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], len([]rune(c.Value)))
+		}
+	}
+	var b strings.Builder
+	for _, row := range t.Rows {
+		b.WriteString(indent + "|")
+		for i, c := range row.Cells {
+			b.WriteString(" " + c.Value + strings.Repeat(" ", width[i]-len([]rune(c.Value))) + " |")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func (f *pretty) summary(elapsed time.Duration) {
+	fmt.Fprintln(f.w)
+	writeSummary(f.w, f.c, f.vs, f.counts, elapsed)
+}
+
+// cucumber writes the run as Cucumber JSON: the features, their scenarios
+// and each step's status.
+type cucumber struct {
+	w        io.Writer
+	features []*cukeFeature
+}
+
+type cukeFeature struct {
+	URI         string        `json:"uri"`
+	ID          string        `json:"id"`
+	Keyword     string        `json:"keyword"`
+	Name        string        `json:"name"`
+	Description string        `json:"description"`
+	Line        int64         `json:"line"`
+	Tags        []cukeTag     `json:"tags,omitempty"`
+	Elements    []cukeElement `json:"elements,omitempty"`
+}
+
+type cukeTag struct {
+	Name string `json:"name"`
+	Line int64  `json:"line"`
+}
+
+type cukeElement struct {
+	ID          string     `json:"id"`
+	Keyword     string     `json:"keyword"`
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	Line        int64      `json:"line"`
+	Type        string     `json:"type"`
+	Tags        []cukeTag  `json:"tags,omitempty"`
+	Steps       []cukeStep `json:"steps,omitempty"`
+}
+
+type cukeStep struct {
+	Keyword   string         `json:"keyword"`
+	Name      string         `json:"name"`
+	Line      int64          `json:"line"`
+	DocString *cukeDocString `json:"doc_string,omitempty"`
+	Match     struct {
+		Location string `json:"location"`
+	} `json:"match"`
+	Result struct {
+		Status   string `json:"status"`
+		Error    string `json:"error_message,omitempty"`
+		Duration *int64 `json:"duration,omitempty"`
+	} `json:"result"`
+	Rows []cukeRow `json:"rows,omitempty"`
+}
+
+type cukeDocString struct {
+	Value       string `json:"value"`
+	ContentType string `json:"content_type"`
+	Line        int64  `json:"line"`
+}
+
+type cukeRow struct {
+	Cells []string `json:"cells"`
+}
+
+// cukeID is a name made into an id: lower case, spaces as dashes.
+func cukeID(s string) string { return strings.ReplaceAll(strings.ToLower(s), " ", "-") }
+
+func (f *cucumber) feature(ft *feature) {
+	d := ft.doc.Feature
+	cf := &cukeFeature{URI: ft.uri, ID: cukeID(d.Name), Keyword: d.Keyword, Name: d.Name, Description: d.Description, Line: d.Location.Line}
+	for _, t := range d.Tags {
+		cf.Tags = append(cf.Tags, cukeTag{Name: t.Name, Line: t.Location.Line})
+	}
+	f.features = append(f.features, cf)
+}
+
+func (f *cucumber) pickle(r *pickleResult) {
+	cf := f.features[len(f.features)-1]
+	sc := r.feature.scenarioOf(r.pickle)
+	el := cukeElement{ID: cf.ID + ";" + cukeID(r.pickle.Name), Keyword: sc.Keyword, Name: r.pickle.Name,
+		Description: sc.Description, Line: r.feature.line(r.pickle), Type: "scenario"}
+	if len(r.pickle.AstNodeIds) > 1 {
+		for _, ex := range sc.Examples {
+			for i, row := range ex.TableBody {
+				if row.Id == r.pickle.AstNodeIds[1] {
+					el.ID += fmt.Sprintf(";%s;%d", cukeID(ex.Name), i+2)
+				}
 			}
 		}
 	}
-	return strings.Join(parts, ",")
+	for _, t := range r.pickle.Tags {
+		line := int64(0)
+		if at := r.feature.tags[t.AstNodeId]; at != nil {
+			line = at.Location.Line
+		}
+		el.Tags = append(el.Tags, cukeTag{Name: t.Name, Line: line})
+	}
+	for _, s := range r.steps {
+		if !s.shown {
+			continue
+		}
+		ast := r.feature.stepOf(s.step)
+		cs := cukeStep{Keyword: ast.Keyword, Name: s.step.Text, Line: ast.Location.Line}
+		cs.Match.Location = uriLine(r.pickle.Uri, ast.Location.Line)
+		if s.def != nil {
+			cs.Match.Location = s.def.where
+		}
+		cs.Result.Status = s.status.String()
+		if s.status == stepFailed || s.status == stepAmbiguous {
+			cs.Result.Error = fmt.Sprint(s.err)
+		}
+		if s.status != stepUndefined && s.status != stepSkipped {
+			ns := s.took.Nanoseconds()
+			cs.Result.Duration = &ns
+		}
+		if a := s.step.Argument; a != nil && a.DocString != nil {
+			line := int64(0)
+			if ast.DocString != nil {
+				line = ast.DocString.Location.Line
+			}
+			cs.DocString = &cukeDocString{Value: a.DocString.Content, ContentType: a.DocString.MediaType, Line: line}
+		}
+		if a := s.step.Argument; a != nil && a.DataTable != nil {
+			for _, row := range a.DataTable.Rows {
+				var cells []string
+				for _, c := range row.Cells {
+					cells = append(cells, c.Value)
+				}
+				cs.Rows = append(cs.Rows, cukeRow{Cells: cells})
+			}
+		}
+		el.Steps = append(el.Steps, cs)
+	}
+	cf.Elements = append(cf.Elements, el)
 }
 
-var (
-	ansi        = regexp.MustCompile("\x1b\\[[0-9;]*m")
-	summaryLine = regexp.MustCompile(`^(\d+ scenarios \(.*\)|No scenarios)$`)
-)
-
-// summaryFilter passes a formatter's output through, replacing godog's
-// scenario summary line with conform's.
-type summaryFilter struct {
-	mu  sync.Mutex
-	w   io.Writer
-	vs  *verdicts
-	buf []byte
-}
-
-func (f *summaryFilter) Write(p []byte) (int, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.buf = append(f.buf, p...)
-	for {
-		i := bytes.IndexByte(f.buf, '\n')
-		if i < 0 {
-			break
-		}
-		line := f.buf[:i+1]
-		if f.vs != nil && summaryLine.Match(ansi.ReplaceAll(bytes.TrimRight(line, "\n"), nil)) {
-			line = []byte(f.vs.summary())
-		}
-		if _, err := f.w.Write(line); err != nil {
-			return len(p), err
-		}
-		f.buf = f.buf[i+1:]
+func (f *cucumber) summary(time.Duration) {
+	list := f.features
+	if list == nil {
+		list = []*cukeFeature{}
 	}
-	// A partial line that cannot begin a summary line goes out at once.
-	if len(f.buf) > 0 && !summaryPrefix(string(ansi.ReplaceAll(f.buf, nil))) {
-		if _, err := f.w.Write(f.buf); err != nil {
-			return len(p), err
-		}
-		f.buf = f.buf[:0]
+	data, err := json.MarshalIndent(list, "", "    ")
+	if err != nil {
+		fmt.Fprintf(f.w, "features: cucumber report: %v\n", err)
+		return
 	}
-	return len(p), nil
-}
-
-// summaryPrefix reports whether s may be the beginning of a summary line.
-func summaryPrefix(s string) bool {
-	if strings.HasPrefix("No scenarios", s) {
-		return true
-	}
-	rest := strings.TrimLeft(s, "0123456789")
-	if len(rest) == len(s) && s != "" && !strings.HasPrefix(s, "\x1b") {
-		return false
-	}
-	return strings.HasPrefix(" scenarios (", rest) || strings.HasPrefix(rest, " scenarios (") || strings.HasPrefix(s, "\x1b")
-}
-
-func (f *summaryFilter) flush() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.buf) > 0 {
-		f.w.Write(f.buf)
-		f.buf = nil
-	}
+	f.w.Write(append(data, '\n'))
 }
 
 // junitFormatter writes a JUnit XML report of the scenarios: one testsuite
 // per feature, one testcase per scenario; a failed scenario has a
-// <failure>, one with an undefined, pending or ambiguous step an <error>,
+// <failure>, one with an undefined or ambiguous step an <error>,
 // a skipped one <skipped> with the reason. The totals count exactly the
 // test cases that hold each element.
 type junitFormatter struct {
-	mu     sync.Mutex
 	out    io.Writer
 	suite  string
 	vs     *verdicts
 	start  time.Time
 	suites []*junitSuite
 	byURI  map[string]*junitSuite
-	cases  map[string]*junitCase
 }
 
 type junitSuites struct {
@@ -196,10 +447,9 @@ type junitCase struct {
 	Skipped   *junitProblem `xml:"skipped,omitempty"`
 
 	pickle  string
-	started time.Time
-	ended   time.Time
+	took    time.Duration
 	failed  string // the first failing step and its error
-	errored string // the first undefined, pending or ambiguous step
+	errored string // the first undefined or ambiguous step
 	kind    string
 	skipped bool
 }
@@ -209,93 +459,52 @@ type junitProblem struct {
 	Type    string `xml:"type,attr,omitempty"`
 }
 
-func (f *junitFormatter) TestRunStarted() { f.start = time.Now() }
-
-func (f *junitFormatter) Feature(doc *messages.GherkinDocument, uri string, _ []byte) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if _, ok := f.byURI[uri]; ok {
+func (f *junitFormatter) feature(ft *feature) {
+	if _, ok := f.byURI[ft.uri]; ok {
 		return
 	}
-	name := uri
-	if doc != nil && doc.Feature != nil && doc.Feature.Name != "" {
-		name = doc.Feature.Name
+	name := ft.uri
+	if ft.doc.Feature != nil && ft.doc.Feature.Name != "" {
+		name = ft.doc.Feature.Name
 	}
 	s := &junitSuite{Name: name}
-	f.byURI[uri] = s
+	f.byURI[ft.uri] = s
 	f.suites = append(f.suites, s)
 }
 
-func (f *junitFormatter) Pickle(p *messages.Pickle) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	s := f.byURI[p.Uri]
+func (f *junitFormatter) pickle(r *pickleResult) {
+	s := f.byURI[r.pickle.Uri]
 	if s == nil {
-		s = &junitSuite{Name: p.Uri}
-		f.byURI[p.Uri] = s
+		s = &junitSuite{Name: r.pickle.Uri}
+		f.byURI[r.pickle.Uri] = s
 		f.suites = append(f.suites, s)
 	}
-	now := time.Now()
-	c := &junitCase{Name: p.Name, Classname: s.Name, pickle: p.Id, started: now, ended: now}
-	f.cases[p.Id] = c
+	c := &junitCase{Name: r.pickle.Name, Classname: s.Name, pickle: r.pickle.Id, took: r.end.Sub(r.start)}
 	s.Cases = append(s.Cases, c)
-}
-
-func (f *junitFormatter) at(p *messages.Pickle) *junitCase {
-	c := f.cases[p.Id]
-	if c == nil {
-		c = &junitCase{}
-	}
-	c.ended = time.Now()
-	return c
-}
-
-func (f *junitFormatter) Defined(*messages.Pickle, *messages.PickleStep, *formatters.StepDefinition) {
-}
-
-func (f *junitFormatter) Passed(p *messages.Pickle, _ *messages.PickleStep, _ *formatters.StepDefinition) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.at(p)
-}
-
-func (f *junitFormatter) Failed(p *messages.Pickle, st *messages.PickleStep, _ *formatters.StepDefinition, err error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if c := f.at(p); c.failed == "" {
-		c.failed = fmt.Sprintf("Step %s: %v", st.Text, err)
+	for _, st := range r.steps {
+		if !st.shown {
+			continue
+		}
+		switch st.status {
+		case stepFailed:
+			if c.failed == "" {
+				c.failed = fmt.Sprintf("Step %s: %v", st.step.Text, st.err)
+			}
+		case stepSkipped:
+			c.skipped = true
+		case stepUndefined:
+			if c.errored == "" {
+				c.errored, c.kind = fmt.Sprintf("Step %s: no step definition matches it", st.step.Text), "undefined"
+			}
+		case stepAmbiguous:
+			if c.errored == "" {
+				c.errored, c.kind = fmt.Sprintf("Step %s: %v", st.step.Text, st.err), "ambiguous"
+			}
+		}
 	}
 }
 
-func (f *junitFormatter) Skipped(p *messages.Pickle, _ *messages.PickleStep, _ *formatters.StepDefinition) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.at(p).skipped = true
-}
-
-func (f *junitFormatter) errored(p *messages.Pickle, st *messages.PickleStep, kind, msg string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if c := f.at(p); c.errored == "" {
-		c.errored, c.kind = fmt.Sprintf("Step %s: %s", st.Text, msg), kind
-	}
-}
-
-func (f *junitFormatter) Undefined(p *messages.Pickle, st *messages.PickleStep, _ *formatters.StepDefinition) {
-	f.errored(p, st, "undefined", "no step definition matches it")
-}
-
-func (f *junitFormatter) Pending(p *messages.Pickle, st *messages.PickleStep, _ *formatters.StepDefinition) {
-	f.errored(p, st, "pending", "the step is pending")
-}
-
-func (f *junitFormatter) Ambiguous(p *messages.Pickle, st *messages.PickleStep, _ *formatters.StepDefinition, err error) {
-	f.errored(p, st, "ambiguous", err.Error())
-}
-
-func (f *junitFormatter) Summary() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func (f *junitFormatter) summary(time.Duration) {
 	all := junitSuites{Name: f.suite, Time: seconds(time.Since(f.start)), Suites: f.suites}
 	for _, s := range f.suites {
 		if f.vs != nil {
@@ -312,8 +521,8 @@ func (f *junitFormatter) Summary() {
 				seen[c.Name]++
 				c.Name += fmt.Sprintf(" #%d", seen[c.Name])
 			}
-			c.Time = seconds(c.ended.Sub(c.started))
-			d += c.ended.Sub(c.started)
+			c.Time = seconds(c.took)
+			d += c.took
 			switch {
 			case c.failed != "":
 				c.Status, c.Failure = "failed", &junitProblem{Message: c.failed}

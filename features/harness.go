@@ -6,22 +6,21 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"testing"
 	"time"
 
-	"github.com/cucumber/godog"
-	"github.com/cucumber/godog/formatters"
+	messages "github.com/cucumber/messages/go/v34"
 
 	"github.com/conform-suite/conform/runner"
 )
 
-// Exit statuses of [Run], as godog's: 0 every scenario judged passed, 1 some
+// Exit statuses of [Run]: 0 every scenario judged passed, 1 some
 // failed or none was judged (every one skipped), 2 the options were
 // unusable (an unknown formatter, an unparsable feature).
 const (
@@ -48,11 +47,11 @@ type Options struct {
 	FS fs.FS
 	// Paths are the files or directories of FS to run; none means all.
 	Paths []string
-	// Tags is a godog tag expression: "@QUOTE-LINK-004", "~@slow",
+	// Tags is a tag expression: "@QUOTE-LINK-004", "~@slow",
 	// "@MARKER-STRIP-001,@MARKER-STRIP-002" (or), "@a && @b".
 	Tags string
-	// Format names godog formatters, comma separated: pretty, progress,
-	// junit, cucumber. "name:FILE" writes that formatter to FILE. Empty
+	// Format names formatters, comma separated: pretty, progress, junit,
+	// cucumber. "name:FILE" writes that formatter to FILE. Empty
 	// means progress.
 	Format string
 	// Output receives the formatters' output; nil means os.Stdout.
@@ -62,8 +61,6 @@ type Options struct {
 	Timeout time.Duration
 	// Concurrency is the number of scenarios run at once; below 1 means 1.
 	Concurrency int
-	// TestingT, when set, runs every scenario as a subtest of it.
-	TestingT *testing.T
 	// RequireOps names the ops the implementation must offer: a scenario
 	// calling one it does not offer fails instead of being skipped.
 	RequireOps runner.RequiredOps
@@ -75,25 +72,19 @@ type Options struct {
 	// the scenarios and example rows tagged @divergence:<system> unrun,
 	// reported as diverging.
 	Profile string
+
+	// outcomes, when set, receives what happened to each scenario.
+	outcomes *[]outcome
 }
 
 // Formats returns the names of the available formatters, sorted.
-func Formats() []string {
-	var names []string
-	for name := range formatters.AvailableFormatters() {
-		if !strings.HasPrefix(name, ownPrefix) {
-			names = append(names, name)
-		}
-	}
-	slices.Sort(names)
-	return names
-}
+func Formats() []string { return slices.Sorted(maps.Keys(formats)) }
 
 // CheckFormat reports an error if format names a formatter that does not exist.
 func CheckFormat(format string) error {
 	for f := range strings.SplitSeq(format, ",") {
 		name, _, _ := strings.Cut(f, ":")
-		if formatters.FindFmt(name) == nil {
+		if formats[name] == nil {
 			return fmt.Errorf("features: unknown format %q (want one of %s)", name, strings.Join(Formats(), ", "))
 		}
 	}
@@ -102,7 +93,15 @@ func CheckFormat(format string) error {
 
 // Run runs the scenarios of opts against opts.Impl and returns an exit
 // status: [StatusOK], [StatusFailed] or [StatusOptions].
-func Run(opts Options) int {
+func Run(opts Options) int { return run(opts, drive) }
+
+// A driver runs the scenarios of paths with the step definitions and hooks
+// h.initScenario registers, and returns [StatusOK] when none failed,
+// [StatusFailed] when some did, or [StatusOptions].
+type driver func(h *harness, opts Options, paths []string) int
+
+// run is [Run] with the driver d.
+func run(opts Options, d driver) int {
 	if opts.Impl == nil {
 		fmt.Fprintln(os.Stderr, "features: no implementation")
 		return StatusOptions
@@ -112,6 +111,9 @@ func Run(opts Options) int {
 	}
 	if opts.Format == "" {
 		opts.Format = "progress"
+	}
+	if opts.Output == nil {
+		opts.Output = os.Stdout
 	}
 	if err := CheckFormat(opts.Format); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -137,40 +139,13 @@ func Run(opts Options) int {
 	if p := h.verdicts.profile; p != runner.DefaultProfile {
 		h.divergenceTag = "@divergence:" + p
 	}
-	runMu.Lock()
-	defer runMu.Unlock()
-	activeMu.Lock()
-	active, flushes = &h.verdicts, nil
-	activeMu.Unlock()
-	defer func() {
-		activeMu.Lock()
-		active, flushes = nil, nil
-		activeMu.Unlock()
-	}()
-	suite := godog.TestSuite{
-		Name:                "conform",
-		ScenarioInitializer: h.initScenario,
-		Options: &godog.Options{
-			Strict:      true,
-			Format:      ownFormat(opts.Format),
-			Tags:        opts.Tags,
-			Paths:       paths,
-			FS:          opts.FS,
-			Output:      opts.Output,
-			NoColors:    opts.NoColors,
-			Concurrency: opts.Concurrency,
-			TestingT:    opts.TestingT,
-		},
-	}
-	status := suite.Run()
-	activeMu.Lock()
-	for _, f := range flushes {
-		f.flush()
-	}
-	activeMu.Unlock()
+	status := d(h, opts, paths)
 	t := h.verdicts.tally()
 	if opts.Tally != nil {
 		*opts.Tally = t
+	}
+	if opts.outcomes != nil {
+		*opts.outcomes = h.verdicts.outcomes()
 	}
 	if status == StatusOK && (t.Failed > 0 || t.Judged() == 0) {
 		status = StatusFailed
@@ -210,6 +185,10 @@ type harness struct {
 	// divergenceTag is "@divergence:<system>" under a system's profile:
 	// scenarios carrying it are not run.
 	divergenceTag string
+
+	// more, when set, registers step definitions after conform's: the
+	// driver's own tests use it.
+	more func(*registry)
 
 	helloOnce sync.Once
 	hello     *runner.Hello // nil when the implementation does not know hello
@@ -261,27 +240,31 @@ func (h *harness) offers(ctx context.Context, op string) (bool, error) {
 	return hello.Supports(op), nil
 }
 
-func (h *harness) initScenario(sc *godog.ScenarioContext) {
+// initScenario registers the step definitions and hooks of one scenario.
+func (h *harness) initScenario(sc *registry) {
 	s := &scenario{h: h}
 	s.register(sc)
+	if h.more != nil {
+		h.more(sc)
+	}
 	v := &verdict{}
 	h.verdicts.add(v)
-	sc.Before(func(ctx context.Context, gs *godog.Scenario) (context.Context, error) {
-		h.verdicts.setID(v, gs.Id)
+	sc.Before(func(ctx context.Context, gs *messages.Pickle) (context.Context, error) {
+		h.verdicts.setID(v, gs.Id, gs.Uri+": "+gs.Name)
 		if h.divergenceTag == "" {
 			return ctx, nil
 		}
 		for _, tag := range gs.Tags {
 			if tag.Name == h.divergenceTag {
 				h.verdicts.mu.Lock()
-				v.diverging, v.name = true, gs.Uri+": "+gs.Name
+				v.diverging = true
 				h.verdicts.mu.Unlock()
-				return ctx, fmt.Errorf("%w: diverging: tagged %s, not judged under that profile", godog.ErrSkip, tag.Name)
+				return ctx, fmt.Errorf("%w: diverging: tagged %s, not judged under that profile", errSkip, tag.Name)
 			}
 		}
 		return ctx, nil
 	})
-	sc.StepContext().After(func(ctx context.Context, _ *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
+	sc.AfterStep(func(ctx context.Context, _ *messages.PickleStep, status stepStatus, err error) (context.Context, error) {
 		h.verdicts.mu.Lock()
 		v.step(status, err)
 		h.verdicts.mu.Unlock()

@@ -88,6 +88,11 @@ func TestFeaturesProfile(t *testing.T) {
 	if !strings.Contains(out, "profile: spec\n") {
 		t.Errorf("spec: the report does not name the profile:\n%s", out)
 	}
+	// godog and conform's runner agree on every scenario under each
+	// profile.
+	for _, profile := range []string{"", "vance", "t3code"} {
+		agree(t, Options{Impl: fake{}, FS: fsys, Format: "progress", NoColors: true, Profile: profile})
+	}
 	// A run where everything is diverging judged nothing.
 	var tl Tally
 	if s := Run(Options{Impl: fake{}, FS: fsys, Format: "progress", Output: &bytes.Buffer{}, Tally: &tl, Profile: "vance", Tags: "@divergence:vance"}); s != StatusFailed || !strings.Contains(tl.NothingJudged(), "1: diverging under the profile") {

@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v34"
 
 	"github.com/conform-suite/conform/runner"
 )
@@ -19,7 +19,7 @@ import (
 // registerProtocol registers the steps of the framing scenarios, which talk
 // to the implementation in raw protocol lines through Options.Raw. Without a
 // Raw they are skipped.
-func (s *scenario) registerProtocol(sc *godog.ScenarioContext) {
+func (s *scenario) registerProtocol(sc *registry) {
 	sc.Step(`^it is sent the request lines?:$`, s.sendLines)
 	sc.Step(`^it is sent the hello request$`, func(ctx context.Context) error {
 		return s.exchange(ctx, []byte(`{"id":0,"op":"hello","input":{"protocol":1}}`+"\n"))
@@ -40,7 +40,7 @@ func (s *scenario) registerProtocol(sc *godog.ScenarioContext) {
 // exchange sends input through the raw transport and records the answers.
 func (s *scenario) exchange(ctx context.Context, input []byte) error {
 	if s.h.raw == nil {
-		return fmt.Errorf("%w: no raw transport to send protocol lines", godog.ErrSkip)
+		return fmt.Errorf("%w: no raw transport to send protocol lines", errSkip)
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.h.timeout)
 	defer cancel()
@@ -66,7 +66,7 @@ func (s *scenario) exchange(ctx context.Context, input []byte) error {
 	return nil
 }
 
-func (s *scenario) sendLines(ctx context.Context, d *godog.DocString) error {
+func (s *scenario) sendLines(ctx context.Context, d *messages.PickleDocString) error {
 	return s.exchange(ctx, []byte(d.Content+"\n"))
 }
 
@@ -74,7 +74,7 @@ func (s *scenario) sendLines(ctx context.Context, d *godog.DocString) error {
 // has no input to end, so the scenario is skipped there.
 func (s *scenario) closeInput(ctx context.Context) error {
 	if _, ok := s.h.raw.(HTTPRaw); ok {
-		return fmt.Errorf("%w: an HTTP service has no standard input", godog.ErrSkip)
+		return fmt.Errorf("%w: an HTTP service has no standard input", errSkip)
 	}
 	return s.exchange(ctx, nil)
 }

@@ -16,7 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v34"
 
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
@@ -67,7 +67,7 @@ type selfRun struct {
 
 var fakeRuns atomic.Int64
 
-func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
+func (s *scenario) registerSelfTest(sc *registry) {
 	sc.Step(`^the fake implementation `+q+`$`, func(mode string) error { return s.fake(mode, "") })
 	sc.Step(`^the fake implementation `+q+` that crashes on its request (\d+)$`, s.fake)
 	sc.Step(`^the implementation declares the choice `+q+` as `+q+`$`, s.declareChoice)
@@ -114,7 +114,7 @@ func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
 	sc.Step(`^it is POSTed the body:$`, s.post)
 	sc.Step(`^the HTTP status is (\d+)$`, s.httpStatus)
 	sc.Step(`^the body is an array of (\d+) answers with the ids (.+)$`, s.batchIDs)
-	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
+	sc.After(func(ctx context.Context, _ *messages.Pickle, err error) (context.Context, error) {
 		if s.self.impl != nil {
 			s.self.impl.Close()
 		}
@@ -134,7 +134,7 @@ func (s *scenario) registerSelfTest(sc *godog.ScenarioContext) {
 // fakeCorpus is the vector corpus every fake mode is judged on.
 func (s *scenario) fakeCorpus() ([]*vectors.Vector, error) {
 	if s.h.self == nil || s.h.self.Corpus == nil {
-		return nil, fmt.Errorf("%w: the fake implementations run in `go test ./features` only", godog.ErrSkip)
+		return nil, fmt.Errorf("%w: the fake implementations run in `go test ./features` only", errSkip)
 	}
 	c, err := vectors.Load(s.h.self.Corpus)
 	if err != nil {
@@ -147,7 +147,7 @@ func (s *scenario) fakeCorpus() ([]*vectors.Vector, error) {
 // is the request on which it crashes, once.
 func (s *scenario) fake(mode, crashAt string) error {
 	if s.h.self == nil || len(s.h.self.Fake) == 0 || s.h.self.Env == nil {
-		return fmt.Errorf("%w: the fake implementations run in `go test ./features` only", godog.ErrSkip)
+		return fmt.Errorf("%w: the fake implementations run in `go test ./features` only", errSkip)
 	}
 	st := runner.NewStdio(s.h.self.Fake...)
 	marker := ""
@@ -369,7 +369,7 @@ func (s *scenario) verdict(out, want string) error {
 	return nil
 }
 
-func (s *scenario) post(ctx context.Context, d *godog.DocString) error {
+func (s *scenario) post(ctx context.Context, d *messages.PickleDocString) error {
 	if s.self.server == nil {
 		return fmt.Errorf("no HTTP server: start the scenario with the reference served over HTTP")
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v34"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/runner"
@@ -53,7 +53,7 @@ type scenario struct {
 	prev *runner.Response // the answer before the last one
 }
 
-func (s *scenario) register(sc *godog.ScenarioContext) {
+func (s *scenario) register(sc *registry) {
 	// Setting up.
 	sc.Step(`^an implementation under test$`, s.anImplementation)
 	sc.Step(`^the input is:$`, s.inputDoc)
@@ -101,7 +101,7 @@ func (s *scenario) anImplementation(ctx context.Context) error {
 	return err
 }
 
-func (s *scenario) inputDoc(d *godog.DocString) error {
+func (s *scenario) inputDoc(d *messages.PickleDocString) error {
 	v, err := jsonValue(d.Content)
 	if err != nil {
 		return fmt.Errorf("the input: %w", err)
@@ -111,7 +111,7 @@ func (s *scenario) inputDoc(d *godog.DocString) error {
 }
 
 func (s *scenario) inputInline(v string) error {
-	return s.inputDoc(&godog.DocString{Content: v, MediaType: "json"})
+	return s.inputDoc(&messages.PickleDocString{Content: v, MediaType: "json"})
 }
 
 // at fixes the name or path of a step: at("text", f) takes only f's
@@ -171,7 +171,7 @@ func (s *scenario) call(ctx context.Context, op string, input json.RawMessage) e
 		return fmt.Errorf("the implementation does not offer %s, and --require-ops requires it", op)
 	}
 	if !ok {
-		return fmt.Errorf("%w: the implementation does not offer %s", godog.ErrSkip, op)
+		return fmt.Errorf("%w: the implementation does not offer %s", errSkip, op)
 	}
 	if input == nil {
 		input = s.rawInput
@@ -201,7 +201,7 @@ func (s *scenario) calledInline(ctx context.Context, op, input string) error {
 }
 
 // calledWith takes the input from a JSON doc string.
-func (s *scenario) calledWith(ctx context.Context, op string, d *godog.DocString) error {
+func (s *scenario) calledWith(ctx context.Context, op string, d *messages.PickleDocString) error {
 	v, err := jsonValue(d.Content)
 	if err != nil {
 		return err
@@ -210,7 +210,7 @@ func (s *scenario) calledWith(ctx context.Context, op string, d *godog.DocString
 }
 
 // calledWithMembers takes the input from a table of member | value rows.
-func (s *scenario) calledWithMembers(ctx context.Context, op string, t *godog.Table) error {
+func (s *scenario) calledWithMembers(ctx context.Context, op string, t *messages.PickleTable) error {
 	v, err := tableObject(t)
 	if err != nil {
 		return err
@@ -283,7 +283,7 @@ func (s *scenario) compare(what string, want, got json.RawMessage) error {
 	return nil
 }
 
-func (s *scenario) outputDoc(d *godog.DocString) error {
+func (s *scenario) outputDoc(d *messages.PickleDocString) error {
 	want, err := jsonValue(d.Content)
 	if err != nil {
 		return err
@@ -296,7 +296,7 @@ func (s *scenario) outputDoc(d *godog.DocString) error {
 }
 
 func (s *scenario) outputInline(v string) error {
-	return s.outputDoc(&godog.DocString{Content: v, MediaType: "json"})
+	return s.outputDoc(&messages.PickleDocString{Content: v, MediaType: "json"})
 }
 
 func (s *scenario) outputMember(path string, want json.RawMessage) error {

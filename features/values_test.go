@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v34"
 )
 
@@ -68,14 +67,14 @@ func TestCellValue(t *testing.T) {
 
 func TestDocValue(t *testing.T) {
 	tests := []struct {
-		doc  godog.DocString
+		doc  messages.PickleDocString
 		want string
 		err  bool
 	}{
-		{godog.DocString{MediaType: "json", Content: ` {"a": "\ud83d"} `}, `{"a": "\ud83d"}`, false},
-		{godog.DocString{MediaType: "json", Content: `{"a":`}, "", true},
-		{godog.DocString{Content: "line one\nline" + `\u{20}` + "two"}, `"line one\nline two"`, false},
-		{godog.DocString{Content: `mark \u{E202}`}, `"mark ` + "\uE202" + `"`, false},
+		{messages.PickleDocString{MediaType: "json", Content: ` {"a": "\ud83d"} `}, `{"a": "\ud83d"}`, false},
+		{messages.PickleDocString{MediaType: "json", Content: `{"a":`}, "", true},
+		{messages.PickleDocString{Content: "line one\nline" + `\u{20}` + "two"}, `"line one\nline two"`, false},
+		{messages.PickleDocString{Content: `mark \u{E202}`}, `"mark ` + "\uE202" + `"`, false},
 	}
 	for _, tt := range tests {
 		got, err := docValue(&tt.doc)
@@ -112,7 +111,7 @@ func TestLookup(t *testing.T) {
 }
 
 func TestTableObject(t *testing.T) {
-	table := &godog.Table{Rows: []*messages.PickleTableRow{
+	table := &messages.PickleTable{Rows: []*messages.PickleTableRow{
 		{Cells: []*messages.PickleTableCell{{Value: "b"}, {Value: "2"}}},
 		{Cells: []*messages.PickleTableCell{{Value: "a"}, {Value: "text"}}},
 		{Cells: []*messages.PickleTableCell{{Value: "b"}, {Value: "3"}}},
@@ -121,7 +120,7 @@ func TestTableObject(t *testing.T) {
 	if want := `{"b":3,"a":"text"}`; err != nil || string(got) != want {
 		t.Errorf("tableObject() = %s, %v; want %s", got, err, want)
 	}
-	bad := &godog.Table{Rows: []*messages.PickleTableRow{{Cells: []*messages.PickleTableCell{{Value: "only"}}}}}
+	bad := &messages.PickleTable{Rows: []*messages.PickleTableRow{{Cells: []*messages.PickleTableCell{{Value: "only"}}}}}
 	if _, err := tableObject(bad); err == nil {
 		t.Error("tableObject(one cell) = nil error, want an error")
 	}

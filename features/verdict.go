@@ -7,14 +7,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/cucumber/godog"
 )
 
-// Tally counts the scenarios of a run by what happened to them. godog
-// counts a skipped scenario as passed; conform does not: a scenario is
-// passed when every step passed, failed when a step failed (or was
-// undefined, pending or ambiguous), and skipped otherwise (a step skipped
+// Tally counts the scenarios of a run by what happened to them. A scenario
+// is passed when every step passed, failed when a step failed (or was
+// undefined or ambiguous), and skipped otherwise (a step skipped
 // it: its op is not offered, there is no raw transport, or it needs
 // conform's own fakes).
 //
@@ -77,7 +74,8 @@ func (t Tally) NothingJudged() string {
 // verdict is what happened to one scenario, from its steps' statuses.
 type verdict struct {
 	pickle     string // the pickle id
-	name       string // "file: scenario name", for the list of diverging ones
+	name       string // "file: scenario name"
+	failure    string // the status and error of the first step that failed it
 	diverging  bool   // not run: the profile's system answers it differently
 	ran        bool   // some step reported a status
 	failed     bool
@@ -86,17 +84,23 @@ type verdict struct {
 	skipReason string
 }
 
-func (v *verdict) step(status godog.StepResultStatus, err error) {
+func (v *verdict) step(status stepStatus, err error) {
 	v.ran = true
 	switch status {
-	case godog.StepPassed:
+	case stepPassed:
 		v.passed++
-	case godog.StepSkipped:
+	case stepSkipped:
 		v.skipped++
-		if err != nil && errors.Is(err, godog.ErrSkip) && v.skipReason == "" {
-			v.skipReason = strings.TrimPrefix(err.Error(), godog.ErrSkip.Error()+": ")
+		if err != nil && errors.Is(err, errSkip) && v.skipReason == "" {
+			v.skipReason = skipReason(err)
 		}
 	default:
+		if !v.failed {
+			v.failure = status.String()
+			if err != nil {
+				v.failure += ": " + err.Error()
+			}
+		}
 		v.failed = true
 	}
 }
@@ -128,10 +132,10 @@ func (vs *verdicts) add(v *verdict) {
 	vs.list = append(vs.list, v)
 }
 
-func (vs *verdicts) setID(v *verdict, id string) {
+func (vs *verdicts) setID(v *verdict, id, name string) {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
-	v.pickle = id
+	v.pickle, v.name = id, name
 	if vs.byID == nil {
 		vs.byID = map[string]*verdict{}
 	}
@@ -179,6 +183,37 @@ func (vs *verdicts) tally() Tally {
 		}
 	}
 	return t
+}
+
+// outcome is what happened to one scenario, as a test compares it
+// between drivers.
+type outcome struct {
+	Name   string // "file: scenario name"
+	Status string // passed, failed, skipped or diverging
+	// Detail is the skip reason of a skipped scenario, the first failing
+	// step's status and error of a failed one.
+	Detail string
+}
+
+// outcomes lists the scenarios that ran, in the order they were set up.
+func (vs *verdicts) outcomes() []outcome {
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	var list []outcome
+	for _, v := range vs.list {
+		if v.pickle == "" {
+			continue
+		}
+		o := outcome{Name: v.name, Status: v.outcome()}
+		switch o.Status {
+		case "skipped", "diverging":
+			o.Detail = v.skipReason
+		case "failed":
+			o.Detail = v.failure
+		}
+		list = append(list, o)
+	}
+	return list
 }
 
 func firstNonEmpty(a, b string) string {

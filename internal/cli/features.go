@@ -16,7 +16,7 @@ const featuresHead = `Usage: conform features [--stdio CMD | --http URL] [--form
 Runs the Gherkin scenarios (embedded, or from --dir) against an implementation
 (default: the in-process reference). paths are feature files or directories
 relative to the feature root: quote, marker/strip.feature. Scenarios run in
-strict mode: an undefined, pending or ambiguous step fails. A scenario calling
+strict mode: an undefined or ambiguous step fails. A scenario calling
 an op the implementation does not list in its hello answer is skipped (with
 --require-ops it fails), and so are the scenarios about conform itself, which
 need its test fakes. A skipped scenario is never counted as passed.
