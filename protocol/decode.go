@@ -359,20 +359,28 @@ func Text(u []uint16) string {
 	b.Grow(n)
 	var chunk [512]byte // encoded on the stack, copied into b in blocks
 	k := 0
-	for i := 0; i < len(u); i++ {
+	for i := 0; i < len(u); {
 		if k > len(chunk)-4 {
 			b.Write(chunk[:k])
 			k = 0
 		}
-		c := rune(u[i])
-		if c < utf8.RuneSelf {
-			chunk[k] = byte(c)
-			k++
+		if u[i] < utf8.RuneSelf {
+			// A run of ASCII, as far as the chunk holds it.
+			m := min(len(u)-i, len(chunk)-k)
+			j := 0
+			for j < m && u[i+j] < utf8.RuneSelf {
+				chunk[k+j] = byte(u[i+j])
+				j++
+			}
+			k += j
+			i += j
 			continue
 		}
+		c := rune(u[i])
+		i++
 		if c >= 0xd800 && c <= 0xdfff {
-			if c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff {
-				c = (c-0xd800)<<10 + (rune(u[i+1]) - 0xdc00) + 0x10000
+			if c < 0xdc00 && i < len(u) && u[i] >= 0xdc00 && u[i] <= 0xdfff {
+				c = (c-0xd800)<<10 + (rune(u[i]) - 0xdc00) + 0x10000
 				i++
 			} else {
 				c = utf8.RuneError

@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -68,14 +69,17 @@ func (InProcess) Close() error { return nil }
 // escape: encoding/json writes U+FFFD itself as UTF-8 and uses the escape only
 // for a byte of a string that was not UTF-8.
 func replacedUTF8(data []byte) bool {
-	for i := 0; i+1 < len(data); i++ {
-		if data[i] != '\\' {
-			continue
+	for i := 0; ; i += 2 { // past the escape's two bytes
+		k := bytes.IndexByte(data[i:], '\\')
+		if k < 0 {
+			return false
 		}
-		if data[i+1] == 'u' && i+6 <= len(data) && string(data[i+2:i+6]) == "fffd" {
+		i += k
+		if i+6 <= len(data) && string(data[i+1:i+6]) == "ufffd" {
 			return true
 		}
-		i++ // skip the escaped character
+		if i+1 >= len(data) {
+			return false
+		}
 	}
-	return false
 }

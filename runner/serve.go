@@ -28,18 +28,21 @@ func ServeStdio(ctx context.Context, impl Implementation, r io.Reader, w io.Writ
 	var out []byte
 	for {
 		line, err := lr.ReadLine()
-		var tooLong *LineTooLongError
-		switch {
-		case errors.As(err, &tooLong):
-			out = appendAnswer(out[:0], errorResponse(nil, KindBadRequest, tooLong.Error()))
-		case errors.Is(err, io.EOF):
-			return bw.Flush()
-		case err != nil:
-			bw.Flush()
-			return err
-		case len(bytes.TrimSpace(line)) == 0:
-			continue
-		default:
+		if err != nil {
+			var tooLong *LineTooLongError
+			switch {
+			case errors.As(err, &tooLong):
+				out = appendAnswer(out[:0], errorResponse(nil, KindBadRequest, tooLong.Error()))
+			case errors.Is(err, io.EOF):
+				return bw.Flush()
+			default:
+				bw.Flush()
+				return err
+			}
+		} else {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
 			out = appendAnswer(out[:0], serveOne(ctx, impl, line))
 		}
 		bw.Write(out)

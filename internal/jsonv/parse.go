@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -349,6 +350,20 @@ func (p *parser) string() ([]uint16, error) {
 	}
 	u := make([]uint16, 0, n)
 	for {
+		// A run of printable ASCII (the bulk of most strings) is widened
+		// in one loop; the switch below takes everything else.
+		data, i := p.data, p.i
+		for i < len(data) && plain[data[i]] {
+			i++
+		}
+		if i > p.i {
+			k := len(u)
+			u = slices.Grow(u, i-p.i)[:k+i-p.i]
+			for j, c := range data[p.i:i] {
+				u[k+j] = uint16(c)
+			}
+			p.i = i
+		}
 		if p.i >= len(p.data) {
 			return nil, p.fail(ErrSyntax, "unterminated string")
 		}
@@ -403,6 +418,15 @@ func (p *parser) string() ([]uint16, error) {
 		}
 	}
 }
+
+// plain marks the bytes that stand for themselves in a JSON string: printable
+// ASCII but '"' and '\\'.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func appendUnits(u []uint16, r rune) []uint16 {
 	if r >= 0x10000 {
