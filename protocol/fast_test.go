@@ -19,7 +19,9 @@ var (
 	lineOps    = []string{`"quote.parse"`, `"a.b"`, `""`, `"a\u0062"`, `5`, "\"\xff\"", `"é"`, `null`, `"\ud800"`, `"a b"`}
 	lineInputs = []string{`{}`, `{"href":"x"}`, `{"a":1,"a":2}`, `{"s":"\udc00"}`, `{"n":1e400,"m":-0.0e-7}`, `[]`, "{\"t\":\"\xff\"}",
 		`{`, `{"a":[1,{"b":null}]}`, `{"a":"\ud83d\ude00 \u00e9 \"q\""}`, `"x"`, `{"a":1,}`, `{"a":01}`, "{\"a\":\"\x01\"}"}
-	lineSpace = []string{"", "", " ", "\t", "\r\n", "\u00a0"}
+	lineSpace = []string{"", "", "", "", "", " ", "\t", "\r\n", "\u00a0"}
+	// usual values, drawn as often as all the pieces above
+	usual = [][]string{{`1`, `"a"`, `-7`, `"é"`}, {`"quote.parse"`, `"a.b"`}, {`{}`, `{"href":"x"}`, `{"a":"\ud83d","n":1.50}`}}
 )
 
 // requestLine draws a request line: mostly well-formed, often not.
@@ -27,8 +29,11 @@ var requestLine = rapid.Custom(func(t *rapid.T) []byte {
 	sp := func(label string) string { return rapid.SampledFrom(lineSpace).Draw(t, label) }
 	var b bytes.Buffer
 	b.WriteString(sp("lead") + "{")
-	n := rapid.IntRange(0, 5).Draw(t, "members")
+	n := rapid.SampledFrom([]int{3, 3, 3, 3, 0, 1, 2, 4, 5}).Draw(t, "members")
 	order := rapid.Permutation([]int{0, 1, 2, 3, 4}).Draw(t, "order")
+	if rapid.Bool().Draw(t, "idOpInput") { // id, op and input first, in any order
+		order = append(rapid.Permutation([]int{0, 1, 2}).Draw(t, "first"), 3, 4)
+	}
 	for k := range n {
 		if k > 0 {
 			b.WriteString(sp("comma") + ",")
@@ -37,7 +42,11 @@ var requestLine = rapid.Custom(func(t *rapid.T) []byte {
 		switch m := order[k]; {
 		case m < 3 && rapid.IntRange(0, 9).Draw(t, "plain") > 0:
 			name = []string{`"id"`, `"op"`, `"input"`}[m]
-			value = rapid.SampledFrom([][]string{lineIDs, lineOps, lineInputs}[m]).Draw(t, "value")
+			pool := [][]string{lineIDs, lineOps, lineInputs}[m]
+			if rapid.Bool().Draw(t, "usual") {
+				pool = usual[m]
+			}
+			value = rapid.SampledFrom(pool).Draw(t, "value")
 		default:
 			name = rapid.SampledFrom(lineNames).Draw(t, "name")
 			value = rapid.SampledFrom(append(append(append([]string{}, lineIDs...), lineOps...), lineInputs...)).Draw(t, "value")
@@ -46,7 +55,7 @@ var requestLine = rapid.Custom(func(t *rapid.T) []byte {
 	}
 	b.WriteString("}" + sp("trail"))
 	line := b.Bytes()
-	if rapid.IntRange(0, 4).Draw(t, "mutate") == 0 && len(line) > 0 { // one byte changed
+	if rapid.IntRange(0, 9).Draw(t, "mutate") == 0 && len(line) > 0 { // one byte changed
 		at := rapid.IntRange(0, len(line)-1).Draw(t, "at")
 		line[at] = rapid.SampledFrom([]byte(`{}[]":, 0-1e\"x`+"\xff")).Draw(t, "byte")
 	}
