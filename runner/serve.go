@@ -43,7 +43,7 @@ func ServeStdio(ctx context.Context, impl Implementation, r io.Reader, w io.Writ
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
-			out = appendAnswer(out[:0], serveOne(ctx, impl, line))
+			out = appendServe(out[:0], ctx, impl, line)
 		}
 		bw.Write(out)
 		if lr.r.Buffered() == 0 {
@@ -57,7 +57,28 @@ func ServeStdio(ctx context.Context, impl Implementation, r io.Reader, w io.Writ
 // ServeLine answers one request line as ServeStdio does, returning the
 // answer line (with its newline).
 func ServeLine(ctx context.Context, impl Implementation, line []byte) []byte {
-	return appendAnswer(nil, serveOne(ctx, impl, line))
+	return appendServe(nil, ctx, impl, line)
+}
+
+// AnswerAppender is an Implementation that can write its answer line
+// itself, straight into the server's buffer (the in-process reference
+// does): AppendAnswer appends to buf exactly the line that the answer Call
+// gives would be (protocol.AppendAnswer; an internal error when ctx has
+// ended).
+type AnswerAppender interface {
+	AppendAnswer(ctx context.Context, req Request, buf []byte) []byte
+}
+
+// appendServe appends the answer line to the request line data.
+func appendServe(buf []byte, ctx context.Context, impl Implementation, data []byte) []byte {
+	if a, ok := impl.(AnswerAppender); ok {
+		req, refusal := protocol.ParseRequest(data)
+		if refusal != nil {
+			return appendAnswer(buf, *refusal)
+		}
+		return a.AppendAnswer(ctx, req, buf)
+	}
+	return appendAnswer(buf, serveOne(ctx, impl, data))
 }
 
 // serveOne decodes one request, in one pass, and answers it.
@@ -294,7 +315,7 @@ func serveBatch(ctx context.Context, impl Implementation, w http.ResponseWriter,
 		}
 		var item json.RawMessage
 		dec.Decode(&item) // countBatch read it already
-		out = append(append(out[:0], sep...), appendAnswer(nil, serveOne(ctx, impl, item))...)
+		out = appendServe(append(out[:0], sep...), ctx, impl, item)
 		out = out[:len(out)-1] // the newline
 		if _, err := w.Write(out); err != nil {
 			panic(http.ErrAbortHandler)
