@@ -24,7 +24,7 @@ var (
 	strict  = jsonv.Options{}
 	lenient = jsonv.Options{AllowDuplicateNames: true, ReplaceInvalidUTF8: true}
 	// InputOptions are the options with which an input is decoded.
-	InputOptions = jsonv.Options{AllowDuplicateNames: true}
+	InputOptions = jsonv.Options{AllowDuplicateNames: true, KeepText: true}
 )
 
 // member is one member of a message envelope.

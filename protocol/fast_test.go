@@ -125,3 +125,30 @@ func TestParseRequestFastCases(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepTextAsText: the text kept of a string written without escapes
+// (jsonv's KeepText, which InputOptions set) is what Text makes of its code
+// units, and a string with an escape keeps none.
+func TestKeepTextAsText(t *testing.T) {
+	pieces := []string{"a", " ", "é", "日", "😀", "\u2028", "\x7f", `\n`, `\"`, `\\`, `\u00e9`, `\ud83d`, `\ude00`, `\ud83d\ude00`, "<&>", "\xff", "\xed\xa0\x80"}
+	rapid.Check(t, func(t *rapid.T) {
+		body := strings.Join(rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 12).Draw(t, "body"), "")
+		lit := []byte(`{"s":"` + body + `"}`)
+		for _, opts := range []jsonv.Options{InputOptions, {KeepText: true, ReplaceInvalidUTF8: true}} {
+			v, err := opts.Parse(lit)
+			if err != nil {
+				continue
+			}
+			s := v.Get("s")
+			escaped := strings.Contains(body, `\`)
+			switch {
+			case escaped && s.Str != "":
+				t.Fatalf("%s: kept %q for a string with escapes", lit, s.Str)
+			case !escaped && body != "" && !opts.ReplaceInvalidUTF8 && s.Str == "":
+				t.Fatalf("%s: kept no text", lit)
+			case s.Str != "" && s.Str != Text(s.Units):
+				t.Fatalf("%s: kept %q, Text says %q", lit, s.Str, Text(s.Units))
+			}
+		}
+	})
+}

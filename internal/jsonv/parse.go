@@ -61,6 +61,10 @@ type Options struct {
 	// ReplaceInvalidUTF8 reads each ill-formed UTF-8 sequence in a string as
 	// U+FFFD instead of refusing the text.
 	ReplaceInvalidUTF8 bool
+	// KeepText also keeps each string written without escapes (and so
+	// without a lone surrogate) as Go text, in Value.Str: for a reader that
+	// wants the string and not its code units.
+	KeepText bool
 }
 
 // Parse decodes one JSON text with the default Options.
@@ -163,11 +167,16 @@ func (p *parser) value(v *Value, depth int) error {
 		}
 		return p.array(v, depth+1)
 	case '"':
+		start := p.i + 1
 		u, err := p.string()
 		if err != nil {
 			return err
 		}
 		*v = Value{Kind: String, Units: u}
+		if raw := p.data[start : p.i-1]; p.opts.KeepText && len(raw) > 0 && bytes.IndexByte(raw, '\\') < 0 &&
+			(!p.opts.ReplaceInvalidUTF8 || utf8.Valid(raw)) {
+			v.Str = string(raw)
+		}
 		return nil
 	case 't':
 		return p.literal(v, "true", True)

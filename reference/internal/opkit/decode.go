@@ -75,7 +75,11 @@ func decode(j *jsonv.Value, rv reflect.Value) error {
 		if j.Kind != jsonv.String {
 			return mismatch(j, "a string")
 		}
-		rv.SetString(protocol.Text(j.Units))
+		if j.Str != "" {
+			rv.SetString(j.Str) // the text as written: what Text would make of the units
+		} else {
+			rv.SetString(protocol.Text(j.Units))
+		}
 	case reflect.Bool:
 		if j.Kind != jsonv.True && j.Kind != jsonv.False {
 			return mismatch(j, "a boolean")
