@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -61,9 +62,9 @@ type Options struct {
 	// ReplaceInvalidUTF8 reads each ill-formed UTF-8 sequence in a string as
 	// U+FFFD instead of refusing the text.
 	ReplaceInvalidUTF8 bool
-	// KeepText also keeps each string written without escapes (and so
-	// without a lone surrogate) as Go text, in Value.Str: for a reader that
-	// wants the string and not its code units.
+	// KeepText also keeps each string that has no lone surrogate as Go
+	// text, in Value.Str: for a reader that wants the string and not its
+	// code units.
 	KeepText bool
 }
 
@@ -173,9 +174,8 @@ func (p *parser) value(v *Value, depth int) error {
 			return err
 		}
 		*v = Value{Kind: String, Units: u}
-		if raw := p.data[start : p.i-1]; p.opts.KeepText && len(raw) > 0 && bytes.IndexByte(raw, '\\') < 0 &&
-			(!p.opts.ReplaceInvalidUTF8 || utf8.Valid(raw)) {
-			v.Str = string(raw)
+		if raw := p.data[start : p.i-1]; p.opts.KeepText && len(raw) > 0 && (!p.opts.ReplaceInvalidUTF8 || utf8.Valid(raw)) {
+			v.Str, _ = text(raw)
 		}
 		return nil
 	case 't':
@@ -424,6 +424,54 @@ func (p *parser) string() ([]uint16, error) {
 			}
 			p.i += n
 			u = appendUnits(u, r)
+		}
+	}
+}
+
+// text returns the text of a string's body as written (between its quotes,
+// and read by the parser: well-formed, in UTF-8), its escapes decoded, or ""
+// and false when it holds a lone surrogate, which is no text.
+func text(raw []byte) (string, bool) {
+	var b strings.Builder
+	b.Grow(len(raw)) // an escape is never shorter than what it stands for
+	for {
+		k := bytes.IndexByte(raw, '\\')
+		if k < 0 {
+			b.Write(raw)
+			return b.String(), true
+		}
+		b.Write(raw[:k])
+		e := raw[k+1]
+		raw = raw[k+2:]
+		switch e {
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, _ := hex4(raw)
+			raw = raw[4:]
+			switch {
+			case r < 0xd800 || r > 0xdfff:
+				b.WriteRune(rune(r))
+			case r < 0xdc00 && len(raw) >= 6 && raw[0] == '\\' && raw[1] == 'u':
+				lo, ok := hex4(raw[2:])
+				if !ok || lo < 0xdc00 || lo > 0xdfff {
+					return "", false
+				}
+				b.WriteRune(utf16.DecodeRune(rune(r), rune(lo)))
+				raw = raw[6:]
+			default:
+				return "", false
+			}
+		default: // '"', '\\', '/'
+			b.WriteByte(e)
 		}
 	}
 }
