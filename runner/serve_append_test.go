@@ -21,6 +21,12 @@ func TestAppendAnswerAsCall(t *testing.T) {
 	ctx := context.Background()
 	same := func(t interface{ Fatalf(string, ...any) }, line []byte) {
 		got, want := ServeLine(ctx, InProcess{}, line), ServeLine(ctx, callOnly{InProcess{}}, line)
+		// quote.format names the first missing member it finds in a map's
+		// order, which changes from call to call: such an answer is
+		// matched against a few more of Call's.
+		for i := 0; i < 50 && !bytes.Equal(got, want) && bytes.Contains(got, []byte(`"message":"input: citation: missing `)); i++ {
+			want = ServeLine(ctx, callOnly{InProcess{}}, line)
+		}
 		if !bytes.Equal(got, want) {
 			t.Fatalf("ServeLine(%.300q):\nappended %.300s\nCall     %.300s", line, got, want)
 		}

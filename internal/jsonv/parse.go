@@ -115,7 +115,8 @@ type parser struct {
 	data   []byte
 	i      int
 	opts   Options
-	values int // values still allowed; negative: no bound
+	values int      // values still allowed; negative: no bound
+	units  []uint16 // room for the code units of strings still to come
 }
 
 func (p *parser) fail(err error, format string, args ...any) *Error {
@@ -357,7 +358,15 @@ func (p *parser) string() ([]uint16, error) {
 	if n < 0 {
 		n = 0
 	}
-	u := make([]uint16, 0, n)
+	// The strings of one text share one allocation: the units of them all
+	// are no more than the bytes left. Each string's slice is capped, so
+	// that an append to it cannot reach the next.
+	if cap(p.units)-len(p.units) < n {
+		p.units = make([]uint16, 0, max(n, min(len(p.data)-p.i, 64<<10)))
+	}
+	k := len(p.units)
+	u := p.units[k:k:k+n]
+	p.units = p.units[:k+n]
 	for {
 		// A run of printable ASCII (the bulk of most strings) is widened
 		// in one loop; the switch below takes everything else.
