@@ -358,15 +358,21 @@ func (p *parser) string() ([]uint16, error) {
 	if n < 0 {
 		n = 0
 	}
-	// The strings of one text share one allocation: the units of them all
-	// are no more than the bytes left. Each string's slice is capped, so
-	// that an append to it cannot reach the next.
-	if cap(p.units)-len(p.units) < n {
-		p.units = make([]uint16, 0, max(n, min(len(p.data)-p.i, 64<<10)))
+	// The short strings of one text share allocations of a few KiB (the
+	// units of them all are no more than the bytes left); a long one has
+	// its own. Each string's slice is capped, so that an append to it
+	// cannot reach the next.
+	var u []uint16
+	if n >= 1<<10 {
+		u = make([]uint16, 0, n)
+	} else {
+		if cap(p.units)-len(p.units) < n {
+			p.units = make([]uint16, 0, max(n, min(len(p.data)-p.i, 4<<10)))
+		}
+		k := len(p.units)
+		u = p.units[k:k:k+n]
+		p.units = p.units[:k+n]
 	}
-	k := len(p.units)
-	u := p.units[k:k:k+n]
-	p.units = p.units[:k+n]
 	for {
 		// A run of printable ASCII (the bulk of most strings) is widened
 		// in one loop; the switch below takes everything else.
