@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -370,21 +371,27 @@ func (p *parser) string() ([]uint16, error) {
 			p.units = make([]uint16, 0, max(n, min(len(p.data)-p.i, 4<<10)))
 		}
 		k := len(p.units)
-		u = p.units[k:k:k+n]
+		u = p.units[k : k : k+n]
 		p.units = p.units[:k+n]
 	}
 	for {
 		// A run of printable ASCII (the bulk of most strings) is widened
 		// in one loop; the switch below takes everything else.
 		data, i := p.data, p.i
+		for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
+			i += 8
+		}
 		for i < len(data) && plain[data[i]] {
 			i++
 		}
 		if i > p.i {
+			src := data[p.i:i]
 			k := len(u)
-			u = slices.Grow(u, i-p.i)[:k+i-p.i]
-			for j, c := range data[p.i:i] {
-				u[k+j] = uint16(c)
+			u = slices.Grow(u, len(src))[:k+len(src)]
+			dst := u[k:]
+			dst = dst[:len(src)]
+			for j, c := range src {
+				dst[j] = uint16(c)
 			}
 			p.i = i
 		}
@@ -489,6 +496,17 @@ func text(raw []byte) (string, bool) {
 			b.WriteByte(e)
 		}
 	}
+}
+
+// plain8 reports whether the eight bytes of x are all plain: no byte below
+// 0x20, none from 0x80 up, no '"' and no '\\'.
+func plain8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, b := x^('"'*ones), x^('\\'*ones) // a '"' or '\\' byte of x is a zero byte of these
+	below := (x - 0x20*ones) &^ x       // a byte below 0x20 sets its high bit (x's own high bits count apart)
+	quote := (q - ones) &^ q
+	slash := (b - ones) &^ b
+	return (x|below|quote|slash)&highs == 0
 }
 
 // plain marks the bytes that stand for themselves in a JSON string: printable
