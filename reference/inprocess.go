@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference/internal/opkit"
@@ -51,6 +52,10 @@ func (InProcess) AppendAnswer(ctx context.Context, req protocol.Request, buf []b
 	}
 	return protocol.AppendAnswer(buf, respond(req.ID, out, err))
 }
+
+// AnswerType is InProcess: AppendAnswer answers as its Call does, and
+// not as the Call of a type that embeds it.
+func (InProcess) AnswerType() reflect.Type { return reflect.TypeFor[InProcess]() }
 
 // handle runs the op of req on its input, decoded once.
 func handle(req protocol.Request) (any, error) {

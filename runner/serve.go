@@ -11,6 +11,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"reflect"
 	"sync"
 	"time"
 
@@ -62,16 +63,20 @@ func ServeLine(ctx context.Context, impl Implementation, line []byte) []byte {
 
 // AnswerAppender is an Implementation that can write its answer line
 // itself, straight into the server's buffer (the in-process reference
-// does): AppendAnswer appends to buf exactly the line that the answer Call
-// gives would be (protocol.AppendAnswer; an internal error when ctx has
-// ended).
+// does): AppendAnswer appends to buf exactly the line that the answer of
+// its Call would be (protocol.AppendAnswer; an internal error when ctx has
+// ended). AnswerType is the type that declares that Call: the server
+// appends only for an implementation of that very type, so that a type
+// embedding it and overriding Call (a proxy that rewrites answers) is
+// answered through its own Call.
 type AnswerAppender interface {
 	AppendAnswer(ctx context.Context, req Request, buf []byte) []byte
+	AnswerType() reflect.Type
 }
 
 // appendServe appends the answer line to the request line data.
 func appendServe(buf []byte, ctx context.Context, impl Implementation, data []byte) []byte {
-	if a, ok := impl.(AnswerAppender); ok {
+	if a, ok := impl.(AnswerAppender); ok && a.AnswerType() == reflect.TypeOf(impl) {
 		req, refusal := protocol.ParseRequest(data)
 		if refusal != nil {
 			return appendAnswer(buf, *refusal)

@@ -9,6 +9,26 @@ import (
 	"pgregory.net/rapid"
 )
 
+// upper is the reference with its Call overridden (a proxy that rewrites
+// answers): the server must answer it through that Call.
+type upper struct{ InProcess }
+
+func (u upper) Call(ctx context.Context, req Request) (Response, error) {
+	resp, err := u.InProcess.Call(ctx, req)
+	resp.Output = bytes.ToUpper(resp.Output)
+	return resp, err
+}
+
+// TestAppendAnswerNotForEmbedders: a type that embeds the reference and
+// overrides Call is answered through its Call, not the embedded
+// AppendAnswer.
+func TestAppendAnswerNotForEmbedders(t *testing.T) {
+	out := ServeLine(context.Background(), upper{}, []byte(`{"id":1,"op":"hello","input":{"protocol":1}}`))
+	if !bytes.Contains(out, []byte(`"NAME":"CONFORM-REFERENCE"`)) {
+		t.Errorf("ServeLine(upper) = %s, want the answer of upper's Call", out)
+	}
+}
+
 // callOnly hides every method of an Implementation but Call and Close, so
 // that the server answers through Call.
 type callOnly struct{ Implementation }
