@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/jsonv"
@@ -23,7 +24,7 @@ var (
 	strict  = jsonv.Options{}
 	lenient = jsonv.Options{AllowDuplicateNames: true, ReplaceInvalidUTF8: true}
 	// InputOptions are the options with which an input is decoded.
-	InputOptions = jsonv.Options{AllowDuplicateNames: true}
+	InputOptions = jsonv.Options{AllowDuplicateNames: true, KeepText: true}
 )
 
 // member is one member of a message envelope.
@@ -220,6 +221,141 @@ func trimSpace(b []byte) []byte {
 // could be read and is a valid id, null otherwise. Members other than id,
 // op and input are ignored (PROTO-FRAME-005); a member named twice is not.
 func ParseRequest(line []byte) (Request, *Response) {
+	if req, ok := parseRequestFast(line); ok {
+		return req, nil
+	}
+	return parseRequest(line)
+}
+
+// parseRequestFast reads a request of the usual shape: an object of the
+// members id (an integer, or a string without escapes), op (a string
+// without escapes) and input (an object), each once, with names written
+// plain. It decodes only the input; ok is false for any other line, which
+// parseRequest then reads (and refuses, or accepts with the same request).
+func parseRequestFast(line []byte) (req Request, ok bool) {
+	i := space(line, 0)
+	if i >= len(line) || line[i] != '{' {
+		return req, false
+	}
+	var op []byte
+	for i++; ; i++ {
+		i = space(line, i)
+		if i >= len(line) || line[i] != '"' {
+			return req, false
+		}
+		name, n := plainName(line[i:])
+		if n == 0 {
+			return req, false
+		}
+		if i += n; i >= len(line) || line[i] != ':' {
+			return req, false
+		}
+		i = space(line, i+1)
+		switch name {
+		case "id":
+			end := plainID(line, i)
+			if end < 0 || req.ID != nil {
+				return req, false
+			}
+			req.ID, i = line[i:end], end
+		case "op":
+			end := plainString(line, i)
+			if end < 0 || op != nil || end-i < 3 {
+				return req, false
+			}
+			op, i = line[i+1:end-1], end
+		case "input":
+			if i >= len(line) || line[i] != '{' || req.Value != nil {
+				return req, false
+			}
+			v, n, err := InputOptions.ParseValue(line[i:])
+			if err != nil {
+				return req, false
+			}
+			req.Value = v
+			req.Input = trimSpace(line[i : i+n])
+			i += n
+		default:
+			return req, false
+		}
+		if i = space(line, i); i < len(line) && line[i] == ',' {
+			continue
+		}
+		if i >= len(line) || line[i] != '}' || space(line, i+1) != len(line) {
+			return req, false
+		}
+		break
+	}
+	if req.ID == nil || op == nil || req.Value == nil {
+		return req, false
+	}
+	req.Op = internOp(op)
+	return req, true
+}
+
+// plainID returns the end of the id at line[i:] when it is an integer of
+// 64 bits or a string of UTF-8 text without escapes or control characters
+// (a valid id, and Unicode text), or -1.
+func plainID(line []byte, i int) int {
+	if i < len(line) && line[i] == '"' {
+		return plainString(line, i)
+	}
+	j := i
+	if j < len(line) && line[j] == '-' {
+		j++
+	}
+	digits := j
+	for j < len(line) && line[j] >= '0' && line[j] <= '9' {
+		j++
+	}
+	if j-digits > 1 && line[digits] == '0' { // JSON writes no leading zero
+		return -1
+	}
+	if j < len(line) && (line[j] == '.' || line[j] == 'e' || line[j] == 'E') {
+		return -1
+	}
+	if !ValidID(line[i:j]) {
+		return -1
+	}
+	return j
+}
+
+// plainString returns the end of the JSON string at line[i:] (past its
+// closing quote) when it holds UTF-8 text without escapes or control
+// characters, or -1.
+func plainString(line []byte, i int) int {
+	if i >= len(line) || line[i] != '"' {
+		return -1
+	}
+	for j := i + 1; j < len(line); j++ {
+		switch c := line[j]; {
+		case c == '"':
+			if !utf8.Valid(line[i+1 : j]) {
+				return -1
+			}
+			return j + 1
+		case c < 0x20 || c == '\\':
+			return -1
+		}
+	}
+	return -1
+}
+
+// lastOp is the op of the last request read, so that a stream of requests
+// for one op allocates its name once.
+var lastOp atomic.Pointer[string]
+
+func internOp(b []byte) string {
+	if p := lastOp.Load(); p != nil && *p == string(b) {
+		return *p
+	}
+	op := string(b)
+	lastOp.Store(&op)
+	return op
+}
+
+// parseRequest is ParseRequest for any line.
+func parseRequest(line []byte) (Request, *Response) {
 	var req Request
 	var op *jsonv.Value
 	err := readObjectWith(line, "the request", "", "input", func(m member) error {
@@ -359,20 +495,28 @@ func Text(u []uint16) string {
 	b.Grow(n)
 	var chunk [512]byte // encoded on the stack, copied into b in blocks
 	k := 0
-	for i := 0; i < len(u); i++ {
+	for i := 0; i < len(u); {
 		if k > len(chunk)-4 {
 			b.Write(chunk[:k])
 			k = 0
 		}
-		c := rune(u[i])
-		if c < utf8.RuneSelf {
-			chunk[k] = byte(c)
-			k++
+		if u[i] < utf8.RuneSelf {
+			// A run of ASCII, as far as the chunk holds it.
+			m := min(len(u)-i, len(chunk)-k)
+			j := 0
+			for j < m && u[i+j] < utf8.RuneSelf {
+				chunk[k+j] = byte(u[i+j])
+				j++
+			}
+			k += j
+			i += j
 			continue
 		}
+		c := rune(u[i])
+		i++
 		if c >= 0xd800 && c <= 0xdfff {
-			if c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff {
-				c = (c-0xd800)<<10 + (rune(u[i+1]) - 0xdc00) + 0x10000
+			if c < 0xdc00 && i < len(u) && u[i] >= 0xdc00 && u[i] <= 0xdfff {
+				c = (c-0xd800)<<10 + (rune(u[i]) - 0xdc00) + 0x10000
 				i++
 			} else {
 				c = utf8.RuneError

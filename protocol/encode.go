@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -45,12 +46,13 @@ func AppendAnswer(buf []byte, resp Response) []byte {
 // on), U+2028 and U+2029, and each byte that is not UTF-8 as \ufffd.
 func AppendQuoted(buf []byte, s string) []byte {
 	const hex = "0123456789abcdef"
+	buf = slices.Grow(buf, len(s)+2)
 	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if safeASCII[c] {
 				i++
 				continue
 			}
@@ -75,6 +77,22 @@ func AppendQuoted(buf []byte, s string) []byte {
 			start = i
 			continue
 		}
+		if c >= 0xe0 && c < 0xf0 && i+2 < len(s) && c != 0xe2 {
+			// A three-byte character (most of the BMP: CJK, for one),
+			// checked here as utf8 checks it: no surrogate, no overlong
+			// form. E2 is left to the general case (U+2028, U+2029).
+			lo, hi := byte(0x80), byte(0xbf)
+			switch c {
+			case 0xe0:
+				lo = 0xa0
+			case 0xed:
+				hi = 0x9f
+			}
+			if c1 := s[i+1]; c1 >= lo && c1 <= hi && s[i+2]&0xc0 == 0x80 {
+				i += 3
+				continue
+			}
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			buf = append(buf, s[start:i]...)
@@ -95,3 +113,11 @@ func AppendQuoted(buf []byte, s string) []byte {
 	buf = append(buf, s[start:]...)
 	return append(buf, '"')
 }
+
+// safeASCII marks the ASCII bytes that AppendQuoted writes as they are.
+var safeASCII = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()

@@ -1,9 +1,11 @@
 package reference
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference/internal/opkit"
@@ -21,35 +23,72 @@ func (InProcess) Call(ctx context.Context, req protocol.Request) (protocol.Respo
 	if err := ctx.Err(); err != nil {
 		return protocol.Response{}, err
 	}
-	var out any
-	var err error
-	if req.Value != nil {
-		out, err = HandleValue(req.Op, req.Value)
-	} else {
-		out, err = Handle(req.Op, req.Input)
+	out, err := handle(req)
+	return respond(req.ID, out, err), nil
+}
+
+// AppendAnswer appends the answer line to req, exactly as a server appends
+// Call's answer (protocol.AppendAnswer, with an internal error when ctx has
+// ended), writing an output that appends itself (opkit.Appender) straight
+// into buf.
+func (InProcess) AppendAnswer(ctx context.Context, req protocol.Request, buf []byte) []byte {
+	if err := ctx.Err(); err != nil {
+		return protocol.AppendAnswer(buf, protocol.ErrorAnswer(req.ID, KindInternal, err.Error()))
 	}
-	resp := protocol.Response{ID: req.ID}
+	out, err := handle(req)
+	if a, ok := out.(opkit.Appender); ok && err == nil {
+		start := len(buf)
+		id := req.ID
+		if len(id) == 0 {
+			id = json.RawMessage("null")
+		}
+		buf = append(append(append(buf, `{"id":`...), id...), `,"output":`...)
+		at := len(buf)
+		buf = a.AppendJSON(buf)
+		if o := buf[at:]; !replacedUTF8(o) && bytes.IndexByte(o, '\n') < 0 && bytes.IndexByte(o, '\r') < 0 {
+			return append(buf, "}\n"...)
+		}
+		buf = buf[:start] // an output no answer carries as it is: as Call answers
+	}
+	return protocol.AppendAnswer(buf, respond(req.ID, out, err))
+}
+
+// AnswerType is InProcess: AppendAnswer answers as its Call does, and
+// not as the Call of a type that embeds it.
+func (InProcess) AnswerType() reflect.Type { return reflect.TypeFor[InProcess]() }
+
+// handle runs the op of req on its input, decoded once.
+func handle(req protocol.Request) (any, error) {
+	if req.Value != nil {
+		return HandleValue(req.Op, req.Value)
+	}
+	return Handle(req.Op, req.Input)
+}
+
+// respond is the answer carrying out, or err.
+func respond(id json.RawMessage, out any, err error) protocol.Response {
+	resp := protocol.Response{ID: id}
 	if err != nil {
 		var e *Error
 		if !errors.As(err, &e) {
 			e = &Error{Kind: KindInternal, Message: err.Error()}
 		}
 		resp.Error = &protocol.Error{Kind: e.Kind, Message: e.Message}
-		return resp, nil
+		return resp
 	}
 	data, err := marshal(out)
 	if err != nil {
 		resp.Error = &protocol.Error{Kind: KindInternal, Message: "marshal output: " + err.Error()}
-		return resp, nil
+		return resp
 	}
 	if replacedUTF8(data) {
 		// encoding/json writes each ill-formed UTF-8 byte of a string as
 		// \ufffd: the output held text that no answer could carry.
 		resp.Error = &protocol.Error{Kind: KindInternal, Message: "marshal output: a string is not well-formed UTF-8"}
-		return resp, nil
+		return resp
 	}
 	resp.Output = data
-	return resp, nil
+	return resp
 }
 
 // marshal writes an output as encoding/json.Marshal does, through its own
@@ -68,14 +107,17 @@ func (InProcess) Close() error { return nil }
 // escape: encoding/json writes U+FFFD itself as UTF-8 and uses the escape only
 // for a byte of a string that was not UTF-8.
 func replacedUTF8(data []byte) bool {
-	for i := 0; i+1 < len(data); i++ {
-		if data[i] != '\\' {
-			continue
+	for i := 0; ; i += 2 { // past the escape's two bytes
+		k := bytes.IndexByte(data[i:], '\\')
+		if k < 0 {
+			return false
 		}
-		if data[i+1] == 'u' && i+6 <= len(data) && string(data[i+2:i+6]) == "fffd" {
+		i += k
+		if i+6 <= len(data) && string(data[i+1:i+6]) == "ufffd" {
 			return true
 		}
-		i++ // skip the escaped character
+		if i+1 >= len(data) {
+			return false
+		}
 	}
-	return false
 }

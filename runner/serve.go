@@ -11,6 +11,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"reflect"
 	"sync"
 	"time"
 
@@ -28,19 +29,22 @@ func ServeStdio(ctx context.Context, impl Implementation, r io.Reader, w io.Writ
 	var out []byte
 	for {
 		line, err := lr.ReadLine()
-		var tooLong *LineTooLongError
-		switch {
-		case errors.As(err, &tooLong):
-			out = appendAnswer(out[:0], errorResponse(nil, KindBadRequest, tooLong.Error()))
-		case errors.Is(err, io.EOF):
-			return bw.Flush()
-		case err != nil:
-			bw.Flush()
-			return err
-		case len(bytes.TrimSpace(line)) == 0:
-			continue
-		default:
-			out = appendAnswer(out[:0], serveOne(ctx, impl, line))
+		if err != nil {
+			var tooLong *LineTooLongError
+			switch {
+			case errors.As(err, &tooLong):
+				out = appendAnswer(out[:0], errorResponse(nil, KindBadRequest, tooLong.Error()))
+			case errors.Is(err, io.EOF):
+				return bw.Flush()
+			default:
+				bw.Flush()
+				return err
+			}
+		} else {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			out = appendServe(out[:0], ctx, impl, line)
 		}
 		bw.Write(out)
 		if lr.r.Buffered() == 0 {
@@ -54,7 +58,32 @@ func ServeStdio(ctx context.Context, impl Implementation, r io.Reader, w io.Writ
 // ServeLine answers one request line as ServeStdio does, returning the
 // answer line (with its newline).
 func ServeLine(ctx context.Context, impl Implementation, line []byte) []byte {
-	return appendAnswer(nil, serveOne(ctx, impl, line))
+	return appendServe(nil, ctx, impl, line)
+}
+
+// AnswerAppender is an Implementation that can write its answer line
+// itself, straight into the server's buffer (the in-process reference
+// does): AppendAnswer appends to buf exactly the line that the answer of
+// its Call would be (protocol.AppendAnswer; an internal error when ctx has
+// ended). AnswerType is the type that declares that Call: the server
+// appends only for an implementation of that very type, so that a type
+// embedding it and overriding Call (a proxy that rewrites answers) is
+// answered through its own Call.
+type AnswerAppender interface {
+	AppendAnswer(ctx context.Context, req Request, buf []byte) []byte
+	AnswerType() reflect.Type
+}
+
+// appendServe appends the answer line to the request line data.
+func appendServe(buf []byte, ctx context.Context, impl Implementation, data []byte) []byte {
+	if a, ok := impl.(AnswerAppender); ok && a.AnswerType() == reflect.TypeOf(impl) {
+		req, refusal := protocol.ParseRequest(data)
+		if refusal != nil {
+			return appendAnswer(buf, *refusal)
+		}
+		return a.AppendAnswer(ctx, req, buf)
+	}
+	return appendAnswer(buf, serveOne(ctx, impl, data))
 }
 
 // serveOne decodes one request, in one pass, and answers it.
@@ -291,7 +320,7 @@ func serveBatch(ctx context.Context, impl Implementation, w http.ResponseWriter,
 		}
 		var item json.RawMessage
 		dec.Decode(&item) // countBatch read it already
-		out = append(append(out[:0], sep...), appendAnswer(nil, serveOne(ctx, impl, item))...)
+		out = appendServe(append(out[:0], sep...), ctx, impl, item)
 		out = out[:len(out)-1] // the newline
 		if _, err := w.Write(out); err != nil {
 			panic(http.ErrAbortHandler)

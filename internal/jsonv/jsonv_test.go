@@ -1,11 +1,16 @@
 package jsonv
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
+
+	"pgregory.net/rapid"
 )
 
 func TestParseKeepsWhatWasWritten(t *testing.T) {
@@ -230,4 +235,56 @@ func TestIsInteger(t *testing.T) {
 			t.Errorf("ParseDecimal(%s) = %+v, %v; IsInteger want %v", lit, d, ok, want)
 		}
 	}
+}
+
+// TestPlain8 checks the eight-byte test against the byte table, on every
+// byte value at every position among plain neighbours and on drawn words.
+func TestPlain8(t *testing.T) {
+	check := func(w [8]byte) {
+		want := true
+		for _, c := range w {
+			want = want && plain[c]
+		}
+		if got := plain8(binary.LittleEndian.Uint64(w[:])); got != want {
+			t.Fatalf("plain8(%q) = %v, want %v", w, got, want)
+		}
+	}
+	for pos := range 8 {
+		for c := range 256 {
+			for _, fill := range []byte{'a', ' ', 0x7f, '!', '#', '[', ']'} {
+				w := [8]byte{fill, fill, fill, fill, fill, fill, fill, fill}
+				w[pos] = byte(c)
+				check(w)
+			}
+		}
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		var w [8]byte
+		for i := range w {
+			w[i] = rapid.SampledFrom([]byte{0, 0x1f, 0x20, 0x21, '"', '\\', 0x5b, 0x5d, 0x7f, 0x80, 0xff, 'a', 0x01, 0x23}).Draw(rt, "b")
+		}
+		check(w)
+	})
+}
+
+// TestStringAsEncodingJSON: strings of every mix of plain runs (long and
+// short, for the eight-byte scan), escapes and multi-byte characters decode
+// to the code units of what encoding/json reads.
+func TestStringAsEncodingJSON(t *testing.T) {
+	pieces := []string{"a", "abcdefgh", "0123456789abcdefghij", " ", "~\x7f", "é", "日本", "😀", `\n`, `\"`, `\\`, `\/`, `\u00e9`, `\u0026`,
+		`\ud83d\ude00`, "\u2028", "<&>"}
+	rapid.Check(t, func(rt *rapid.T) {
+		lit := `"` + strings.Join(rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 40).Draw(rt, "body"), "") + `"`
+		v, err := Parse([]byte(lit))
+		if err != nil {
+			rt.Fatalf("Parse(%s): %v", lit, err)
+		}
+		var s string
+		if err := json.Unmarshal([]byte(lit), &s); err != nil {
+			rt.Fatal(err)
+		}
+		if want := utf16.Encode([]rune(s)); !slices.Equal(v.Units, want) {
+			rt.Fatalf("Parse(%s) = %x, want %x", lit, v.Units, want)
+		}
+	})
 }

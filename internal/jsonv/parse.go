@@ -2,10 +2,13 @@ package jsonv
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -60,6 +63,10 @@ type Options struct {
 	// ReplaceInvalidUTF8 reads each ill-formed UTF-8 sequence in a string as
 	// U+FFFD instead of refusing the text.
 	ReplaceInvalidUTF8 bool
+	// KeepText also keeps each string that has no lone surrogate as Go
+	// text, in Value.Str: for a reader that wants the string and not its
+	// code units.
+	KeepText bool
 }
 
 // Parse decodes one JSON text with the default Options.
@@ -109,7 +116,8 @@ type parser struct {
 	data   []byte
 	i      int
 	opts   Options
-	values int // values still allowed; negative: no bound
+	values int      // values still allowed; negative: no bound
+	units  []uint16 // room for the code units of strings still to come
 }
 
 func (p *parser) fail(err error, format string, args ...any) *Error {
@@ -162,11 +170,15 @@ func (p *parser) value(v *Value, depth int) error {
 		}
 		return p.array(v, depth+1)
 	case '"':
+		start := p.i + 1
 		u, err := p.string()
 		if err != nil {
 			return err
 		}
 		*v = Value{Kind: String, Units: u}
+		if raw := p.data[start : p.i-1]; p.opts.KeepText && len(raw) > 0 && (!p.opts.ReplaceInvalidUTF8 || utf8.Valid(raw)) {
+			v.Str, _ = text(raw)
+		}
 		return nil
 	case 't':
 		return p.literal(v, "true", True)
@@ -347,8 +359,42 @@ func (p *parser) string() ([]uint16, error) {
 	if n < 0 {
 		n = 0
 	}
-	u := make([]uint16, 0, n)
+	// The short strings of one text share allocations of a few KiB (the
+	// units of them all are no more than the bytes left); a long one has
+	// its own. Each string's slice is capped, so that an append to it
+	// cannot reach the next.
+	var u []uint16
+	if n >= 1<<10 {
+		u = make([]uint16, 0, n)
+	} else {
+		if cap(p.units)-len(p.units) < n {
+			p.units = make([]uint16, 0, max(n, min(len(p.data)-p.i, 4<<10)))
+		}
+		k := len(p.units)
+		u = p.units[k : k : k+n]
+		p.units = p.units[:k+n]
+	}
 	for {
+		// A run of printable ASCII (the bulk of most strings) is widened
+		// in one loop; the switch below takes everything else.
+		data, i := p.data, p.i
+		for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
+			i += 8
+		}
+		for i < len(data) && plain[data[i]] {
+			i++
+		}
+		if i > p.i {
+			src := data[p.i:i]
+			k := len(u)
+			u = slices.Grow(u, len(src))[:k+len(src)]
+			dst := u[k:]
+			dst = dst[:len(src)]
+			for j, c := range src {
+				dst[j] = uint16(c)
+			}
+			p.i = i
+		}
 		if p.i >= len(p.data) {
 			return nil, p.fail(ErrSyntax, "unterminated string")
 		}
@@ -403,6 +449,74 @@ func (p *parser) string() ([]uint16, error) {
 		}
 	}
 }
+
+// text returns the text of a string's body as written (between its quotes,
+// and read by the parser: well-formed, in UTF-8), its escapes decoded, or ""
+// and false when it holds a lone surrogate, which is no text.
+func text(raw []byte) (string, bool) {
+	var b strings.Builder
+	b.Grow(len(raw)) // an escape is never shorter than what it stands for
+	for {
+		k := bytes.IndexByte(raw, '\\')
+		if k < 0 {
+			b.Write(raw)
+			return b.String(), true
+		}
+		b.Write(raw[:k])
+		e := raw[k+1]
+		raw = raw[k+2:]
+		switch e {
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, _ := hex4(raw)
+			raw = raw[4:]
+			switch {
+			case r < 0xd800 || r > 0xdfff:
+				b.WriteRune(rune(r))
+			case r < 0xdc00 && len(raw) >= 6 && raw[0] == '\\' && raw[1] == 'u':
+				lo, ok := hex4(raw[2:])
+				if !ok || lo < 0xdc00 || lo > 0xdfff {
+					return "", false
+				}
+				b.WriteRune(utf16.DecodeRune(rune(r), rune(lo)))
+				raw = raw[6:]
+			default:
+				return "", false
+			}
+		default: // '"', '\\', '/'
+			b.WriteByte(e)
+		}
+	}
+}
+
+// plain8 reports whether the eight bytes of x are all plain: no byte below
+// 0x20, none from 0x80 up, no '"' and no '\\'.
+func plain8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, b := x^('"'*ones), x^('\\'*ones) // a '"' or '\\' byte of x is a zero byte of these
+	below := (x - 0x20*ones) &^ x       // a byte below 0x20 sets its high bit (x's own high bits count apart)
+	quote := (q - ones) &^ q
+	slash := (b - ones) &^ b
+	return (x|below|quote|slash)&highs == 0
+}
+
+// plain marks the bytes that stand for themselves in a JSON string: printable
+// ASCII but '"' and '\\'.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func appendUnits(u []uint16, r rune) []uint16 {
 	if r >= 0x10000 {

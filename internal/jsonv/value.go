@@ -50,6 +50,7 @@ type Value struct {
 	Kind    Kind
 	Num     string   // Number: the literal, as written
 	Units   []uint16 // String: the UTF-16 code units, lone surrogates included
+	Str     string   // String: the text, when read with KeepText and it has no lone surrogate; "" otherwise
 	Elems   []Value  // Array: the elements
 	Members []Member // Object: the members, in the order written
 }

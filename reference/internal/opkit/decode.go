@@ -28,8 +28,8 @@ func Decode(input *jsonv.Value, v any) error {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return &Error{Kind: KindInternal, Message: fmt.Sprintf("decode into %T", v)}
 	}
-	if err := decode(input, rv.Elem(), "input"); err != nil {
-		return &Error{Kind: KindBadRequest, Message: err.Error()}
+	if err := decode(input, rv.Elem()); err != nil {
+		return &Error{Kind: KindBadRequest, Message: within(err, "input").Error()}
 	}
 	return nil
 }
@@ -40,7 +40,7 @@ var (
 	valuePtrType   = reflect.TypeFor[*jsonv.Value]()
 )
 
-func decode(j *jsonv.Value, rv reflect.Value, path string) error {
+func decode(j *jsonv.Value, rv reflect.Value) error {
 	switch rv.Type() {
 	case rawMessageType:
 		rv.SetBytes(jsonv.Append(nil, j))
@@ -50,7 +50,7 @@ func decode(j *jsonv.Value, rv reflect.Value, path string) error {
 		return nil
 	case numberType:
 		if j.Kind != jsonv.Number {
-			return mismatch(j, "a number", path)
+			return mismatch(j, "a number")
 		}
 		rv.SetString(j.Num)
 		return nil
@@ -67,96 +67,128 @@ func decode(j *jsonv.Value, rv reflect.Value, path string) error {
 	switch rv.Kind() {
 	case reflect.Pointer:
 		p := reflect.New(rv.Type().Elem())
-		if err := decode(j, p.Elem(), path); err != nil {
+		if err := decode(j, p.Elem()); err != nil {
 			return err
 		}
 		rv.Set(p)
 	case reflect.String:
 		if j.Kind != jsonv.String {
-			return mismatch(j, "a string", path)
+			return mismatch(j, "a string")
 		}
-		rv.SetString(protocol.Text(j.Units))
+		if j.Str != "" {
+			rv.SetString(j.Str) // the text as written: what Text would make of the units
+		} else {
+			rv.SetString(protocol.Text(j.Units))
+		}
 	case reflect.Bool:
 		if j.Kind != jsonv.True && j.Kind != jsonv.False {
-			return mismatch(j, "a boolean", path)
+			return mismatch(j, "a boolean")
 		}
 		rv.SetBool(j.Kind == jsonv.True)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		if j.Kind != jsonv.Number {
-			return mismatch(j, "a number", path)
+			return mismatch(j, "a number")
 		}
 		n, err := strconv.ParseInt(j.Num, 10, rv.Type().Bits())
 		if err != nil {
-			return fmt.Errorf("%s: the number %s is not an integer of %d bits", path, j.Num, rv.Type().Bits())
+			return failf("the number %s is not an integer of %d bits", j.Num, rv.Type().Bits())
 		}
 		rv.SetInt(n)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		if j.Kind != jsonv.Number {
-			return mismatch(j, "a number", path)
+			return mismatch(j, "a number")
 		}
 		n, err := strconv.ParseUint(j.Num, 10, rv.Type().Bits())
 		if err != nil {
-			return fmt.Errorf("%s: the number %s is not an unsigned integer of %d bits", path, j.Num, rv.Type().Bits())
+			return failf("the number %s is not an unsigned integer of %d bits", j.Num, rv.Type().Bits())
 		}
 		rv.SetUint(n)
 	case reflect.Float32, reflect.Float64:
 		if j.Kind != jsonv.Number {
-			return mismatch(j, "a number", path)
+			return mismatch(j, "a number")
 		}
 		f, err := strconv.ParseFloat(j.Num, rv.Type().Bits())
 		if err != nil {
-			return fmt.Errorf("%s: the number %s is out of range", path, j.Num)
+			return failf("the number %s is out of range", j.Num)
 		}
 		rv.SetFloat(f)
 	case reflect.Slice:
 		if j.Kind != jsonv.Array {
-			return mismatch(j, "an array", path)
+			return mismatch(j, "an array")
 		}
 		s := reflect.MakeSlice(rv.Type(), len(j.Elems), len(j.Elems))
 		for i := range j.Elems {
-			if err := decode(&j.Elems[i], s.Index(i), path+"["+strconv.Itoa(i)+"]"); err != nil {
-				return err
+			if err := decode(&j.Elems[i], s.Index(i)); err != nil {
+				return within(err, "["+strconv.Itoa(i)+"]")
 			}
 		}
 		rv.Set(s)
 	case reflect.Map:
 		if j.Kind != jsonv.Object || rv.Type().Key().Kind() != reflect.String {
-			return mismatch(j, "an object", path)
+			return mismatch(j, "an object")
 		}
 		m := reflect.MakeMapWithSize(rv.Type(), len(j.Members))
 		for i := range j.Members {
 			e := reflect.New(rv.Type().Elem()).Elem()
 			name := protocol.Text(j.Members[i].Name)
 			if m.MapIndex(reflect.ValueOf(name).Convert(rv.Type().Key())).IsValid() {
-				return fmt.Errorf("%s: the member %s is named twice", path, jsonv.AppendString(nil, j.Members[i].Name))
+				return failf("the member %s is named twice", jsonv.AppendString(nil, j.Members[i].Name))
 			}
-			if err := decode(&j.Members[i].Value, e, path+jsonv.PathStep(j.Members[i].Name)); err != nil {
-				return err
+			if err := decode(&j.Members[i].Value, e); err != nil {
+				return within(err, jsonv.PathStep(j.Members[i].Name))
 			}
 			m.SetMapIndex(reflect.ValueOf(name).Convert(rv.Type().Key()), e)
 		}
 		rv.Set(m)
 	case reflect.Struct:
-		return decodeStruct(j, rv, path)
+		return decodeStruct(j, rv)
 	case reflect.Interface:
 		var x any
 		if err := json.Unmarshal(jsonv.Append(nil, j), &x); err != nil {
-			return fmt.Errorf("%s: %v", path, err)
+			return failf("%v", err)
 		}
 		rv.Set(reflect.ValueOf(x))
 	default:
-		return fmt.Errorf("%s: no decoding into %s", path, rv.Type())
+		return failf("no decoding into %s", rv.Type())
 	}
 	return nil
 }
 
-func mismatch(j *jsonv.Value, want, path string) error {
-	return fmt.Errorf("%s: want %s, got %s", path, want, j.Kind)
+func mismatch(j *jsonv.Value, want string) error {
+	return failf("want %s, got %s", want, j.Kind)
 }
 
-func decodeStruct(j *jsonv.Value, rv reflect.Value, path string) error {
+// pathError is a refusal of a value deep in the input. The path to it is
+// gathered on the way out, a step per level, so that a value accepted costs
+// no path at all.
+type pathError struct {
+	steps []string // innermost first: ".text", ".sel", "input"
+	msg   string
+}
+
+func (e *pathError) Error() string {
+	var b strings.Builder
+	for i := len(e.steps) - 1; i >= 0; i-- {
+		b.WriteString(e.steps[i])
+	}
+	return b.String() + ": " + e.msg
+}
+
+func failf(format string, args ...any) error {
+	return &pathError{msg: fmt.Sprintf(format, args...)}
+}
+
+// within adds the step to the path of err, which came from a value inside.
+func within(err error, step string) error {
+	if e, ok := err.(*pathError); ok {
+		e.steps = append(e.steps, step)
+	}
+	return err
+}
+
+func decodeStruct(j *jsonv.Value, rv reflect.Value) error {
 	if j.Kind != jsonv.Object {
-		return mismatch(j, "an object", path)
+		return mismatch(j, "an object")
 	}
 	p := planOf(rv.Type())
 	var seen uint64 // fields present, by index (plans have at most 64 fields)
@@ -164,20 +196,20 @@ func decodeStruct(j *jsonv.Value, rv reflect.Value, path string) error {
 		m := &j.Members[i]
 		f := p.lookup(m.Name)
 		if f < 0 {
-			return fmt.Errorf("%s: unknown member %s", path, jsonv.AppendString(nil, m.Name))
+			return failf("unknown member %s", jsonv.AppendString(nil, m.Name))
 		}
 		if seen&(1<<f) != 0 {
-			return fmt.Errorf("%s: the member %s is named twice", path, jsonv.AppendString(nil, m.Name))
+			return failf("the member %s is named twice", jsonv.AppendString(nil, m.Name))
 		}
 		seen |= 1 << f
-		if err := decode(&m.Value, rv.Field(p.fields[f].index), path+"."+p.fields[f].name); err != nil {
-			return err
+		if err := decode(&m.Value, rv.Field(p.fields[f].index)); err != nil {
+			return within(err, p.fields[f].step)
 		}
 	}
 	if missing := p.required &^ seen; missing != 0 {
 		for f := range p.fields {
 			if missing&(1<<f) != 0 {
-				return fmt.Errorf("%s: missing member %q", path, p.fields[f].name)
+				return failf("missing member %q", p.fields[f].name)
 			}
 		}
 	}
@@ -192,6 +224,7 @@ type plan struct {
 
 type planField struct {
 	name  string
+	step  string // "." + name, the step of a path
 	index int
 }
 
@@ -241,7 +274,7 @@ func planOf(t reflect.Type) *plan {
 		if !optional {
 			p.required |= 1 << len(p.fields)
 		}
-		p.fields = append(p.fields, planField{name: name, index: i})
+		p.fields = append(p.fields, planField{name: name, step: "." + name, index: i})
 	}
 	if len(p.fields) > 64 {
 		panic("opkit: more than 64 members in " + t.String())

@@ -77,3 +77,47 @@ func TestDecodeNested(t *testing.T) {
 		t.Errorf("Decode = %+v; want the lone surrogate as U+FFFD in a string, numbers and raw values as written", v)
 	}
 }
+
+// TestDecodeErrorPaths pins the whole message of a refusal deep in the
+// input: the path names every step from the input down, as written.
+func TestDecodeErrorPaths(t *testing.T) {
+	type leaf struct {
+		N int64 `json:"n"`
+	}
+	type in struct {
+		Sel  struct{ Start json.Number } `json:"sel"`
+		List []leaf                      `json:"list,omitempty"`
+		Map  map[string][]int            `json:"map,omitempty"`
+	}
+	for input, want := range map[string]string{
+		`{"sel":{"Start":"1"}}`:                          `input.sel.Start: want a number, got string`,
+		`{"sel":{"Start":1},"list":[{"n":1},{"n":1.5}]}`: `input.list[1].n: the number 1.5 is not an integer of 64 bits`,
+		`{"sel":{"Start":1},"list":[{"n":1,"m":2}]}`:     `input.list[0]: unknown member "m"`,
+		`{"sel":{"Start":1},"map":{"a b":[1,"x"]}}`:      `input.map["a b"][1]: want a number, got string`,
+		`{"sel":{"Start":1},"map":{"k":[true]}}`:         `input.map.k[0]: want a number, got true`,
+		`{"sel":{}}`:                                     `input.sel: missing member "Start"`,
+		`{"sel":{"Start":1},"sel":{"Start":1}}`:          `input: the member "sel" is named twice`,
+		`[]`:                                             `input: want an object, got array`,
+	} {
+		var v in
+		err := DecodeRaw(json.RawMessage(input), &v)
+		if err == nil || err.Error() != "bad_request: "+want {
+			t.Errorf("Decode(%s) = %v, want bad_request: %s", input, err, want)
+		}
+	}
+}
+
+// TestDecodeAllocations: a plain input is decoded with no allocation but
+// the pointer and the string it holds.
+func TestDecodeAllocations(t *testing.T) {
+	in, err := Parse(json.RawMessage(`{"href":"t3-citation://v1/a/b"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Href *string `json:"href"`
+	}
+	if n := testing.AllocsPerRun(100, func() { Decode(in, &v) }); n > 2 {
+		t.Errorf("Decode allocates %v times, want 2 at most", n)
+	}
+}
