@@ -115,18 +115,37 @@ type parseOutput struct {
 }
 
 func parseOp(input *jsonv.Value) (any, error) {
-	var in parseInput
-	if err := opkit.Decode(input, &in); err != nil {
-		return nil, err
+	href, ok := hrefOnly(input)
+	if !ok {
+		var in parseInput
+		if err := opkit.Decode(input, &in); err != nil {
+			return nil, err
+		}
+		if in.Href == nil {
+			return nil, opkit.BadRequest("input: missing href")
+		}
+		href = *in.Href
 	}
-	if in.Href == nil {
-		return nil, opkit.BadRequest("input: missing href")
-	}
-	c, err := parse(*in.Href)
+	c, err := parse(href)
 	if err != nil {
 		return opkit.Reject(string(err.Code)), nil
 	}
 	return parseOutput{Citation: c}, nil
+}
+
+// hrefOnly returns the href of an input that is exactly one member, href,
+// holding a string read with its text (jsonv's KeepText), which is what
+// opkit.Decode would hand parseOp without the reflection; any other input
+// is left to Decode.
+func hrefOnly(input *jsonv.Value) (string, bool) {
+	if input == nil || input.Kind != jsonv.Object || len(input.Members) != 1 {
+		return "", false
+	}
+	v := input.Get("href")
+	if v == nil || v.Kind != jsonv.String || v.Str == "" {
+		return "", false
+	}
+	return v.Str, true
 }
 
 type collectInput struct {
