@@ -45,7 +45,10 @@ func (InProcess) AppendAnswer(ctx context.Context, req protocol.Request, buf []b
 		buf = append(append(append(buf, `{"id":`...), id...), `,"output":`...)
 		at := len(buf)
 		buf = a.AppendJSON(buf)
-		if o := buf[at:]; !replacedUTF8(o) && bytes.IndexByte(o, '\n') < 0 && bytes.IndexByte(o, '\r') < 0 {
+		// An Appender writes compact JSON as encoding/json does (no raw line
+		// break, which protocol.AppendAnswer would compact away), so only an
+		// output holding text that was not UTF-8 is left to Call's answer.
+		if !replacedUTF8(buf[at:]) {
 			return append(buf, "}\n"...)
 		}
 		buf = buf[:start] // an output no answer carries as it is: as Call answers
@@ -107,17 +110,14 @@ func (InProcess) Close() error { return nil }
 // escape: encoding/json writes U+FFFD itself as UTF-8 and uses the escape only
 // for a byte of a string that was not UTF-8.
 func replacedUTF8(data []byte) bool {
-	for i := 0; ; i += 2 { // past the escape's two bytes
-		k := bytes.IndexByte(data[i:], '\\')
-		if k < 0 {
+	for {
+		k := bytes.IndexByte(data, '\\')
+		if k < 0 || k+1 == len(data) {
 			return false
 		}
-		i += k
-		if i+6 <= len(data) && string(data[i+1:i+6]) == "ufffd" {
+		if bytes.HasPrefix(data[k+1:], []byte("ufffd")) {
 			return true
 		}
-		if i+1 >= len(data) {
-			return false
-		}
+		data = data[k+2:] // past the escape's two bytes: \\ufffd is text
 	}
 }

@@ -18,6 +18,11 @@ func TestInProcessRefusesIllFormedUTF8(t *testing.T) {
 		{map[string]string{"a": `\ufffd`}, false},
 		{map[string]string{"a": `\\ufffd`}, false},
 		{map[string]string{"a": "😀é"}, false},
+		{map[string]string{"a": `"\ufffd`}, false},
+		{map[string]string{"a": `\` + "\xff"}, true},
+		{map[string]string{"a": "\n\xff"}, true},
+		{map[string]string{"a": `\`}, false},
+		{map[string]string{"a": "\xff", "b": "x"}, true},
 	} {
 		data, err := json.Marshal(tt.v)
 		if err != nil {

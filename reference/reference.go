@@ -71,14 +71,10 @@ func Hello() HelloOutput {
 
 // Handle answers one request: op is the request's op, input its raw input.
 // The output is a JSON-marshallable value; err, when non-nil, is an *Error.
-// Handle never panics: a panic in a handler becomes an internal error.
+// Handle never panics: a panic in a handler becomes an internal error. An
+// input that is not JSON is a bad request whatever the op, as a request
+// line holding it is on a transport.
 func Handle(op string, input json.RawMessage) (output any, err error) {
-	if op == "hello" {
-		return Hello(), nil
-	}
-	if _, ok := handlers[op]; !ok {
-		return nil, unknownOp(op)
-	}
 	v, err := opkit.Parse(input)
 	if err != nil {
 		return nil, err

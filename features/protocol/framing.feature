@@ -25,6 +25,22 @@ Feature: Framing of protocol v1
     Then the answer's id is 2
     And the answer has error kind "unsupported"
 
+  @PROTO-FRAME-003
+  Scenario Outline: The id comes back as written, on an op's answer as on hello's
+    When it is sent the request line:
+      """
+      {"id":<id>,"op":"quote.parse","input":{"href":"t3-citation://v1/a/b/c?text=x&start=0&end=1&prefix=&suffix="}}
+      """
+    Then the answer's id is <id>
+    And the answer's output has the members ["citation"]
+
+    Examples:
+      | id    |
+      | 7     |
+      | "q"   |
+      | 12    |
+      | "a&b" |
+
   @PROTO-FRAME-005
   Scenario: Unknown members of a request are grease and are ignored
     When it is sent the request line:

@@ -209,11 +209,12 @@ type Judge struct {
 	Tmp      string     // scratch directory
 	Commands [][]string // conform subcommands to run; any failure kills
 	// Protocol holds the commands that also judge the mutants of
-	// ProtocolFile, the op routing and hello handshake, which only a run
+	// ProtocolFiles: the op routing and hello handshake, and the serve
+	// path's own answer writer (InProcess.AppendAnswer), which only a run
 	// over a transport sees. BIN in an argument stands for the binary.
-	Protocol     [][]string
-	ProtocolFile string
-	Timeout      time.Duration // per command run
+	Protocol      [][]string
+	ProtocolFiles []string
+	Timeout       time.Duration // per command run
 	// EqCheck is how long an equivalent mutant and the original are fuzzed
 	// against each other, each way (0: no check).
 	EqCheck  time.Duration
@@ -223,8 +224,8 @@ type Judge struct {
 // CommandLine describes how mutants are judged, for the judge key: the
 // commands, the conditions under which more run, and the timeout setting.
 func (j *Judge) CommandLine(timeout time.Duration) string {
-	return fmt.Sprintf("conform %v; conform features when help lists it; conform doctor --stdio 'BIN serve --stdio' for %s when help lists both; timeout %v (0: 20x the unmutated run, at least 10s)",
-		j.Commands, j.ProtocolFile, timeout)
+	return fmt.Sprintf("conform %v; conform features when help lists it; conform doctor, run and features (when help lists it) --stdio 'BIN serve --stdio' for %v when help lists doctor and serve --stdio; timeout %v (0: 20x the unmutated run, at least 10s)",
+		j.Commands, j.ProtocolFiles, timeout)
 }
 
 // checkKey describes the equivalence check a mutant gets, for the cache key.
@@ -308,7 +309,10 @@ func (j *Judge) Baseline(ctx context.Context) (time.Duration, error) {
 		j.Commands = append(j.Commands, []string{"features"})
 	}
 	if bytes.Contains(help, []byte("conform doctor")) && bytes.Contains(help, []byte("conform serve --stdio")) {
-		j.Protocol = [][]string{{"doctor", "--stdio", "BIN serve --stdio"}}
+		j.Protocol = [][]string{{"doctor", "--stdio", "BIN serve --stdio"}, {"run", "--stdio", "BIN serve --stdio"}}
+		if slices.ContainsFunc(j.Commands, func(c []string) bool { return c[0] == "features" }) {
+			j.Protocol = append(j.Protocol, []string{"features", "--stdio", "BIN serve --stdio"})
+		}
 	}
 	start := time.Now()
 	if msg := j.run(ctx, bin, j.Commands); msg != "" {
@@ -423,7 +427,7 @@ func (j *Judge) Mutant(ctx context.Context, worker int, m *Mutation, src []byte,
 		return res(Uncompilable, err.Error())
 	}
 	cmds := j.Commands
-	if m.File == j.ProtocolFile {
+	if slices.Contains(j.ProtocolFiles, m.File) {
 		cmds = append(slices.Clone(cmds), j.Protocol...)
 	}
 	if msg := j.run(ctx, bin, cmds); msg != "" {

@@ -227,7 +227,7 @@ func execute(ctx context.Context, o *Options) (int, error) {
 			return 2, err
 		}
 	}
-	j := &Judge{Root: o.Root, Commands: [][]string{{"run"}}, ProtocolFile: "reference/reference.go", Timeout: o.Timeout, EqCheck: o.EqCheck}
+	j := &Judge{Root: o.Root, Commands: [][]string{{"run"}}, ProtocolFiles: []string{"reference/reference.go", "reference/inprocess.go"}, Timeout: o.Timeout, EqCheck: o.EqCheck}
 	goVersion, err := GoVersion(ctx, o.Root)
 	if err != nil {
 		return 2, err
@@ -253,7 +253,7 @@ func execute(ctx context.Context, o *Options) (int, error) {
 			return 2, err
 		}
 		fmt.Fprintf(os.Stderr, "mutants: %d to judge (%d from the cache, %d not selected), %d workers, unmutated run %v, timeout %v, judged by conform %v (and %v for %s)\n",
-			len(queue), cached, len(all)-len(queue)-cached, o.Workers, baseline.Round(time.Millisecond), j.Timeout, j.Commands, j.Protocol, j.ProtocolFile)
+			len(queue), cached, len(all)-len(queue)-cached, o.Workers, baseline.Round(time.Millisecond), j.Timeout, j.Commands, j.Protocol, strings.Join(j.ProtocolFiles, ", "))
 	}
 	judgeQueue(ctx, o, j, queue, src, cache, key, start)
 	if ctx.Err() != nil {

@@ -143,8 +143,10 @@ other results of a return that reports a failure, and the fields of an error val
 
 Each mutant is built into the conform command by ´go build -overlay´ (the mutated file swapped in
 from a temporary directory) and judged by ´conform run´ (and ´conform features´ when the command has
-it) against the mutated in-process reference; mutants of reference/reference.go, the op router and
-the hello handshake, are also judged by ´conform doctor´ over stdio against ´conform serve --stdio´.
+it) against the mutated in-process reference; mutants of reference/reference.go (the op router and
+the hello handshake) and of reference/inprocess.go (the serve path's answer writer) are also judged
+over stdio against ´conform serve --stdio´, by ´conform doctor´, by ´conform run´ on the whole corpus and
+by ´conform features´ (whose framing scenarios send raw lines).
 Any failing vector or check, crash or timeout (20 times the unmutated run, at least 10s) kills it.
 Mutants that do not compile are discarded and counted. Two workers judge in parallel (´-workers´).
 
