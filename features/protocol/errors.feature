@@ -49,3 +49,8 @@ Feature: Errors and rejections
     Then the outcome of "echo.echo/wrong-answer" is "fail"
     And the report shows the requirement "PROTO-FRAME-001" and the request line of "echo.echo/wrong-answer"
     And the exit code is 1
+
+  @PROTO-ERROR-003
+  Scenario: A member of an input named twice is a bad request, even when both say the same
+    When "quote.parse" is called with {"href":"x","href":"x"}
+    Then the answer has error kind "bad_request"
