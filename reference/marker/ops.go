@@ -127,12 +127,18 @@ func streamOp(input *jsonv.Value) (any, error) {
 		emit(tail)
 		out.Citations, out.Parts, out.Retry = cites, parts, s.Retry()
 	} else {
-		s := NewByteStream(cat)
+		// Every delta is decoded before any is streamed: base64 that is not
+		// base64 is a bad request, whatever the bytes before it hold.
+		chunks := make([][]byte, len(in.DeltasBase64))
 		for i, enc := range in.DeltasBase64 {
 			chunk, err := base64.StdEncoding.DecodeString(enc)
 			if err != nil {
 				return nil, opkit.BadRequest("input: deltas_base64[%d]: %v", i, err)
 			}
+			chunks[i] = chunk
+		}
+		s := NewByteStream(cat)
+		for _, chunk := range chunks {
 			d, err := s.Write(chunk)
 			if err != nil {
 				return rejection(err), nil
