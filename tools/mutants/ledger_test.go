@@ -264,3 +264,31 @@ func TestNoRateOverNothing(t *testing.T) {
 		t.Errorf("Line() = %q, want no rate", line)
 	}
 }
+
+// TestJudgeRootsHoldTheBinary: a package of the module that the conform
+// command links but no judge root holds could change the verdicts without
+// changing the cache key.
+func TestJudgeRootsHoldTheBinary(t *testing.T) {
+	const module = "github.com/conform-suite/conform/"
+	cmd := exec.Command("go", "list", "-deps", "./cmd/conform")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for pkg := range strings.Lines(string(out)) {
+		rel, ok := strings.CutPrefix(strings.TrimSpace(pkg), module)
+		if !ok {
+			continue
+		}
+		held := false
+		for _, root := range judgeRoots {
+			if rel == root || strings.HasPrefix(rel, root+"/") {
+				held = true
+			}
+		}
+		if !held {
+			t.Errorf("the conform command links %s, which no judge root holds", rel)
+		}
+	}
+}
