@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,8 +133,10 @@ func TestParseRequestFastCases(t *testing.T) {
 }
 
 // TestKeepTextAsText: the text kept of a string (jsonv's KeepText, which
-// InputOptions set) is what Text makes of its code units, and a string
-// with a lone surrogate keeps none.
+// InputOptions set) is what Text makes of its code units, a string with a
+// lone surrogate keeps none, and the code units a kept string gives
+// (CodeUnits, derived from the text alone for plain strings) are the units
+// the same options read without KeepText.
 func TestKeepTextAsText(t *testing.T) {
 	pieces := []string{"a", " ", "é", "日", "😀", "\u2028", "\x7f", `\n`, `\"`, `\\`, `\/`, `\b\f\r\t`, `\u00e9`, `\u0026`, `\u0000`,
 		`\ud83d`, `\ude00`, `\ud83d\ude00`, `\uD83D\uDE00`, `\u20ac`, "<&>", "\xff", "\xed\xa0\x80", `\u`, `\x`}
@@ -142,18 +145,28 @@ func TestKeepTextAsText(t *testing.T) {
 		lit := []byte(`{"s":"` + body + `"}`)
 		for _, opts := range []jsonv.Options{InputOptions, {KeepText: true, ReplaceInvalidUTF8: true}} {
 			v, err := opts.Parse(lit)
+			units := opts
+			units.KeepText = false
+			w, werr := units.Parse(lit)
+			if (err == nil) != (werr == nil) {
+				t.Fatalf("%s: KeepText changes whether it parses: %v, %v", lit, err, werr)
+			}
 			if err != nil {
 				continue
 			}
-			s := v.Get("s")
-			lone := jsonv.HasLoneSurrogate(s.Units)
+			s, want := v.Get("s"), w.Get("s").Units
+			got := s.CodeUnits()
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: code units %x, read without KeepText %x", lit, got, want)
+			}
+			lone := jsonv.HasLoneSurrogate(want)
 			switch {
 			case lone && s.Str != "":
 				t.Fatalf("%s: kept %q for a string with a lone surrogate", lit, s.Str)
-			case !lone && len(s.Units) > 0 && !opts.ReplaceInvalidUTF8 && s.Str == "":
+			case !lone && len(want) > 0 && !opts.ReplaceInvalidUTF8 && s.Str == "":
 				t.Fatalf("%s: kept no text", lit)
-			case s.Str != "" && s.Str != Text(s.Units):
-				t.Fatalf("%s: kept %q, Text says %q", lit, s.Str, Text(s.Units))
+			case s.Str != "" && s.Str != Text(want):
+				t.Fatalf("%s: kept %q, Text says %q", lit, s.Str, Text(want))
 			}
 		}
 	})

@@ -58,7 +58,7 @@ func Append(dst []byte, v *Value) []byte {
 	case Number:
 		return append(dst, v.Num...)
 	case String:
-		return AppendString(dst, v.Units)
+		return AppendString(dst, v.CodeUnits())
 	case Array:
 		dst = append(dst, '[')
 		for i := range v.Elems {

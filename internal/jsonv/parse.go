@@ -65,7 +65,8 @@ type Options struct {
 	ReplaceInvalidUTF8 bool
 	// KeepText also keeps each string that has no lone surrogate as Go
 	// text, in Value.Str: for a reader that wants the string and not its
-	// code units.
+	// code units. Such a string then has only its text: its Units are
+	// left nil, and CodeUnits derives them.
 	KeepText bool
 }
 
@@ -170,6 +171,9 @@ func (p *parser) value(v *Value, depth int) error {
 		}
 		return p.array(v, depth+1)
 	case '"':
+		if p.opts.KeepText && p.plainText(v) {
+			return nil
+		}
 		start := p.i + 1
 		u, err := p.string()
 		if err != nil {
@@ -350,6 +354,69 @@ func pathStep(name []uint16) string {
 	return "[" + string(AppendString(nil, name)) + "]"
 }
 
+// plainText reads a string at p.i (which holds '"') into v as its text
+// alone, and reports whether it did: a string that is not empty, holds no
+// lone surrogate and is well-formed, so that its code units follow from its
+// text (CodeUnits). Anything else (a syntax error, ill-formed UTF-8, a lone
+// surrogate) is left to string, and p.i where it was.
+func (p *parser) plainText(v *Value) bool {
+	data, i := p.data, p.i+1
+	for {
+		for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
+			i += 8
+		}
+		for i < len(data) && plain[data[i]] {
+			i++
+		}
+		if i >= len(data) {
+			return false
+		}
+		switch c := data[i]; {
+		case c == '"':
+			if i == p.i+1 {
+				return false
+			}
+			*v = Value{Kind: String}
+			v.Str, _ = text(data[p.i+1 : i])
+			p.i = i + 1
+			return true
+		case c == '\\':
+			if i+1 >= len(data) {
+				return false
+			}
+			switch data[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				r, ok := hex4(data[i+2:])
+				switch {
+				case !ok:
+					return false
+				case r < 0xd800 || r > 0xdfff:
+					i += 6
+				case r < 0xdc00 && i+12 <= len(data) && data[i+6] == '\\' && data[i+7] == 'u':
+					if lo, ok := hex4(data[i+8:]); !ok || lo < 0xdc00 || lo > 0xdfff {
+						return false
+					}
+					i += 12
+				default:
+					return false
+				}
+			default:
+				return false
+			}
+		case c < utf8.RuneSelf: // a control character
+			return false
+		default:
+			r, n := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && n == 1 {
+				return false
+			}
+			i += n
+		}
+	}
+}
+
 // string reads a string at p.i (which holds '"') into code units.
 func (p *parser) string() ([]uint16, error) {
 	p.i++
@@ -368,7 +435,11 @@ func (p *parser) string() ([]uint16, error) {
 		u = make([]uint16, 0, n)
 	} else {
 		if cap(p.units)-len(p.units) < n {
-			p.units = make([]uint16, 0, max(n, min(len(p.data)-p.i, 4<<10)))
+			room := min(len(p.data)-p.i, 4<<10)
+			if p.opts.KeepText {
+				room /= 8 // most strings keep their text alone: the member names are left
+			}
+			p.units = make([]uint16, 0, max(n, room))
 		}
 		k := len(p.units)
 		u = p.units[k : k : k+n]

@@ -49,10 +49,19 @@ func (k Kind) String() string {
 type Value struct {
 	Kind    Kind
 	Num     string   // Number: the literal, as written
-	Units   []uint16 // String: the UTF-16 code units, lone surrogates included
+	Units   []uint16 // String: the UTF-16 code units, lone surrogates included (nil when only Str holds them: see CodeUnits)
 	Str     string   // String: the text, when read with KeepText and it has no lone surrogate; "" otherwise
 	Elems   []Value  // Array: the elements
 	Members []Member // Object: the members, in the order written
+}
+
+// CodeUnits returns the code units of a string: its Units, or, for a string
+// read with KeepText that holds its text alone, the units of that text.
+func (v *Value) CodeUnits() []uint16 {
+	if v.Units != nil || v.Str == "" {
+		return v.Units
+	}
+	return utf16.Encode([]rune(v.Str))
 }
 
 // Member is one member of an object.

@@ -62,7 +62,7 @@ func BadRequest(format string, args ...any) error {
 func HasLoneSurrogate(v *jsonv.Value) bool {
 	switch v.Kind {
 	case jsonv.String:
-		return jsonv.HasLoneSurrogate(v.Units)
+		return jsonv.HasLoneSurrogate(v.Units) // a string with text (Str) has none, whatever its Units
 	case jsonv.Array:
 		for i := range v.Elems {
 			if HasLoneSurrogate(&v.Elems[i]) {
