@@ -165,15 +165,8 @@ func (s *scenario) memberFromPrevious(name, path string) error {
 // A call to an op the implementation does not offer skips the scenario, or
 // fails it when the op is required (Options.RequireOps).
 func (s *scenario) call(ctx context.Context, op string, input json.RawMessage) error {
-	ok, err := s.h.offers(ctx, op)
-	if err != nil {
+	if err := s.needOp(ctx, op); err != nil {
 		return err
-	}
-	if !ok && s.h.requireOps.Has(op) {
-		return fmt.Errorf("the implementation does not offer %s, and --require-ops requires it", op)
-	}
-	if !ok {
-		return fmt.Errorf("%w: the implementation does not offer %s", errSkip, op)
 	}
 	if input == nil {
 		input = s.rawInput
@@ -187,6 +180,22 @@ func (s *scenario) call(ctx context.Context, op string, input json.RawMessage) e
 		return err
 	}
 	s.prev, s.resp, s.op, s.req = s.resp, &resp, op, input
+	return nil
+}
+
+// needOp is nil when the implementation offers op; otherwise it skips the
+// scenario, or fails it when the op is required (Options.RequireOps).
+func (s *scenario) needOp(ctx context.Context, op string) error {
+	ok, err := s.h.offers(ctx, op)
+	if err != nil {
+		return err
+	}
+	if !ok && s.h.requireOps.Has(op) {
+		return fmt.Errorf("the implementation does not offer %s, and --require-ops requires it", op)
+	}
+	if !ok {
+		return fmt.Errorf("%w: the implementation does not offer %s", errSkip, op)
+	}
 	return nil
 }
 
