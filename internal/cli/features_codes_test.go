@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestFeaturesLiarCodeless runs conform features against the proxy of the
@@ -72,5 +73,31 @@ func TestFeaturesLiarCodeless(t *testing.T) {
 	code, stdout, _ = conform(t, "", "features", "--no-color", "--format", "progress", "--require-codes")
 	if code != ExitOK || strings.Contains(stdout, "without a code") {
 		t.Errorf("features --require-codes against the reference = exit %d\n%s", code, stdout)
+	}
+}
+
+// TestHugeDigitLiarThroughTheCLI runs conform run against the reference
+// answering every integer with 4 million digits more (4.000…0001 for 4):
+// the vector fails, the run exits 1, and it ends at all (a generous
+// ceiling: a comparison quadratic in the digits would take minutes).
+func TestHugeDigitLiarThroughTheCLI(t *testing.T) {
+	t.Setenv(liarEnv, "huge")
+	const id = "quote.select/lone-surrogate-counts-one-unit"
+	done := make(chan struct{})
+	var (
+		code           int
+		stdout, stderr string
+	)
+	go func() {
+		defer close(done)
+		code, stdout, stderr = conform(t, "", "run", "--stdio", quoteArg(os.Args[0]), "--id", id)
+	}()
+	select {
+	case <-done:
+	case <-time.After(120 * time.Second):
+		t.Fatal("conform run against the huge-digit liar did not end within 120s")
+	}
+	if code != ExitFailed || !strings.Contains(stdout, "FAIL        "+id) || !strings.Contains(stdout, "$.selector.start: want 2, got 2.000") || !strings.HasSuffix(lastLine(stdout), "1 failed") {
+		t.Errorf("conform run against the huge-digit liar = exit %d, want %d and %s failed on $.selector.start\n%s%s", code, ExitFailed, id, lastLines(stdout, 30), stderr)
 	}
 }
