@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 
 	messages "github.com/cucumber/messages/go/v34"
 )
@@ -60,7 +59,7 @@ func (s *scenario) responseRepeated(unit, n string) error {
 }
 
 // utf16Len is the length of s in UTF-16 code units, the unit of the quote suite.
-func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }
+func utf16Len(s string) int { return len(keyUnits(s)) }
 
 // selectNth selects the nth occurrence (1-based) of text in the response,
 // converting its place to UTF-16 offsets.
@@ -92,7 +91,7 @@ func (s *scenario) selectRange(ctx context.Context, start, end string) error {
 
 func (s *scenario) selectOffsets(ctx context.Context, start, end int) error {
 	var in object
-	in.set("text", marshal(s.response))
+	in.set("text", marshalText(s.response))
 	in.set("start", json.RawMessage(strconv.Itoa(start)))
 	in.set("end", json.RawMessage(strconv.Itoa(end)))
 	return s.selectInput(ctx, in)
@@ -111,7 +110,7 @@ func (s *scenario) selectInput(ctx context.Context, in object) error {
 
 func (s *scenario) resolve(ctx context.Context, selector json.RawMessage) error {
 	var in object
-	in.set("text", marshal(s.response))
+	in.set("text", marshalText(s.response))
 	in.set("selector", selector)
 	return s.call(ctx, "quote.resolve", in.json())
 }
@@ -156,7 +155,7 @@ func (s *scenario) foundAt(start, end string) error {
 
 func (s *scenario) normalize(ctx context.Context) error {
 	var in object
-	in.set("text", marshal(s.response))
+	in.set("text", marshalText(s.response))
 	return s.call(ctx, "quote.normalize", in.json())
 }
 
@@ -191,7 +190,7 @@ func (s *scenario) tripleClick(ctx context.Context, start, end string) error {
 		return s.failf("no response was rendered from HTML before this step")
 	}
 	var in object
-	in.set("text", marshal(s.response))
+	in.set("text", marshalText(s.response))
 	in.set("start", json.RawMessage(start))
 	in.set("end", json.RawMessage(end))
 	in.set("breaks", s.breaks)
@@ -201,7 +200,7 @@ func (s *scenario) tripleClick(ctx context.Context, start, end string) error {
 // dragBackward selects from anchor back to focus, a backward selection.
 func (s *scenario) dragBackward(ctx context.Context, anchor, focus string) error {
 	var in object
-	in.set("text", marshal(s.response))
+	in.set("text", marshalText(s.response))
 	in.set("anchor", json.RawMessage(anchor))
 	in.set("focus", json.RawMessage(focus))
 	if s.breaks != nil {

@@ -107,7 +107,7 @@ func (s *scenario) buildArtifact(ctx context.Context) error {
 		parts = append(parts, part.json())
 	}
 	var in object
-	in.set("text", marshal(s.modelOutput))
+	in.set("text", marshalText(s.modelOutput))
 	in.set("parts", marshal(append([]json.RawMessage{}, parts...)))
 	return s.call(ctx, "marker.artifact", in.json())
 }
@@ -276,7 +276,7 @@ func (s *scenario) stripAgain(ctx context.Context) error {
 
 func (s *scenario) strip(ctx context.Context) error {
 	var in object
-	in.set("text", marshal(s.modelOutput))
+	in.set("text", marshalText(s.modelOutput))
 	in.set("parts", s.partsJSON())
 	return s.call(ctx, "marker.strip", in.json())
 }

@@ -396,7 +396,9 @@ func (f *cucumber) summary(time.Duration) {
 // per feature, one testcase per scenario; a failed scenario has a
 // <failure>, one with an undefined or ambiguous step an <error>,
 // a skipped one <skipped> with the reason. The totals count exactly the
-// test cases that hold each element.
+// test cases that hold each element. A refusal taken without the code its
+// step expects says so in its test case's system-out, and its suite counts
+// them in the property codeless_refusals.
 type junitFormatter struct {
 	out    io.Writer
 	suite  string
@@ -445,6 +447,7 @@ type junitCase struct {
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
 	Skipped   *junitProblem `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
 
 	pickle  string
 	took    time.Duration
@@ -507,8 +510,25 @@ func (f *junitFormatter) pickle(r *pickleResult) {
 func (f *junitFormatter) summary(time.Duration) {
 	all := junitSuites{Name: f.suite, Time: seconds(time.Since(f.start)), Suites: f.suites}
 	for _, s := range f.suites {
+		codeless := 0
 		if f.vs != nil {
-			s.Properties = &junitProperties{Property: []junitProperty{{Name: "profile", Value: f.vs.profile}}}
+			for _, c := range s.Cases {
+				var lines []string
+				for _, cl := range f.vs.codelessOf(c.pickle) {
+					codeless++
+					if cl.Failed {
+						lines = append(lines, fmt.Sprintf("refusal without a code failed (--require-codes): the scenario expects %s with code %s", cl.Member, cl.Code))
+					} else {
+						lines = append(lines, fmt.Sprintf("refusal passed without a code: the scenario expects %s with code %s (PROTO-REJECT-002 allows leaving it out; --require-codes does not)", cl.Member, cl.Code))
+					}
+				}
+				c.SystemOut = strings.Join(lines, "\n")
+			}
+			props := []junitProperty{{Name: "profile", Value: f.vs.profile}}
+			if codeless > 0 {
+				props = append(props, junitProperty{Name: "codeless_refusals", Value: fmt.Sprint(codeless)})
+			}
+			s.Properties = &junitProperties{Property: props}
 		}
 		names := map[string]int{}
 		for _, c := range s.Cases {

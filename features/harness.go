@@ -64,6 +64,10 @@ type Options struct {
 	// RequireOps names the ops the implementation must offer: a scenario
 	// calling one it does not offer fails instead of being skipped.
 	RequireOps runner.RequiredOps
+	// RequireCodes fails a refusal that matched without the code its step
+	// expects (--require-codes); without it such a refusal passes, and the
+	// reports count and list it.
+	RequireCodes bool
 	// Tally, when set, receives the count of passed, failed and skipped
 	// scenarios.
 	Tally *Tally
@@ -134,7 +138,7 @@ func run(opts Options, d driver) int {
 		fmt.Fprintln(os.Stderr, "features:", err)
 		return StatusOptions
 	}
-	h := &harness{impl: opts.Impl, raw: opts.Raw, self: opts.SelfTest, timeout: opts.Timeout, requireOps: opts.RequireOps}
+	h := &harness{impl: opts.Impl, raw: opts.Raw, self: opts.SelfTest, timeout: opts.Timeout, requireOps: opts.RequireOps, requireCodes: opts.RequireCodes}
 	h.verdicts.profile = runner.ProfileName(opts.Profile)
 	if p := h.verdicts.profile; p != runner.DefaultProfile {
 		h.divergenceTag = "@divergence:" + p
@@ -180,8 +184,9 @@ type harness struct {
 	timeout time.Duration
 	lastID  atomic.Int64
 
-	requireOps runner.RequiredOps
-	verdicts   verdicts
+	requireOps   runner.RequiredOps
+	requireCodes bool
+	verdicts     verdicts
 	// divergenceTag is "@divergence:<system>" under a system's profile:
 	// scenarios carrying it are not run.
 	divergenceTag string
@@ -242,12 +247,12 @@ func (h *harness) offers(ctx context.Context, op string) (bool, error) {
 
 // initScenario registers the step definitions and hooks of one scenario.
 func (h *harness) initScenario(sc *registry) {
-	s := &scenario{h: h}
+	v := &verdict{}
+	s := &scenario{h: h, v: v}
 	s.register(sc)
 	if h.more != nil {
 		h.more(sc)
 	}
-	v := &verdict{}
 	h.verdicts.add(v)
 	sc.Before(func(ctx context.Context, gs *messages.Pickle) (context.Context, error) {
 		h.verdicts.setID(v, gs.Id, gs.Uri+": "+gs.Name)

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -66,7 +67,22 @@ func (s *scenario) exchange(ctx context.Context, input []byte) error {
 	return nil
 }
 
+// sendLines sends the raw request lines of d. A line that names an op the
+// implementation does not offer skips the scenario (or fails it under
+// --require-ops), as a call of that op does; a line that is not a request,
+// or names no op, is sent as it is.
 func (s *scenario) sendLines(ctx context.Context, d *messages.PickleDocString) error {
+	for line := range strings.SplitSeq(d.Content, "\n") {
+		var r struct {
+			Op *string `json:"op"`
+		}
+		if json.Unmarshal([]byte(line), &r) != nil || r.Op == nil {
+			continue
+		}
+		if err := s.needOp(ctx, *r.Op); err != nil {
+			return err
+		}
+	}
 	return s.exchange(ctx, []byte(d.Content+"\n"))
 }
 

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	messages "github.com/cucumber/messages/go/v34"
 
@@ -29,6 +30,7 @@ const (
 // answers to the calls made so far.
 type scenario struct {
 	h *harness
+	v *verdict // this scenario's verdict, for what its steps record
 
 	input    object          // members set one by one
 	rawInput json.RawMessage // a whole input, when given at once
@@ -163,15 +165,8 @@ func (s *scenario) memberFromPrevious(name, path string) error {
 // A call to an op the implementation does not offer skips the scenario, or
 // fails it when the op is required (Options.RequireOps).
 func (s *scenario) call(ctx context.Context, op string, input json.RawMessage) error {
-	ok, err := s.h.offers(ctx, op)
-	if err != nil {
+	if err := s.needOp(ctx, op); err != nil {
 		return err
-	}
-	if !ok && s.h.requireOps.Has(op) {
-		return fmt.Errorf("the implementation does not offer %s, and --require-ops requires it", op)
-	}
-	if !ok {
-		return fmt.Errorf("%w: the implementation does not offer %s", errSkip, op)
 	}
 	if input == nil {
 		input = s.rawInput
@@ -185,6 +180,22 @@ func (s *scenario) call(ctx context.Context, op string, input json.RawMessage) e
 		return err
 	}
 	s.prev, s.resp, s.op, s.req = s.resp, &resp, op, input
+	return nil
+}
+
+// needOp is nil when the implementation offers op; otherwise it skips the
+// scenario, or fails it when the op is required (Options.RequireOps).
+func (s *scenario) needOp(ctx context.Context, op string) error {
+	ok, err := s.h.offers(ctx, op)
+	if err != nil {
+		return err
+	}
+	if !ok && s.h.requireOps.Has(op) {
+		return fmt.Errorf("the implementation does not offer %s, and --require-ops requires it", op)
+	}
+	if !ok {
+		return fmt.Errorf("%w: the implementation does not offer %s", errSkip, op)
+	}
 	return nil
 }
 
@@ -307,17 +318,19 @@ func (s *scenario) outputMember(path string, want json.RawMessage) error {
 	return s.compare(fmt.Sprintf("output member %q", path), want, got)
 }
 
-// outputString returns the string at path of the output.
+// outputString returns the string at path of the output, decoded
+// faithfully: a lone surrogate stays one, held as jsonv.Key writes it, and
+// marshalText sends it back as its \u escape.
 func (s *scenario) outputString(path string) (string, error) {
 	v, err := s.member(s.resp, "the output", path)
 	if err != nil {
 		return "", err
 	}
-	var str string
-	if err := json.Unmarshal(v, &str); err != nil {
+	str, err := jsonv.Parse(v)
+	if err != nil || str.Kind != jsonv.String {
 		return "", s.failf("output member %q = %s, want a string", path, v)
 	}
-	return str, nil
+	return jsonv.Key(str.CodeUnits()), nil
 }
 
 func (s *scenario) outputMemberContains(path, value string) error {
@@ -410,35 +423,43 @@ func (s *scenario) outputHasNo(path string) error {
 }
 
 // refusal returns the refusal member ("rejected" or "dropped") of the last
-// output and its code, if any.
-func (s *scenario) refusal() (kind, code string, err error) {
+// output, or "" and nil when the output is no refusal. The output is
+// decoded faithfully (internal/jsonv), as the runner decodes it.
+func (s *scenario) refusal() (kind string, body *jsonv.Value, err error) {
 	out, err := s.output()
 	if err != nil {
-		return "", "", err
+		return "", nil, err
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(out, &m); err != nil {
-		return "", "", s.failf("the output is not an object")
+	v, err := jsonv.Parse(out)
+	if err != nil {
+		return "", nil, s.failf("the output is not JSON: %v", err)
+	}
+	if v.Kind != jsonv.Object {
+		return "", nil, s.failf("the output is not an object")
 	}
 	for _, k := range []string{"rejected", "dropped"} {
-		if raw, ok := m[k]; ok {
-			var body struct {
-				Code string `json:"code"`
-			}
-			_ = json.Unmarshal(raw, &body) // a refusal without a readable code is still a refusal
-			return k, body.Code, nil
+		if b := v.Get(k); b != nil {
+			return k, b, nil
 		}
 	}
-	return "", "", nil
+	return "", nil, nil
+}
+
+// codeText is the refusal's code as JSON, for messages: "" when it has none.
+func codeText(body *jsonv.Value) string {
+	if c := body.Get("code"); c != nil {
+		return string(jsonv.Append(nil, c))
+	}
+	return ""
 }
 
 func (s *scenario) accepted() error {
-	kind, code, err := s.refusal()
+	kind, body, err := s.refusal()
 	if err != nil {
 		return err
 	}
 	if kind != "" {
-		return s.failf("the input is %s (code %q), want it accepted", kind, code)
+		return s.failf("the input is %s (code %s), want it accepted", kind, firstNonEmpty(codeText(body), "none"))
 	}
 	return nil
 }
@@ -456,19 +477,34 @@ func (s *scenario) refused(want string) func() error {
 	}
 }
 
-// refusedWith checks the refusal and its code; as in the runner, an
-// implementation may omit the code but may not give another one.
+// refusedWith checks the refusal and its code as the runner does: the
+// refusal is an object whose code is the string wanted, or absent (or
+// null), which PROTO-REJECT-002 allows; such a refusal is recorded as
+// codeless, and fails under --require-codes (Options.RequireCodes). A code
+// of another string, of another type, or empty is a mismatch.
 func (s *scenario) refusedWith(want string) func(string) error {
 	return func(wantCode string) error {
-		kind, code, err := s.refusal()
+		kind, body, err := s.refusal()
 		if err != nil {
 			return err
 		}
 		if kind != want {
 			return s.failf("the output is not %s with code %s", want, wantCode)
 		}
-		if code != "" && code != wantCode {
-			return s.failf("the input is %s with code %s, want %s", kind, code, wantCode)
+		if body.Kind != jsonv.Object {
+			return s.failf("the %s member is %s, want an object with code %q", kind, jsonv.Append(nil, body), wantCode)
+		}
+		code := body.Get("code")
+		if code == nil || code.Kind == jsonv.Null {
+			c := runner.CodelessRefusal{Member: kind, Code: wantCode}
+			s.h.verdicts.codeless(s.v, c, s.h.requireCodes)
+			if s.h.requireCodes {
+				return s.failf("$.%s.code: want %q, got no code (--require-codes)", kind, wantCode)
+			}
+			return nil
+		}
+		if code.Kind != jsonv.String || !slices.Equal(code.CodeUnits(), utf16.Encode([]rune(wantCode))) {
+			return s.failf("the input is %s with code %s, want %q", kind, jsonv.Append(nil, code), wantCode)
 		}
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	messages "github.com/cucumber/messages/go/v34"
 
@@ -239,4 +240,32 @@ func lookup(doc json.RawMessage, p string) (json.RawMessage, bool, error) {
 		}
 	}
 	return jsonv.Append(nil, cur), true, nil
+}
+
+// marshalText is the JSON string of s, which may hold lone surrogates as
+// jsonv.Key writes them (outputString): each is sent back as its \u escape,
+// so a chained step resends exactly the code units it was answered.
+func marshalText(s string) json.RawMessage {
+	if utf8.ValidString(s) {
+		return marshal(s)
+	}
+	return jsonv.AppendString(nil, keyUnits(s))
+}
+
+// keyUnits returns the UTF-16 code units of s, which may hold lone
+// surrogates as jsonv.Key writes them (the three bytes UTF-8 would use for
+// the surrogate's value); any other ill-formed byte is U+FFFD.
+func keyUnits(s string) []uint16 {
+	u := make([]uint16, 0, len(s))
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 && i+2 < len(s) && s[i] == 0xed && s[i+1] >= 0xa0 && s[i+1] <= 0xbf && s[i+2]&0xc0 == 0x80 {
+			u = append(u, uint16(s[i]&0x0f)<<12|uint16(s[i+1]&0x3f)<<6|uint16(s[i+2]&0x3f))
+			i += 3
+			continue
+		}
+		u = utf16.AppendRune(u, r)
+		i += n
+	}
+	return u
 }

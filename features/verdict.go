@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/conform-suite/conform/runner"
 )
 
 // Tally counts the scenarios of a run by what happened to them. A scenario
@@ -25,6 +27,47 @@ type Tally struct {
 	// Diverging lists the scenarios not judged because the profile's
 	// system is recorded to answer them differently: "file: name".
 	Diverging []string
+	// Codeless lists the refusals that matched without the code the
+	// scenario expects (PROTO-REJECT-002 allows leaving it out), in the
+	// order the scenarios were set up: passed ones, and failed ones under
+	// Options.RequireCodes.
+	Codeless []Codeless
+}
+
+// Codeless is one refusal that left out the code its step expects.
+type Codeless struct {
+	Scenario string // "file: scenario name"
+	runner.CodelessRefusal
+	// Failed is set when the step failed for it (Options.RequireCodes).
+	Failed bool
+}
+
+// CodelessLine is the reports' line about refusals without a code, as
+// conform run writes it: "N refusals passed without a code (...)", or "".
+func (t Tally) CodelessLine() string {
+	var passed, failed int
+	for _, c := range t.Codeless {
+		if c.Failed {
+			failed++
+		} else {
+			passed++
+		}
+	}
+	var parts []string
+	if passed > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s passed without a code (PROTO-REJECT-002 allows it; --require-codes fails %s)", passed, plural(passed, "refusal", "refusals"), plural(passed, "it", "them")))
+	}
+	if failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s without a code failed (--require-codes)", failed, plural(failed, "refusal", "refusals")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // Judged is the number of scenarios that got a verdict: passed or failed.
@@ -82,6 +125,7 @@ type verdict struct {
 	passed     int
 	skipped    int
 	skipReason string
+	codeless   []Codeless // refusals its steps took without their code
 }
 
 func (v *verdict) step(status stepStatus, err error) {
@@ -142,6 +186,24 @@ func (vs *verdicts) setID(v *verdict, id, name string) {
 	vs.byID[id] = v
 }
 
+// codeless records that a step of v's scenario took a refusal without
+// the code it expects; failed when the step fails for it.
+func (vs *verdicts) codeless(v *verdict, c runner.CodelessRefusal, failed bool) {
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	v.codeless = append(v.codeless, Codeless{CodelessRefusal: c, Failed: failed})
+}
+
+// codelessOf lists the refusals without a code of the scenario of pickle id.
+func (vs *verdicts) codelessOf(id string) []Codeless {
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	if v := vs.byID[id]; v != nil {
+		return append([]Codeless(nil), v.codeless...)
+	}
+	return nil
+}
+
 // diverging reports whether the scenario of pickle id was not run because
 // the profile's system answers it differently.
 func (vs *verdicts) diverging(id string) bool {
@@ -170,6 +232,10 @@ func (vs *verdicts) tally() Tally {
 			continue // initialised, never run (filtered out by tags)
 		}
 		t.Scenarios++
+		for _, c := range v.codeless {
+			c.Scenario = v.name
+			t.Codeless = append(t.Codeless, c)
+		}
 		switch v.outcome() {
 		case "passed":
 			t.Passed++
@@ -228,7 +294,17 @@ func firstNonEmpty(a, b string) string {
 func (vs *verdicts) summary() string {
 	t := vs.tally()
 	var b strings.Builder
+	if len(t.Codeless) > 0 {
+		b.WriteString("refusals without the code the scenario expects:\n")
+		for _, c := range t.Codeless {
+			fmt.Fprintf(&b, "  %s (%s, want code %s)\n", c.Scenario, c.Member, c.Code)
+		}
+		b.WriteString("\n")
+	}
 	b.WriteString(t.Line() + "\n")
+	if l := t.CodelessLine(); l != "" {
+		fmt.Fprintf(&b, "codes: %s\n", l)
+	}
 	fmt.Fprintf(&b, "profile: %s\n", vs.profile)
 	if len(t.Diverging) > 0 {
 		fmt.Fprintf(&b, "diverging (tagged @divergence:%s, not judged):\n", vs.profile)

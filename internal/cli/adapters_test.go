@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/conform-suite/conform/vectors"
@@ -92,4 +94,43 @@ func TestExampleAdapters(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestExampleAdaptersFeatures runs conform features against the Python and
+// Node.js example adapters: every scenario either passes or is skipped (a
+// scenario of an op they do not list in hello, raw request lines included,
+// is skipped), and some pass; with --require-ops the skipped ones of the
+// ops they do not offer fail.
+func TestExampleAdaptersFeatures(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "..", "examples", "adapters"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := regexp.MustCompile(`(?m)^(\d+) scenarios \((\d+) passed(?:, (\d+) failed)?(?:, (\d+) skipped)?\)$`)
+	for _, a := range []struct{ interpreter, script string }{
+		{"python3", filepath.Join(root, "python", "conform_adapter.py")},
+		{"node", filepath.Join(root, "node", "conform_adapter.js")},
+	} {
+		t.Run(a.interpreter, func(t *testing.T) {
+			if _, err := exec.LookPath(a.interpreter); err != nil {
+				t.Skipf("%s is not installed: the example adapter cannot run", a.interpreter)
+			}
+			cmd := a.interpreter + " " + quoteArg(a.script)
+			code, stdout, stderr := conform(t, "", "features", "--stdio", cmd, "--format", "progress", "--no-color")
+			m := summary.FindStringSubmatch(stdout)
+			if code != ExitOK || m == nil || m[3] != "" || m[2] == "0" || m[4] == "" {
+				t.Errorf("features against the %s adapter = exit %d, summary %q; want exit 0, some passed, the rest skipped, none failed\n%s%s", a.interpreter, code, m, lastLines(stdout, 40), stderr)
+			}
+			code, stdout, _ = conform(t, "", "features", "--stdio", cmd, "--format", "progress", "--no-color", "--require-ops")
+			if m := summary.FindStringSubmatch(stdout); code != ExitFailed || m == nil || m[3] == "" {
+				t.Errorf("features --require-ops against the %s adapter = exit %d, summary %q; want exit 1 and failed scenarios", a.interpreter, code, m)
+			}
+		})
+	}
+}
+
+// lastLines is the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.SplitAfter(s, "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "")
 }

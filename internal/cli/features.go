@@ -21,6 +21,11 @@ an op the implementation does not list in its hello answer is skipped (with
 --require-ops it fails), and so are the scenarios about conform itself, which
 need its test fakes. A skipped scenario is never counted as passed.
 
+A refusal that matches without the code its step expects passes (the
+protocol allows leaving the code out), and the report counts and lists it:
+"N refusals passed without a code"; --require-codes makes each a failure.
+The CI gate: conform features --stdio CMD --require-ops --require-codes.
+
 --profile NAME judges under a real system's profile: the scenarios and
 example rows tagged @divergence:NAME are not run but reported as diverging
 (neither passed nor failed); the default profile, spec, judges them all.
@@ -29,7 +34,8 @@ The framing scenarios (protocol/) send raw lines: with --stdio to a fresh
 process per scenario, with --http one POST per line.
 
 Exit code 0 when some scenario was judged and every one judged passed; 1 when
-one failed or none was judged (every one skipped); 2 on bad usage or an
+one failed (a codeless refusal under --require-codes, an unoffered op under
+--require-ops) or none was judged (every one skipped); 2 on bad usage or an
 implementation that cannot be started.
 `
 
@@ -40,6 +46,7 @@ func (e *env) features(args []string) int {
 		format, tags, dir string
 		noColor           bool
 		requireOps        requireOpsFlag
+		requireCodes      bool
 		profile           string
 	)
 	impl.register(fs)
@@ -49,6 +56,7 @@ func (e *env) features(args []string) int {
 	fs.StringVar(&dir, "dir", "", "read the feature files from `DIR` instead of the embedded ones")
 	fs.BoolVar(&noColor, "no-color", false, "no ANSI colours in the report (colours are used only on a terminal, and never with NO_COLOR set)")
 	fs.Var(&requireOps, "require-ops", "fail every scenario calling an op the implementation does not offer (`=OPS`: only these ops, comma separated)")
+	fs.BoolVar(&requireCodes, "require-codes", false, "fail every refusal that matches without the code its step expects (by default it passes, counted and listed)")
 	if done, code := e.parse(fs, args, 1<<20); done {
 		return code
 	}
@@ -101,7 +109,7 @@ func (e *env) features(args []string) int {
 	status := features.Run(features.Options{
 		Impl: prog.counted(im), Raw: raw, FS: fsys, Paths: paths, Tags: tags, Format: format,
 		Output: e.stdout, NoColors: !useColor(e.stdout, noColor), Timeout: impl.timeout,
-		RequireOps: requireOps.ops, Tally: &tally, Profile: profile,
+		RequireOps: requireOps.ops, RequireCodes: requireCodes, Tally: &tally, Profile: profile,
 	})
 	prog.done()
 	if status == features.StatusOptions {

@@ -19,6 +19,7 @@ const liarEnv = "CONFORM_TEST_LIAR"
 var liars = map[string]func([]byte) []byte{
 	"surrogate": fakeimpl.LoneSurrogates,
 	"tiny":      fakeimpl.TinyFractions,
+	"huge":      fakeimpl.HugeDigits,
 	"twice":     twice,
 }
 
