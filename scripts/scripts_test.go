@@ -2,10 +2,13 @@
 package scripts
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -187,5 +190,85 @@ func TestFuzzScriptFailsWhenTheRaceIsFollowedByAFinding(t *testing.T) {
 	out, code := runFuzzScript(t, goPath)
 	if code != 1 || !strings.Contains(out, "FuzzExpand failed (exit 1)") {
 		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+}
+
+var native struct {
+	once    sync.Once
+	targets []string // "PKGDIR TARGET", as go test -list '^Fuzz' gives them
+	err     error
+}
+
+// nativeTargets lists the module's native fuzz targets the way
+// scripts/fuzz.sh finds them: go test -list '^Fuzz' over every package.
+func nativeTargets(t *testing.T) []string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("lists the tests of every package of the module")
+	}
+	native.once.Do(func() {
+		cmd := exec.Command("go", "test", "-list", "^Fuzz", "./...")
+		cmd.Dir = ".."
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			native.err = fmt.Errorf("go test -list: %v\n%s", err, out)
+			return
+		}
+		var names []string
+		for line := range strings.SplitSeq(string(out), "\n") {
+			if strings.HasPrefix(line, "Fuzz") {
+				names = append(names, line)
+			} else if rest, ok := strings.CutPrefix(line, "ok  \tgithub.com/conform-suite/conform/"); ok {
+				pkg, _, _ := strings.Cut(rest, "\t")
+				for _, n := range names {
+					native.targets = append(native.targets, pkg+" "+n)
+				}
+				names = nil
+			}
+		}
+		if len(names) != 0 {
+			native.err = fmt.Errorf("go test -list: targets %v without their package line in:\n%s", names, out)
+		}
+	})
+	if native.err != nil {
+		t.Fatal(native.err)
+	}
+	return native.targets
+}
+
+// TestLibFuzzerTargetsAreTheNativeTargets: the targets fuzz-libfuzzer.sh
+// builds (and .clusterfuzzlite/build.sh with it) are exactly those go test
+// runs, in the same packages; this module quotes a fuzz target in a string
+// (TestClassifyRealFinding) and keeps one behind a build tag (FuzzSeededCrash).
+func TestLibFuzzerTargetsAreTheNativeTargets(t *testing.T) {
+	want := slices.Clone(nativeTargets(t))
+	cmd := exec.Command("bash", "scripts/fuzz-libfuzzer.sh", "list")
+	cmd.Dir = ".."
+	cmd.Env = append(os.Environ(), "WORK="+t.TempDir())
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("fuzz-libfuzzer.sh list: %v\n%s", err, stderr.String())
+	}
+	got := strings.Split(strings.TrimSpace(string(out)), "\n")
+	slices.Sort(got)
+	slices.Sort(want)
+	if len(want) < 2 || !slices.Equal(got, want) {
+		t.Fatalf("fuzz-libfuzzer.sh list gives:\n%s\ngo test -list gives:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestNativeFuzzTargetNamesAreUnique: no two packages declare a fuzz target
+// of the same name, as each libFuzzer binary is $OUT/TARGET and
+// FUZZ_TARGETS names targets without their package.
+func TestNativeFuzzTargetNamesAreUnique(t *testing.T) {
+	seen := map[string]string{}
+	for _, pt := range nativeTargets(t) {
+		pkg, name, _ := strings.Cut(pt, " ")
+		if other, dup := seen[name]; dup {
+			t.Errorf("fuzz target %s is declared in both %s and %s", name, other, pkg)
+		}
+		seen[name] = pkg
 	}
 }
