@@ -79,9 +79,9 @@ LIBFUZZER_SECONDS ?= 5
 fuzz-libfuzzer:
 	FUZZ_SECONDS=$(LIBFUZZER_SECONDS) scripts/fuzz-libfuzzer.sh deps build run check
 
-## fuzz-libfuzzer-check: only the seeded-crash check of the libFuzzer build path (one target)
+## fuzz-libfuzzer-check: the libFuzzer build path without the runs: deps, build every target, seeded-crash check
 fuzz-libfuzzer-check:
-	scripts/fuzz-libfuzzer.sh deps check
+	scripts/fuzz-libfuzzer.sh deps build check
 
 ## fuzz-campaign: run every fuzz target for CAMPAIGN_TIME (and CAMPAIGN_LONG_TIME for the targets that read
 ## untrusted text) and write the results table into docs/fuzzing.md

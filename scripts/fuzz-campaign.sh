@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every native fuzz target for a set time and writes the results into
 # docs/fuzzing.md, between the "fuzz-campaign" markers, as a generated
-# table with the commit, the date and the time each target ran.
+# table with the commit, the date, the time asked for each target and the
+# time it ran (go's elapsed time on its last status line: a finding ends a
+# target early).
 #
 #   CAMPAIGN_TIME=2m          time for each target
 #   CAMPAIGN_LONG_TIME=10m    time for each target that reads untrusted text
@@ -59,7 +61,7 @@ while read -r pkg; do
       /Failing input written to/ { failing = $NF }
       END {
         finding = status == 0 ? "none" : (failing != "" ? "crash: " failing : "failed (exit " status ")")
-        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", target, pkg, t, fuzzing ? "yes" : "no", execs + 0, peak + 0, tot + 0, ni + 0, finding
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", target, pkg, t, el != "" ? el : "-", fuzzing ? "yes" : "no", execs + 0, peak + 0, tot + 0, ni + 0, finding
       }' "$log")
     rows+=("$row")
     echo "$row"
@@ -73,10 +75,10 @@ table=$(mktemp)
   echo
   echo "Commit $commit, run on $date with \`make fuzz-campaign CAMPAIGN_TIME=$CAMPAIGN_TIME CAMPAIGN_LONG_TIME=$CAMPAIGN_LONG_TIME CAMPAIGN_PARALLEL=$parallel\`:"
   echo "$CAMPAIGN_LONG_TIME for each target that reads untrusted text, $CAMPAIGN_TIME for the others, $parallel fuzzing $( [ "$parallel" = 1 ] && echo worker || echo workers) per target, on a machine with $(nproc) cores."
-  echo "Execs and the corpus are go's last status line (corpus: seeds, cached inputs and new ones); the rate is the highest of its per-interval rates."
+  echo "Time is the -fuzztime asked for; elapsed, execs and the corpus are go's last status line (elapsed: from the start of the baseline to the end of fuzzing, \"-\" when go printed none; corpus: seeds, cached inputs and new ones); the rate is the highest of its per-interval rates."
   echo
-  echo "| target | package | time | fuzzed | execs | peak execs/s | corpus | new interesting | finding |"
-  echo "|---|---|---|---|---:|---:|---:|---:|---|"
+  echo "| target | package | time | elapsed | fuzzed | execs | peak execs/s | corpus | new interesting | finding |"
+  echo "|---|---|---|---|---|---:|---:|---:|---:|---|"
   printf '%s\n' "${rows[@]}"
   echo
   echo "<!-- fuzz-campaign: end -->"

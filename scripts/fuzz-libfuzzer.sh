@@ -5,6 +5,7 @@
 # `deps build run check` here, with the OSS-Fuzz variables given local
 # values.
 #
+#   scripts/fuzz-libfuzzer.sh list    print "PKGDIR TARGET" for every native fuzz target
 #   scripts/fuzz-libfuzzer.sh deps    install clang, its libFuzzer runtime and go-118-fuzz-build when missing
 #   scripts/fuzz-libfuzzer.sh build   build every target (FUZZ_TARGETS: only these) into $OUT
 #   scripts/fuzz-libfuzzer.sh run     run each binary in $OUT for FUZZ_SECONDS (default 5) and summarise it
@@ -51,12 +52,21 @@ fi
 
 say() { echo "fuzz-libfuzzer: $*"; }
 
-# targets prints "PKGDIR TARGET" for every native fuzz target of the module
-# (FuzzSeededCrash is built by `check` only).
+# fuzzprep builds tools/fuzzprep into $WORK once.
+fuzzprep() {
+  [ -x "$WORK/fuzzprep" ] || (cd "$SRC_TREE" && go build -o "$WORK/fuzzprep" ./tools/fuzzprep)
+}
+
+# targets prints "PKGDIR TARGET" for every native fuzz target of the module,
+# the targets `go test -list '^Fuzz'` lists (scripts/fuzz.sh runs those):
+# tools/fuzzprep -list reads the declarations of the test files go list
+# gives, so build constraints count (FuzzSeededCrash, behind a tag, is
+# built by `check` only) and a declaration quoted in a string does not. It
+# fails when two packages declare the same target name, as both would be
+# built into $OUT/TARGET.
 targets() {
-  (cd "$SRC_TREE" && grep -rn --include='*_test.go' -E '^func Fuzz[A-Za-z0-9_]*\(f \*testing\.F\)' . |
-    grep -v '/testdata/' | sed -E 's#^\./(.*)/[^/]*_test\.go:[0-9]+:func (Fuzz[A-Za-z0-9_]*).*#\1 \2#' |
-    grep -v ' FuzzSeededCrash$' | sort -k2)
+  fuzzprep
+  "$WORK/fuzzprep" -list -root "$SRC_TREE"
 }
 
 # engine_links reports whether $CXX can link a libFuzzer target.
@@ -95,7 +105,7 @@ prepare_module() {
   rm -rf "$WORK/mod"
   mkdir -p "$WORK/mod"
   tar -C "$SRC_TREE" --exclude=./.git --exclude=./build --exclude=./bin -cf - . | tar -C "$WORK/mod" -xf -
-  (cd "$SRC_TREE" && go build -o "$WORK/fuzzprep" ./tools/fuzzprep)
+  fuzzprep
   (cd "$WORK/mod" && go get "$G118/testing@$G118_VERSION" >/dev/null 2>&1) ||
     (cd "$WORK/mod" && go get "$G118/testing@$G118_VERSION")
   touch "$WORK/mod/.prepared"
@@ -119,6 +129,8 @@ build_one() {
 
 build() {
   mkdir -p "$OUT"
+  local list
+  list=$(targets) # a failure here stops the script (set -e), unlike in a process substitution
   prepare_module
   local n=0
   while read -r dir target; do
@@ -126,7 +138,7 @@ build() {
     say "building $dir $target"
     build_one "$dir" "$target"
     n=$((n + 1))
-  done < <(targets)
+  done <<<"$list"
   [ "$n" -gt 0 ] || { say "no target built"; exit 1; }
   say "built $n target(s) into $OUT"
 }
@@ -193,9 +205,10 @@ check() {
   rm -f "$OUT/FuzzSeededCrash"
 }
 
-[ $# -gt 0 ] || { sed -n '2,12p' "$0"; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,13p' "$0"; exit 2; }
 for cmd in "$@"; do
   case $cmd in
+    list) targets ;;
     deps | build | run | check) "$cmd" ;;
     *) say "unknown command $cmd"; exit 2 ;;
   esac

@@ -4,7 +4,8 @@
 # JUnit and Markdown reports to INPUT_REPORT_DIR, appends the Markdown report
 # to $GITHUB_STEP_SUMMARY, writes the report paths and the exit code to
 # $GITHUB_OUTPUT, and exits with conform's exit code. CONFORM names the
-# binary (default: conform on PATH). Tested by cmd/conform/action_test.go.
+# binary (default: conform on PATH). Tested by TestActionRunScript in
+# cmd/conform/main_test.go.
 set -uo pipefail
 
 conform=${CONFORM:-conform}

@@ -135,7 +135,7 @@ func TestParseAgreesWithEncodingJSON(t *testing.T) {
 	}
 }
 
-func FuzzParse(f *testing.F) {
+func FuzzJSONParse(f *testing.F) {
 	for _, s := range []string{`{"a":[1,2.5e-3,"\ud83d"],"b":{"c":null}}`, `[1]]`, `"\u00e9"`, `-0.0`} {
 		f.Add([]byte(s))
 	}

@@ -17,7 +17,13 @@
 //
 // The result still builds and runs under plain `go test`.
 //
+// With -list it prints instead the module's native fuzz targets, one
+// "PKGDIR TARGET" line each (see list), which scripts/fuzz-libfuzzer.sh
+// builds.
+//
 // Usage: fuzzprep -dir DIR -func TARGET
+//
+//	fuzzprep -list [-root MODULEDIR]
 package main
 
 import (
@@ -38,10 +44,19 @@ import (
 
 func main() {
 	dir := flag.String("dir", "", "the package directory (of a copy of the module)")
-	target := flag.String("func", "", "the fuzz target, e.g. FuzzParse")
+	target := flag.String("func", "", "the fuzz target, e.g. FuzzCollect")
+	listMode := flag.Bool("list", false, "print the module's native fuzz targets, one \"PKGDIR TARGET\" line each")
+	root := flag.String("root", ".", "with -list: the module's root directory")
 	flag.Parse()
+	if *listMode {
+		if err := list(*root, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "fuzzprep:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *dir == "" || !strings.HasPrefix(*target, "Fuzz") {
-		fmt.Fprintln(os.Stderr, "usage: fuzzprep -dir DIR -func FuzzNAME")
+		fmt.Fprintln(os.Stderr, "usage: fuzzprep -dir DIR -func FuzzNAME, or fuzzprep -list [-root MODULEDIR]")
 		os.Exit(2)
 	}
 	if err := prepare(*dir, *target); err != nil {
