@@ -24,6 +24,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/internal/schemaset"
@@ -114,10 +117,9 @@ func readObservations(system string) ([]observation, error) {
 	return out, sc.Err()
 }
 
-// canonical writes a JSON text compactly: strings as UTF-8 with a lone
-// surrogate as its escape (jsonv.AppendString), members in the order
-// written. sorted also orders the members of every object by name, for
-// comparing two texts as values.
+// canonical writes a JSON text compactly, members in the order written,
+// strings as appendVisible writes them. sorted also orders the members of
+// every object by name, for comparing two texts as values.
 func canonical(raw []byte, sorted bool) ([]byte, error) {
 	v, err := jsonv.Options{MaxValues: -1, AllowDuplicateNames: true}.Parse(raw)
 	if err != nil {
@@ -126,7 +128,76 @@ func canonical(raw []byte, sorted bool) ([]byte, error) {
 	if sorted {
 		sortMembers(v)
 	}
-	return jsonv.Append(nil, v), nil
+	return appendValue(nil, v), nil
+}
+
+func appendValue(dst []byte, v *jsonv.Value) []byte {
+	switch v.Kind {
+	case jsonv.String:
+		return appendVisible(dst, v.CodeUnits())
+	case jsonv.Array:
+		dst = append(dst, '[')
+		for i := range v.Elems {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendValue(dst, &v.Elems[i])
+		}
+		return append(dst, ']')
+	case jsonv.Object:
+		dst = append(dst, '{')
+		for i := range v.Members {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendVisible(dst, v.Members[i].Name)
+			dst = append(dst, ':')
+			dst = appendValue(dst, &v.Members[i].Value)
+		}
+		return append(dst, '}')
+	}
+	return jsonv.Append(dst, v)
+}
+
+// appendVisible writes the JSON string of the code units u so that a reader
+// sees every unit: printable characters as UTF-8, and as \u escapes a lone
+// surrogate and every character that is not printable (controls, spaces
+// other than U+0020, format characters), which fuzzing puts in on purpose.
+func appendVisible(dst []byte, u []uint16) []byte {
+	const hex = "0123456789abcdef"
+	esc := func(c uint16) {
+		dst = append(dst, '\\', 'u', hex[c>>12], hex[c>>8&0xf], hex[c>>4&0xf], hex[c&0xf])
+	}
+	dst = append(dst, '"')
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		r := rune(c)
+		pair := utf16.IsSurrogate(r) && c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff
+		if pair {
+			r = utf16.DecodeRune(r, rune(u[i+1]))
+		}
+		switch {
+		case r == '"' || r == '\\':
+			dst = append(dst, '\\', byte(r))
+		case r == '\n':
+			dst = append(dst, '\\', 'n')
+		case r == '\t':
+			dst = append(dst, '\\', 't')
+		case r == '\r':
+			dst = append(dst, '\\', 'r')
+		case utf16.IsSurrogate(r) || !unicode.IsPrint(r):
+			esc(c)
+			if pair {
+				esc(u[i+1])
+			}
+		default:
+			dst = utf8.AppendRune(dst, r)
+		}
+		if pair {
+			i++
+		}
+	}
+	return append(dst, '"')
 }
 
 func sortMembers(v *jsonv.Value) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
 )
@@ -124,6 +125,30 @@ func TestRepresentedBy(t *testing.T) {
 		}
 		if problem := representedBy(f.Vectors[0], "t3code", tc.real); (problem == "") != tc.ok {
 			t.Errorf("%s: problem %q, want ok = %v", tc.body, problem, tc.ok)
+		}
+	}
+}
+
+// TestCanonicalKeepsEveryUnit: canonical changes how a text is written,
+// never what it says (jsonv, an independent writer, writes both alike), and
+// writes the units a reader could not see as escapes.
+func TestCanonicalKeepsEveryUnit(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"b": "\ud83d", "a": ["\u009f\u3000x", "\udb40\udc01", "\ud83d\ude00\"\\\n"], "c": 1.50}`,
+			`{"b":"\ud83d","a":["\u009f\u3000x","\udb40\udc01","😀\"\\\n"],"c":1.50}`},
+		{`{"k\u200d":"\ude00\ud800","x":null,"y":[true,false]}`, `{"k\u200d":"\ude00\ud800","x":null,"y":[true,false]}`},
+	} {
+		got, err := canonical([]byte(tc.in), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != tc.want {
+			t.Errorf("canonical(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+		a, err1 := jsonv.Parse([]byte(tc.in))
+		b, err2 := jsonv.Parse(got)
+		if err1 != nil || err2 != nil || !bytes.Equal(jsonv.Append(nil, a), jsonv.Append(nil, b)) {
+			t.Errorf("canonical(%s) = %s says something else (%v, %v)", tc.in, got, err1, err2)
 		}
 	}
 }
