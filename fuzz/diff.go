@@ -482,8 +482,9 @@ func (e *engine) callOracle(ctx context.Context, req runner.Request) (runner.Res
 
 // oracleError compares the implementation's answer with an oracle's error
 // answer: an error of the same kind agrees (messages are never compared);
-// anything else is a KindOracle finding, without a vector, since a vector
-// cannot expect an error.
+// anything else is a KindOracle finding, without a vector, since the only
+// error a vector can expect is a bad_request, which the oracle never gets
+// here.
 func (e *engine) oracleError(ctx context.Context, op string, req runner.Request, want *runner.ErrorBody) outcome {
 	ictx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()

@@ -32,19 +32,8 @@ func TestDivergences(t *testing.T) {
 	for _, v := range c.Vectors() {
 		for _, d := range v.Divergences {
 			n++
-			if d.Error != nil {
-				continue // an error is never an expected output
-			}
-			if err := set.Validate("ops/"+v.Op+".json", "/$defs/output", d.Output); err != nil {
-				t.Errorf("%s: %s: answer of %s: %v", v.File, v.ID, d.System, err)
-			}
-			for _, o := range v.AllowedOutputs() {
-				same, err := sameAnswer(o, d.Output)
-				if err != nil {
-					t.Errorf("%s: %s: %v", v.File, v.ID, err)
-				} else if same {
-					t.Errorf("%s: %s: the answer recorded for %s is the expected one: not a divergence", v.File, v.ID, d.System)
-				}
+			for _, fault := range divergenceFaults(set, v, d) {
+				t.Errorf("%s: %s: %s", v.File, v.ID, fault)
 			}
 		}
 		for _, tag := range v.Tags {
@@ -61,6 +50,64 @@ func TestDivergences(t *testing.T) {
 	for _, sys := range vectors.Systems {
 		if len(c.Divergent(sys)) == 0 {
 			t.Errorf("no vector records a divergence for %s", sys)
+		}
+	}
+}
+
+// divergenceFaults returns what is wrong with the divergence record d of
+// vector v: an output answer that fails the op's output schema, or an answer
+// (output or error) that the runner would judge the standard expectation.
+func divergenceFaults(set *schemaset.Set, v *vectors.Vector, d *vectors.Divergence) []string {
+	var faults []string
+	if d.Error != nil {
+		// The runner passes an error answer of the expected kind whatever
+		// its message.
+		if v.Expect.Error != nil && v.Expect.Error.Kind == d.Error.Kind {
+			faults = append(faults, fmt.Sprintf("the error recorded for %s is the expected one (kind %s): not a divergence", d.System, d.Error.Kind))
+		}
+		return faults
+	}
+	if err := set.Validate("ops/"+v.Op+".json", "/$defs/output", d.Output); err != nil {
+		faults = append(faults, fmt.Sprintf("answer of %s: %v", d.System, err))
+	}
+	for _, o := range v.AllowedOutputs() {
+		same, err := sameAnswer(o, d.Output)
+		if err != nil {
+			faults = append(faults, err.Error())
+		} else if same {
+			faults = append(faults, fmt.Sprintf("the answer recorded for %s is the expected one: not a divergence", d.System))
+		}
+	}
+	return faults
+}
+
+// TestDivergenceFaults: records the lint must refuse are refused, with the
+// fault named, and a record that differs passes.
+func TestDivergenceFaults(t *testing.T) {
+	set, err := schemaset.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const head = `{"op":"quote.parse","description":"d","vectors":[{"id":"quote.parse/x","description":"d","requirements":["QUOTE-LINK-001"],"input":{"href":""},`
+	for _, tc := range []struct{ body, want string }{
+		{`"expect":{"error":{"kind":"bad_request"}},"divergences":[{"system":"t3code","reason":"r","error":{"kind":"bad_request","message":"other words"}}]}]}`, "the error recorded for t3code is the expected one"},
+		{`"expect":{"output":{"rejected":{"code":"QUOTE_SCHEME"}}},"divergences":[{"system":"t3code","reason":"r","output":{"rejected":{}}}]}]}`, "the answer recorded for t3code is the expected one"},
+		{`"expect":{"output":{"rejected":{"code":"QUOTE_SCHEME"}}},"divergences":[{"system":"t3code","reason":"r","output":{"nonsense":1}}]}]}`, "answer of t3code"},
+		{`"expect":{"error":{"kind":"bad_request"}},"divergences":[{"system":"t3code","reason":"r","error":{"kind":"internal"}}]}]}`, ""},
+		{`"expect":{"output":{"rejected":{"code":"QUOTE_SCHEME"}}},"divergences":[{"system":"t3code","reason":"r","error":{"kind":"bad_request"}}]}]}`, ""},
+	} {
+		f, err := vectors.Parse("x.json", []byte(head+tc.body))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.body, err)
+		}
+		v := f.Vectors[0]
+		v.Op = f.Op
+		faults := divergenceFaults(set, v, v.Divergences[0])
+		switch {
+		case tc.want == "" && len(faults) > 0:
+			t.Errorf("%s: faults %q, want none", tc.body, faults)
+		case tc.want != "" && (len(faults) == 0 || !strings.Contains(strings.Join(faults, "; "), tc.want)):
+			t.Errorf("%s: faults %q, want one saying %q", tc.body, faults, tc.want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -75,3 +76,29 @@ func TestDocsQuoteRealOutput(t *testing.T) {
 // inlineFigure matches a line that names a command and quotes a count of
 // its output in the same line.
 var inlineFigure = regexp.MustCompile("(prints|ends with) `[^`]*[0-9]")
+
+// divergentCounts matches the sentence of docs/porting.md that states how
+// many lines 'conform list --profile NAME --divergent' prints per system.
+var divergentCounts = regexp.MustCompile("prints ([0-9]+) lines for `t3code`, ([0-9]+) for `vance` and ([0-9]+) for `seed`")
+
+// TestDocsDivergentCounts: the per-profile counts docs/porting.md gives for
+// 'conform list --profile NAME --divergent' are what it prints now.
+func TestDocsDivergentCounts(t *testing.T) {
+	data, err := os.ReadFile("../../docs/porting.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := divergentCounts.FindStringSubmatch(strings.Join(strings.Fields(string(data)), " "))
+	if m == nil {
+		t.Fatal("docs/porting.md states no count of 'conform list --profile NAME --divergent' lines per system")
+	}
+	for i, sys := range []string{"t3code", "vance", "seed"} {
+		code, out, stderr := conform(t, "", "list", "--profile", sys, "--divergent", "--ids")
+		if code != 0 {
+			t.Fatalf("list --profile %s --divergent --ids: exit %d: %s", sys, code, stderr)
+		}
+		if got := strconv.Itoa(strings.Count(out, "\n")); got != m[i+1] {
+			t.Errorf("docs/porting.md says 'conform list --profile %s --divergent' prints %s lines; it prints %s", sys, m[i+1], got)
+		}
+	}
+}

@@ -2,15 +2,12 @@ package marker
 
 import "fmt"
 
-// Rejection codes of the marker suite (spec/marker.md, "Rejection codes").
-// The list is append-only.
+// Rejection codes the marker suite produces (spec/marker.md, "Rejection
+// codes"). That table also keeps the withdrawn MARKER_BAD_LOCATOR, so the
+// code is never reused; no op produces it, so it is not listed here.
 const (
 	// CodeDuplicatePartID: two data parts of one call share an id.
 	CodeDuplicatePartID = "MARKER_DUPLICATE_PART_ID"
-	// CodeBadLocator is withdrawn: no op produces it any more, since a
-	// locator of no valid form falls back to the whole part
-	// (MARKER-LOCATE-010). It stays listed because codes are never reused.
-	CodeBadLocator = "MARKER_BAD_LOCATOR"
 	// CodeInvalidUTF8: the bytes of a byte stream are not UTF-8.
 	CodeInvalidUTF8 = "MARKER_INVALID_UTF8"
 )

@@ -1,0 +1,477 @@
+package main
+
+// Generators for the inputs that 'conform fuzz' found against the real
+// systems (T3 Code, vance), where the real code and the reference answered
+// differently. testdata/fuzz-<system>.jsonl.gz holds the observations as
+// they were made, one per line: {"op", "input", "system", "reference",
+// "real"}. Each input that no other vector of its op already makes becomes a
+// vector <op>/fuzz-<system>-<hash> in <suite>/<op>-fuzz-<system>.gen.json:
+// it expects the reference's answer, and records the real answer as a
+// divergence of the system unless the runner would judge it the expected one.
+// TestObservationsRepresented checks that every line is represented.
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/conform-suite/conform/internal/schemaset"
+	"github.com/conform-suite/conform/runner"
+	"github.com/conform-suite/conform/vectors"
+	"github.com/conform-suite/conform/vectors/internal/vectorkit"
+)
+
+//go:embed testdata/fuzz-t3code.jsonl.gz testdata/fuzz-vance.jsonl.gz
+var observedFS embed.FS
+
+// fuzzSystems are the systems observed by fuzzing, with the name reports use.
+var fuzzSystems = []struct{ id, name string }{{"t3code", "T3 Code"}, {"vance", "vance"}}
+
+// observation is one line of an observation file; the JSON values are kept
+// as written, so a lone surrogate escape stays one.
+type observation struct {
+	Op        string          `json:"op"`
+	Input     json.RawMessage `json:"input"`
+	System    string          `json:"system"`
+	Reference json.RawMessage `json:"reference"`
+	Real      json.RawMessage `json:"real"`
+	Line      int             `json:"-"`
+}
+
+// answer is a protocol answer body: {"output": ...} or {"error": ...}.
+type answer struct {
+	Output json.RawMessage      `json:"output"`
+	Error  *vectors.AnswerError `json:"error"`
+}
+
+func init() {
+	for _, sys := range fuzzSystems {
+		obs, err := readObservations(sys.id)
+		if err != nil {
+			panic(err) // the embedded data is part of the program
+		}
+		var ops []string
+		for _, o := range obs {
+			if !slices.Contains(ops, o.Op) {
+				ops = append(ops, o.Op)
+			}
+		}
+		for _, op := range ops {
+			suite, name, _ := strings.Cut(op, ".")
+			vectorkit.Register(suite+"/"+name+"-fuzz-"+sys.id+".gen.json", func() (*vectors.File, error) {
+				return fuzzFile(sys.id, sys.name, op)
+			})
+		}
+	}
+}
+
+// readObservations reads the observation file of system.
+func readObservations(system string) ([]observation, error) {
+	name := "testdata/fuzz-" + system + ".jsonl.gz"
+	f, err := observedFS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var out []observation
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, len(data)+1)
+	for n := 1; sc.Scan(); n++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var o observation
+		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&o); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		if o.System != system || o.Op == "" || len(o.Input) == 0 || len(o.Reference) == 0 || len(o.Real) == 0 {
+			return nil, fmt.Errorf("%s:%d: want op, input, reference and real of system %s", name, n, system)
+		}
+		o.Line = n
+		out = append(out, o)
+	}
+	return out, sc.Err()
+}
+
+// canonical writes a JSON text compactly, members in the order written,
+// strings as appendVisible writes them. sorted also orders the members of
+// every object by name, for comparing two texts as values.
+func canonical(raw []byte, sorted bool) ([]byte, error) {
+	v, err := jsonv.Options{MaxValues: -1, AllowDuplicateNames: true}.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	if sorted {
+		sortMembers(v)
+	}
+	return appendValue(nil, v), nil
+}
+
+func appendValue(dst []byte, v *jsonv.Value) []byte {
+	switch v.Kind {
+	case jsonv.String:
+		return appendVisible(dst, v.CodeUnits())
+	case jsonv.Array:
+		dst = append(dst, '[')
+		for i := range v.Elems {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendValue(dst, &v.Elems[i])
+		}
+		return append(dst, ']')
+	case jsonv.Object:
+		dst = append(dst, '{')
+		for i := range v.Members {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendVisible(dst, v.Members[i].Name)
+			dst = append(dst, ':')
+			dst = appendValue(dst, &v.Members[i].Value)
+		}
+		return append(dst, '}')
+	}
+	return jsonv.Append(dst, v)
+}
+
+// appendVisible writes the JSON string of the code units u so that a reader
+// sees every unit: printable characters as UTF-8, and as \u escapes a lone
+// surrogate and every character that is not printable (controls, spaces
+// other than U+0020, format characters), which fuzzing puts in on purpose.
+func appendVisible(dst []byte, u []uint16) []byte {
+	const hex = "0123456789abcdef"
+	esc := func(c uint16) {
+		dst = append(dst, '\\', 'u', hex[c>>12], hex[c>>8&0xf], hex[c>>4&0xf], hex[c&0xf])
+	}
+	dst = append(dst, '"')
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		r := rune(c)
+		pair := utf16.IsSurrogate(r) && c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff
+		if pair {
+			r = utf16.DecodeRune(r, rune(u[i+1]))
+		}
+		switch {
+		case r == '"' || r == '\\':
+			dst = append(dst, '\\', byte(r))
+		case r == '\n':
+			dst = append(dst, '\\', 'n')
+		case r == '\t':
+			dst = append(dst, '\\', 't')
+		case r == '\r':
+			dst = append(dst, '\\', 'r')
+		case utf16.IsSurrogate(r) || !unicode.IsPrint(r):
+			esc(c)
+			if pair {
+				esc(u[i+1])
+			}
+		default:
+			dst = utf8.AppendRune(dst, r)
+		}
+		if pair {
+			i++
+		}
+	}
+	return append(dst, '"')
+}
+
+func sortMembers(v *jsonv.Value) {
+	for i := range v.Elems {
+		sortMembers(&v.Elems[i])
+	}
+	for i := range v.Members {
+		sortMembers(&v.Members[i].Value)
+	}
+	sort.SliceStable(v.Members, func(i, j int) bool { return jsonv.Key(v.Members[i].Name) < jsonv.Key(v.Members[j].Name) })
+}
+
+// inputKey identifies a request: its op and its input as a value.
+func inputKey(op string, input []byte) (string, error) {
+	c, err := canonical(input, true)
+	if err != nil {
+		return "", fmt.Errorf("%s input: %w", op, err)
+	}
+	return op + "\x00" + string(c), nil
+}
+
+// classOf names an answer's kind: "error:KIND", "rejected:CODE",
+// "dropped:CODE" or "output".
+func classOf(a answer) string {
+	if a.Error != nil {
+		return "error:" + a.Error.Kind
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(a.Output, &m) == nil {
+		for _, k := range []string{"rejected", "dropped"} {
+			if r, ok := m[k]; ok {
+				var c struct{ Code string }
+				json.Unmarshal(r, &c)
+				return k + ":" + c.Code
+			}
+		}
+	}
+	return "output"
+}
+
+func expectClass(v *vectors.Vector) string {
+	if v.Expect.Error != nil {
+		return "error:" + v.Expect.Error.Kind
+	}
+	if len(v.Expect.Output) == 0 {
+		return "choice"
+	}
+	return classOf(answer{Output: v.Expect.Output})
+}
+
+// corpusIndex is the rest of the corpus: the requests its vectors make,
+// and its vectors by op, for borrowing requirements and reasons.
+type corpusIndex struct {
+	inputs map[string]string // inputKey -> vector id
+	byOp   map[string][]*vectors.Vector
+}
+
+var (
+	indexOnce sync.Once
+	index     corpusIndex
+	indexErr  error
+	schemas   *schemaset.Set
+)
+
+// otherVectors indexes every vector outside the files of these generators.
+func otherVectors() (corpusIndex, error) {
+	indexOnce.Do(func() {
+		c, err := vectors.Load(vectors.FS())
+		if err != nil {
+			indexErr = err
+			return
+		}
+		if schemas, err = schemaset.Load(); err != nil {
+			indexErr = err
+			return
+		}
+		index = corpusIndex{inputs: map[string]string{}, byOp: map[string][]*vectors.Vector{}}
+		for _, v := range c.Vectors() {
+			if strings.Contains(v.File, "-fuzz-") {
+				continue
+			}
+			k, err := inputKey(v.Op, v.Input)
+			if err != nil {
+				indexErr = fmt.Errorf("%s: %s: %w", v.File, v.ID, err)
+				return
+			}
+			if _, seen := index.inputs[k]; !seen {
+				index.inputs[k] = v.ID
+			}
+			index.byOp[v.Op] = append(index.byOp[v.Op], v)
+		}
+	})
+	return index, indexErr
+}
+
+// fuzzFile builds the vectors of one op from system's observations.
+func fuzzFile(system, name, op string) (*vectors.File, error) {
+	obs, err := readObservations(system)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := otherVectors()
+	if err != nil {
+		return nil, err
+	}
+	f := &vectors.File{
+		Op: op,
+		Description: op + ": inputs that conform fuzz found against " + name + " (testdata/fuzz-" + system +
+			".jsonl.gz of vectors/internal/gen), each expecting the reference's answer and recording " + name + "'s where the runner would judge it otherwise.",
+	}
+	seen := map[string]bool{}
+	for _, o := range obs {
+		if o.Op != op {
+			continue
+		}
+		k, err := inputKey(op, o.Input)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", o.Line, err)
+		}
+		if idx.inputs[k] != "" || seen[k] {
+			continue // another vector makes this request
+		}
+		seen[k] = true
+		v, err := fuzzVector(idx, system, name, o, k)
+		if err != nil {
+			return nil, fmt.Errorf("fuzz-%s.jsonl line %d: %w", system, o.Line, err)
+		}
+		f.Vectors = append(f.Vectors, v)
+	}
+	if len(f.Vectors) == 0 {
+		return nil, fmt.Errorf("no observation of %s on %s left for a vector", system, op)
+	}
+	return f, nil
+}
+
+func fuzzVector(idx corpusIndex, system, name string, o observation, key string) (*vectors.Vector, error) {
+	var ref, real answer
+	if err := json.Unmarshal(o.Reference, &ref); err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	if err := json.Unmarshal(o.Real, &real); err != nil {
+		return nil, fmt.Errorf("real: %w", err)
+	}
+	if (ref.Error == nil) == (len(ref.Output) == 0) || (real.Error == nil) == (len(real.Output) == 0) {
+		return nil, fmt.Errorf("an answer without exactly one of output and error")
+	}
+	input, err := canonical(o.Input, false)
+	if err != nil {
+		return nil, fmt.Errorf("input: %w", err)
+	}
+	sum := sha256.Sum256([]byte(key))
+	v := &vectors.Vector{
+		ID:    o.Op + "/fuzz-" + system + "-" + hex.EncodeToString(sum[:5]),
+		Input: input,
+		Tags:  []string{"fuzz"},
+	}
+	// An input outside the op's input schema is a bad request, whatever
+	// the reference answered when the observation was made.
+	outside := false
+	if err := schemas.Validate("ops/"+o.Op+".json", "/$defs/input", input); err != nil {
+		outside = true
+		ref = answer{Error: &vectors.AnswerError{Kind: "bad_request"}}
+	}
+	refClass, realClass := classOf(ref), classOf(real)
+	if ref.Error != nil {
+		v.Expect.Error = &vectors.ExpectError{Kind: ref.Error.Kind}
+	} else if v.Expect.Output, err = canonical(ref.Output, false); err != nil {
+		return nil, fmt.Errorf("reference output: %w", err)
+	}
+
+	// Requirements, and a reason for a refusal or an error, come from the
+	// first other vector of the op expecting an answer of the same class,
+	// preferring one where the system answers with the same class too.
+	var like, likeRecorded *vectors.Vector
+	for _, w := range idx.byOp[o.Op] {
+		if expectClass(w) != refClass {
+			continue
+		}
+		if like == nil {
+			like = w
+		}
+		if d := w.Divergence(system); d != nil && likeRecorded == nil && classOf(answer{Output: d.Output, Error: d.Error}) == realClass {
+			likeRecorded = w
+		}
+	}
+	if likeRecorded != nil {
+		like = likeRecorded
+	}
+	if like == nil && len(idx.byOp[o.Op]) > 0 {
+		like = idx.byOp[o.Op][0]
+	}
+	if like == nil {
+		return nil, fmt.Errorf("no other vector of %s to take requirements from", o.Op)
+	}
+	v.Requirements = slices.Clone(like.Requirements)
+
+	// The record: the real answer, unless the runner judges it the
+	// expected one.
+	same := false
+	var diffs []string
+	switch {
+	case real.Error != nil:
+		same = ref.Error != nil && ref.Error.Kind == real.Error.Kind
+	case ref.Error == nil:
+		verdict, d, err := runner.Compare(v.Expect.Output, real.Output)
+		if err != nil {
+			return nil, err
+		}
+		same, diffs = verdict == runner.Match, d
+	}
+	at := ""
+	if len(diffs) > 0 && refClass == "output" && realClass == "output" {
+		at, _, _ = strings.Cut(diffs[0], ": ")
+	}
+	what := fmt.Sprintf("%s answers %s where the reference answers %s", name, describe(realClass), describe(refClass))
+	if at != "" {
+		what = fmt.Sprintf("%s answers otherwise at %s", name, at)
+	}
+	desc := "Fuzz-found input: " + what
+	if outside {
+		desc = fmt.Sprintf("Fuzz-found input outside the op's input schema, a bad request: %s answers %s", name, describe(realClass))
+	}
+	if same {
+		desc = fmt.Sprintf("Fuzz-found input: %s's answer is judged the expected %s", name, describe(refClass))
+	}
+	desc += " (input " + v.ID[strings.LastIndex(v.ID, "-")+1:] + ")"
+	v.Description = desc
+	if same {
+		return v, nil
+	}
+	d := &vectors.Divergence{System: system}
+	if real.Error != nil {
+		d.Error = real.Error
+	} else if d.Output, err = canonical(real.Output, false); err != nil {
+		return nil, fmt.Errorf("real output: %w", err)
+	}
+	switch {
+	case likeRecorded != nil && (refClass != "output" || realClass != "output"):
+		d.Reason = likeRecorded.Divergence(system).Reason
+	default:
+		d.Reason = what
+	}
+	d.Reason += derivedNote(system, o.Op, realClass) + " (found by conform fuzz, shrunk)"
+	v.Divergences = []*vectors.Divergence{d}
+	return v, nil
+}
+
+// describe puts an answer class in words.
+func describe(class string) string {
+	kind, detail, _ := strings.Cut(class, ":")
+	switch kind {
+	case "error":
+		return "an error of kind " + detail
+	case "rejected", "dropped":
+		if detail == "" {
+			return kind + " without a code"
+		}
+		return kind + " " + detail
+	}
+	return "an output"
+}
+
+// derivedNote says which part of a real answer had to be derived, since
+// the real code cannot state it (see the observations' README).
+func derivedNote(system, op, realClass string) string {
+	switch {
+	case system == "t3code" && op == "quote.submit_check":
+		return "; its excess is read from the real message"
+	case system == "t3code" && op == "quote.resolve" && realClass == "output":
+		return "; its reason is derived from a count of the normalized quote"
+	case system == "t3code" && op == "quote.send_turn" && strings.HasPrefix(realClass, "rejected:"):
+		return "; its code is named from the stage that refused"
+	case system == "vance" && strings.HasPrefix(realClass, "dropped:"):
+		return "; its drop code follows vance's own order of checks"
+	}
+	return ""
+}
