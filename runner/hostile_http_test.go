@@ -160,8 +160,10 @@ func TestServeBatchLimit(t *testing.T) {
 type blockingImpl struct {
 	free    int64
 	calls   atomic.Int64
-	stopped chan struct{}
+	blocked chan struct{} // closed when a call past the free ones has begun
+	stopped chan struct{} // closed when such a call has seen its context end
 	once    sync.Once
+	bonce   sync.Once
 }
 
 func (b *blockingImpl) Call(ctx context.Context, req Request) (Response, error) {
@@ -169,6 +171,7 @@ func (b *blockingImpl) Call(ctx context.Context, req Request) (Response, error) 
 		return echoImpl{}.Call(ctx, req)
 	}
 	if b.calls.Add(1) > b.free {
+		b.bonce.Do(func() { close(b.blocked) })
 		<-ctx.Done()
 		b.once.Do(func() { close(b.stopped) })
 		return Response{}, ctx.Err()
@@ -179,7 +182,7 @@ func (b *blockingImpl) Call(ctx context.Context, req Request) (Response, error) 
 func (b *blockingImpl) Close() error { return nil }
 
 func TestServeStopsWhenClientGoes(t *testing.T) {
-	impl := &blockingImpl{free: 2, stopped: make(chan struct{})}
+	impl := &blockingImpl{free: 2, blocked: make(chan struct{}), stopped: make(chan struct{})}
 	addr := serveTest(t, impl, ServeOptions{})
 	var items []string
 	for i := range 100 {
@@ -202,6 +205,13 @@ func TestServeStopsWhenClientGoes(t *testing.T) {
 			t.Fatalf("reading the streamed answers: %v after %q", err, seen.String())
 		}
 		seen.WriteString(line)
+	}
+	// The client goes once the third item is being worked on (before that,
+	// the server would stop between items, which another path does).
+	select {
+	case <-impl.blocked:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the third item was not started within 60s")
 	}
 	conn.Close()
 	select {
