@@ -88,8 +88,9 @@ fuzz-libfuzzer-check:
 CAMPAIGN_TIME ?= 2m
 CAMPAIGN_LONG_TIME ?= 10m
 CAMPAIGN_PARALLEL ?= $(shell nproc)
+CAMPAIGN_JOBS ?= 1
 fuzz-campaign:
-	CAMPAIGN_TIME=$(CAMPAIGN_TIME) CAMPAIGN_LONG_TIME=$(CAMPAIGN_LONG_TIME) CAMPAIGN_PARALLEL=$(CAMPAIGN_PARALLEL) scripts/fuzz-campaign.sh
+	CAMPAIGN_TIME=$(CAMPAIGN_TIME) CAMPAIGN_LONG_TIME=$(CAMPAIGN_LONG_TIME) CAMPAIGN_PARALLEL=$(CAMPAIGN_PARALLEL) CAMPAIGN_JOBS=$(CAMPAIGN_JOBS) scripts/fuzz-campaign.sh
 
 ## vectors: regenerate generated vector files (*.gen.json)
 vectors:
