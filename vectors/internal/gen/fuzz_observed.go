@@ -8,7 +8,10 @@ package main
 // vector <op>/fuzz-<system>-<hash> in <suite>/<op>-fuzz-<system>.gen.json:
 // it expects the reference's answer, and records the real answer as a
 // divergence of the system unless the runner would judge it the expected one.
-// TestObservationsRepresented checks that every line is represented.
+// Each record's reason is the one testdata/fuzz-reasons.txt gives the
+// vector: a class of reasonClasses, worked out by hand from the input and
+// the two answers. TestObservationsRepresented checks that every line is
+// represented.
 
 import (
 	"bufio"
@@ -35,8 +38,128 @@ import (
 	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
 
-//go:embed testdata/fuzz-t3code.jsonl.gz testdata/fuzz-vance.jsonl.gz
+//go:embed testdata/fuzz-t3code.jsonl.gz testdata/fuzz-vance.jsonl.gz testdata/fuzz-reasons.txt
 var observedFS embed.FS
+
+// reasonClasses say why a real system answers otherwise: which behaviour of
+// its code gives the recorded answer, in the words of the spec chapters'
+// Divergence paragraphs and of the hand-written records of the same class.
+var reasonClasses = map[string]string{
+	// T3 Code's formatter and navigation encoder (quote-link.md, "Formatter";
+	// quote-compose.md, "Navigation").
+	"format-nothing":         "the real formatter validates nothing and writes the citation as given",
+	"format-version":         "the real formatter writes a v1 href whatever the version says",
+	"format-number":          "the real formatter writes any number as JavaScript prints it, fractions and negatives included",
+	"format-long-text":       "the real formatter checks no length and writes the over-long text",
+	"format-long-comment":    "the real formatter checks no length and writes the over-long comment",
+	"format-long-context":    "the real formatter checks no length and writes the over-long context",
+	"format-long-id":         "the real formatter checks no length and writes the over-long id",
+	"format-query-surrogate": "the real formatter's query encoder writes each lone surrogate as U+FFFD (%EF%BF%BD)",
+	"format-id-surrogate":    "the real formatter encodes ids with encodeURIComponent, which throws URIError on a lone surrogate (an internal error)",
+	"navencode-nothing":      "the real nav_encode base64-encodes whatever href the real formatter writes, validating nothing",
+
+	// T3 Code's navigation decoder (quote-compose.md, "Navigation").
+	"navdecode-crlf":        "the real decoder removes every CR and LF from the payload before decoding it",
+	"navdecode-utf8":        "the real decoder reads the decoded bytes as UTF-8 with replacement: a byte that is not UTF-8 becomes U+FFFD",
+	"navdecode-bare":        "the real decoder hands the href to its parser, where URLSearchParams reads a bare key as an empty value",
+	"navdecode-escape-utf8": "the real decoder hands the href to its parser, where URLSearchParams turns percent-encoded bytes that are not UTF-8 into U+FFFD",
+
+	// T3 Code's parser (quote-link.md, "Parser").
+	"parse-bare":       "URLSearchParams reads a bare key as an empty value",
+	"parse-escape":     "the real parser decodes with URLSearchParams: a malformed escape stays as text, bytes that are not UTF-8 become U+FFFD",
+	"parse-raw":        "the real parser's URL parser strips TAB, LF and CR and percent-encodes other raw characters, then reads the href",
+	"parse-dots":       "the real parser's URL parser resolves . and .. segments before the path is split",
+	"parse-padded-dot": "the real parser trims the id after its URL parser kept the padded dot as a name",
+	"parse-fragment":   "the real parser's URL parser drops an empty fragment",
+
+	// What the parser's leniency does to the ops built on it
+	// (quote-compose.md, "Expansion" and "The provider input limit").
+	"collect-bare":         "the real collector takes the link, since URLSearchParams reads a bare key as an empty value",
+	"collect-lenient":      "the real collector takes every link its lenient parser accepts",
+	"expand-bare":          "the real expander numbers the link, since URLSearchParams reads a bare key as an empty value",
+	"markdown-bare":        "the real renderer quotes the link, since URLSearchParams reads a bare key as an empty value",
+	"plaintext-bare":       "the real renderer prints the quote, since URLSearchParams reads a bare key as an empty value",
+	"send-bare":            "the real server expands the link, since URLSearchParams reads a bare key as an empty value",
+	"send-bare-over":       "the real server expands the link, since URLSearchParams reads a bare key as an empty value, and that expansion takes the input over the limit",
+	"send-dot-over":        "the real server expands the link, since its URL parser resolves the %2E segment away, and that expansion takes the input over the limit",
+	"send-dot-shorter":     "the real server also expands the link whose . segment its URL parser resolves away, and that expansion, with the long id decoded, is shorter than the link: the input stays within the limit",
+	"submit-bare-more":     "the real composer also counts the expansion of a link with a bare key, which URLSearchParams reads as an empty value, so the excess is larger",
+	"submit-raw-over":      "the real composer also counts the expansion of a link with a raw é in its path, which its URL parser percent-encodes: that takes the prompt over the limit",
+	"submit-raw-bare-over": "the real composer also counts the expansion of a link with a raw é and a bare key, both of which its parser accepts: that takes the prompt over the limit",
+
+	// T3 Code's capture and resolver (quote-anchor.md).
+	"select-no-limit":            "the real capture has no length limit",
+	"select-clamp":               "the real capture clamps offsets to the text (String.slice) and refuses only a blank slice",
+	"select-negative":            "the real capture slices with String.slice, which counts a negative offset from the end, and refuses only a blank slice",
+	"select-split-pair":          "the real capture slices JavaScript strings by unit and keeps the split halves as lone surrogates",
+	"resolve-lone-surrogate":     "the real resolver searches JavaScript strings by unit, so a lone low surrogate matches the low half of a pair",
+	"resolve-unchecked-selector": "the real resolver reads the selector's members without checking them and throws on a selector that lacks them (an internal error)",
+
+	// vance (selref.md).
+	"label-space":      "vance collapses only Java's \\s ([ \\t\\n\\x0B\\f\\r]) and keeps every other space and control in a label",
+	"label-blank":      "vance trims only Java's \\s, so a label of other spaces is not blank and is stored",
+	"url-c1":           "vance refuses only C0 controls and DEL inside a url; C1 controls and Unicode line breaks pass",
+	"vanceuri-inside":  "vance checks only the prefix and the length of a vanceUri, so a control or line break inside it is kept",
+	"replay-unchecked": "vance's renderer prints the stored values as they are, checking and trimming nothing",
+}
+
+var (
+	reasonsOnce sync.Once
+	reasonsByID map[string][]string
+	reasonsErr  error
+)
+
+// fuzzReasons reads testdata/fuzz-reasons.txt: vector id -> reason classes.
+func fuzzReasons() (map[string][]string, error) {
+	reasonsOnce.Do(func() {
+		const name = "testdata/fuzz-reasons.txt"
+		data, err := observedFS.ReadFile(name)
+		if err != nil {
+			reasonsErr = err
+			return
+		}
+		reasonsByID = map[string][]string{}
+		for n, line := range strings.Split(string(data), "\n") {
+			f := strings.Fields(line)
+			if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+				continue
+			}
+			if len(f) < 2 {
+				reasonsErr = fmt.Errorf("%s:%d: want a vector id and at least one reason class", name, n+1)
+				return
+			}
+			if _, dup := reasonsByID[f[0]]; dup {
+				reasonsErr = fmt.Errorf("%s:%d: %s has a second line", name, n+1, f[0])
+				return
+			}
+			for _, c := range f[1:] {
+				if _, ok := reasonClasses[c]; !ok {
+					reasonsErr = fmt.Errorf("%s:%d: unknown reason class %q", name, n+1, c)
+					return
+				}
+			}
+			reasonsByID[f[0]] = f[1:]
+		}
+	})
+	return reasonsByID, reasonsErr
+}
+
+// reasonOf is the reason recorded for vector id: its classes' words.
+func reasonOf(id string) (string, error) {
+	table, err := fuzzReasons()
+	if err != nil {
+		return "", err
+	}
+	classes := table[id]
+	if len(classes) == 0 {
+		return "", fmt.Errorf("%s records a divergence but testdata/fuzz-reasons.txt gives it no reason: work out why the real code answers so and add a line", id)
+	}
+	words := make([]string, len(classes))
+	for i, c := range classes {
+		words[i] = reasonClasses[c]
+	}
+	return strings.Join(words, "; "), nil
+}
 
 // fuzzSystems are the systems observed by fuzzing, with the name reports use.
 var fuzzSystems = []struct{ id, name string }{{"t3code", "T3 Code"}, {"vance", "vance"}}
@@ -330,6 +453,23 @@ func fuzzFile(system, name, op string) (*vectors.File, error) {
 	if len(f.Vectors) == 0 {
 		return nil, fmt.Errorf("no observation of %s on %s left for a vector", system, op)
 	}
+	// A reason for a vector that records no divergence is stale.
+	table, err := fuzzReasons()
+	if err != nil {
+		return nil, err
+	}
+	divergent := map[string]bool{}
+	for _, v := range f.Vectors {
+		if v.Divergence(system) != nil {
+			divergent[v.ID] = true
+		}
+	}
+	prefix := op + "/fuzz-" + system + "-"
+	for id := range table {
+		if strings.HasPrefix(id, prefix) && !divergent[id] {
+			return nil, fmt.Errorf("testdata/fuzz-reasons.txt gives a reason to %s, which records no divergence", id)
+		}
+	}
 	return f, nil
 }
 
@@ -368,9 +508,9 @@ func fuzzVector(idx corpusIndex, system, name string, o observation, key string)
 		return nil, fmt.Errorf("reference output: %w", err)
 	}
 
-	// Requirements, and a reason for a refusal or an error, come from the
-	// first other vector of the op expecting an answer of the same class,
-	// preferring one where the system answers with the same class too.
+	// Requirements come from the first other vector of the op expecting an
+	// answer of the same class, preferring one where the system answers
+	// with the same class too.
 	var like, likeRecorded *vectors.Vector
 	for _, w := range idx.byOp[o.Op] {
 		if expectClass(w) != refClass {
@@ -434,13 +574,10 @@ func fuzzVector(idx corpusIndex, system, name string, o observation, key string)
 	} else if d.Output, err = canonical(real.Output, false); err != nil {
 		return nil, fmt.Errorf("real output: %w", err)
 	}
-	switch {
-	case likeRecorded != nil && (refClass != "output" || realClass != "output"):
-		d.Reason = likeRecorded.Divergence(system).Reason
-	default:
-		d.Reason = what
+	if d.Reason, err = reasonOf(v.ID); err != nil {
+		return nil, err
 	}
-	d.Reason += derivedNote(system, o.Op, realClass) + " (found by conform fuzz, shrunk)"
+	d.Reason += derivedNote(system, o.Op, realClass, real) + " (found by conform fuzz, shrunk)"
 	v.Divergences = []*vectors.Divergence{d}
 	return v, nil
 }
@@ -462,11 +599,14 @@ func describe(class string) string {
 
 // derivedNote says which part of a real answer had to be derived, since
 // the real code cannot state it (see the observations' README).
-func derivedNote(system, op, realClass string) string {
+func derivedNote(system, op, realClass string, real answer) string {
+	var members map[string]json.RawMessage
+	json.Unmarshal(real.Output, &members)
+	_, hasReason := members["reason"]
 	switch {
 	case system == "t3code" && op == "quote.submit_check":
 		return "; its excess is read from the real message"
-	case system == "t3code" && op == "quote.resolve" && realClass == "output":
+	case system == "t3code" && op == "quote.resolve" && hasReason:
 		return "; its reason is derived from a count of the normalized quote"
 	case system == "t3code" && op == "quote.send_turn" && strings.HasPrefix(realClass, "rejected:"):
 		return "; its code is named from the stage that refused"

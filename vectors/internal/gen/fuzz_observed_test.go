@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/conform-suite/conform/internal/jsonv"
@@ -150,5 +151,54 @@ func TestCanonicalKeepsEveryUnit(t *testing.T) {
 		if err1 != nil || err2 != nil || !bytes.Equal(jsonv.Append(nil, a), jsonv.Append(nil, b)) {
 			t.Errorf("canonical(%s) = %s says something else (%v, %v)", tc.in, got, err1, err2)
 		}
+	}
+}
+
+// TestFuzzReasons: the reason table gives every divergent fuzz vector a
+// reason, every class it defines is one some vector has, no recorded reason
+// merely restates where the answers differ, and a vector the table does not
+// name gets no reason.
+func TestFuzzReasons(t *testing.T) {
+	table, err := fuzzReasons()
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{}
+	for _, classes := range table {
+		for _, c := range classes {
+			used[c] = true
+		}
+	}
+	for c := range reasonClasses {
+		if !used[c] {
+			t.Errorf("reason class %s is given to no vector", c)
+		}
+	}
+	c, err := vectors.Load(vectors.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := 0
+	for _, v := range c.Vectors() {
+		if !strings.Contains(v.ID, "/fuzz-") {
+			continue
+		}
+		for _, d := range v.Divergences {
+			recorded++
+			if len(table[v.ID]) == 0 {
+				t.Errorf("%s: recorded without a line in testdata/fuzz-reasons.txt", v.ID)
+			}
+			for _, w := range []string{"answers otherwise at", "where the reference answers"} {
+				if strings.Contains(d.Reason, w) {
+					t.Errorf("%s: reason %q says where the answers differ, not why", v.ID, d.Reason)
+				}
+			}
+		}
+	}
+	if recorded != len(table) {
+		t.Errorf("%d fuzz vectors record a divergence, the table has %d lines", recorded, len(table))
+	}
+	if r, err := reasonOf("quote.parse/fuzz-t3code-0000000000"); err == nil {
+		t.Errorf("a vector without a line got the reason %q", r)
 	}
 }
