@@ -53,21 +53,7 @@ func (t Tally) CodelessLine() string {
 			passed++
 		}
 	}
-	var parts []string
-	if passed > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s passed without a code (PROTO-REJECT-002 allows it; --require-codes fails %s)", passed, plural(passed, "refusal", "refusals"), plural(passed, "it", "them")))
-	}
-	if failed > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s without a code failed (--require-codes)", failed, plural(failed, "refusal", "refusals")))
-	}
-	return strings.Join(parts, "; ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return runner.CodelessLine(passed, failed)
 }
 
 // Judged is the number of scenarios that got a verdict: passed or failed.

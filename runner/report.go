@@ -164,6 +164,14 @@ func (r *Report) codelessLine() string {
 			failed++
 		}
 	}
+	return CodelessLine(passed, failed)
+}
+
+// CodelessLine is the reports' line about refusals without a code, passed
+// and failed (under --require-codes): "N refusals passed without a code
+// (...)", or "" when there are none. conform run and conform features
+// both write it.
+func CodelessLine(passed, failed int) string {
 	var parts []string
 	if passed > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s passed without a code (PROTO-REJECT-002 allows it; --require-codes fails %s)", passed, plural(passed, "refusal", "refusals"), plural(passed, "it", "them")))
