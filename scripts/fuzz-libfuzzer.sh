@@ -12,7 +12,8 @@
 #   scripts/fuzz-libfuzzer.sh check   build FuzzSeededCrash and assert the binary finds its planted failure
 #
 # Variables (OSS-Fuzz sets them in its image; the defaults are for here):
-#   SRC  the module's source tree (default: this checkout)
+#   CONFORM_SRC  the module's source tree (default: this checkout; not
+#        OSS-Fuzz's SRC, which is the directory holding the checkouts)
 #   OUT  where the binaries go (default: build/libfuzzer)
 #   WORK scratch space (default: a temporary directory)
 #   CXX, CXXFLAGS, LIB_FUZZING_ENGINE  the link (default: clang++, none, -fsanitize=fuzzer)
