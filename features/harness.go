@@ -59,6 +59,11 @@ type Options struct {
 	NoColors bool
 	// Timeout bounds each call to the implementation.
 	Timeout time.Duration
+	// ExitWithin, when positive, is how long an implementation may take
+	// to exit once its standard input has ended, in place of the bound
+	// the scenario names (PROTO-STDIO-003): a loaded machine, or a
+	// runtime that is slow to stop, may need more.
+	ExitWithin time.Duration
 	// Concurrency is the number of scenarios run at once; below 1 means 1.
 	Concurrency int
 	// RequireOps names the ops the implementation must offer: a scenario
@@ -138,7 +143,7 @@ func run(opts Options, d driver) int {
 		fmt.Fprintln(os.Stderr, "features:", err)
 		return StatusOptions
 	}
-	h := &harness{impl: opts.Impl, raw: opts.Raw, self: opts.SelfTest, timeout: opts.Timeout, requireOps: opts.RequireOps, requireCodes: opts.RequireCodes}
+	h := &harness{impl: opts.Impl, raw: opts.Raw, self: opts.SelfTest, timeout: opts.Timeout, exitWithin: opts.ExitWithin, requireOps: opts.RequireOps, requireCodes: opts.RequireCodes}
 	h.verdicts.profile = runner.ProfileName(opts.Profile)
 	if p := h.verdicts.profile; p != runner.DefaultProfile {
 		h.divergenceTag = "@divergence:" + p
@@ -182,7 +187,9 @@ type harness struct {
 	raw     Raw
 	self    *SelfTest
 	timeout time.Duration
-	lastID  atomic.Int64
+	// exitWithin replaces the exit bound of the scenarios when positive.
+	exitWithin time.Duration
+	lastID     atomic.Int64
 
 	requireOps   runner.RequiredOps
 	requireCodes bool

@@ -95,10 +95,17 @@ func (s *scenario) closeInput(ctx context.Context) error {
 	return s.exchange(ctx, nil)
 }
 
+// exitsWithin checks the time the implementation took to exit once its
+// input ended against the scenario's bound, or against --exit-within when
+// that is set.
 func (s *scenario) exitsWithin(seconds string) error {
 	n, _ := strconv.Atoi(seconds)
-	if s.ended > time.Duration(n)*time.Second {
-		return fmt.Errorf("it ended %v after its input was closed, want within %ss", s.ended.Round(time.Millisecond), seconds)
+	bound, from := time.Duration(n)*time.Second, "the scenario's bound"
+	if s.h.exitWithin > 0 {
+		bound, from = s.h.exitWithin, "--exit-within"
+	}
+	if s.ended > bound {
+		return fmt.Errorf("it ended %v after its input was closed, want within %v (%s)", s.ended.Round(time.Millisecond), bound, from)
 	}
 	return nil
 }

@@ -3,7 +3,6 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/conform-suite/conform/internal/await"
 	"github.com/conform-suite/conform/internal/hostileimpl"
 	"github.com/conform-suite/conform/vectors"
 )
@@ -80,35 +80,19 @@ func readPIDs(t *testing.T, name string) []int {
 	return pids
 }
 
-// alive reports whether pid names a process that has not exited (a zombie
-// waiting to be reaped by whoever inherited it has exited).
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); err != nil {
-		return false
-	}
-	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
-		if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) {
-			return b[i+2] != 'Z' && b[i+2] != 'X'
-		}
-	}
-	return true
-}
-
 // checkGone checks that every pid recorded in pidFile (at least want of
-// them) is gone, allowing a few seconds for the kernel to deliver the kills.
+// them) ends, waiting for each to exit: the kills are sent, and the kernel
+// delivers them when it gets to it.
 func checkGone(t *testing.T, pidFile string, want int) {
 	t.Helper()
 	pids := readPIDs(t, pidFile)
 	if len(pids) < want {
 		t.Errorf("%d processes recorded their pid, want at least %d", len(pids), want)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	ctx := await.Context(t)
 	for _, pid := range pids {
-		for alive(pid) && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if alive(pid) {
-			t.Errorf("process %d is still running after the transport was closed", pid)
+		if err := await.Gone(ctx, pid); err != nil {
+			t.Errorf("process %d is still running after the transport was closed: %v", pid, err)
 		}
 	}
 }

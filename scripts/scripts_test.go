@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/conform-suite/conform/internal/await"
 )
 
 // classify runs fuzz-classify.sh on a log and returns its verdict.
@@ -384,9 +386,17 @@ func TestCampaignJobsKeepTheSequentialOrder(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "run"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// The fake go: FuzzAlpha waits (20s at most) for FuzzBeta's end and
-	// says so in overlap; every run writes how many runs it saw going on
-	// as it started.
+	// The fake go: FuzzAlpha waits for FuzzBeta's end, told through a
+	// file and a named pipe, and says so in overlap; run one after the other, Alpha
+	// would wait in vain until the test's deadline. Every run writes how
+	// many runs it saw going on as it started.
+	if err := syscall.Mkfifo(filepath.Join(dir, "beta-done"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wait := 600
+	if deadline, ok := t.Deadline(); ok {
+		wait = max(1, int(time.Until(deadline).Seconds())-30)
+	}
 	script := `#!/usr/bin/env bash
 set -eu
 d=` + dir + `
@@ -403,13 +413,14 @@ target=${5#^}; target=${target%$}
 touch "$d/run/$target"
 ls "$d/run" | wc -l >>"$d/concurrent"
 if [ "$target" = FuzzAlpha ]; then
-  for _ in $(seq 400); do
-    if [ -e "$d/done.FuzzBeta" ]; then echo yes >"$d/overlap"; break; fi
-    sleep 0.05
-  done
+  # Opened for reading and writing, the pipe never blocks the open; a
+  # FuzzBeta that ended before it was opened left its file.
+  exec 3<>"$d/beta-done"
+  if [ -e "$d/done.FuzzBeta" ] || read -r -t ` + strconv.Itoa(wait) + ` _ <&3; then echo yes >"$d/overlap"; fi
 fi
 rm "$d/run/$target"
 touch "$d/done.$target"
+if [ "$target" = FuzzBeta ]; then echo done 1<>"$d/beta-done"; fi
 cat "$d/$target.log"
 [ "$target" != FuzzGamma ] || exit 1
 `
@@ -417,11 +428,7 @@ cat "$d/$target.log"
 	if err := os.WriteFile(goPath, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
 	doc, out, code := runCampaign(t, goPath, "CAMPAIGN_JOBS=2")
-	if took := time.Since(start); took > 60*time.Second {
-		t.Errorf("the campaign took %v, more than 60s", took)
-	}
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (one finding), output:\n%s", code, out)
 	}
@@ -466,26 +473,17 @@ cat "$d/$target.log"
 	}
 }
 
-// gone reports whether process pid has ended (or is a zombie, ended but
-// not yet reaped).
-func gone(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && strings.HasPrefix(s[i+1:], " Z")
-}
-
 // TestCampaignInterruptedStopsItsJobs: a campaign sent TERM while two
 // targets run stops them (the fake go and the process it started, in each
 // job), writes no table and exits 130.
 func TestCampaignInterruptedStopsItsJobs(t *testing.T) {
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("no /proc to see the processes")
-	}
 	dir := t.TempDir()
+	// Each job writes its pids to a named pipe as it starts: the test
+	// waits for those writes, not for the clock.
+	started := map[string]*await.Pipe{}
+	for _, target := range []string{"FuzzOne", "FuzzTwo"} {
+		started[target] = await.PipeAt(t, filepath.Join(dir, target+".pids"))
+	}
 	script := `#!/usr/bin/env bash
 set -eu
 d=` + dir + `
@@ -494,9 +492,8 @@ case "$1 ${2:-}" in
 "test -list") printf 'FuzzOne\nFuzzTwo\nFuzzThree\n'; exit 0 ;;
 esac
 target=${5#^}; target=${target%$}
-sleep 120 &
-echo "$$ $!" >"$d/$target.pids.tmp"
-mv "$d/$target.pids.tmp" "$d/$target.pids"
+sleep 300 &
+echo "$$ $!" >"$d/$target.pids"
 wait
 `
 	goPath := filepath.Join(dir, "go")
@@ -517,52 +514,46 @@ wait
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	waited, ended := make(chan error, 1), make(chan struct{})
+	go func() {
+		waited <- cmd.Wait()
+		close(ended)
+	}()
 	var pids []int
 	t.Cleanup(func() {
 		for _, pid := range pids {
-			if !gone(pid) {
-				syscall.Kill(pid, syscall.SIGKILL)
-			}
+			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
+	ctx := await.Context(t)
 	for _, target := range []string{"FuzzOne", "FuzzTwo"} {
-		path := filepath.Join(dir, target+".pids")
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-			if b, err := os.ReadFile(path); err == nil {
-				for _, f := range strings.Fields(string(b)) {
-					n, _ := strconv.Atoi(f)
-					pids = append(pids, n)
-				}
-				break
-			}
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				cmd.Wait()
-				t.Fatalf("%s did not start within 30s with CAMPAIGN_JOBS=2; output:\n%s", target, out.String())
-			}
+		b, err := started[target].Wait(ctx, ended)
+		if err != nil {
+			cmd.Process.Kill()
+			<-waited
+			t.Fatalf("%s did not start with CAMPAIGN_JOBS=2 (%v); output:\n%s", target, err, out.String())
+		}
+		for _, f := range strings.Fields(string(b)) {
+			n, _ := strconv.Atoi(f)
+			pids = append(pids, n)
 		}
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	var err error
 	select {
-	case err = <-done:
-	case <-time.After(30 * time.Second):
+	case err = <-waited:
+	case <-ctx.Done():
 		cmd.Process.Kill()
-		t.Fatalf("the campaign did not end within 30s of TERM; output:\n%s", out.String())
+		t.Fatalf("the campaign had not ended by the test's deadline after TERM; output:\n%s", out.String())
 	}
 	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 130 {
 		t.Errorf("campaign ended with %v, want exit 130; output:\n%s", err, out.String())
 	}
 	for _, pid := range pids {
-		for deadline := time.Now().Add(10 * time.Second); !gone(pid); time.Sleep(20 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Errorf("process %d of a job still runs 10s after the campaign ended", pid)
-				break
-			}
+		if err := await.Gone(ctx, pid); err != nil {
+			t.Errorf("process %d of a job still runs after the campaign ended: %v", pid, err)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "FuzzThree.pids")); err == nil {

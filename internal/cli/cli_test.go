@@ -74,6 +74,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"serve", "--stdio", "--http", ":0"}, ExitUsage, "give one of --stdio and --http"},
 		{[]string{"run", "--timeout", "-1s"}, ExitUsage, "--timeout -1s: give a positive duration"},
 		{[]string{"run", "--timeout", "0s"}, ExitUsage, "--timeout 0s: give a positive duration"},
+		{[]string{"features", "--exit-within", "-1s"}, ExitUsage, "--exit-within -1s: give a positive duration"},
 		{[]string{"run", "--restarts", "-1"}, ExitUsage, "--restarts -1"},
 		{[]string{"run", "--max-line", "0"}, ExitUsage, "--max-line 0"},
 		{[]string{"run", "--suite", "qoute"}, ExitUsage, `--suite "qoute": no vector of the corpus is in this suite (suites: marker, quote, selref)`},

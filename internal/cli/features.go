@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/conform-suite/conform/features"
 	"github.com/conform-suite/conform/runner"
@@ -31,7 +32,10 @@ example rows tagged @divergence:NAME are not run but reported as diverging
 (neither passed nor failed); the default profile, spec, judges them all.
 
 The framing scenarios (protocol/) send raw lines: with --stdio to a fresh
-process per scenario, with --http one POST per line.
+process per scenario, with --http one POST per line. The scenario "End of
+input means exit" gives the process 5 seconds from its start to exit once
+its input ends; --exit-within sets another bound, for a runtime that is
+slow to start or a loaded machine.
 
 Exit code 0 when some scenario was judged and every one judged passed; 1 when
 one failed (a codeless refusal under --require-codes, an unoffered op under
@@ -48,6 +52,7 @@ func (e *env) features(args []string) int {
 		requireOps        requireOpsFlag
 		requireCodes      bool
 		profile           string
+		exitWithin        time.Duration
 	)
 	impl.register(fs)
 	registerProfile(fs, &profile)
@@ -57,8 +62,13 @@ func (e *env) features(args []string) int {
 	fs.BoolVar(&noColor, "no-color", false, "no ANSI colours in the report (colours are used only on a terminal, and never with NO_COLOR set)")
 	fs.Var(&requireOps, "require-ops", "fail every scenario calling an op the implementation does not offer (`=OPS`: only these ops, comma separated)")
 	fs.BoolVar(&requireCodes, "require-codes", false, "fail every refusal that matches without the code its step expects (by default it passes, counted and listed)")
+	fs.DurationVar(&exitWithin, "exit-within", 0, "how long a process may take, from its start, to exit once its input ends: a `DURATION` such as 30s (by default the 5s the scenario names)")
 	if done, code := e.parse(fs, args, 1<<20); done {
 		return code
+	}
+	if exitWithin < 0 {
+		e.errorf("--exit-within %v: give a positive duration", exitWithin)
+		return ExitUsage
 	}
 	if err := features.CheckFormat(format); err != nil {
 		e.errorf("--format: %v", err)
@@ -108,7 +118,7 @@ func (e *env) features(args []string) int {
 	prog := startProgress(e.stderr, "features", 0)
 	status := features.Run(features.Options{
 		Impl: prog.counted(im), Raw: raw, FS: fsys, Paths: paths, Tags: tags, Format: format,
-		Output: e.stdout, NoColors: !useColor(e.stdout, noColor), Timeout: impl.timeout,
+		Output: e.stdout, NoColors: !useColor(e.stdout, noColor), Timeout: impl.timeout, ExitWithin: exitWithin,
 		RequireOps: requireOps.ops, RequireCodes: requireCodes, Tally: &tally, Profile: profile,
 	})
 	prog.done()

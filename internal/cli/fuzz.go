@@ -280,8 +280,8 @@ func clipLine(s string) string {
 	return s
 }
 
-// fuzzProgress draws a progress bar on a terminal and prints a plain line
-// every 10 seconds otherwise.
+// fuzzProgress draws a progress bar on a terminal; otherwise it prints a
+// plain line as soon as fuzzing has begun, then every 10 seconds.
 type fuzzProgress struct {
 	w        io.Writer
 	tty      bool
@@ -291,7 +291,7 @@ type fuzzProgress struct {
 }
 
 func newFuzzProgress(w io.Writer) *fuzzProgress {
-	p := &fuzzProgress{w: w, interval: 10 * time.Second, last: time.Now()}
+	p := &fuzzProgress{w: w, interval: 10 * time.Second}
 	if f, ok := w.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb" {
 			p.tty = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http/httptest"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/fuzz"
+	"github.com/conform-suite/conform/internal/await"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
@@ -368,26 +370,31 @@ func TestFuzzJudgedNothingFails(t *testing.T) {
 
 // TestFuzzInterruptedFails: a fuzz run stopped by Ctrl-C did not make the
 // run asked for, so even when it found nothing it is no passing verdict.
+// The interrupt is sent once the run has said that fuzzing began (its
+// first progress line), so it is caught by the run, not by start-up.
 func TestFuzzInterruptedFails(t *testing.T) {
 	serve := "env " + mainEnv + "=1 " + quoteArg(os.Args[0]) + " serve --stdio"
 	cmd := exec.Command(os.Args[0], "fuzz", "--stdio", serve, "--time", "10m", "--op", "quote.normalize", "--out", t.TempDir())
 	cmd.Env = append(os.Environ(), mainEnv+"=1")
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var stdout strings.Builder
+	cmd.Stdout = &stdout
+	stderrPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Second) // past start-up, so the interrupt is caught
-	cmd.Process.Signal(os.Interrupt)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("an interrupted fuzz run did not end within 60s")
+	stderr, began, rest := await.Line(stderrPipe, "conform: fuzz: ")
+	if !began {
+		cmd.Wait()
+		t.Fatalf("the fuzz run ended without saying that fuzzing began; stderr %q", stderr)
 	}
-	if code := cmd.ProcessState.ExitCode(); code != ExitFailed || !strings.Contains(stderr.String(), "interrupted after") {
-		t.Fatalf("interrupted fuzz run = exit %d, stderr %q, stdout %q; want exit 1 saying it was interrupted", code, stderr.String(), stdout.String())
+	cmd.Process.Signal(os.Interrupt)
+	tail, _ := io.ReadAll(rest)
+	cmd.Wait()
+	all := stderr + string(tail)
+	if code := cmd.ProcessState.ExitCode(); code != ExitFailed || !strings.Contains(all, "interrupted after") {
+		t.Fatalf("interrupted fuzz run = exit %d, stderr %q, stdout %q; want exit 1 saying it was interrupted", code, all, stdout.String())
 	}
 }

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/conform-suite/conform/internal/await"
 	"github.com/conform-suite/conform/internal/fakeimpl"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
@@ -298,11 +298,12 @@ func TestLiarCodeless(t *testing.T) {
 // vectors not judged are interrupted, not crashes, and the run fails.
 func TestInterrupted(t *testing.T) {
 	dir := echoDir(t)
-	marker := filepath.Join(t.TempDir(), "hanging")
+	// The fake writes to this pipe as it begins to hang.
+	hanging := await.NewPipe(t)
 	report := filepath.Join(t.TempDir(), "r.json")
 	// The child conform runs the fake, which alone gets the fake's
 	// environment.
-	fake := "env " + fakeimpl.Env + "=" + fakeimpl.Hang + " " + fakeimpl.EnvFile + "=" + quoteArg(marker) + " " + quoteArg(os.Args[0])
+	fake := "env " + fakeimpl.Env + "=" + fakeimpl.Hang + " " + fakeimpl.EnvFile + "=" + quoteArg(hanging.Path) + " " + quoteArg(os.Args[0])
 	cmd := exec.Command(os.Args[0], "run", "--vectors", dir, "--parallel", "1", "--timeout", "10m", "--json", report, "--stdio", fake)
 	cmd.Env = append(os.Environ(), mainEnv+"=1")
 	var stdout, stderr bytes.Buffer
@@ -310,20 +311,18 @@ func TestInterrupted(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if _, err := os.Stat(marker); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("the hanging vector was never sent\n%s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	waited, ended := make(chan error, 1), make(chan struct{})
+	go func() {
+		waited <- cmd.Wait()
+		close(ended)
+	}()
+	if _, err := hanging.Wait(await.Context(t), ended); err != nil {
+		cmd.Process.Kill()
+		<-waited
+		t.Fatalf("the hanging vector was never sent: %v\n%s", err, stderr.String())
 	}
 	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
+	err := <-waited
 	code := cmd.ProcessState.ExitCode()
 	if code != ExitFailed || !strings.Contains(stderr.String(), "conform: error: the run was interrupted: 6 of 9 vectors were not judged") {
 		t.Fatalf("interrupted run = exit %d (%v), stderr %q", code, err, stderr.String())
