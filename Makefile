@@ -1,13 +1,16 @@
 # conform: make run (the whole suite against the reference) and make test (all tests)
-# are the two commands that do everything. Nothing else needs installing: go fetches
-# the module dependencies itself.
+# are the two commands that do everything. go fetches the module dependencies itself.
+# One more thing is installed when missing: make test installs Chromium from Debian's
+# packages (apt-get, as root) for the HTML report's browser test; without root or
+# apt-get that test is skipped (it fails in CI, CI=true). BROWSER=skip leaves the
+# browser alone: make test BROWSER=skip runs everything else.
 
 GO       ?= go
 FUZZTIME ?= 60s
 SMOKETIME ?= 3s
 BENCHTIME ?= 1s
 
-.PHONY: all run test lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser
+.PHONY: all run test stress test-times lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser
 
 all: test
 
@@ -19,13 +22,30 @@ run:
 build:
 	$(GO) build -o bin/conform ./cmd/conform
 
-## test: vet, formatting, generated files, lint (staticcheck, dead code, workflows),
-## all tests (the HTML report's in headless Chromium, installed when missing), and
-## a short smoke run of every fuzzer
-test: vet fmt-check vectors-check lint
+## test: vet, formatting, lint (staticcheck, dead code, workflows), all tests (without
+## go test's own vet pass, which go vet has just made in full; the
+## generated files' check and the HTML report's browser test among them; Chromium is
+## installed when missing, BROWSER=skip to leave it out), and a short smoke run of
+## every fuzzer. Each check runs once.
+BROWSER ?= install
+test: vet fmt-check lint
+ifeq ($(BROWSER),skip)
+	@echo "make test: BROWSER=skip: the browser test will skip"
+else
 	scripts/ensure-chromium.sh
-	$(GO) test ./...
+endif
+	$(GO) test -vet=off ./...
 	$(MAKE) --no-print-directory fuzz-smoke
+
+## stress: make test twice in a row in a clone of HEAD while another clone runs make
+## test beside it (scripts/stress-test.sh): the tests must not need an idle machine
+stress:
+	scripts/stress-test.sh
+
+## test-times: time a fresh clone's make test (cold: no build or test cache of its own)
+## and go test ./... (warm), and list the ten slowest tests (scripts/test-times.sh)
+test-times:
+	scripts/test-times.sh
 
 ## lint: staticcheck, the dead-code check and actionlint (the linters are pinned as tools in go.mod)
 lint: staticcheck deadcode actionlint
@@ -69,9 +89,11 @@ bench-doc:
 fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
-## fuzz-smoke: run every native fuzz target briefly (SMOKETIME each), as CI does
+## fuzz-smoke: run every native fuzz target briefly (SMOKETIME each), as CI does, then
+## check that go's log of a real finding is classified as one (scripts/fuzz-classify-check.sh)
 fuzz-smoke:
 	FUZZTIME=$(SMOKETIME) scripts/fuzz.sh
+	scripts/fuzz-classify-check.sh
 
 ## fuzz-libfuzzer: build every fuzz target as a libFuzzer binary as ClusterFuzzLite does (installs clang and
 ## go-118-fuzz-build when missing), run each for LIBFUZZER_SECONDS, and check that a seeded crash is reported
@@ -96,7 +118,8 @@ fuzz-campaign:
 vectors:
 	$(GO) run ./vectors/internal/gen
 
-## vectors-check: fail if a generated vector file is stale
+## vectors-check: fail if a generated vector file is stale (make test checks it
+## through go test's TestGeneratedFilesAreCurrent)
 vectors-check:
 	$(GO) run ./vectors/internal/gen -check
 

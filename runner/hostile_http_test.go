@@ -18,6 +18,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/conform-suite/conform/internal/await"
 )
 
 // The hostile battery for HTTP: clients that try to make the server hold
@@ -197,7 +199,7 @@ func TestServeStopsWhenClientGoes(t *testing.T) {
 	// The answers are streamed: the first two arrive while the third is
 	// still being worked on.
 	br := bufio.NewReader(conn)
-	conn.SetReadDeadline(time.Now().Add(60 * time.Second))
+	conn.SetReadDeadline(await.Deadline(t))
 	var seen strings.Builder
 	for !strings.Contains(seen.String(), `"id":1,`) {
 		line, err := br.ReadString('}')
@@ -210,14 +212,14 @@ func TestServeStopsWhenClientGoes(t *testing.T) {
 	// the server would stop between items, which another path does).
 	select {
 	case <-impl.blocked:
-	case <-time.After(60 * time.Second):
-		t.Fatal("the third item was not started within 60s")
+	case <-await.Context(t).Done():
+		t.Fatal("the third item was not started by the test's deadline")
 	}
 	conn.Close()
 	select {
 	case <-impl.stopped:
-	case <-time.After(60 * time.Second):
-		t.Fatal("the work did not stop within 60s of the client going away")
+	case <-await.Context(t).Done():
+		t.Fatal("the work had not stopped by the test's deadline after the client went away")
 	}
 	// Give the handler a moment to see the cancellation; no more item may
 	// be started after it.
@@ -229,12 +231,12 @@ func TestServeStopsWhenClientGoes(t *testing.T) {
 
 // rawPost opens a connection and sends the headers of a POST announcing
 // size bytes, then prefix of its body.
-func rawPost(addr string, size int, prefix []byte) (net.Conn, error) {
+func rawPost(t *testing.T, addr string, size int, prefix []byte) (net.Conn, error) {
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	conn.SetWriteDeadline(time.Now().Add(60 * time.Second))
+	conn.SetWriteDeadline(await.Deadline(t))
 	if _, err := fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", size); err != nil {
 		return conn, err
 	}
@@ -256,7 +258,7 @@ func TestServeNeverReadingClients(t *testing.T) {
 	var conns []net.Conn
 	peak := peakHeap(func() {
 		for range 5 {
-			c, err := rawPost(addr, len(body), body)
+			c, err := rawPost(t, addr, len(body), body)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -284,7 +286,7 @@ func TestServePartialBodies(t *testing.T) {
 	peak := peakHeap(func() {
 		for range 200 {
 			wg.Go(func() {
-				c, err := rawPost(addr, 4*mb, part)
+				c, err := rawPost(t, addr, 4*mb, part)
 				if c != nil {
 					mu.Lock()
 					conns = append(conns, c)
@@ -329,21 +331,21 @@ func TestServeEndlessBody(t *testing.T) {
 			}
 		}
 	}()
-	conn.SetReadDeadline(time.Now().Add(60 * time.Second))
+	conn.SetReadDeadline(await.Deadline(t))
 	_, err = io.Copy(io.Discard, conn)
 	close(closed)
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
-		t.Fatal("a body that never ends kept its connection open for 60s")
+		t.Fatal("a body that never ends kept its connection open until the test's deadline")
 	}
 }
 
 func TestServeConnectionsOverLimit(t *testing.T) {
 	// A flood delays others by about its size / MaxConns * ReadHeaderTimeout,
-	// here 10 s, and holds no more than MaxConns connections' worth.
+	// here 3 s, and holds no more than MaxConns connections' worth.
 	addr := serveTest(t, echoImpl{}, ServeOptions{MaxConns: 10, ReadHeaderTimeout: time.Second})
 	var conns []net.Conn
-	for range 100 {
+	for range 30 {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			break // the kernel's queue is full: refused is fine too
@@ -388,7 +390,7 @@ func TestLimitListener(t *testing.T) {
 	select {
 	case c := <-third:
 		c.Close()
-	case <-time.After(60 * time.Second):
+	case <-await.Context(t).Done():
 		t.Fatal("closing a connection did not let the next one in")
 	}
 	b.Close()

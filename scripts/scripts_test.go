@@ -3,6 +3,7 @@ package scripts
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,42 +67,66 @@ func TestClassifyBuildFailure(t *testing.T) {
 	}
 }
 
-// TestClassifyRealFinding fuzzes a target that fails on its first input in a
-// throwaway module, so the log is go's own output for a real finding.
-func TestClassifyRealFinding(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and fuzzes a throwaway module")
+// TestClassifyFinding: the log of a fuzz run that wrote a failing input is
+// a finding. Go's own log of a real finding is checked by
+// fuzz-classify-check.sh, which make fuzz-smoke runs.
+func TestClassifyFinding(t *testing.T) {
+	if got := classify(t, finding); got != "finding" {
+		t.Fatalf("got %q, want finding", got)
 	}
-	dir := t.TempDir()
-	files := map[string]string{
-		"go.mod": "module example.test/finding\n\ngo 1.26\n",
-		"f_test.go": `package finding
-
-import "testing"
-
-func FuzzBoom(f *testing.F) {
-	f.Add("seed")
-	f.Fuzz(func(t *testing.T, s string) {
-		if len(s) > 0 && s[0] != 's' {
-			panic("boom")
-		}
-	})
 }
-`,
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+
+// TestClassifyCheck: fuzz-classify-check.sh passes when the planted
+// target's log is classified a finding, and fails when the planted target
+// finds nothing or when its log is classified as anything else. A stand-in
+// for go answers with the logs; a copy of the scripts, with a stand-in
+// classifier, tells the classifier's word.
+func TestClassifyCheck(t *testing.T) {
+	check := func(goLog string, goExit int, classifier string) (string, int) {
+		t.Helper()
+		dir := t.TempDir()
+		goPath := filepath.Join(dir, "go")
+		logPath := filepath.Join(dir, "log")
+		if err := os.WriteFile(logPath, []byte(goLog), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		stand := "#!/usr/bin/env bash\nif [ \"$1\" = env ]; then echo go1.0-fake; exit 0; fi\ncat " + logPath + "\nexit " + strconv.Itoa(goExit) + "\n"
+		if err := os.WriteFile(goPath, []byte(stand), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		script := "fuzz-classify-check.sh"
+		if classifier != "" {
+			b, err := os.ReadFile(script)
+			if err != nil {
+				t.Fatal(err)
+			}
+			script = filepath.Join(dir, "fuzz-classify-check.sh")
+			if err := os.WriteFile(script, b, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "fuzz-classify.sh"), []byte("#!/usr/bin/env bash\necho "+classifier+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.Command("bash", script)
+		cmd.Env = append(os.Environ(), "GO="+goPath)
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if exit, ok := err.(*exec.ExitError); ok {
+			code = exit.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
 	}
-	cmd := exec.Command("go", "test", "-run", "^$", "-fuzz", "^FuzzBoom$", "-fuzztime", "60s", ".")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err == nil {
-		t.Fatalf("the fuzz run found nothing:\n%s", out)
+	if out, code := check(finding, 1, ""); code != 0 || !strings.Contains(out, `is classified "finding"`) {
+		t.Errorf("a finding: exit %d, output:\n%s", code, out)
 	}
-	if got := classify(t, string(out)); got != "finding" {
-		t.Fatalf("got %q, want finding, for:\n%s", got, out)
+	if out, code := check(passed, 0, ""); code != 1 || !strings.Contains(out, "found nothing") {
+		t.Errorf("nothing found: exit %d, want 1; output:\n%s", code, out)
+	}
+	if out, code := check(finding, 1, "other"); code != 1 || !strings.Contains(out, `is classified "other", want "finding"`) {
+		t.Errorf("a finding classified other: exit %d, want 1; output:\n%s", code, out)
 	}
 }
 
@@ -205,14 +230,37 @@ var native struct {
 }
 
 // nativeTargets lists the module's native fuzz targets the way
-// scripts/fuzz.sh finds them: go test -list '^Fuzz' over every package.
+// scripts/fuzz.sh finds them: go test -list '^Fuzz'. It asks only the
+// packages with a test file that holds "func Fuzz" (a fuzz target is such
+// a declaration), so that it links a handful of test binaries, not all.
 func nativeTargets(t *testing.T) []string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("lists the tests of every package of the module")
-	}
 	native.once.Do(func() {
-		cmd := exec.Command("go", "test", "-list", "^Fuzz", "./...")
+		pkgs := map[string]bool{}
+		err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && path != ".." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			if strings.Contains(string(b), "func Fuzz") {
+				pkgs["./"+filepath.ToSlash(filepath.Dir(strings.TrimPrefix(path, "../")))] = true
+			}
+			return nil
+		})
+		if err != nil {
+			native.err = err
+			return
+		}
+		cmd := exec.Command("go", append([]string{"test", "-list", "^Fuzz"}, slices.Sorted(maps.Keys(pkgs))...)...)
 		cmd.Dir = ".."
 		out, err := cmd.CombinedOutput()
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -220,7 +221,11 @@ type Judge struct {
 	Timeout       time.Duration // per command run
 	// EqCheck is how long an equivalent mutant and the original are fuzzed
 	// against each other, each way (0: no check).
-	EqCheck  time.Duration
+	EqCheck time.Duration
+	// EqCount, when positive, bounds the equivalence check by this many
+	// fuzz inputs each way instead of by EqCheck's time: a fixed sample,
+	// as the tests use.
+	EqCount  int
 	baseline string // the unmutated conform binary
 }
 
@@ -235,6 +240,9 @@ func (j *Judge) CommandLine(timeout time.Duration) string {
 func (j *Judge) checkKey(equivalent bool) string {
 	if !equivalent || j.EqCheck == 0 {
 		return "no-eqcheck"
+	}
+	if j.EqCount > 0 {
+		return "eqcount:" + strconv.Itoa(j.EqCount)
 	}
 	return "eqcheck:" + j.EqCheck.String()
 }
@@ -357,14 +365,18 @@ func opsOf(file string, ops []string) []string {
 // mutated) against the unmutated one, both ways: each side's in-process
 // reference is the oracle once while the other serves over stdio, since the
 // fuzzer compares only the inputs its oracle accepts. The seed is fixed, the
-// time bounded by EqCheck. It returns "" when no answer differed and an
+// run bounded by EqCheck (or EqCount). It returns "" when no answer differed and an
 // account of the first difference otherwise.
 func (j *Judge) Equivalence(ctx context.Context, dir, bin, file string) string {
 	ops := opsOf(file, referenceOps())
 	for _, pair := range [][2]string{{bin, j.baseline}, {j.baseline, bin}} {
 		out := filepath.Join(dir, "eqcheck")
 		os.RemoveAll(out)
-		args := append([]string{"fuzz", "--stdio", pair[1] + " serve --stdio", "--time", j.EqCheck.String(), "--seed", "1", "--out", out}, ops...)
+		bound := []string{"--time", j.EqCheck.String()}
+		if j.EqCount > 0 {
+			bound = []string{"--count", strconv.Itoa(j.EqCount)}
+		}
+		args := append(append([]string{"fuzz", "--stdio", pair[1] + " serve --stdio"}, bound...), append([]string{"--seed", "1", "--out", out}, ops...)...)
 		cctx, cancel := context.WithTimeout(ctx, j.EqCheck+max(j.Timeout, time.Minute))
 		cmd := exec.CommandContext(cctx, pair[0], args...)
 		cmd.Dir = j.Root

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"go/parser"
 	"go/token"
@@ -11,7 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/conform-suite/conform/internal/await"
 )
 
 // small holds one site for each kind of mutation, and the sites that are
@@ -262,8 +262,7 @@ func TestOverlayBuild(t *testing.T) {
 	if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := await.Context(t)
 	j := &Judge{Root: dir}
 	bin, err := j.buildPackage(ctx, dir, ovPath, ".", "tiny")
 	if err != nil {
