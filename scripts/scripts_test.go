@@ -435,7 +435,8 @@ func TestCampaignJobsKeepTheSequentialOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The fake go: FuzzAlpha waits for FuzzBeta's end, told through a
-	// file and a named pipe, and says so in overlap; run one after the other, Alpha
+	// file and a named pipe, then for the end of FuzzBeta's job, and says
+	// so in overlap; run one after the other, Alpha
 	// would wait in vain until the test's deadline. Every run writes how
 	// many runs it saw going on as it started.
 	if err := syscall.Mkfifo(filepath.Join(dir, "beta-done"), 0o600); err != nil {
@@ -462,13 +463,19 @@ touch "$d/run/$target"
 ls "$d/run" | wc -l >>"$d/concurrent"
 if [ "$target" = FuzzAlpha ]; then
   # Opened for reading and writing, the pipe never blocks the open; a
-  # FuzzBeta that ended before it was opened left its file.
+  # FuzzBeta that ended before it was opened left its file. Then FuzzAlpha
+  # waits for FuzzBeta's job (which prints its row) to be gone.
   exec 3<>"$d/beta-done"
-  if [ -e "$d/done.FuzzBeta" ] || read -r -t ` + strconv.Itoa(wait) + ` _ <&3; then echo yes >"$d/overlap"; fi
+  if [ -e "$d/done.FuzzBeta" ] || read -r -t ` + strconv.Itoa(wait) + ` _ <&3; then
+    job=$(cat "$d/beta.job")
+    while kill -0 "$job" 2>/dev/null; do sleep 0.01; done
+    echo yes >"$d/overlap"
+  fi
 fi
+[ "$target" != FuzzBeta ] || echo "$PPID" >"$d/beta.job"
 rm "$d/run/$target"
 touch "$d/done.$target"
-if [ "$target" = FuzzBeta ]; then echo done 1<>"$d/beta-done"; fi
+[ "$target" != FuzzBeta ] || echo done 1<>"$d/beta-done"
 cat "$d/$target.log"
 [ "$target" != FuzzGamma ] || exit 1
 `

@@ -45,13 +45,13 @@ func TestPipe(t *testing.T) {
 	}
 
 	silent := NewPipe(t)
-	cmd = exec.Command("true")
-	ended = make(chan struct{})
-	if err := cmd.Start(); err != nil {
+	quiet := exec.Command("true")
+	quietEnded := make(chan struct{})
+	if err := quiet.Start(); err != nil {
 		t.Skip("no true:", err)
 	}
-	go func() { cmd.Wait(); close(ended) }()
-	if _, err := silent.Wait(Context(t), ended); err == nil || !strings.Contains(err.Error(), "ended before") {
+	go func() { quiet.Wait(); close(quietEnded) }()
+	if _, err := silent.Wait(Context(t), quietEnded); err == nil || !strings.Contains(err.Error(), "ended before") {
 		t.Fatalf("Wait on a pipe nobody wrote = %v, want the process ended before it wrote", err)
 	}
 }

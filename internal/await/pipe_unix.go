@@ -16,7 +16,8 @@ import (
 )
 
 // A Pipe is a named pipe that a process under test writes to when
-// something has happened: opening it for writing is the event.
+// something has happened: opening it for writing, and closing it, is the
+// event.
 type Pipe struct {
 	Path string
 	got  chan result
@@ -53,8 +54,12 @@ func PipeAt(t testing.TB, path string) *Pipe {
 		p.got <- result{data, err}
 	}()
 	t.Cleanup(func() {
-		// Unblock the reader if no writer ever came.
+		// Unblock the reader if no writer ever came, and a poke of Wait
+		// if the reader had already gone.
 		if f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		if f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
 			f.Close()
 		}
 	})
@@ -63,17 +68,25 @@ func PipeAt(t testing.TB, path string) *Pipe {
 
 // Wait returns what was written to the pipe once its writer has closed it.
 // It returns an error if ended is closed first (the process that should
-// have written has gone) or ctx is done.
+// have written has gone) or ctx is done. A writer that may end right after
+// writing must write at least one byte, so that its event is told from its
+// absence.
 func (p *Pipe) Wait(ctx context.Context, ended <-chan struct{}) ([]byte, error) {
 	select {
 	case r := <-p.got:
 		return r.data, r.err
 	case <-ended:
-		// The writer may have written just before it ended.
-		select {
-		case r := <-p.got:
+		// The writer may have written just before it ended, and the reader
+		// may still be reading it. Opening the pipe for writing, and
+		// closing it, lets a reader still waiting for a writer see the end;
+		// a reader that has read it all has its result already.
+		go func() {
+			if f, err := os.OpenFile(p.Path, os.O_WRONLY, 0); err == nil {
+				f.Close()
+			}
+		}()
+		if r := <-p.got; r.err != nil || len(r.data) > 0 {
 			return r.data, r.err
-		default:
 		}
 		return nil, errors.New("await: the process ended before it wrote to the pipe")
 	case <-ctx.Done():

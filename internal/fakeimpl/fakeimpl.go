@@ -144,7 +144,7 @@ func answer(w *bufio.Writer, mode string, req request) {
 	case mode == Hang && in["hang"] == true:
 		w.Flush()
 		if f := os.Getenv(EnvFile); f != "" {
-			os.WriteFile(f, nil, 0o644) // tells a test that the hang began
+			os.WriteFile(f, []byte("hanging\n"), 0o644) // tells a test that the hang began
 		}
 		time.Sleep(time.Hour)
 	case mode == NonJSON && in["garbage"] == true:
