@@ -9,7 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/conform-suite/conform/internal/jsonv"
-	"github.com/conform-suite/conform/runner"
+	"github.com/conform-suite/conform/protocol"
 )
 
 // canned answers every op but hello with the output its input's member
@@ -25,8 +25,8 @@ func newCanned(ops ...string) canned {
 	return canned{ops: ops, mu: &sync.Mutex{}, seen: &[]json.RawMessage{}}
 }
 
-func (c canned) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
-	resp := runner.Response{ID: req.ID}
+func (c canned) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	resp := protocol.Response{ID: req.ID}
 	if req.Op == "hello" {
 		ops, _ := json.Marshal(c.ops)
 		resp.Output = json.RawMessage(`{"protocol":1,"name":"canned","version":"0","language":"go","ops":` + string(ops) + `}`)
@@ -134,9 +134,9 @@ func TestChainedLoneSurrogate(t *testing.T) {
 // low surrogate.
 type domText struct{ canned }
 
-func (d domText) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (d domText) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	if req.Op == "quote.dom_text" {
-		return runner.Response{ID: req.ID, Output: json.RawMessage(`{"text":"c\udc00d","breaks":[]}`)}, nil
+		return protocol.Response{ID: req.ID, Output: json.RawMessage(`{"text":"c\udc00d","breaks":[]}`)}, nil
 	}
 	return d.canned.Call(ctx, req)
 }

@@ -16,6 +16,7 @@ import (
 	"testing/fstest"
 
 	"github.com/conform-suite/conform/internal/fakeimpl"
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
@@ -24,8 +25,8 @@ import (
 // the test.* ops only; wrong makes test.echo answer a changed output.
 type fake struct{ wrong bool }
 
-func (f fake) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
-	resp := runner.Response{ID: req.ID}
+func (f fake) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	resp := protocol.Response{ID: req.ID}
 	var in struct {
 		Code string `json:"code"`
 	}
@@ -45,7 +46,7 @@ func (f fake) Call(ctx context.Context, req runner.Request) (runner.Response, er
 	case "test.drop":
 		resp.Output = json.RawMessage(`{"dropped":{"code":"DROPPED"}}`)
 	default:
-		resp.Error = &runner.ErrorBody{Kind: "unsupported", Message: "unknown op"}
+		resp.Error = &protocol.Error{Kind: "unsupported", Message: "unknown op"}
 	}
 	return resp, nil
 }
@@ -60,7 +61,7 @@ func fakeServe(dup, strID bool) ServeRaw {
 	return func(ctx context.Context, r io.Reader, w io.Writer) error {
 		sc := bufio.NewScanner(r)
 		for sc.Scan() {
-			var req runner.Request
+			var req protocol.Request
 			var answer string
 			switch {
 			case json.Unmarshal(sc.Bytes(), &req) != nil:

@@ -17,6 +17,7 @@ import (
 
 	messages "github.com/cucumber/messages/go/v34"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -203,16 +204,16 @@ type harness struct {
 	more func(*registry)
 
 	helloOnce sync.Once
-	hello     *runner.Hello // nil when the implementation does not know hello
+	hello     *protocol.Hello // nil when the implementation does not know hello
 	helloErr  error
 }
 
 // call sends one request and waits for its answer.
-func (h *harness) call(ctx context.Context, op string, input json.RawMessage) (runner.Response, error) {
+func (h *harness) call(ctx context.Context, op string, input json.RawMessage) (protocol.Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
 	id := h.lastID.Add(1)
-	req := runner.Request{ID: json.RawMessage(fmt.Sprint(id)), Op: op, Input: input}
+	req := protocol.Request{ID: json.RawMessage(fmt.Sprint(id)), Op: op, Input: input}
 	resp, err := h.impl.Call(ctx, req)
 	if err != nil {
 		return resp, fmt.Errorf("%s: no answer: %w", op, err)
@@ -226,7 +227,7 @@ func (h *harness) call(ctx context.Context, op string, input json.RawMessage) (r
 // handshake performs the hello handshake once per run, as the runner does
 // (runner.Connect): an implementation that does not know hello is taken to
 // offer every op.
-func (h *harness) handshake(ctx context.Context) (*runner.Hello, error) {
+func (h *harness) handshake(ctx context.Context) (*protocol.Hello, error) {
 	h.helloOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(ctx, h.timeout)
 		defer cancel()

@@ -14,6 +14,7 @@ import (
 
 	messages "github.com/cucumber/messages/go/v34"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -59,7 +60,7 @@ func (s *scenario) exchange(ctx context.Context, input []byte) error {
 	// The first answer is also the answer the generic steps check.
 	s.resp, s.op, s.req = nil, "(raw)", input
 	if len(s.answers) > 0 {
-		var resp runner.Response
+		var resp protocol.Response
 		if json.Unmarshal(s.answers[0], &resp) == nil {
 			s.resp = &resp
 		}

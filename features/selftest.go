@@ -18,6 +18,7 @@ import (
 
 	messages "github.com/cucumber/messages/go/v34"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/spec"
@@ -180,7 +181,7 @@ func (s *scenario) serveReference() error {
 // serve500 serves hello and answers every other request with status 500.
 func (s *scenario) serve500() error {
 	s.self.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req runner.Request
+		var req protocol.Request
 		body, _ := io.ReadAll(r.Body)
 		if json.Unmarshal(body, &req) == nil && req.Op == "hello" {
 			fmt.Fprintf(w, `{"id":%s,"output":{"protocol":1,"name":"http-500","version":"0","language":"go","ops":["echo.echo"]}}`, req.ID)
@@ -199,7 +200,7 @@ func (s *scenario) serveRedirect() error {
 		panic("the runner followed a redirect")
 	}))
 	s.self.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req runner.Request
+		var req protocol.Request
 		body, _ := io.ReadAll(r.Body)
 		if json.Unmarshal(body, &req) == nil && req.Op == "hello" {
 			fmt.Fprintf(w, `{"id":%s,"output":{"protocol":1,"name":"http-307","version":"0","language":"go","ops":["echo.echo"]}}`, req.ID)
@@ -388,7 +389,7 @@ func (s *scenario) post(ctx context.Context, d *messages.PickleDocString) error 
 		return err
 	}
 	// A single answer is also the answer the generic steps check.
-	var one runner.Response
+	var one protocol.Response
 	s.resp, s.op, s.req = nil, "(http)", json.RawMessage(d.Content)
 	if json.Unmarshal(s.self.body, &one) == nil {
 		s.resp = &one

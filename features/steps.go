@@ -15,6 +15,7 @@ import (
 	messages "github.com/cucumber/messages/go/v34"
 
 	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -51,8 +52,8 @@ type scenario struct {
 
 	op   string
 	req  json.RawMessage // the last request's input
-	resp *runner.Response
-	prev *runner.Response // the answer before the last one
+	resp *protocol.Response
+	prev *protocol.Response // the answer before the last one
 }
 
 func (s *scenario) register(sc *registry) {
@@ -261,7 +262,7 @@ func (s *scenario) output() (json.RawMessage, error) {
 }
 
 // member returns the value at path of resp's output.
-func (s *scenario) member(resp *runner.Response, what, path string) (json.RawMessage, error) {
+func (s *scenario) member(resp *protocol.Response, what, path string) (json.RawMessage, error) {
 	path, err := quoted(path)
 	if err != nil {
 		return nil, err
@@ -437,7 +438,7 @@ func (s *scenario) refusal() (kind string, body *jsonv.Value, err error) {
 	if v.Kind != jsonv.Object {
 		return "", nil, s.failf("the output is not an object")
 	}
-	for _, k := range []string{"rejected", "dropped"} {
+	for _, k := range protocol.RefusalMembers {
 		if b := v.Get(k); b != nil {
 			return k, b, nil
 		}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
@@ -374,11 +375,11 @@ func (e *engine) selectOps(ctx context.Context) ([]string, error) {
 func (e *engine) hello(ctx context.Context, impl runner.Implementation) []string {
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
-	resp, err := impl.Call(ctx, runner.Request{ID: json.RawMessage("0"), Op: "hello", Input: json.RawMessage(`{"protocol":1}`)})
+	resp, err := impl.Call(ctx, protocol.Request{ID: json.RawMessage("0"), Op: "hello", Input: json.RawMessage(`{"protocol":1}`)})
 	if err != nil || resp.Error != nil || resp.Output == nil {
 		return nil
 	}
-	var h runner.Hello
+	var h protocol.Hello
 	if json.Unmarshal(resp.Output, &h) != nil || h.Ops == nil {
 		return nil
 	}
@@ -413,7 +414,7 @@ type outcome struct {
 }
 
 func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
-	req := runner.Request{ID: json.RawMessage(strconv.FormatInt(e.id.Add(1), 10)), Op: op, Input: input}
+	req := protocol.Request{ID: json.RawMessage(strconv.FormatInt(e.id.Add(1), 10)), Op: op, Input: input}
 	rresp, err := e.callOracle(ctx, req)
 	failed := KindReference
 	if e.external {
@@ -424,7 +425,7 @@ func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
 		return outcome{skip: true} // the run was stopped, not the oracle
 	case err != nil:
 		return e.finish(op, outcome{kind: failed, detail: "the oracle gave no answer: " + err.Error()})
-	case rresp.Error != nil && (rresp.Error.Kind == reference.KindBadRequest || rresp.Error.Kind == reference.KindUnsupported):
+	case rresp.Error != nil && (rresp.Error.Kind == protocol.KindBadRequest || rresp.Error.Kind == protocol.KindUnsupported):
 		return outcome{skip: true}
 	case rresp.Error != nil && e.external:
 		// An incumbent may fail where the spec refuses (T3 Code throws
@@ -447,7 +448,7 @@ func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
 		o.kind, o.detail = KindTimeout, err.Error()
 	case err != nil:
 		o.kind, o.detail = classifyCallError(err), err.Error()
-	case iresp.Error != nil && iresp.Error.Kind == reference.KindUnsupported:
+	case iresp.Error != nil && iresp.Error.Kind == protocol.KindUnsupported:
 		return outcome{skip: true, unsupported: true}
 	case iresp.Error != nil:
 		o.kind, o.detail = KindError, iresp.Error.Kind+": "+iresp.Error.Message
@@ -471,7 +472,7 @@ func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
 
 // callOracle asks the oracle, under the per-request deadline when it is not
 // the in-process reference.
-func (e *engine) callOracle(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (e *engine) callOracle(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	if !e.external {
 		return e.ref.Call(ctx, req)
 	}
@@ -485,7 +486,7 @@ func (e *engine) callOracle(ctx context.Context, req runner.Request) (runner.Res
 // anything else is a KindOracle finding, without a vector, since the only
 // error a vector can expect is a bad_request, which the oracle never gets
 // here.
-func (e *engine) oracleError(ctx context.Context, op string, req runner.Request, want *runner.ErrorBody) outcome {
+func (e *engine) oracleError(ctx context.Context, op string, req protocol.Request, want *protocol.Error) outcome {
 	ictx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
 	iresp, err := e.impl.Call(ictx, req)
@@ -495,7 +496,7 @@ func (e *engine) oracleError(ctx context.Context, op string, req runner.Request,
 		return outcome{skip: true}
 	case err != nil:
 		o.detail = fmt.Sprintf("the oracle answered error %s (%s); the implementation gave no answer: %v", want.Kind, want.Message, err)
-	case iresp.Error != nil && iresp.Error.Kind == reference.KindUnsupported:
+	case iresp.Error != nil && iresp.Error.Kind == protocol.KindUnsupported:
 		return outcome{skip: true, unsupported: true}
 	case iresp.Error != nil && iresp.Error.Kind == want.Kind:
 		return outcome{}

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
 )
@@ -39,21 +40,21 @@ const (
 
 type toyImpl struct{ fault toyFault }
 
-func (t toyImpl) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
-	resp := runner.Response{ID: req.ID}
+func (t toyImpl) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	resp := protocol.Response{ID: req.ID}
 	if req.Op == "hello" {
 		ops := []string{"toy.limit"}
 		if t.fault == toyNoHello {
 			ops = []string{}
 		}
-		resp.Output, _ = json.Marshal(runner.Hello{Protocol: 1, Name: "toy", Ops: ops})
+		resp.Output, _ = json.Marshal(protocol.Hello{Protocol: 1, Name: "toy", Ops: ops})
 		return resp, nil
 	}
 	var in struct {
 		Text *string `json:"text"`
 	}
 	if err := json.Unmarshal(req.Input, &in); err != nil || in.Text == nil {
-		resp.Error = &runner.ErrorBody{Kind: "bad_request", Message: "no text"}
+		resp.Error = &protocol.Error{Kind: "bad_request", Message: "no text"}
 		return resp, nil
 	}
 	if strings.Contains(*in.Text, "%") {
@@ -66,7 +67,7 @@ func (t toyImpl) Call(ctx context.Context, req runner.Request) (runner.Response,
 		case toyGarbleOnPercent:
 			return resp, &runner.CallError{Outcome: runner.ProtocolErr, Msg: "the answer is not JSON"}
 		case toyErrorOnPercent:
-			resp.Error = &runner.ErrorBody{Kind: "internal", Message: "boom"}
+			resp.Error = &protocol.Error{Kind: "internal", Message: "boom"}
 			return resp, nil
 		}
 	}
@@ -337,10 +338,10 @@ func TestGeneratorsAndMutationsWriteValidJSON(t *testing.T) {
 // fails too, as a stdio transport does once its restart budget is spent.
 type toyMortal struct{ dead bool }
 
-func (m *toyMortal) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (m *toyMortal) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	if req.Op != "hello" && (m.dead || strings.Contains(string(req.Input), "%")) {
 		m.dead = true
-		return runner.Response{}, errors.New("not sent: the implementation died")
+		return protocol.Response{}, errors.New("not sent: the implementation died")
 	}
 	return toyImpl{toyCorrect}.Call(ctx, req)
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
@@ -46,7 +47,7 @@ type codeLiar struct {
 	refuseAll bool
 }
 
-func (l codeLiar) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (l codeLiar) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err != nil || req.Op != l.op || resp.Output == nil {
 		return resp, err
@@ -76,7 +77,7 @@ type refCodes struct {
 	codes map[string]bool // "op code"
 }
 
-func (r *refCodes) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (r *refCodes) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err == nil && resp.Output != nil {
 		if ref := parseRefusal(resp.Output); ref.key != "" {

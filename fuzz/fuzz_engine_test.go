@@ -15,6 +15,7 @@ import (
 
 	gofuzz "github.com/google/gofuzz"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 )
 
@@ -136,8 +137,8 @@ func FuzzGeneratedInputs(f *testing.F) {
 			return
 		}
 		_, err := reference.Handle(op, in)
-		var e *reference.Error
-		if errors.As(err, &e) && e.Kind == reference.KindInternal {
+		var e *protocol.Error
+		if errors.As(err, &e) && e.Kind == protocol.KindInternal {
 			t.Fatalf("reference.Handle(%s, %q) = internal error %s", op, in, e.Message)
 		}
 	})

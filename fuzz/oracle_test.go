@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
 )
@@ -17,7 +18,7 @@ import (
 // an incumbent that cannot say why it refuses.
 type codelessOracle struct{}
 
-func (codelessOracle) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (codelessOracle) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	resp, err := toyImpl{toyCorrect}.Call(ctx, req)
 	if err == nil && strings.Contains(string(resp.Output), "rejected") {
 		resp.Output = json.RawMessage(`{"rejected":{}}`)

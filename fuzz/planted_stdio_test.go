@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -37,7 +38,7 @@ func TestPlantedHelperProcess(t *testing.T) {
 // when a selref.ingest input holds U+0000.
 var exitOnNUL = &plantedBug{
 	name: "exit-on-nul", op: "selref.ingest", kind: KindCrash, count: 3000,
-	alter: func(_ context.Context, req runner.Request, out json.RawMessage) json.RawMessage {
+	alter: func(_ context.Context, req protocol.Request, out json.RawMessage) json.RawMessage {
 		if strings.Contains(string(req.Input), `\u0000`) {
 			os.Exit(3)
 		}

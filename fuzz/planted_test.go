@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/conform-suite/conform/internal/schemaset"
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
@@ -28,13 +29,13 @@ type plantedBug struct {
 	kind  Kind // the kind of finding the fault produces
 	count int  // executions the fuzzer gets to find it
 	// alter turns the reference's answer to req into the faulty one.
-	alter func(ctx context.Context, req runner.Request, out json.RawMessage) json.RawMessage
+	alter func(ctx context.Context, req protocol.Request, out json.RawMessage) json.RawMessage
 	// check verifies the shrunk finding still shows the fault, from the
 	// input and the answers alone.
 	check func(t *testing.T, f *Finding)
 }
 
-func (p *plantedBug) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (p *plantedBug) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err != nil || req.Op != p.op || resp.Output == nil {
 		return resp, err
@@ -51,7 +52,7 @@ func (p *plantedBug) found(f *Finding) bool { return f.Kind == p.kind }
 var plantedBugs = []*plantedBug{
 	{
 		name: "bytes-for-units", op: "quote.parse", kind: KindRejectedWrongly, count: 4000,
-		alter: func(_ context.Context, _ runner.Request, out json.RawMessage) json.RawMessage {
+		alter: func(_ context.Context, _ protocol.Request, out json.RawMessage) json.RawMessage {
 			var o struct {
 				Citation *struct{ Prefix, Suffix, Text string }
 			}
@@ -83,7 +84,7 @@ var plantedBugs = []*plantedBug{
 	},
 	{
 		name: "surrogate-split-context", op: "quote.select", kind: KindMismatch, count: 4000,
-		alter: func(ctx context.Context, req runner.Request, out json.RawMessage) json.RawMessage {
+		alter: func(ctx context.Context, req protocol.Request, out json.RawMessage) json.RawMessage {
 			var in struct{ Text string }
 			var o struct {
 				Selector *struct {
@@ -93,7 +94,7 @@ var plantedBugs = []*plantedBug{
 			if json.Unmarshal(req.Input, &in) != nil || json.Unmarshal(out, &o) != nil || o.Selector == nil {
 				return out
 			}
-			norm, err := reference.InProcess{}.Call(ctx, runner.Request{ID: req.ID, Op: "quote.normalize", Input: mustJSON(map[string]string{"text": in.Text})})
+			norm, err := reference.InProcess{}.Call(ctx, protocol.Request{ID: req.ID, Op: "quote.normalize", Input: mustJSON(map[string]string{"text": in.Text})})
 			var n struct{ Text string }
 			if err != nil || json.Unmarshal(norm.Output, &n) != nil {
 				return out
@@ -133,7 +134,7 @@ var plantedBugs = []*plantedBug{
 	},
 	{
 		name: "duplicate-comment-accepted", op: "quote.parse", kind: KindAcceptedWrongly, count: 6000,
-		alter: func(ctx context.Context, req runner.Request, out json.RawMessage) json.RawMessage {
+		alter: func(ctx context.Context, req protocol.Request, out json.RawMessage) json.RawMessage {
 			var in struct{ Href string }
 			if outputRefusal(out) == "" || json.Unmarshal(req.Input, &in) != nil {
 				return out
@@ -156,7 +157,7 @@ var plantedBugs = []*plantedBug{
 			for _, i := range slices.Backward(comments[:len(comments)-1]) {
 				fields = slices.Delete(fields, i, i+1)
 			}
-			again, err := reference.InProcess{}.Call(ctx, runner.Request{ID: req.ID, Op: req.Op, Input: mustJSON(map[string]string{"href": base + "?" + strings.Join(fields, "&")})})
+			again, err := reference.InProcess{}.Call(ctx, protocol.Request{ID: req.ID, Op: req.Op, Input: mustJSON(map[string]string{"href": base + "?" + strings.Join(fields, "&")})})
 			if err != nil || again.Output == nil {
 				return out
 			}
@@ -181,7 +182,7 @@ var plantedBugs = []*plantedBug{
 	},
 	{
 		name: "stream-held-back", op: "marker.stream", kind: KindMismatch, count: 1000,
-		alter: func(_ context.Context, _ runner.Request, out json.RawMessage) json.RawMessage {
+		alter: func(_ context.Context, _ protocol.Request, out json.RawMessage) json.RawMessage {
 			var o map[string]any
 			if json.Unmarshal(out, &o) != nil {
 				return out

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/conform-suite/conform/reference"
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -77,7 +77,7 @@ func parseRefusal(out json.RawMessage) refusalOf {
 	if json.Unmarshal(out, &m) != nil {
 		return refusalOf{}
 	}
-	for _, k := range []string{"rejected", "dropped"} {
+	for _, k := range protocol.RefusalMembers {
 		body, ok := m[k]
 		if !ok {
 			continue
@@ -102,7 +102,7 @@ func parseRefusal(out json.RawMessage) refusalOf {
 // invents kinds must not multiply its findings).
 func errorKindSig(kind string) string {
 	switch kind {
-	case reference.KindBadRequest, reference.KindInternal:
+	case protocol.KindBadRequest, protocol.KindInternal:
 		return kind
 	}
 	return "another kind"
@@ -131,7 +131,7 @@ func outputRefusal(out json.RawMessage) string {
 	if json.Unmarshal(out, &m) != nil {
 		return ""
 	}
-	for _, k := range []string{"rejected", "dropped"} {
+	for _, k := range protocol.RefusalMembers {
 		if r, ok := m[k]; ok {
 			return k + ":" + r.Code
 		}

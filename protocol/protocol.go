@@ -22,12 +22,17 @@ import (
 const Version = 1
 
 // Error kinds (PROTO-ERROR-001). A refusal of the input is never an error:
-// it is an ordinary output carrying "rejected" or "dropped".
+// it is an ordinary output carrying one of RefusalMembers.
 const (
 	KindUnsupported = "unsupported"
 	KindBadRequest  = "bad_request"
 	KindInternal    = "internal"
 )
+
+// RefusalMembers are the output members that mark a refusal of the input:
+// "rejected" (every op that refuses) and "dropped" (selref.ingest). A
+// refusal's "code" is optional in an answer (PROTO-REJECT-002).
+var RefusalMembers = []string{"rejected", "dropped"}
 
 // KnownKind reports whether kind is an error kind of protocol v1.
 func KnownKind(kind string) bool {

@@ -33,7 +33,7 @@ func (InProcess) Call(ctx context.Context, req protocol.Request) (protocol.Respo
 // into buf.
 func (InProcess) AppendAnswer(ctx context.Context, req protocol.Request, buf []byte) []byte {
 	if err := ctx.Err(); err != nil {
-		return protocol.AppendAnswer(buf, protocol.ErrorAnswer(req.ID, KindInternal, err.Error()))
+		return protocol.AppendAnswer(buf, protocol.ErrorAnswer(req.ID, protocol.KindInternal, err.Error()))
 	}
 	out, err := handle(req)
 	if a, ok := out.(opkit.Appender); ok && err == nil {
@@ -72,22 +72,22 @@ func handle(req protocol.Request) (any, error) {
 func respond(id json.RawMessage, out any, err error) protocol.Response {
 	resp := protocol.Response{ID: id}
 	if err != nil {
-		var e *Error
+		var e *protocol.Error
 		if !errors.As(err, &e) {
-			e = &Error{Kind: KindInternal, Message: err.Error()}
+			e = &protocol.Error{Kind: protocol.KindInternal, Message: err.Error()}
 		}
 		resp.Error = &protocol.Error{Kind: e.Kind, Message: e.Message}
 		return resp
 	}
 	data, err := marshal(out)
 	if err != nil {
-		resp.Error = &protocol.Error{Kind: KindInternal, Message: "marshal output: " + err.Error()}
+		resp.Error = &protocol.Error{Kind: protocol.KindInternal, Message: "marshal output: " + err.Error()}
 		return resp
 	}
 	if replacedUTF8(data) {
 		// encoding/json writes each ill-formed UTF-8 byte of a string as
 		// \ufffd: the output held text that no answer could carry.
-		resp.Error = &protocol.Error{Kind: KindInternal, Message: "marshal output: a string is not well-formed UTF-8"}
+		resp.Error = &protocol.Error{Kind: protocol.KindInternal, Message: "marshal output: a string is not well-formed UTF-8"}
 		return resp
 	}
 	resp.Output = data

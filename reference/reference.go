@@ -30,18 +30,6 @@ const (
 	Name     = "conform-reference"
 	Version  = "0.1.0"
 	Language = "go"
-	Protocol = protocol.Version
-)
-
-// Error is a failure of the implementation itself (protocol error kinds
-// unsupported, bad_request and internal), never a rejection of the input.
-type Error = protocol.Error
-
-// Error kinds of protocol v1.
-const (
-	KindUnsupported = protocol.KindUnsupported
-	KindBadRequest  = protocol.KindBadRequest
-	KindInternal    = protocol.KindInternal
 )
 
 var handlers = func() map[string]opkit.Handler {
@@ -61,12 +49,9 @@ var handlers = func() map[string]opkit.Handler {
 // nil: hello's "ops" is an array even when empty).
 func Ops() []string { return append([]string{}, slices.Sorted(maps.Keys(handlers))...) }
 
-// HelloOutput is the output of the hello op.
-type HelloOutput = protocol.Hello
-
 // Hello returns the reference's answer to the hello handshake.
-func Hello() HelloOutput {
-	return HelloOutput{Protocol: Protocol, Name: Name, Version: Version, Language: Language, Ops: Ops()}
+func Hello() protocol.Hello {
+	return protocol.Hello{Protocol: protocol.Version, Name: Name, Version: Version, Language: Language, Ops: Ops()}
 }
 
 // Handle answers one request: op is the request's op, input its raw input.
@@ -93,16 +78,16 @@ func HandleValue(op string, input *jsonv.Value) (output any, err error) {
 		return nil, unknownOp(op)
 	}
 	if input == nil {
-		return nil, &Error{Kind: KindBadRequest, Message: "missing input"}
+		return nil, &protocol.Error{Kind: protocol.KindBadRequest, Message: "missing input"}
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			output, err = nil, &Error{Kind: KindInternal, Message: fmt.Sprintf("panic in %s: %v", op, r)}
+			output, err = nil, &protocol.Error{Kind: protocol.KindInternal, Message: fmt.Sprintf("panic in %s: %v", op, r)}
 		}
 	}()
 	return h(input)
 }
 
 func unknownOp(op string) error {
-	return &Error{Kind: KindUnsupported, Message: fmt.Sprintf("unknown op %q", op)}
+	return &protocol.Error{Kind: protocol.KindUnsupported, Message: fmt.Sprintf("unknown op %q", op)}
 }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/conform-suite/conform/protocol"
 )
 
 // Verdict classifies a comparison of an actual output with an expected one.
@@ -27,11 +28,6 @@ const (
 func (v Verdict) String() string {
 	return [...]string{"match", "mismatch", "accepted-wrongly", "rejected-wrongly"}[v]
 }
-
-// refusalKeys are the output members that mark a refusal of the input. A
-// refusal's "code" is compared only when both the expectation and the
-// answer give one.
-var refusalKeys = []string{"rejected", "dropped"}
 
 // Compare compares an implementation's output with a vector's expected one.
 //
@@ -90,7 +86,7 @@ func compareDecoded(want *jsonv.Value, expected, actual json.RawMessage, got *js
 
 // refusal returns the refusal key of an output object, or "".
 func refusal(v *jsonv.Value) string {
-	for _, k := range refusalKeys {
+	for _, k := range protocol.RefusalMembers {
 		if v.Get(k) != nil {
 			return k
 		}
@@ -145,7 +141,7 @@ func diff(path string, inRefusal bool, want, got *jsonv.Value, out *[]string) {
 			case !p.inW:
 				*out = append(*out, fmt.Sprintf("%s: unexpected member %s", at, short(p.gv)))
 			default:
-				diff(at, slices.Contains(refusalKeys, k), p.wv, p.gv, out)
+				diff(at, slices.Contains(protocol.RefusalMembers, k), p.wv, p.gv, out)
 			}
 		}
 	case jsonv.Array:

@@ -5,14 +5,15 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/vectors"
 )
 
 // sameOutput answers every request with the same output bytes.
 type sameOutput json.RawMessage
 
-func (f sameOutput) Call(_ context.Context, req Request) (Response, error) {
-	return Response{ID: req.ID, Output: json.RawMessage(f)}, nil
+func (f sameOutput) Call(_ context.Context, req protocol.Request) (protocol.Response, error) {
+	return protocol.Response{ID: req.ID, Output: json.RawMessage(f)}, nil
 }
 
 func (sameOutput) Close() error { return nil }

@@ -7,13 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/vectors"
 )
 
 // fixedAnswer answers every request with the same answer.
-type fixedAnswer struct{ resp Response }
+type fixedAnswer struct{ resp protocol.Response }
 
-func (a fixedAnswer) Call(ctx context.Context, req Request) (Response, error) {
+func (a fixedAnswer) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	r := a.resp
 	r.ID = req.ID
 	return r, nil
@@ -29,19 +30,19 @@ func (fixedAnswer) Close() error { return nil }
 func TestExpectedError(t *testing.T) {
 	v := &vectors.Vector{
 		ID: "quote.parse/bad-request-empty-input", Op: "quote.parse", Input: json.RawMessage(`{}`),
-		Expect: vectors.Expect{Error: &vectors.ExpectError{Kind: KindBadRequest}},
+		Expect: vectors.Expect{Error: &vectors.ExpectError{Kind: protocol.KindBadRequest}},
 	}
 	tests := []struct {
 		name    string
-		resp    Response
+		resp    protocol.Response
 		outcome Outcome
 		diff    string
 	}{
-		{"bad_request", Response{Error: &ErrorBody{Kind: KindBadRequest, Message: "anything at all"}}, Pass, ""},
-		{"bad_request without message", Response{Error: &ErrorBody{Kind: KindBadRequest}}, Pass, ""},
-		{"internal", Response{Error: &ErrorBody{Kind: KindInternal, Message: "nil pointer"}}, Fail, `want "bad_request", got "internal"`},
-		{"an output", Response{Output: json.RawMessage(`{"rejected":{"code":"QUOTE_SCHEME"}}`)}, Fail, `want an error answer of kind "bad_request"`},
-		{"no body", Response{}, ProtocolErr, ""},
+		{"bad_request", protocol.Response{Error: &protocol.Error{Kind: protocol.KindBadRequest, Message: "anything at all"}}, Pass, ""},
+		{"bad_request without message", protocol.Response{Error: &protocol.Error{Kind: protocol.KindBadRequest}}, Pass, ""},
+		{"internal", protocol.Response{Error: &protocol.Error{Kind: protocol.KindInternal, Message: "nil pointer"}}, Fail, `want "bad_request", got "internal"`},
+		{"an output", protocol.Response{Output: json.RawMessage(`{"rejected":{"code":"QUOTE_SCHEME"}}`)}, Fail, `want an error answer of kind "bad_request"`},
+		{"no body", protocol.Response{}, ProtocolErr, ""},
 	}
 	for _, tt := range tests {
 		res := (&Runner{Impl: fixedAnswer{tt.resp}, Timeout: 10 * time.Second}).RunOne(context.Background(), 1, v)
@@ -59,7 +60,7 @@ func TestExpectedError(t *testing.T) {
 	// An error answer to a vector that expects an output stays outcome error.
 	out := &vectors.Vector{ID: "quote.parse/x", Op: "quote.parse", Input: json.RawMessage(`{"href":"x"}`),
 		Expect: vectors.Expect{Output: json.RawMessage(`{"rejected":{"code":"QUOTE_SCHEME"}}`)}}
-	res := (&Runner{Impl: fixedAnswer{Response{Error: &ErrorBody{Kind: KindBadRequest, Message: "m"}}}, Timeout: 10 * time.Second}).RunOne(context.Background(), 1, out)
+	res := (&Runner{Impl: fixedAnswer{protocol.Response{Error: &protocol.Error{Kind: protocol.KindBadRequest, Message: "m"}}}, Timeout: 10 * time.Second}).RunOne(context.Background(), 1, out)
 	if res.Outcome != Errored {
 		t.Errorf("bad_request to a vector expecting an output: outcome %s, want %s", res.Outcome, Errored)
 	}

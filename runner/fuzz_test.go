@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"github.com/conform-suite/conform/protocol"
 	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/conform-suite/conform/protocol"
 )
 
 // FuzzServeLine checks that the stdio server answers any line with exactly
@@ -20,7 +21,7 @@ func FuzzServeLine(f *testing.F) {
 	var lines [][]byte
 	if flag.Lookup("test.fuzz") != nil { // not a libFuzzer build: see thinSeedLines
 		for i, v := range corpus(f) {
-			line, err := RequestLine(Request{ID: IntID(int64(i)), Op: v.Op, Input: v.Input})
+			line, err := RequestLine(protocol.Request{ID: protocol.IntID(int64(i)), Op: v.Op, Input: v.Input})
 			if err != nil {
 				f.Fatal(err)
 			}
@@ -41,11 +42,11 @@ func FuzzServeLine(f *testing.F) {
 		if bytes.Count(out, []byte("\n")) != 1 || out[len(out)-1] != '\n' {
 			t.Fatalf("ServeLine(%q) = %q, want one line", line, out)
 		}
-		resp, err := parseResponse(out[:len(out)-1])
+		resp, err := protocol.ParseAnswer(out[:len(out)-1])
 		if err != nil && !bytes.HasPrefix(out, []byte(`{"id":null,"error":`)) {
 			t.Fatalf("ServeLine(%q) = %q, not an answer: %v", line, out, err)
 		}
-		var req Request
+		var req protocol.Request
 		if json.Unmarshal(line, &req) == nil && protocol.ValidID(req.ID) && req.Op != "" && len(req.Input) > 0 && req.Input[0] == '{' {
 			// A string id that decodes to U+FFFD may be invalid UTF-8 or
 			// hold a lone surrogate, which is refused (PROTO-ID-004).

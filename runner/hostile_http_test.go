@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/internal/await"
+	"github.com/conform-suite/conform/protocol"
 )
 
 // The hostile battery for HTTP: clients that try to make the server hold
@@ -147,7 +148,7 @@ func TestServeBatchLimit(t *testing.T) {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		var answers []Response
+		var answers []protocol.Response
 		switch {
 		case resp.StatusCode != want:
 			t.Errorf("a batch of %d with a limit of 3 = %d %s, want %d", n, resp.StatusCode, body, want)
@@ -168,7 +169,7 @@ type blockingImpl struct {
 	bonce   sync.Once
 }
 
-func (b *blockingImpl) Call(ctx context.Context, req Request) (Response, error) {
+func (b *blockingImpl) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	if req.Op == "hello" {
 		return echoImpl{}.Call(ctx, req)
 	}
@@ -176,9 +177,9 @@ func (b *blockingImpl) Call(ctx context.Context, req Request) (Response, error) 
 		b.bonce.Do(func() { close(b.blocked) })
 		<-ctx.Done()
 		b.once.Do(func() { close(b.stopped) })
-		return Response{}, ctx.Err()
+		return protocol.Response{}, ctx.Err()
 	}
-	return Response{ID: req.ID, Output: req.Input}, nil
+	return protocol.Response{ID: req.ID, Output: req.Input}, nil
 }
 
 func (b *blockingImpl) Close() error { return nil }
@@ -399,7 +400,7 @@ func TestLimitListener(t *testing.T) {
 func TestServeReadTimeoutDoesNotCancelWork(t *testing.T) {
 	addr := serveTest(t, echoImpl{delay: 3 * time.Second}, ServeOptions{ReadTimeout: 2 * time.Second})
 	h := NewHTTP("http://" + addr + "/")
-	resp, err := h.Call(context.Background(), Request{ID: IntID(5), Op: "echo.echo", Input: json.RawMessage(`{"a":1}`)})
+	resp, err := h.Call(context.Background(), protocol.Request{ID: protocol.IntID(5), Op: "echo.echo", Input: json.RawMessage(`{"a":1}`)})
 	if err != nil || string(resp.Output) != `{"a":1}` {
 		t.Errorf("a request that takes longer than ReadTimeout = %s, %v; want its answer", resp.Output, err)
 	}
@@ -541,9 +542,9 @@ func TestHTTPClientMaxLine(t *testing.T) {
 	h := NewHTTP(srv.URL)
 	h.MaxLine = 40
 	long := json.RawMessage(`{"s":"` + strings.Repeat("x", 60) + `"}`)
-	resps, errs := h.CallBatch(context.Background(), []Request{
-		{ID: IntID(1), Op: "echo.echo", Input: json.RawMessage(`{"a":1}`)},
-		{ID: IntID(2), Op: "echo.echo", Input: long},
+	resps, errs := h.CallBatch(context.Background(), []protocol.Request{
+		{ID: protocol.IntID(1), Op: "echo.echo", Input: json.RawMessage(`{"a":1}`)},
+		{ID: protocol.IntID(2), Op: "echo.echo", Input: long},
 	})
 	if errs[0] != nil || string(resps[0].Output) != `{"a":1}` {
 		t.Errorf("a short answer in the batch = %s, %v; want it", resps[0].Output, errs[0])
@@ -552,7 +553,7 @@ func TestHTTPClientMaxLine(t *testing.T) {
 	if !errors.As(errs[1], &ce) || ce.Outcome != ProtocolErr || !strings.Contains(ce.Msg, "--max-line") {
 		t.Errorf("an answer longer than MaxLine = %v, want protocol naming --max-line", errs[1])
 	}
-	if _, err := h.Call(context.Background(), Request{ID: IntID(3), Op: "echo.echo", Input: long}); !errors.As(err, &ce) || ce.Outcome != ProtocolErr {
+	if _, err := h.Call(context.Background(), protocol.Request{ID: protocol.IntID(3), Op: "echo.echo", Input: long}); !errors.As(err, &ce) || ce.Outcome != ProtocolErr {
 		t.Errorf("a single answer longer than MaxLine = %v, want protocol", err)
 	}
 }
@@ -583,7 +584,7 @@ func TestHTTPClientQuotesStatusText(t *testing.T) {
 		}
 	}()
 	h := NewHTTP("http://" + ln.Addr().String() + "/")
-	_, err = h.Call(context.Background(), Request{ID: IntID(1), Op: "echo.echo", Input: json.RawMessage(`{}`)})
+	_, err = h.Call(context.Background(), protocol.Request{ID: protocol.IntID(1), Op: "echo.echo", Input: json.RawMessage(`{}`)})
 	var ce *CallError
 	switch {
 	case !errors.As(err, &ce):

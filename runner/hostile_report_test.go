@@ -20,6 +20,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -50,16 +51,16 @@ func sameEchoVectors(t *testing.T, n int) []*vectors.Vector {
 // answer(), made afresh for each, as a transport would.
 type answerImpl struct {
 	hello  string
-	answer func(req Request) (Response, error)
+	answer func(req protocol.Request) (protocol.Response, error)
 }
 
-func (a answerImpl) Call(ctx context.Context, req Request) (Response, error) {
+func (a answerImpl) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	if req.Op == "hello" {
 		h := a.hello
 		if h == "" {
 			h = `{"protocol":1,"name":"hostile","version":"0","language":"go","ops":["echo.echo"]}`
 		}
-		return Response{ID: req.ID, Output: json.RawMessage(h)}, nil
+		return protocol.Response{ID: req.ID, Output: json.RawMessage(h)}, nil
 	}
 	return a.answer(req)
 }
@@ -95,11 +96,11 @@ func bigAnswer(size int) []byte {
 func TestBigAnswersBoundedMemory(t *testing.T) {
 	const size = 4 << 20
 	vs := sameEchoVectors(t, 100)
-	impl := answerImpl{answer: func(req Request) (Response, error) {
-		return Response{ID: req.ID, Output: bigAnswer(size)}, nil
+	impl := answerImpl{answer: func(req protocol.Request) (protocol.Response, error) {
+		return protocol.Response{ID: req.ID, Output: bigAnswer(size)}, nil
 	}}
 	before := heapInUse()
-	r := &Runner{Impl: impl, Hello: &Hello{Protocol: 1, Ops: []string{"echo.echo"}}, Parallel: 2}
+	r := &Runner{Impl: impl, Hello: &protocol.Hello{Protocol: 1, Ops: []string{"echo.echo"}}, Parallel: 2}
 	results := r.Run(context.Background(), vs)
 	after := heapInUse()
 	if after > before && after-before > 128*mb {
@@ -152,10 +153,10 @@ func TestWideAnswersDiffsCapped(t *testing.T) {
 	}
 	b.WriteString("}")
 	wide := b.Bytes()
-	impl := answerImpl{answer: func(req Request) (Response, error) {
-		return Response{ID: req.ID, Output: bytes.Clone(wide)}, nil
+	impl := answerImpl{answer: func(req protocol.Request) (protocol.Response, error) {
+		return protocol.Response{ID: req.ID, Output: bytes.Clone(wide)}, nil
 	}}
-	r := &Runner{Impl: impl, Hello: &Hello{Protocol: 1, Ops: []string{"echo.echo"}}, Parallel: 1}
+	r := &Runner{Impl: impl, Hello: &protocol.Hello{Protocol: 1, Ops: []string{"echo.echo"}}, Parallel: 1}
 	results := r.Run(context.Background(), sameEchoVectors(t, 4))
 	for _, res := range results {
 		if res.Outcome != Fail || len(res.Diffs) > MaxDiffs+1 || !strings.Contains(res.Diffs[len(res.Diffs)-1], "more difference") {
@@ -319,23 +320,23 @@ func TestPayloadStaysText(t *testing.T) {
 	hello, _ := json.Marshal(map[string]any{"protocol": 1, "name": payload, "version": payload, "language": payload, "ops": []string{"echo.echo"}})
 	vs := sameEchoVectors(t, 7)
 	str, _ := json.Marshal(payload)
-	impl := answerImpl{hello: string(hello), answer: func(req Request) (Response, error) {
+	impl := answerImpl{hello: string(hello), answer: func(req protocol.Request) (protocol.Response, error) {
 		id, _ := strconv.Atoi(string(req.ID))
 		switch id % 7 {
 		case 1:
-			return Response{ID: req.ID, Error: &ErrorBody{Kind: "internal", Message: payload}}, nil
+			return protocol.Response{ID: req.ID, Error: &protocol.Error{Kind: "internal", Message: payload}}, nil
 		case 2:
-			return Response{ID: req.ID, Error: &ErrorBody{Kind: payload, Message: payload}}, nil
+			return protocol.Response{ID: req.ID, Error: &protocol.Error{Kind: payload, Message: payload}}, nil
 		case 3:
-			return Response{ID: req.ID, Output: json.RawMessage(`{"rejected":{"code":` + string(str) + `}}`)}, nil
+			return protocol.Response{ID: req.ID, Output: json.RawMessage(`{"rejected":{"code":` + string(str) + `}}`)}, nil
 		case 4:
-			return Response{ID: req.ID, Output: json.RawMessage(`{"text":` + string(str) + `,` + string(str) + `:[` + string(str) + `]}`)}, nil
+			return protocol.Response{ID: req.ID, Output: json.RawMessage(`{"text":` + string(str) + `,` + string(str) + `:[` + string(str) + `]}`)}, nil
 		case 5:
-			return Response{}, &CallError{Outcome: Crash, Msg: payload, Stderr: payload + "\n" + payload}
+			return protocol.Response{}, &CallError{Outcome: Crash, Msg: payload, Stderr: payload + "\n" + payload}
 		case 6:
-			return Response{ID: req.ID, Error: &ErrorBody{Kind: KindUnsupported, Message: payload}}, nil
+			return protocol.Response{ID: req.ID, Error: &protocol.Error{Kind: protocol.KindUnsupported, Message: payload}}, nil
 		}
-		return Response{ID: req.ID, Output: json.RawMessage(`{"text":"a"}`)}, nil
+		return protocol.Response{ID: req.ID, Output: json.RawMessage(`{"text":"a"}`)}, nil
 	}}
 	h, err := Connect(context.Background(), impl)
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/conform-suite/conform/protocol"
 )
 
 // HTTP is an implementation served over HTTP: every request is POSTed as a
@@ -58,35 +60,35 @@ func NewHTTPClient() *http.Client {
 func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // Call POSTs one request.
-func (h *HTTP) Call(ctx context.Context, req Request) (Response, error) {
+func (h *HTTP) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	body, err := appendRequestLine(nil, nil, req, h.grease(0))
 	if err != nil {
-		return Response{}, callErr(ProtocolErr, "%v", err)
+		return protocol.Response{}, callErr(ProtocolErr, "%v", err)
 	}
 	data, err := h.post(ctx, body)
 	if err != nil {
-		return Response{}, err
+		return protocol.Response{}, err
 	}
 	data = bytes.TrimSpace(data)
 	if h.MaxLine > 0 && len(data) > h.MaxLine {
-		return Response{}, callErr(ProtocolErr, "the answer is %d bytes, longer than the limit of %d (--max-line)", len(data), h.MaxLine)
+		return protocol.Response{}, callErr(ProtocolErr, "the answer is %d bytes, longer than the limit of %d (--max-line)", len(data), h.MaxLine)
 	}
-	resp, err := parseResponse(data)
+	resp, err := protocol.ParseAnswer(data)
 	if err != nil {
-		return Response{}, callErr(ProtocolErr, "%v", err)
+		return protocol.Response{}, callErr(ProtocolErr, "%v", err)
 	}
 	if !bytes.Equal(resp.ID, compactID(req.ID)) {
-		return Response{}, callErr(ProtocolErr, "the answer's id %s is not the request's id %s", resp.ID, req.ID)
+		return protocol.Response{}, callErr(ProtocolErr, "the answer's id %s is not the request's id %s", resp.ID, req.ID)
 	}
 	return resp, nil
 }
 
 // CallBatch POSTs reqs as one array. It returns one answer or error per
 // request, in the order of reqs; ids must be distinct.
-func (h *HTTP) CallBatch(ctx context.Context, reqs []Request) ([]Response, []error) {
-	resps := make([]Response, len(reqs))
+func (h *HTTP) CallBatch(ctx context.Context, reqs []protocol.Request) ([]protocol.Response, []error) {
+	resps := make([]protocol.Response, len(reqs))
 	errs := make([]error, len(reqs))
-	fail := func(err error) ([]Response, []error) {
+	fail := func(err error) ([]protocol.Response, []error) {
 		for i := range errs {
 			if errs[i] == nil {
 				errs[i] = err
@@ -120,7 +122,7 @@ func (h *HTTP) CallBatch(ctx context.Context, reqs []Request) ([]Response, []err
 		index[string(compactID(req.ID))] = i
 	}
 	for _, a := range answers {
-		resp, perr := parseResponse(a)
+		resp, perr := protocol.ParseAnswer(a)
 		if perr == nil && h.MaxLine > 0 && len(a) > h.MaxLine {
 			perr = fmt.Errorf("the answer is %d bytes, longer than the limit of %d (--max-line)", len(a), h.MaxLine)
 		}

@@ -3,6 +3,8 @@ package runner
 import (
 	"fmt"
 	"runtime/debug"
+
+	"github.com/conform-suite/conform/protocol"
 )
 
 // Identity says which conform made a report and with which vectors: the
@@ -24,7 +26,7 @@ type Identity struct {
 // digest.
 func NewIdentity(corpusDigest string) *Identity {
 	id := &Identity{Module: "github.com/conform-suite/conform", Version: "unknown",
-		Protocol: ProtocolVersion, Suite: SuiteVersion, CorpusDigest: corpusDigest}
+		Protocol: protocol.Version, Suite: SuiteVersion, CorpusDigest: corpusDigest}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return id

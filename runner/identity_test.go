@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/conform-suite/conform/protocol"
 )
 
 // Four requests of one op, sent at once, each 2s: the suite took 2s of
@@ -56,7 +58,7 @@ func TestReportsCarryIdentity(t *testing.T) {
 	var got struct {
 		Conform Identity `json:"conform"`
 	}
-	if err := json.Unmarshal(js.Bytes(), &got); err != nil || got.Conform.CorpusDigest != digest || got.Conform.Protocol != ProtocolVersion || got.Conform.Version == "" {
+	if err := json.Unmarshal(js.Bytes(), &got); err != nil || got.Conform.CorpusDigest != digest || got.Conform.Protocol != protocol.Version || got.Conform.Version == "" {
 		t.Errorf("JSON conform = %+v, %v", got.Conform, err)
 	}
 	var text, md, junit bytes.Buffer

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+
+	"github.com/conform-suite/conform/protocol"
 )
 
 // Implementation is anything that answers protocol v1 requests: the
@@ -12,6 +14,6 @@ import (
 // means no answer could be had (the process died, the request timed out, the
 // answer was not a protocol message); it is classified by the runner.
 type Implementation interface {
-	Call(ctx context.Context, req Request) (Response, error)
+	Call(ctx context.Context, req protocol.Request) (protocol.Response, error)
 	Close() error
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/conform-suite/conform/internal/fakeimpl"
 	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -16,7 +17,7 @@ import (
 // excepted) with one of fakeimpl's liars.
 type liar func([]byte) []byte
 
-func (l liar) Call(ctx context.Context, req Request) (Response, error) {
+func (l liar) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	resp, err := InProcess{}.Call(ctx, req)
 	if err == nil && resp.Output != nil && req.Op != "hello" {
 		resp.Output = l(resp.Output)

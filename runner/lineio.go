@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"io"
 	"sync"
-)
 
-// DefaultMaxLine is the default cap on one protocol line, in bytes.
-const DefaultMaxLine = 16 << 20
+	"github.com/conform-suite/conform/protocol"
+)
 
 // LineTooLongError reports a line longer than the cap. Either the rest of
 // the line was read and discarded, so the stream stays in step, or (Partial)
@@ -41,7 +40,7 @@ type lineReader struct {
 
 func newLineReader(r io.Reader, max int) *lineReader {
 	if max <= 0 {
-		max = DefaultMaxLine
+		max = protocol.DefaultMaxLine
 	}
 	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -48,7 +49,7 @@ func Recorded(profile string, v *vectors.Vector) *vectors.Divergence {
 // judgeRecordedError judges an answer to a vector whose profile's system is
 // recorded to answer with a protocol error: an error of the same kind
 // passes (messages are never compared), anything else is a wrong answer.
-func judgeRecordedError(res *Result, resp Response, d *vectors.Divergence) {
+func judgeRecordedError(res *Result, resp protocol.Response, d *vectors.Divergence) {
 	want := fmt.Sprintf("error kind %s (the answer recorded for %s)", d.Error.Kind, d.System)
 	switch {
 	case resp.Error != nil && resp.Error.Kind == d.Error.Kind:
@@ -57,7 +58,7 @@ func judgeRecordedError(res *Result, resp Response, d *vectors.Divergence) {
 	case resp.Error != nil:
 		res.Diffs = []string{fmt.Sprintf("$: want %s, got error kind %s: %s", want, resp.Error.Kind, short(resp.Error.Message))}
 	case resp.Output == nil:
-		res.Outcome, res.Detail = ProtocolErr, errNoAnswerBody.Error()
+		res.Outcome, res.Detail = ProtocolErr, protocol.ErrNoAnswerBody.Error()
 		return
 	default:
 		res.Actual = resp.Output

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -32,12 +33,12 @@ const profileCorpus = `{"op": "quote.parse", "description": "d", "vectors": [
 // href, byte for byte.
 type scripted map[string]string
 
-func (s scripted) Call(_ context.Context, req Request) (Response, error) {
+func (s scripted) Call(_ context.Context, req protocol.Request) (protocol.Response, error) {
 	var in struct{ Href string }
 	json.Unmarshal(req.Input, &in)
-	var resp Response
+	var resp protocol.Response
 	if err := json.Unmarshal([]byte(s[in.Href]), &resp); err != nil {
-		return Response{}, err
+		return protocol.Response{}, err
 	}
 	resp.ID = req.ID
 	return resp, nil

@@ -6,14 +6,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/spec"
 )
 
 // Report is everything one run produced; its Write methods render it.
 type Report struct {
 	SuiteVersion   string
-	Implementation *Hello // nil: the implementation does not know hello
-	Transport      string // "in-process", "stdio: CMD", "http: URL", ...
+	Implementation *protocol.Hello // nil: the implementation does not know hello
+	Transport      string          // "in-process", "stdio: CMD", "http: URL", ...
 	Started        time.Time
 	Duration       time.Duration
 	Results        []Result

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"github.com/conform-suite/conform/internal/safetext"
 	"io"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/conform-suite/conform/internal/safetext"
+	"github.com/conform-suite/conform/protocol"
 )
 
 // jsonHead is the JSON report (schemas/report.schema.json) but for its
@@ -19,7 +21,7 @@ type jsonHead struct {
 	Schema         string            `json:"$schema"`
 	SuiteVersion   string            `json:"suite_version"`
 	Protocol       int               `json:"protocol"`
-	Implementation *Hello            `json:"implementation"`
+	Implementation *protocol.Hello   `json:"implementation"`
 	Conform        *Identity         `json:"conform,omitempty"`
 	Transport      string            `json:"transport"`
 	Profile        string            `json:"profile"`
@@ -114,7 +116,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	head := jsonHead{
 		Schema:         "https://conform-suite.github.io/schemas/report.schema.json",
 		SuiteVersion:   r.SuiteVersion,
-		Protocol:       ProtocolVersion,
+		Protocol:       protocol.Version,
 		Implementation: r.Implementation,
 		Conform:        r.Conform,
 		Transport:      r.Transport,

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/schemaset"
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/spec"
 )
 
@@ -38,8 +39,8 @@ func validate(t *testing.T, s schemaFile, data []byte) error {
 // sampleReport has one result of every outcome, a stale entry and a spec.
 func sampleReport(t *testing.T) *Report {
 	vs := testVectors()
-	req := func(i int) Request {
-		return Request{ID: IntID(int64(i + 1)), Op: vs[i%len(vs)].Op, Input: json.RawMessage(`{"text": "a\u00e9😀"}`)}
+	req := func(i int) protocol.Request {
+		return protocol.Request{ID: protocol.IntID(int64(i + 1)), Op: vs[i%len(vs)].Op, Input: json.RawMessage(`{"text": "a\u00e9😀"}`)}
 	}
 	results := []Result{
 		{Vector: vs[0], Outcome: Pass, Duration: time.Millisecond},
@@ -61,7 +62,7 @@ func sampleReport(t *testing.T) *Report {
 	}
 	return &Report{
 		SuiteVersion:   SuiteVersion,
-		Implementation: &Hello{Protocol: 1, Name: "sample", Version: "1.2", Language: "go", Ops: []string{"quote.parse"}},
+		Implementation: &protocol.Hello{Protocol: 1, Name: "sample", Version: "1.2", Language: "go", Ops: []string{"quote.parse"}},
 		Transport:      "stdio: ./impl",
 		Started:        time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 		Duration:       1500 * time.Millisecond,
@@ -238,7 +239,7 @@ func TestServeStdioAnswersValidate(t *testing.T) {
 		if err := validate(t, resp, []byte(l)); err != nil {
 			t.Errorf("answer %q: %v", l, err)
 		}
-		r, err := parseResponse([]byte(l))
+		r, err := protocol.ParseAnswer([]byte(l))
 		if i > 0 && (err != nil && string(r.ID) != "null" || r.Error == nil && string(r.ID) != "null") {
 			t.Errorf("answer %q = %+v, %v; want an error", l, r, err)
 		}

@@ -2,10 +2,11 @@ package runner
 
 import (
 	"fmt"
-	"github.com/conform-suite/conform/internal/safetext"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/conform-suite/conform/internal/safetext"
 )
 
 // TextOptions tunes the human report.

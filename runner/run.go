@@ -25,10 +25,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/conform-suite/conform/protocol"
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/conform-suite/conform/protocol"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/vectors"
@@ -62,7 +63,7 @@ type Result struct {
 	Diffs    []string // for Fail: one line per difference, by JSON path
 	Detail   string   // for the other outcomes: what happened
 	Stderr   string   // the tail of the implementation's stderr, for crashes and the like
-	Request  Request
+	Request  protocol.Request
 	Expected json.RawMessage // the output the vector expects from this implementation
 	Actual   json.RawMessage // the output the implementation gave, when at most MaxAnswerKept bytes
 	// Clipped describes an output longer than MaxAnswerKept (Actual is
@@ -112,7 +113,7 @@ type Runner struct {
 	Impl Implementation
 	// Hello is the implementation's handshake answer; nil means it does not
 	// know hello and supports every op.
-	Hello *Hello
+	Hello *protocol.Hello
 	// Choices are the implementation's values for implementation-defined
 	// points; when nil, Hello.Choices are used.
 	Choices map[string]string
@@ -142,14 +143,14 @@ type Runner struct {
 // Batcher is an implementation that can answer several requests at once
 // (HTTP batches).
 type Batcher interface {
-	CallBatch(ctx context.Context, reqs []Request) ([]Response, []error)
+	CallBatch(ctx context.Context, reqs []protocol.Request) ([]protocol.Response, []error)
 }
 
 // Connect performs the hello handshake (PROTO-HELLO-001). It returns nil and
 // no error for an implementation that does not know hello (it answers with
 // error kind unsupported), and a *StartError when the implementation cannot
 // be reached or its answer is not a hello.
-func Connect(ctx context.Context, impl Implementation) (*Hello, error) {
+func Connect(ctx context.Context, impl Implementation) (*protocol.Hello, error) {
 	resp, err := impl.Call(ctx, protocol.HelloRequest())
 	if err != nil {
 		var se *StartError
@@ -160,17 +161,17 @@ func Connect(ctx context.Context, impl Implementation) (*Hello, error) {
 		return nil, &StartError{Msg: "no answer to hello: " + detail, Stderr: stderr}
 	}
 	if resp.Error != nil {
-		if resp.Error.Kind == KindUnsupported {
+		if resp.Error.Kind == protocol.KindUnsupported {
 			return nil, nil
 		}
 		return nil, &StartError{Msg: fmt.Sprintf("hello was answered with error %s: %s", resp.Error.Kind, resp.Error.Message)}
 	}
-	var h Hello
+	var h protocol.Hello
 	if err := json.Unmarshal(resp.Output, &h); err != nil {
 		return nil, &StartError{Msg: "the answer to hello is not a hello output: " + err.Error()}
 	}
-	if h.Protocol != ProtocolVersion {
-		return nil, &StartError{Msg: fmt.Sprintf("the implementation speaks protocol %d; this runner speaks %d", h.Protocol, ProtocolVersion)}
+	if h.Protocol != protocol.Version {
+		return nil, &StartError{Msg: fmt.Sprintf("the implementation speaks protocol %d; this runner speaks %d", h.Protocol, protocol.Version)}
 	}
 	if h.Ops == nil {
 		h.Ops = []string{}
@@ -219,7 +220,7 @@ func (r *Runner) Run(ctx context.Context, vs []*vectors.Vector) []Result {
 // not to be sent (its op is not offered).
 func (r *Runner) request(id int64, v *vectors.Vector, res *Result) bool {
 	res.Vector = v
-	res.Request = Request{ID: IntID(id), Op: v.Op, Input: v.Input, Value: r.decoded.input(v.Input)}
+	res.Request = protocol.Request{ID: protocol.IntID(id), Op: v.Op, Input: v.Input, Value: r.decoded.input(v.Input)}
 	if !r.Hello.Supports(v.Op) {
 		r.unsupported(res, "the implementation does not list "+v.Op+" in hello")
 		return false
@@ -276,7 +277,7 @@ func (r *Runner) RunOne(ctx context.Context, id int64, v *vectors.Vector) Result
 }
 
 func (r *Runner) runBatch(ctx context.Context, b Batcher, vs []*vectors.Vector, results []Result, lo, hi int) {
-	var reqs []Request
+	var reqs []protocol.Request
 	var idx []int
 	for i := lo; i < hi; i++ {
 		if r.request(int64(i+1), vs[i], &results[i]) && !interrupted(ctx, &results[i], "before this vector was sent") {
@@ -302,7 +303,7 @@ func (r *Runner) runBatch(ctx context.Context, b Batcher, vs []*vectors.Vector, 
 }
 
 // call sends one request under the per-request deadline.
-func (r *Runner) call(ctx context.Context, req Request) (Response, error) {
+func (r *Runner) call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	cctx, cancel := r.deadline(ctx)
 	defer cancel()
 	return r.Impl.Call(cctx, req)
@@ -316,7 +317,7 @@ func (r *Runner) deadline(ctx context.Context) (context.Context, context.CancelF
 }
 
 // judge classifies an answer.
-func (r *Runner) judge(res *Result, resp Response, err error) {
+func (r *Runner) judge(res *Result, resp protocol.Response, err error) {
 	defer res.bound()
 	v := res.Vector
 	d := Recorded(r.Profile, v)
@@ -333,7 +334,7 @@ func (r *Runner) judge(res *Result, resp Response, err error) {
 			res.Detail = fmt.Sprintf("no answer within %v (set the limit with --timeout): %s", r.Timeout, res.Detail)
 		}
 		return
-	case resp.Error != nil && resp.Error.Kind == KindUnsupported:
+	case resp.Error != nil && resp.Error.Kind == protocol.KindUnsupported:
 		r.unsupported(res, "the implementation answered error kind unsupported: "+resp.Error.Message)
 		return
 	case d != nil && d.Error != nil:
@@ -346,7 +347,7 @@ func (r *Runner) judge(res *Result, resp Response, err error) {
 		res.Outcome, res.Detail = Errored, resp.Error.Kind+": "+resp.Error.Message
 		return
 	case resp.Output == nil:
-		res.Outcome, res.Detail = ProtocolErr, errNoAnswerBody.Error()
+		res.Outcome, res.Detail = ProtocolErr, protocol.ErrNoAnswerBody.Error()
 		return
 	}
 	res.Actual = resp.Output
@@ -386,7 +387,7 @@ func (r *Runner) judge(res *Result, resp Response, err error) {
 // judgeError judges the answer to a vector that expects a protocol error of
 // one kind: an error of that kind passes, whatever its message; an output
 // or an error of another kind fails.
-func judgeError(res *Result, resp Response) {
+func judgeError(res *Result, resp protocol.Response) {
 	want := res.Vector.Expect.Error.Kind
 	res.Expected, _ = json.Marshal(map[string]any{"error": map[string]string{"kind": want}})
 	switch {
@@ -394,10 +395,10 @@ func judgeError(res *Result, resp Response) {
 		res.Outcome = Pass
 	case resp.Error != nil:
 		res.Outcome, res.Verdict = Fail, Mismatch
-		res.Actual, _ = json.Marshal(map[string]*ErrorBody{"error": resp.Error})
+		res.Actual, _ = json.Marshal(map[string]*protocol.Error{"error": resp.Error})
 		res.Diffs = []string{fmt.Sprintf("$.error.kind: want %q, got %q (%s)", want, resp.Error.Kind, resp.Error.Message)}
 	case resp.Output == nil:
-		res.Outcome, res.Detail = ProtocolErr, errNoAnswerBody.Error()
+		res.Outcome, res.Detail = ProtocolErr, protocol.ErrNoAnswerBody.Error()
 	default:
 		res.Outcome, res.Verdict, res.Actual = Fail, Mismatch, resp.Output
 		res.Diffs = []string{fmt.Sprintf("$: want an error answer of kind %q (the input is malformed), got the output %s", want, clipOutput(resp.Output))}

@@ -33,7 +33,7 @@ func ServeStdio(ctx context.Context, impl Implementation, r io.Reader, w io.Writ
 			var tooLong *LineTooLongError
 			switch {
 			case errors.As(err, &tooLong):
-				out = appendAnswer(out[:0], errorResponse(nil, KindBadRequest, tooLong.Error()))
+				out = appendAnswer(out[:0], errorResponse(nil, protocol.KindBadRequest, tooLong.Error()))
 			case errors.Is(err, io.EOF):
 				return bw.Flush()
 			default:
@@ -70,7 +70,7 @@ func ServeLine(ctx context.Context, impl Implementation, line []byte) []byte {
 // embedding it and overriding Call (a proxy that rewrites answers) is
 // answered through its own Call.
 type AnswerAppender interface {
-	AppendAnswer(ctx context.Context, req Request, buf []byte) []byte
+	AppendAnswer(ctx context.Context, req protocol.Request, buf []byte) []byte
 	AnswerType() reflect.Type
 }
 
@@ -87,25 +87,25 @@ func appendServe(buf []byte, ctx context.Context, impl Implementation, data []by
 }
 
 // serveOne decodes one request, in one pass, and answers it.
-func serveOne(ctx context.Context, impl Implementation, data []byte) Response {
+func serveOne(ctx context.Context, impl Implementation, data []byte) protocol.Response {
 	req, refusal := protocol.ParseRequest(data)
 	if refusal != nil {
 		return *refusal
 	}
 	resp, err := impl.Call(ctx, req)
 	if err != nil {
-		return errorResponse(req.ID, KindInternal, err.Error())
+		return errorResponse(req.ID, protocol.KindInternal, err.Error())
 	}
 	resp.ID = req.ID
 	return resp
 }
 
-func errorResponse(id json.RawMessage, kind, msg string) Response {
+func errorResponse(id json.RawMessage, kind, msg string) protocol.Response {
 	return protocol.ErrorAnswer(id, kind, msg)
 }
 
 // appendAnswer appends resp as one line.
-func appendAnswer(buf []byte, resp Response) []byte { return protocol.AppendAnswer(buf, resp) }
+func appendAnswer(buf []byte, resp protocol.Response) []byte { return protocol.AppendAnswer(buf, resp) }
 
 // compactID returns the id without surrounding white space, the form in
 // which ids are matched.
@@ -225,7 +225,7 @@ func (o ServeOptions) Handler(impl Implementation) http.Handler {
 			w.Write(append(data, '\n'))
 		}
 		refuse := func(status int, format string, args ...any) {
-			reply(status, errorResponse(nil, KindBadRequest, fmt.Sprintf(format, args...)))
+			reply(status, errorResponse(nil, protocol.KindBadRequest, fmt.Sprintf(format, args...)))
 		}
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conform-suite/conform/protocol"
 	"pgregory.net/rapid"
 )
 
@@ -13,7 +14,7 @@ import (
 // answers): the server must answer it through that Call.
 type upper struct{ InProcess }
 
-func (u upper) Call(ctx context.Context, req Request) (Response, error) {
+func (u upper) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	resp, err := u.InProcess.Call(ctx, req)
 	resp.Output = bytes.ToUpper(resp.Output)
 	return resp, err
@@ -52,7 +53,7 @@ func TestAppendAnswerAsCall(t *testing.T) {
 		}
 	}
 	for i, v := range corpus(t) {
-		line, err := RequestLine(Request{ID: IntID(int64(i)), Op: v.Op, Input: v.Input})
+		line, err := RequestLine(protocol.Request{ID: protocol.IntID(int64(i)), Op: v.Op, Input: v.Input})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/conform-suite/conform/protocol"
 )
 
 // Spawn starts a new process for every request: it writes the request line
@@ -22,17 +24,17 @@ type Spawn struct {
 // Call runs one process for req. The process runs in a process group of
 // its own, killed whole once the answer is read, the deadline passes or the
 // process exits.
-func (s *Spawn) Call(ctx context.Context, req Request) (Response, error) {
+func (s *Spawn) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	if len(s.Command) == 0 {
-		return Response{}, &StartError{Msg: "no command to start"}
+		return protocol.Response{}, &StartError{Msg: "no command to start"}
 	}
 	line, err := appendRequestLine(nil, nil, req, "")
 	if err != nil {
-		return Response{}, callErr(ProtocolErr, "%v", err)
+		return protocol.Response{}, callErr(ProtocolErr, "%v", err)
 	}
 	p, err := startProc(s.Command, s.Dir, s.Env, s.StderrMax)
 	if err != nil {
-		return Response{}, err
+		return protocol.Response{}, err
 	}
 	defer func() {
 		p.kill()
@@ -61,9 +63,9 @@ func (s *Spawn) Call(ctx context.Context, req Request) (Response, error) {
 		p.kill()
 		<-p.exited
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return Response{}, &CallError{Outcome: Timeout, Msg: "no answer before the deadline; the process was killed", Stderr: p.stderr.String()}
+			return protocol.Response{}, &CallError{Outcome: Timeout, Msg: "no answer before the deadline; the process was killed", Stderr: p.stderr.String()}
 		}
-		return Response{}, ctx.Err()
+		return protocol.Response{}, ctx.Err()
 	}
 	p.kill()
 	<-p.exited // its last words on stderr
@@ -71,16 +73,16 @@ func (s *Spawn) Call(ctx context.Context, req Request) (Response, error) {
 	var tooLong *LineTooLongError
 	switch {
 	case errors.As(r.err, &tooLong):
-		return Response{}, &CallError{Outcome: ProtocolErr, Msg: "the implementation wrote " + tooLong.Error(), Stderr: stderr}
+		return protocol.Response{}, &CallError{Outcome: ProtocolErr, Msg: "the implementation wrote " + tooLong.Error(), Stderr: stderr}
 	case r.err != nil:
-		return Response{}, &CallError{Outcome: Crash, Msg: "the process ended without answering (" + p.status() + ")", Stderr: stderr}
+		return protocol.Response{}, &CallError{Outcome: Crash, Msg: "the process ended without answering (" + p.status() + ")", Stderr: stderr}
 	}
-	resp, err := parseResponse(r.line)
+	resp, err := protocol.ParseAnswer(r.line)
 	if err != nil {
-		return Response{}, &CallError{Outcome: ProtocolErr, Msg: err.Error(), Stderr: stderr}
+		return protocol.Response{}, &CallError{Outcome: ProtocolErr, Msg: err.Error(), Stderr: stderr}
 	}
 	if !bytes.Equal(resp.ID, compactID(req.ID)) {
-		return Response{}, &CallError{Outcome: ProtocolErr, Msg: fmt.Sprintf("the answer's id %s is not the request's id %s", resp.ID, req.ID), Stderr: stderr}
+		return protocol.Response{}, &CallError{Outcome: ProtocolErr, Msg: fmt.Sprintf("the answer's id %s is not the request's id %s", resp.ID, req.ID), Stderr: stderr}
 	}
 	resp.Stderr = func() string { return stderr }
 	return resp, nil

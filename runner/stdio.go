@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/conform-suite/conform/protocol"
 )
 
 // Stdio is a persistent child process that speaks protocol v1 over its
@@ -76,7 +78,7 @@ type child struct {
 }
 
 type answer struct {
-	resp  Response
+	resp  protocol.Response
 	err   error
 	retry bool // the child was killed because of another request
 }
@@ -93,11 +95,11 @@ func (s *Stdio) Stderr() string {
 }
 
 // Call sends req to the child and waits for its answer or for ctx.
-func (s *Stdio) Call(ctx context.Context, req Request) (Response, error) {
+func (s *Stdio) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	for attempt := 0; ; attempt++ {
 		c, err := s.child()
 		if err != nil {
-			return Response{}, err
+			return protocol.Response{}, err
 		}
 		a := c.call(ctx, req)
 		if a.retry && attempt < 3 {
@@ -204,7 +206,7 @@ func (c *child) kill(reason string) {
 	c.p.kill()
 }
 
-func (c *child) call(ctx context.Context, req Request) answer {
+func (c *child) call(ctx context.Context, req protocol.Request) answer {
 	grease := ""
 	if c.s.Grease {
 		grease = "grease_" + strconv.Itoa(len(req.Op)%7)
@@ -323,7 +325,7 @@ func (c *child) read() {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		resp, perr := parseResponse(bytes.Clone(line))
+		resp, perr := protocol.ParseAnswer(bytes.Clone(line))
 		key := string(resp.ID)
 		wire, err := strconv.ParseInt(key, 10, 64)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/internal/fakeimpl"
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -37,7 +38,7 @@ func echoCorpus(t *testing.T) []*vectors.Vector {
 
 // runFake connects to impl and runs the echo corpus, returning the outcome
 // of each vector by the last part of its id.
-func runFake(t *testing.T, impl Implementation, timeout time.Duration, parallel int) (map[string]Result, *Hello) {
+func runFake(t *testing.T, impl Implementation, timeout time.Duration, parallel int) (map[string]Result, *protocol.Hello) {
 	t.Helper()
 	defer impl.Close()
 	ctx := context.Background()
@@ -134,7 +135,7 @@ func TestStdioHugeLineBounded(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	_, err := s.Call(ctx, Request{ID: IntID(1), Op: "echo.echo", Input: json.RawMessage(`{"huge":true}`)})
+	_, err := s.Call(ctx, protocol.Request{ID: protocol.IntID(1), Op: "echo.echo", Input: json.RawMessage(`{"huge":true}`)})
 	runtime.ReadMemStats(&after)
 	var ce *CallError
 	if !errors.As(err, &ce) || ce.Outcome != ProtocolErr {
@@ -143,7 +144,7 @@ func TestStdioHugeLineBounded(t *testing.T) {
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > fakeimpl.HugeSize/4 {
 		t.Errorf("reading a %d-byte line allocated %d bytes", fakeimpl.HugeSize, alloc)
 	}
-	resp, err := s.Call(ctx, Request{ID: IntID(2), Op: "echo.echo", Input: json.RawMessage(`{"text":"after"}`)})
+	resp, err := s.Call(ctx, protocol.Request{ID: protocol.IntID(2), Op: "echo.echo", Input: json.RawMessage(`{"text":"after"}`)})
 	if err != nil || string(resp.Output) != `{"text":"after"}` {
 		t.Errorf("Call after the huge line = %s, %v; want the echo", resp.Output, err)
 	}
@@ -190,7 +191,7 @@ func TestStdioRestartBudget(t *testing.T) {
 	ctx := context.Background()
 	var outcomes []Outcome
 	for i := range 6 {
-		_, err := s.Call(ctx, Request{ID: IntID(int64(i)), Op: "echo.echo", Input: json.RawMessage(`{"text":"a"}`)})
+		_, err := s.Call(ctx, protocol.Request{ID: protocol.IntID(int64(i)), Op: "echo.echo", Input: json.RawMessage(`{"text":"a"}`)})
 		o := Pass
 		if err != nil {
 			o, _, _ = classify(err)
@@ -204,7 +205,7 @@ func TestStdioRestartBudget(t *testing.T) {
 	if strings.Join(toStrings(outcomes), ",") != strings.Join(toStrings(want), ",") {
 		t.Errorf("outcomes = %v, want %v", outcomes, want)
 	}
-	_, err := s.Call(ctx, Request{ID: IntID(9), Op: "echo.echo", Input: json.RawMessage(`{"text":"a"}`)})
+	_, err := s.Call(ctx, protocol.Request{ID: protocol.IntID(9), Op: "echo.echo", Input: json.RawMessage(`{"text":"a"}`)})
 	if err == nil || !strings.Contains(err.Error(), "restart budget") {
 		t.Errorf("Call after the budget = %v, want an error naming the restart budget", err)
 	}
@@ -244,7 +245,7 @@ func TestSpawn(t *testing.T) {
 // echoImpl is the echo fake in process, for HTTP servers.
 type echoImpl struct{ delay time.Duration }
 
-func (e echoImpl) Call(ctx context.Context, req Request) (Response, error) {
+func (e echoImpl) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	if e.delay > 0 && req.Op != "hello" {
 		select {
 		case <-time.After(e.delay):
@@ -253,11 +254,11 @@ func (e echoImpl) Call(ctx context.Context, req Request) (Response, error) {
 	}
 	switch req.Op {
 	case "hello":
-		return Response{ID: req.ID, Output: json.RawMessage(`{"protocol":1,"name":"echo","version":"0","language":"go","ops":["echo.echo"]}`)}, nil
+		return protocol.Response{ID: req.ID, Output: json.RawMessage(`{"protocol":1,"name":"echo","version":"0","language":"go","ops":["echo.echo"]}`)}, nil
 	case "echo.echo":
-		return Response{ID: req.ID, Output: req.Input}, nil
+		return protocol.Response{ID: req.ID, Output: req.Input}, nil
 	}
-	return Response{ID: req.ID, Error: &ErrorBody{Kind: KindUnsupported, Message: "no"}}, nil
+	return protocol.Response{ID: req.ID, Error: &protocol.Error{Kind: protocol.KindUnsupported, Message: "no"}}, nil
 }
 
 func (echoImpl) Close() error { return nil }

@@ -46,7 +46,7 @@ func codelessRefusal(want, got *jsonv.Value) *CodelessRefusal {
 	if got == nil {
 		return nil
 	}
-	for _, key := range refusalMembers {
+	for _, key := range protocol.RefusalMembers {
 		w, g := want.Get(key), got.Get(key)
 		if w == nil || g == nil || g.Kind != jsonv.Object {
 			continue
@@ -61,6 +61,3 @@ func codelessRefusal(want, got *jsonv.Value) *CodelessRefusal {
 	}
 	return nil
 }
-
-// refusalMembers are the output members that mark a refusal.
-var refusalMembers = []string{"rejected", "dropped"}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/conform-suite/conform/protocol"
 
 	"github.com/conform-suite/conform/vectors"
 )
@@ -74,7 +75,7 @@ func TestRequireOps(t *testing.T) {
 			vs = append(vs, v)
 		}
 	}
-	r := &Runner{Impl: InProcess{}, Hello: &Hello{Protocol: 1, Ops: []string{"quote.parse"}}, RequireOps: RequiredOps{Ops: []string{"selref.replay"}}}
+	r := &Runner{Impl: InProcess{}, Hello: &protocol.Hello{Protocol: 1, Ops: []string{"quote.parse"}}, RequireOps: RequiredOps{Ops: []string{"selref.replay"}}}
 	rep := &Report{Results: r.Run(context.Background(), vs)}
 	parse, replay := 0, 0
 	for _, res := range rep.Results {

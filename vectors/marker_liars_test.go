@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
@@ -22,7 +23,7 @@ type liar struct {
 	input   func(text string) string // when set, applied to the input's text and deltas
 }
 
-func (l liar) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (l liar) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	if l.input != nil {
 		var in map[string]any
 		if json.Unmarshal(req.Input, &in) == nil {

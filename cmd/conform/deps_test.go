@@ -1,9 +1,10 @@
 package main
 
 import (
-	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -30,13 +31,11 @@ func TestDeps(t *testing.T) {
 	}
 }
 
-// maxSourceLines bounds the length of a non-test Go file of the module: a
-// longer one is split into files of one concern each.
-const maxSourceLines = 600
-
-// TestSourceFileLength checks every non-test Go file of the module, the
-// generated ones included, against maxSourceLines.
-func TestSourceFileLength(t *testing.T) {
+// TestProtocolNamesDefinedOnce: the protocol's types, error kinds and limits
+// are named once, in package protocol, and used under that name: no other
+// package of the module declares an alias of one (type X = protocol.Y) or a
+// constant or variable that only renames one (X = protocol.Y).
+func TestProtocolNamesDefinedOnce(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -46,20 +45,37 @@ func TestSourceFileLength(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" || d.Name() == "node_modules") {
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" || d.Name() == "node_modules" || path == filepath.Join(root, "protocol")) {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
 			return nil
 		}
-		data, err := os.ReadFile(path)
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
 		if err != nil {
 			return err
 		}
 		files++
-		if n := bytes.Count(data, []byte("\n")); n > maxSourceLines {
-			rel, _ := filepath.Rel(root, path)
-			t.Errorf("%s has %d lines, more than %d", rel, n, maxSourceLines)
+		rel, _ := filepath.Rel(root, path)
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					if s.Assign.IsValid() && isProtocolName(s.Type) {
+						t.Errorf("%s: type %s is an alias of a protocol type: use protocol's name", rel, s.Name.Name)
+					}
+				case *ast.ValueSpec:
+					for i, v := range s.Values {
+						if isProtocolName(v) {
+							t.Errorf("%s: %s renames a protocol constant or variable: use protocol's name", rel, s.Names[i].Name)
+						}
+					}
+				}
+			}
 		}
 		return nil
 	})
@@ -69,4 +85,14 @@ func TestSourceFileLength(t *testing.T) {
 	if files < 50 {
 		t.Fatalf("found only %d Go files under %s: not the module's root", files, root)
 	}
+}
+
+// isProtocolName reports whether e is protocol.X with X exported.
+func isProtocolName(e ast.Expr) bool {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	return ok && pkg.Name == "protocol" && sel.Sel.IsExported()
 }

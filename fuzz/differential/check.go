@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
@@ -29,15 +30,15 @@ const callTimeout = 10 * time.Second
 // path itself when no implementation is given.
 type serveLine struct{}
 
-func (serveLine) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (serveLine) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	line, err := runner.RequestLine(req)
 	if err != nil {
-		return runner.Response{}, err
+		return protocol.Response{}, err
 	}
 	out := runner.ServeLine(ctx, reference.InProcess{}, []byte(strings.TrimSuffix(line, "\n")))
-	var resp runner.Response
+	var resp protocol.Response
 	if err := json.Unmarshal(out, &resp); err != nil {
-		return runner.Response{}, fmt.Errorf("answer line %q: %v", out, err)
+		return protocol.Response{}, fmt.Errorf("answer line %q: %v", out, err)
 	}
 	resp.Raw = bytes.TrimSuffix(out, []byte("\n"))
 	return resp, nil
@@ -88,7 +89,7 @@ func closeImplementation() {
 func check(impl runner.Implementation, op string, input json.RawMessage) error {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	req := runner.Request{ID: runner.IntID(1), Op: op, Input: input}
+	req := protocol.Request{ID: protocol.IntID(1), Op: op, Input: input}
 	want, err := reference.InProcess{}.Call(ctx, req)
 	if err != nil {
 		return fmt.Errorf("reference: %v", err)

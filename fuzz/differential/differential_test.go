@@ -3,11 +3,13 @@ package differential
 import (
 	"context"
 	"encoding/json"
-	"github.com/conform-suite/conform/reference"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/conform-suite/conform/protocol"
+	"github.com/conform-suite/conform/reference"
 
 	"github.com/conform-suite/conform/runner"
 )
@@ -70,7 +72,7 @@ func TestPlantedHelperProcess(t *testing.T) {
 
 type ucs2 struct{}
 
-func (ucs2) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (ucs2) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	req.Input = json.RawMessage(strings.Map(func(r rune) rune {
 		if r > 0xFFFF {
 			return 0xFFFD

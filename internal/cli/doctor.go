@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/conform-suite/conform/protocol"
 	"io"
 	"maps"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/conform-suite/conform/protocol"
 
 	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/internal/schemaset"
@@ -94,7 +95,7 @@ func (d *doctorRun) check(ok bool, format string, args ...any) {
 }
 
 // call sends one request, bounded by the timeout.
-func (d *doctorRun) call(req runner.Request) (runner.Response, error) {
+func (d *doctorRun) call(req protocol.Request) (protocol.Response, error) {
 	cctx, cancel := context.WithTimeout(d.ctx, d.timeout)
 	defer cancel()
 	return d.im.Call(cctx, req)
@@ -102,7 +103,7 @@ func (d *doctorRun) call(req runner.Request) (runner.Response, error) {
 
 // rawAnswer returns the answer line as received, or as re-encoded when the
 // transport kept no bytes.
-func rawAnswer(resp runner.Response) []byte {
+func rawAnswer(resp protocol.Response) []byte {
 	if resp.Raw != nil {
 		return resp.Raw
 	}
@@ -113,7 +114,7 @@ func rawAnswer(resp runner.Response) []byte {
 // hello checks the handshake's answer: a hello output that matches its
 // schema and names itself in plain text, or (hello nil) error kind
 // unsupported, well-formed, when asked again.
-func (d *doctorRun) hello(hello *runner.Hello) {
+func (d *doctorRun) hello(hello *protocol.Hello) {
 	if hello == nil {
 		// The handshake took the answer for error kind unsupported: check
 		// that it is a well-formed protocol answer saying so.
@@ -121,7 +122,7 @@ func (d *doctorRun) hello(hello *runner.Hello) {
 		switch {
 		case err != nil:
 			d.check(false, "hello: no answer the second time: %v", err)
-		case resp.Error == nil || resp.Error.Kind != runner.KindUnsupported:
+		case resp.Error == nil || resp.Error.Kind != protocol.KindUnsupported:
 			d.check(false, "hello: answered %s the second time, error kind unsupported the first", rawAnswer(resp))
 		default:
 			verr := d.set.Validate("protocol.schema.json", "/$defs/response", rawAnswer(resp))
@@ -149,11 +150,11 @@ func (d *doctorRun) hello(hello *runner.Hello) {
 // unknownOp checks that an op nobody offers is answered error kind
 // unsupported, in a well-formed response.
 func (d *doctorRun) unknownOp() {
-	resp, err := d.call(runner.Request{ID: runner.IntID(1), Op: "conform.no-such-op", Input: json.RawMessage(`{}`)})
+	resp, err := d.call(protocol.Request{ID: protocol.IntID(1), Op: "conform.no-such-op", Input: json.RawMessage(`{}`)})
 	switch {
 	case err != nil:
 		d.check(false, "unknown op: no answer: %v", err)
-	case resp.Error == nil || resp.Error.Kind != runner.KindUnsupported:
+	case resp.Error == nil || resp.Error.Kind != protocol.KindUnsupported:
 		d.check(false, "unknown op: answered %s, want error kind unsupported (PROTO-ERROR-002)", rawAnswer(resp))
 	default:
 		verr := d.set.Validate("protocol.schema.json", "/$defs/response", rawAnswer(resp))
@@ -164,7 +165,7 @@ func (d *doctorRun) unknownOp() {
 // answers sends every selected vector of an offered op and checks that each
 // answer is a protocol response and each output matches its op's schema;
 // the first ten failures are shown.
-func (d *doctorRun) answers(hello *runner.Hello, vs []*vectors.Vector) {
+func (d *doctorRun) answers(hello *protocol.Hello, vs []*vectors.Vector) {
 	bad, noSchema, unsupported, sent := 0, map[string]bool{}, 0, 0
 	fail := func(format string, args ...any) {
 		bad++
@@ -178,7 +179,7 @@ func (d *doctorRun) answers(hello *runner.Hello, vs []*vectors.Vector) {
 			continue
 		}
 		sent++
-		resp, err := d.call(runner.Request{ID: runner.IntID(int64(i + 2)), Op: v.Op, Input: v.Input})
+		resp, err := d.call(protocol.Request{ID: protocol.IntID(int64(i + 2)), Op: v.Op, Input: v.Input})
 		if err != nil {
 			fail("%s: %s", v.ID, safetext.Clip(err.Error(), 2000))
 			continue
@@ -216,7 +217,7 @@ func (d *doctorRun) overhead(pings int) {
 	var times []time.Duration
 	for i := range pings {
 		start := time.Now()
-		_, err := d.call(runner.Request{ID: runner.IntID(int64(100000 + i)), Op: "hello", Input: json.RawMessage(`{"protocol":1}`)})
+		_, err := d.call(protocol.Request{ID: protocol.IntID(int64(100000 + i)), Op: "hello", Input: json.RawMessage(`{"protocol":1}`)})
 		if err != nil {
 			d.check(false, "overhead: hello round trip %d failed: %v", i+1, err)
 			return

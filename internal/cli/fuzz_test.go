@@ -17,6 +17,7 @@ import (
 
 	"github.com/conform-suite/conform/fuzz"
 	"github.com/conform-suite/conform/internal/await"
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
@@ -29,7 +30,7 @@ const fuzzFaultEnv = "CONFORM_TEST_FUZZ_FAULT"
 // its text.
 type replayFault struct{}
 
-func (replayFault) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (replayFault) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err != nil || req.Op != "selref.replay" || resp.Output == nil {
 		return resp, err
@@ -54,7 +55,7 @@ type sendTurnLiar struct {
 	random bool
 }
 
-func (l sendTurnLiar) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (l sendTurnLiar) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err != nil || req.Op != "quote.send_turn" || resp.Output == nil {
 		return resp, err
@@ -93,11 +94,11 @@ var fuzzFaults = map[string]runner.Implementation{
 // unsupported.
 type allUnsupported struct{}
 
-func (allUnsupported) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (allUnsupported) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	if req.Op == "hello" {
 		return reference.InProcess{}.Call(ctx, req)
 	}
-	return runner.Response{ID: req.ID, Error: &runner.ErrorBody{Kind: "unsupported", Message: "not here"}}, nil
+	return protocol.Response{ID: req.ID, Error: &protocol.Error{Kind: "unsupported", Message: "not here"}}, nil
 }
 
 func (allUnsupported) Close() error { return nil }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -31,30 +32,30 @@ const hostilePayload = "\x1b]0;pwned\x07 \x1b]52;c;aGk=\x07 \x1b[2J \x00 \u202ee
 
 type hostile struct{}
 
-func (hostile) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (hostile) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	str, _ := json.Marshal(hostilePayload)
 	if req.Op == "hello" {
-		return runner.Response{ID: req.ID, Output: json.RawMessage(fmt.Sprintf(`{"protocol":1,"name":%s,"version":%s,"language":%s,"ops":["echo.echo"]}`, str, str, str))}, nil
+		return protocol.Response{ID: req.ID, Output: json.RawMessage(fmt.Sprintf(`{"protocol":1,"name":%s,"version":%s,"language":%s,"ops":["echo.echo"]}`, str, str, str))}, nil
 	}
 	id, _ := strconv.Atoi(string(req.ID))
 	switch id % 5 {
 	case 1:
-		return runner.Response{ID: req.ID, Error: &runner.ErrorBody{Kind: "internal", Message: hostilePayload}}, nil
+		return protocol.Response{ID: req.ID, Error: &protocol.Error{Kind: "internal", Message: hostilePayload}}, nil
 	case 2:
-		return runner.Response{ID: req.ID, Output: json.RawMessage(`{"text":` + string(str) + `}`)}, nil
+		return protocol.Response{ID: req.ID, Output: json.RawMessage(`{"text":` + string(str) + `}`)}, nil
 	case 3:
-		return runner.Response{ID: req.ID, Output: json.RawMessage(`{"rejected":{"code":` + string(str) + `}}`)}, nil
+		return protocol.Response{ID: req.ID, Output: json.RawMessage(`{"rejected":{"code":` + string(str) + `}}`)}, nil
 	case 4:
 		fmt.Fprintln(os.Stderr, hostilePayload)
 		os.Exit(3)
 	}
-	return runner.Response{ID: req.ID, Output: req.Input}, nil
+	return protocol.Response{ID: req.ID, Output: req.Input}, nil
 }
 
 func (hostile) Close() error { return nil }
 
 func serveHostile() int {
-	if err := runner.ServeStdio(context.Background(), hostile{}, os.Stdin, os.Stdout, runner.DefaultMaxLine); err != nil {
+	if err := runner.ServeStdio(context.Background(), hostile{}, os.Stdin, os.Stdout, protocol.DefaultMaxLine); err != nil {
 		return 1
 	}
 	return 0

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/conform-suite/conform/internal/safetext"
 	"strings"
 	"time"
+
+	"github.com/conform-suite/conform/internal/safetext"
+	"github.com/conform-suite/conform/protocol"
 
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
@@ -29,7 +31,7 @@ func (f *implFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.spawn, "spawn", "", "start `CMD` once per request (slow fallback)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "per-request time limit")
 	fs.IntVar(&f.restarts, "restarts", runner.DefaultRestarts, "how many times a crashed --stdio child is restarted")
-	fs.IntVar(&f.maxLine, "max-line", runner.DefaultMaxLine, "longest answer accepted, in `bytes` (a line on stdio; over HTTP each answer, of a batch too)")
+	fs.IntVar(&f.maxLine, "max-line", protocol.DefaultMaxLine, "longest answer accepted, in `bytes` (a line on stdio; over HTTP each answer, of a batch too)")
 	fs.Int64Var(&f.maxBody, "max-body", runner.DefaultMaxAnswerBody, "longest HTTP answer body accepted, in `bytes`; answers are never decompressed and redirects never followed")
 	fs.BoolVar(&f.noGrease, "no-grease", false, "do not add an unknown member to requests (grease)")
 }
@@ -92,7 +94,7 @@ func (f *implFlags) build() (runner.Implementation, string, error) {
 
 // connect opens the implementation and performs the handshake. On failure it
 // prints the error and returns false: nothing can be run (exit code 2).
-func (e *env) connect(ctx context.Context, f *implFlags) (runner.Implementation, *runner.Hello, string, bool) {
+func (e *env) connect(ctx context.Context, f *implFlags) (runner.Implementation, *protocol.Hello, string, bool) {
 	impl, transport, err := f.open()
 	if err != nil {
 		e.errorf("%v", err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/conform-suite/conform/internal/fakeimpl"
 	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
@@ -46,7 +47,7 @@ func init() {
 
 type rewriting func([]byte) []byte
 
-func (f rewriting) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (f rewriting) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	resp, err := reference.InProcess{}.Call(ctx, req)
 	if err == nil && resp.Output != nil && req.Op != "hello" {
 		resp.Output = f(resp.Output)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
@@ -160,7 +161,7 @@ func (e *env) explain(args []string) int {
 	for _, d := range v.Divergences {
 		fmt.Fprintf(&b, "recorded answer of %s (graded under --profile %s): %s\n%s\n", d.System, d.System, d.Reason, indentJSON(d.Answer()))
 	}
-	line, err := runner.RequestLine(runner.Request{ID: runner.IntID(1), Op: v.Op, Input: v.Input})
+	line, err := runner.RequestLine(protocol.Request{ID: protocol.IntID(1), Op: v.Op, Input: v.Input})
 	if err != nil {
 		e.errorf("%s: %v", v.ID, err)
 		return ExitUsage

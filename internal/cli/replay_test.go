@@ -6,13 +6,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/conform-suite/conform/reference"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/conform-suite/conform/protocol"
+	"github.com/conform-suite/conform/reference"
 
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
@@ -107,7 +109,7 @@ func serveReplay(system string, r io.Reader, w io.Writer) error {
 }
 
 func replayLine(answers map[string]*vectors.Divergence, line []byte, out *bufio.Writer) error {
-	var req runner.Request
+	var req protocol.Request
 	if json.Unmarshal(line, &req) == nil && len(req.ID) > 0 {
 		if k, err := replayKey(req.Op, req.Input); err == nil && answers[k] != nil {
 			var body bytes.Buffer
@@ -228,7 +230,7 @@ func TestReplayIsByteExact(t *testing.T) {
 			if d.Output == nil || !bytes.Contains(bytes.ToLower(d.Output), []byte(`\ud`)) {
 				continue
 			}
-			line, err := runner.RequestLine(runner.Request{ID: runner.IntID(7), Op: v.Op, Input: v.Input})
+			line, err := runner.RequestLine(protocol.Request{ID: protocol.IntID(7), Op: v.Op, Input: v.Input})
 			if err != nil {
 				t.Fatal(err)
 			}

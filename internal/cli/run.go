@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
@@ -251,7 +252,7 @@ func (e *env) parseChoices(choices listFlag) (map[string]string, bool) {
 
 // mergeChoices returns the choices hello declares with override applied,
 // or nil (the declared choices stand) when nothing is overridden.
-func mergeChoices(hello *runner.Hello, override map[string]string) map[string]string {
+func mergeChoices(hello *protocol.Hello, override map[string]string) map[string]string {
 	if len(override) == 0 {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
@@ -35,7 +36,7 @@ func (e *env) serve(args []string) int {
 	stdio := fs.Bool("stdio", false, "serve on stdin and stdout")
 	addr := fs.String("http", "", "serve HTTP on `ADDR` (host:port; loopback when the host is omitted)")
 	maxBody := fs.Int64("max-body", runner.DefaultMaxBody, "largest HTTP request body accepted, in `bytes`")
-	maxLine := fs.Int("max-line", runner.DefaultMaxLine, "longest request line accepted on stdin, in `bytes`")
+	maxLine := fs.Int("max-line", protocol.DefaultMaxLine, "longest request line accepted on stdin, in `bytes`")
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -117,7 +118,7 @@ type countingImpl struct {
 	p *progress
 }
 
-func (c *countingImpl) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (c *countingImpl) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	resp, err := c.Implementation.Call(ctx, req)
 	c.p.n.Add(1)
 	return resp, err
@@ -128,7 +129,7 @@ type countingBatcher struct {
 	b runner.Batcher
 }
 
-func (c *countingBatcher) CallBatch(ctx context.Context, reqs []runner.Request) ([]runner.Response, []error) {
+func (c *countingBatcher) CallBatch(ctx context.Context, reqs []protocol.Request) ([]protocol.Response, []error) {
 	resps, errs := c.b.CallBatch(ctx, reqs)
 	c.p.n.Add(int64(len(reqs)))
 	return resps, errs

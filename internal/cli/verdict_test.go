@@ -15,6 +15,7 @@ import (
 
 	"github.com/conform-suite/conform/internal/await"
 	"github.com/conform-suite/conform/internal/fakeimpl"
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
@@ -27,7 +28,7 @@ const codelessEnv = "CONFORM_TEST_CODELESS"
 // codeless is the reference with the code of every refusal removed.
 type codeless struct{ reference.InProcess }
 
-func (c codeless) Call(ctx context.Context, req runner.Request) (runner.Response, error) {
+func (c codeless) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	resp, err := c.InProcess.Call(ctx, req)
 	if err != nil || resp.Output == nil {
 		return resp, err
@@ -48,7 +49,7 @@ func (c codeless) Call(ctx context.Context, req runner.Request) (runner.Response
 }
 
 func serveCodeless() int {
-	if err := runner.ServeStdio(context.Background(), codeless{}, os.Stdin, os.Stdout, runner.DefaultMaxLine); err != nil {
+	if err := runner.ServeStdio(context.Background(), codeless{}, os.Stdin, os.Stdout, protocol.DefaultMaxLine); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

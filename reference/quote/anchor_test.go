@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
-	"github.com/conform-suite/conform/reference/internal/opkit"
+	"github.com/conform-suite/conform/protocol"
 )
 
 // naiveFindAll is the obvious quadratic search, the oracle of findAll.
@@ -145,7 +145,7 @@ func TestInteger(t *testing.T) {
 func TestSelectRefusesFractions(t *testing.T) {
 	for _, start := range []string{"1e-400", "0.5", "4.0000000000000000000000000000000000000000000000000000000000000000000000000000000001"} {
 		out, err := callRaw(selectOp, json.RawMessage(`{"text":"abc","start":`+start+`,"end":2}`))
-		if e, ok := errors.AsType[*opkit.Error](err); !ok || e.Kind != opkit.KindBadRequest {
+		if e, ok := errors.AsType[*protocol.Error](err); !ok || e.Kind != protocol.KindBadRequest {
 			t.Errorf("quote.select start %s = %v, %v; want a bad_request error", start, out, err)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/conform-suite/conform/reference/internal/opkit"
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/spec"
 )
 
@@ -156,8 +156,8 @@ func TestOpsBadRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		out, err := callRaw(Ops[tt.op], json.RawMessage(tt.input))
-		e, ok := errors.AsType[*opkit.Error](err)
-		if !ok || e.Kind != opkit.KindBadRequest {
+		e, ok := errors.AsType[*protocol.Error](err)
+		if !ok || e.Kind != protocol.KindBadRequest {
 			t.Errorf("%s(%s) = %v, %v, want a bad_request error", tt.op, tt.input, out, err)
 		}
 	}

@@ -22,14 +22,14 @@ import (
 // exactly from their literal, json.Number and json.RawMessage as written.
 func Decode(input *jsonv.Value, v any) error {
 	if input == nil {
-		return &Error{Kind: KindBadRequest, Message: "missing input"}
+		return &protocol.Error{Kind: protocol.KindBadRequest, Message: "missing input"}
 	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return &Error{Kind: KindInternal, Message: fmt.Sprintf("decode into %T", v)}
+		return &protocol.Error{Kind: protocol.KindInternal, Message: fmt.Sprintf("decode into %T", v)}
 	}
 	if err := decode(input, rv.Elem()); err != nil {
-		return &Error{Kind: KindBadRequest, Message: within(err, "input").Error()}
+		return &protocol.Error{Kind: protocol.KindBadRequest, Message: within(err, "input").Error()}
 	}
 	return nil
 }

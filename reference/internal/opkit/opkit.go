@@ -11,18 +11,6 @@ import (
 	"github.com/conform-suite/conform/protocol"
 )
 
-// Error kinds of protocol v1 (spec/protocol.md). A rejection of the input is
-// never an Error: it is an ordinary output carrying "rejected" or "dropped".
-const (
-	KindUnsupported = protocol.KindUnsupported
-	KindBadRequest  = protocol.KindBadRequest
-	KindInternal    = protocol.KindInternal
-)
-
-// Error is a failure of the implementation itself, answered as
-// {"error": {"kind", "message"}}.
-type Error = protocol.Error
-
 // Handler answers one op. input is the request's "input" member, decoded
 // once (by the transport that read the request, or by Parse). The returned
 // value is marshalled with encoding/json into "output".
@@ -34,11 +22,11 @@ type Handler func(input *jsonv.Value) (any, error)
 // members onto fields).
 func Parse(input json.RawMessage) (*jsonv.Value, error) {
 	if len(input) == 0 {
-		return nil, &Error{Kind: KindBadRequest, Message: "missing input"}
+		return nil, &protocol.Error{Kind: protocol.KindBadRequest, Message: "missing input"}
 	}
 	v, err := protocol.InputOptions.Parse(input)
 	if err != nil {
-		return nil, &Error{Kind: KindBadRequest, Message: "input: " + err.Error()}
+		return nil, &protocol.Error{Kind: protocol.KindBadRequest, Message: "input: " + err.Error()}
 	}
 	return v, nil
 }
@@ -54,7 +42,7 @@ func DecodeRaw(input json.RawMessage, v any) error {
 
 // BadRequest returns a bad_request error with a formatted message.
 func BadRequest(format string, args ...any) error {
-	return &Error{Kind: KindBadRequest, Message: fmt.Sprintf(format, args...)}
+	return &protocol.Error{Kind: protocol.KindBadRequest, Message: fmt.Sprintf(format, args...)}
 }
 
 // HasLoneSurrogate reports whether a string anywhere in v (a member name

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/conform-suite/conform/protocol"
 )
 
 func TestDecode(t *testing.T) {
@@ -30,8 +32,8 @@ func TestDecode(t *testing.T) {
 	for _, tt := range tests {
 		var v in
 		err := DecodeRaw(json.RawMessage(tt.input), &v)
-		var e *Error
-		if tt.ok && err != nil || !tt.ok && (!errors.As(err, &e) || e.Kind != KindBadRequest) {
+		var e *protocol.Error
+		if tt.ok && err != nil || !tt.ok && (!errors.As(err, &e) || e.Kind != protocol.KindBadRequest) {
 			t.Errorf("Decode(%q) = %v, want ok=%v (bad_request otherwise)", tt.input, err, tt.ok)
 		}
 	}

@@ -33,6 +33,7 @@ import (
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/internal/schemaset"
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
 	"github.com/conform-suite/conform/vectors/internal/vectorkit"
@@ -230,7 +231,7 @@ func classOf(a answer) string {
 	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(a.Output, &m) == nil {
-		for _, k := range []string{"rejected", "dropped"} {
+		for _, k := range protocol.RefusalMembers {
 			if r, ok := m[k]; ok {
 				var c struct{ Code string }
 				json.Unmarshal(r, &c)
