@@ -17,6 +17,7 @@ import (
 
 	messages "github.com/cucumber/messages/go/v34"
 
+	"github.com/conform-suite/conform/internal/schemaset"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 )
@@ -203,6 +204,10 @@ type harness struct {
 	// driver's own tests use it.
 	more func(*registry)
 
+	schemasOnce sync.Once
+	schemas     *schemaset.Set // the ops' output schemas, for "the input is accepted"
+	schemasErr  error
+
 	helloOnce sync.Once
 	hello     *protocol.Hello // nil when the implementation does not know hello
 	helloErr  error
@@ -283,4 +288,19 @@ func (h *harness) initScenario(sc *registry) {
 		h.verdicts.mu.Unlock()
 		return ctx, nil
 	})
+}
+
+// outputSchemaError validates output, an accepted answer of op, against the
+// op's output schema (schemas/ops/OP.json#/$defs/output); an op without a
+// schema file (the fakes' echo.echo) is not checked.
+func (h *harness) outputSchemaError(op string, output []byte) error {
+	h.schemasOnce.Do(func() { h.schemas, h.schemasErr = schemaset.Load() })
+	if h.schemasErr != nil {
+		return h.schemasErr
+	}
+	file := "ops/" + op + ".json"
+	if !h.schemas.Has(file) {
+		return nil
+	}
+	return h.schemas.Validate(file, "/$defs/output", output)
 }

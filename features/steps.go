@@ -454,6 +454,9 @@ func codeText(body *jsonv.Value) string {
 	return ""
 }
 
+// accepted checks that the last answer is an output of the op that refuses
+// nothing: no refusal member, and the shape of an accepted output, as the
+// op's schema gives it (an empty object is no answer).
 func (s *scenario) accepted() error {
 	kind, body, err := s.refusal()
 	if err != nil {
@@ -461,6 +464,13 @@ func (s *scenario) accepted() error {
 	}
 	if kind != "" {
 		return s.failf("the input is %s (code %s), want it accepted", kind, firstNonEmpty(codeText(body), "none"))
+	}
+	out, err := s.output()
+	if err != nil {
+		return err
+	}
+	if err := s.h.outputSchemaError(s.op, out); err != nil {
+		return s.failf("the input is accepted, but the output is not one of %s: %v", s.op, err)
 	}
 	return nil
 }
