@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/protocol"
 )
 
@@ -203,6 +204,10 @@ func short(v any) string {
 		}
 		s = strings.TrimSuffix(buf.String(), "\n")
 	}
+	// A value is shown as JSON whose invisible and control characters are
+	// escapes, wherever the diff goes (every report, the HTML page, the
+	// expectations file).
+	s = safetext.JSON(s)
 	const max = 200
 	if len(s) > max {
 		head := truncateUTF8(s, max/2)

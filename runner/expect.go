@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -116,7 +117,7 @@ func WriteExpectations(w io.Writer, results []Result) error {
 		} else if d := firstLine(res); d != "" {
 			reason += ": " + d
 		}
-		lines = append(lines, fmt.Sprintf("%s  # %s", res.Vector.ID, truncateUTF8(reason, 160)))
+		lines = append(lines, fmt.Sprintf("%s  # %s", res.Vector.ID, truncateUTF8(safetext.Text(reason), 160)))
 	}
 	slices.Sort(lines)
 	for _, l := range lines {

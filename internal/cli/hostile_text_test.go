@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/protocol"
@@ -26,9 +27,10 @@ const hostileEnv = "CONFORM_TEST_HOSTILE"
 
 // hostilePayload: a title change (OSC 0), a clipboard write (OSC 52), a
 // screen clear (CSI 2J), NUL, a bidi override, a forged closing line, an
-// image, a javascript link, HTML, a C1 control and invalid UTF-8.
+// image, a javascript link, HTML, C1 controls (CSI U+009B, NEL U+0085),
+// invisible characters (U+FEFF, U+200B) and invalid UTF-8.
 const hostilePayload = "\x1b]0;pwned\x07 \x1b]52;c;aGk=\x07 \x1b[2J \x00 \u202eevil\u202c\n999 passed, 0 failed\n" +
-	"![](http://x.test/i.png) [x](javascript:alert(1)) <img src=x onerror=alert(1)> \u009b \xff"
+	"![](http://x.test/i.png) [x](javascript:alert(1)) <img src=x onerror=alert(1)> \u009b \u0085 c\ufeff \u200b \xff"
 
 type hostile struct{}
 
@@ -42,7 +44,8 @@ func (hostile) Call(ctx context.Context, req protocol.Request) (protocol.Respons
 	case 1:
 		return protocol.Response{ID: req.ID, Error: &protocol.Error{Kind: "internal", Message: hostilePayload}}, nil
 	case 2:
-		return protocol.Response{ID: req.ID, Output: json.RawMessage(`{"text":` + string(str) + `}`)}, nil
+		// The payload and a lone surrogate.
+		return protocol.Response{ID: req.ID, Output: json.RawMessage(`{"text":` + strings.TrimSuffix(string(str), `"`) + `\ud800"}`)}, nil
 	case 3:
 		return protocol.Response{ID: req.ID, Output: json.RawMessage(`{"rejected":{"code":` + string(str) + `}}`)}, nil
 	case 4:
@@ -84,8 +87,9 @@ func hostileTextDir(t *testing.T, n int) string {
 }
 
 // rawText says what in s would act on a terminal or hide text (a control
-// other than newline, a bidi control, a separator, invalid UTF-8) or forge
-// a closing line; "" when nothing does.
+// other than newline, a format character such as a bidi control or U+FEFF,
+// a separator, invalid UTF-8) or forge a closing line; "" when nothing
+// does.
 func rawText(s string) string {
 	for i, r := range s {
 		switch {
@@ -94,7 +98,7 @@ func rawText(s string) string {
 				return fmt.Sprintf("invalid UTF-8 at byte %d", i)
 			}
 		case r == '\n':
-		case r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
+		case r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r):
 			return fmt.Sprintf("%U at byte %d: %q", r, i, s[max(0, i-40):min(len(s), i+40)])
 		}
 	}
@@ -152,9 +156,9 @@ func TestHostileTextStaysText(t *testing.T) {
 	t.Setenv(hostileEnv, "1")
 	dir := hostileTextDir(t, 10)
 	out := t.TempDir()
-	tap, junit, md := filepath.Join(out, "r.tap"), filepath.Join(out, "r.xml"), filepath.Join(out, "r.md")
+	tap, junit, md, known := filepath.Join(out, "r.tap"), filepath.Join(out, "r.xml"), filepath.Join(out, "r.md"), filepath.Join(out, "known.txt")
 	code, stdout, stderr := conform(t, "", "run", "--stdio", quoteArg(os.Args[0]), "--vectors", dir, "--parallel", "1",
-		"--tap", tap, "--junit", junit, "--markdown", md)
+		"--tap", tap, "--junit", junit, "--markdown", md, "--write-expectations", known)
 	if code != ExitFailed {
 		t.Errorf("exit code %d, want %d\n%s", code, ExitFailed, stderr)
 	}
@@ -178,7 +182,7 @@ func TestHostileTextStaysText(t *testing.T) {
 		}
 		return string(data)
 	}
-	for _, p := range []string{tap, junit, md} {
+	for _, p := range []string{tap, junit, md, known} {
 		if problem := rawText(read(p)); problem != "" {
 			t.Errorf("%s holds %s", filepath.Base(p), problem)
 		}
@@ -214,6 +218,39 @@ func TestHostileTextStaysText(t *testing.T) {
 	}
 	if !strings.HasSuffix(read(md), "\n2 passed, 8 failed\n") {
 		t.Errorf("the Markdown report does not end with the true closing line")
+	}
+}
+
+// TestExplainEscapes: conform explain shows a vector whose description and
+// input hold invisible characters (U+0085, U+FEFF, U+200B, U+009B) and a
+// lone surrogate with every one of them escaped, and its request line is
+// still JSON of the same value.
+func TestExplainEscapes(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "echo"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := `{"op":"echo.echo","description":"Echo.","vectors":[{"id":"echo.echo/invisible","description":"a\u0085b\ufeffc\u200bd\u009be",` +
+		`"requirements":["PROTO-FRAME-001"],"input":{"text":"a\u0085b\ufeffc\u200bd\u009be\ud800"},"expect":{"output":{"text":"\ufeff"}}}]}`
+	if err := os.WriteFile(filepath.Join(dir, "echo", "echo.json"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := conform(t, "", "explain", "--vectors", dir, "echo.echo/invisible")
+	if code != ExitOK {
+		t.Fatalf("explain: exit %d\n%s", code, stderr)
+	}
+	if p := rawText(stdout); p != "" {
+		t.Errorf("explain prints %s", p)
+	}
+	for _, want := range []string{`description: a\u0085b\ufeffc\u200bd\u009be`, `"text": "a\u0085b\ufeffc\u200bd\u009be\ud800"`, `"text": "\ufeff"`} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("explain lacks %q:\n%s", want, stdout)
+		}
+	}
+	_, line, _ := strings.Cut(stdout, "one line of stdin):\n")
+	var req struct{ Input json.RawMessage }
+	if err := json.Unmarshal([]byte(line), &req); err != nil || string(req.Input) != `{"text":"a\u0085b\ufeffc\u200bd\u009be\ud800"}` {
+		t.Errorf("the request line %q is not the vector's request (%v)", line, err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/spec"
@@ -134,7 +135,7 @@ func (e *env) explain(args []string) int {
 	}
 	fmt.Fprintf(&b, "file:        %s\n", file)
 	fmt.Fprintf(&b, "op:          %s\n", v.Op)
-	fmt.Fprintf(&b, "description: %s\n", v.Description)
+	fmt.Fprintf(&b, "description: %s\n", safetext.Text(v.Description))
 	if len(v.Tags) > 0 {
 		fmt.Fprintf(&b, "tags:        %s\n", strings.Join(v.Tags, ", "))
 	}
@@ -159,14 +160,16 @@ func (e *env) explain(args []string) int {
 		}
 	}
 	for _, d := range v.Divergences {
-		fmt.Fprintf(&b, "recorded answer of %s (graded under --profile %s): %s\n%s\n", d.System, d.System, d.Reason, indentJSON(d.Answer()))
+		fmt.Fprintf(&b, "recorded answer of %s (graded under --profile %s): %s\n%s\n", d.System, d.System, safetext.Text(d.Reason), indentJSON(d.Answer()))
 	}
 	line, err := runner.RequestLine(protocol.Request{ID: protocol.IntID(1), Op: v.Op, Input: v.Input})
 	if err != nil {
 		e.errorf("%s: %v", v.ID, err)
 		return ExitUsage
 	}
-	fmt.Fprintf(&b, "request line (send it to the implementation on one line of stdin):\n%s", line)
+	// The line stays JSON of the same value with its invisible characters
+	// written as escapes: pasted, it sends what the vector holds.
+	fmt.Fprintf(&b, "request line (send it to the implementation on one line of stdin):\n%s\n", safetext.JSON(strings.TrimSuffix(line, "\n")))
 	fmt.Fprint(e.stdout, b.String())
 	return ExitOK
 }
@@ -178,10 +181,15 @@ func lookup(s *spec.Spec, id string) (spec.Requirement, bool) {
 	return s.Lookup(id)
 }
 
+// indentJSON indents JSON for a person, its invisible and control
+// characters written as escapes (the same JSON value).
 func indentJSON(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if err := json.Indent(&b, raw, "  ", "  "); err != nil {
-		return "  " + string(raw)
+	var c, b bytes.Buffer
+	if err := json.Compact(&c, raw); err != nil {
+		return "  " + safetext.JSON(string(raw))
+	}
+	if err := json.Indent(&b, []byte(safetext.JSON(c.String())), "  ", "  "); err != nil {
+		return "  " + safetext.JSON(c.String())
 	}
 	return "  " + b.String()
 }
