@@ -247,7 +247,7 @@ const serveEnv = "CONFORM_FEATURES_SERVE"
 func TestMain(m *testing.M) {
 	fakeimpl.MaybeRun()
 	if os.Getenv(serveEnv) == "stdio" {
-		if err := runner.ServeStdio(context.Background(), reference.InProcess{}, os.Stdin, os.Stdout, 0); err != nil {
+		if err := protocol.ServeStdio(context.Background(), reference.InProcess{}, os.Stdin, os.Stdout, 0); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(0)

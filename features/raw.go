@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/internal/safetext"
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
@@ -49,7 +50,7 @@ func (f ServeRaw) Exchange(ctx context.Context, input []byte) ([]byte, time.Dura
 // same loop as `conform serve --stdio`.
 func InProcessRaw() Raw {
 	return ServeRaw(func(ctx context.Context, r io.Reader, w io.Writer) error {
-		return runner.ServeStdio(ctx, reference.InProcess{}, r, w, 0)
+		return protocol.ServeStdio(ctx, reference.InProcess{}, r, w, 0)
 	})
 }
 

@@ -74,7 +74,7 @@ func (s *scenario) registerSelfTest(sc *registry) {
 	sc.Step(`^the implementation declares the choice `+q+` as `+q+`$`, s.declareChoice)
 	sc.Step(`^the reference served over HTTP$`, s.serveReference)
 	sc.Step(`^the reference served over HTTP with a batch limit of (\d+)$`, func(n int) error {
-		s.self.server = httptest.NewServer(runner.ServeOptions{MaxBatch: n}.Handler(reference.InProcess{}))
+		s.self.server = httptest.NewServer(protocol.ServeOptions{MaxBatch: n}.Handler(reference.InProcess{}))
 		return nil
 	})
 	sc.Step(`^an HTTP implementation that answers every op with status 500$`, s.serve500)
@@ -174,7 +174,7 @@ func (s *scenario) declareChoice(name, value string) error {
 }
 
 func (s *scenario) serveReference() error {
-	s.self.server = httptest.NewServer(runner.HTTPHandler(reference.InProcess{}, 0))
+	s.self.server = httptest.NewServer(protocol.HTTPHandler(reference.InProcess{}, 0))
 	return nil
 }
 

@@ -28,7 +28,7 @@ func TestPlantedHelperProcess(t *testing.T) {
 	if i < 0 {
 		os.Exit(3)
 	}
-	if err := runner.ServeStdio(context.Background(), all[i], os.Stdin, os.Stdout, 0); err != nil {
+	if err := protocol.ServeStdio(context.Background(), all[i], os.Stdin, os.Stdout, 0); err != nil {
 		os.Exit(4)
 	}
 	os.Exit(0)

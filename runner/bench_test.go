@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -55,13 +56,13 @@ func BenchmarkStdio(b *testing.B) {
 }
 
 func BenchmarkHTTP(b *testing.B) {
-	srv := httptest.NewServer(HTTPHandler(InProcess{}, 0))
+	srv := httptest.NewServer(protocol.HTTPHandler(InProcess{}, 0))
 	defer srv.Close()
 	benchRun(b, NewHTTP(srv.URL), 1)
 }
 
 func BenchmarkHTTPBatch32(b *testing.B) {
-	srv := httptest.NewServer(HTTPHandler(InProcess{}, 0))
+	srv := httptest.NewServer(protocol.HTTPHandler(InProcess{}, 0))
 	defer srv.Close()
 	benchRun(b, NewHTTP(srv.URL), 32)
 }

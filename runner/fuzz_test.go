@@ -38,7 +38,7 @@ func FuzzServeLine(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		out := ServeLine(context.Background(), InProcess{}, line)
+		out := protocol.ServeLine(context.Background(), InProcess{}, line)
 		if bytes.Count(out, []byte("\n")) != 1 || out[len(out)-1] != '\n' {
 			t.Fatalf("ServeLine(%q) = %q, want one line", line, out)
 		}
@@ -69,14 +69,14 @@ func FuzzLineReader(f *testing.F) {
 	f.Add(bytes.Repeat([]byte("z"), 70000), uint8(9))
 	f.Fuzz(func(t *testing.T, data []byte, max uint8) {
 		limit := int(max) + 1
-		lr := newLineReader(iotestOneByte(data), limit)
+		lr := protocol.NewLineReader(iotestOneByte(data), limit)
 		want := bytes.Split(data, []byte("\n"))
 		if len(want[len(want)-1]) == 0 {
 			want = want[:len(want)-1] // a final newline ends the last line
 		}
 		for i, w := range want {
 			got, err := lr.ReadLine()
-			var tooLong *LineTooLongError
+			var tooLong *protocol.LineTooLongError
 			switch {
 			case len(w) > limit:
 				if !errors.As(err, &tooLong) || tooLong.Size != int64(len(w)) {

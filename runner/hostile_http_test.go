@@ -68,7 +68,7 @@ const mb = 1 << 20
 
 // serveTest serves impl with o on a loopback listener, as 'conform serve'
 // does, until the test ends.
-func serveTest(t *testing.T, impl Implementation, o ServeOptions) string {
+func serveTest(t *testing.T, impl Implementation, o protocol.ServeOptions) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -103,7 +103,7 @@ func postHello(t *testing.T, addr string) {
 }
 
 func TestServeBatchBomb(t *testing.T) {
-	srv := httptest.NewServer(HTTPHandler(InProcess{}, 0))
+	srv := httptest.NewServer(protocol.HTTPHandler(InProcess{}, 0))
 	defer srv.Close()
 	bomb := make([]byte, 0, 10*mb+2)
 	bomb = append(bomb, '[')
@@ -134,7 +134,7 @@ func TestServeBatchBomb(t *testing.T) {
 }
 
 func TestServeBatchLimit(t *testing.T) {
-	srv := httptest.NewServer(ServeOptions{MaxBatch: 3}.Handler(InProcess{}))
+	srv := httptest.NewServer(protocol.ServeOptions{MaxBatch: 3}.Handler(InProcess{}))
 	defer srv.Close()
 	item := `{"id":%d,"op":"hello","input":{"protocol":1}}`
 	for n, want := range map[int]int{0: 200, 1: 200, 3: 200, 4: 413} {
@@ -186,7 +186,7 @@ func (b *blockingImpl) Close() error { return nil }
 
 func TestServeStopsWhenClientGoes(t *testing.T) {
 	impl := &blockingImpl{free: 2, blocked: make(chan struct{}), stopped: make(chan struct{})}
-	addr := serveTest(t, impl, ServeOptions{})
+	addr := serveTest(t, impl, protocol.ServeOptions{})
 	var items []string
 	for i := range 100 {
 		items = append(items, fmt.Sprintf(`{"id":%d,"op":"echo.echo","input":{"n":%d}}`, i, i))
@@ -246,7 +246,7 @@ func rawPost(t *testing.T, addr string, size int, prefix []byte) (net.Conn, erro
 }
 
 func TestServeNeverReadingClients(t *testing.T) {
-	o := ServeOptions{WriteTimeout: time.Second, MaxConns: 5}
+	o := protocol.ServeOptions{WriteTimeout: time.Second, MaxConns: 5}
 	addr := serveTest(t, echoImpl{}, o)
 	// A batch whose answer (about 8 MB) is far more than the socket
 	// buffers hold.
@@ -278,7 +278,7 @@ func TestServeNeverReadingClients(t *testing.T) {
 }
 
 func TestServePartialBodies(t *testing.T) {
-	o := ServeOptions{ReadTimeout: time.Second}
+	o := protocol.ServeOptions{ReadTimeout: time.Second}
 	addr := serveTest(t, echoImpl{}, o)
 	part := bytes.Repeat([]byte("["), 2*mb)
 	var wg sync.WaitGroup
@@ -306,13 +306,13 @@ func TestServePartialBodies(t *testing.T) {
 	// collector may let the heap reach about twice what is live before it
 	// runs, so the bound is twice the budget plus room for the rest. The 400
 	// MB these bodies hold unbounded would take the heap far past it.
-	if bound := uint64(2*DefaultBodyBudget + 64*mb); peak > bound {
+	if bound := uint64(2*protocol.DefaultBodyBudget + 64*mb); peak > bound {
 		t.Errorf("200 connections with partial 2 MB bodies took the heap to %d MB, want under %d", peak/mb, bound/mb)
 	}
 }
 
 func TestServeEndlessBody(t *testing.T) {
-	addr := serveTest(t, echoImpl{}, ServeOptions{ReadTimeout: time.Second})
+	addr := serveTest(t, echoImpl{}, protocol.ServeOptions{ReadTimeout: time.Second})
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -344,7 +344,7 @@ func TestServeEndlessBody(t *testing.T) {
 func TestServeConnectionsOverLimit(t *testing.T) {
 	// A flood delays others by about its size / MaxConns * ReadHeaderTimeout,
 	// here 3 s, and holds no more than MaxConns connections' worth.
-	addr := serveTest(t, echoImpl{}, ServeOptions{MaxConns: 10, ReadHeaderTimeout: time.Second})
+	addr := serveTest(t, echoImpl{}, protocol.ServeOptions{MaxConns: 10, ReadHeaderTimeout: time.Second})
 	var conns []net.Conn
 	for range 30 {
 		c, err := net.Dial("tcp", addr)
@@ -365,7 +365,7 @@ func TestLimitListener(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln := LimitListener(inner, 2)
+	ln := protocol.LimitListener(inner, 2)
 	defer ln.Close()
 	for range 3 {
 		c, err := net.Dial("tcp", inner.Addr().String())
@@ -398,7 +398,7 @@ func TestLimitListener(t *testing.T) {
 }
 
 func TestServeReadTimeoutDoesNotCancelWork(t *testing.T) {
-	addr := serveTest(t, echoImpl{delay: 3 * time.Second}, ServeOptions{ReadTimeout: 2 * time.Second})
+	addr := serveTest(t, echoImpl{delay: 3 * time.Second}, protocol.ServeOptions{ReadTimeout: 2 * time.Second})
 	h := NewHTTP("http://" + addr + "/")
 	resp, err := h.Call(context.Background(), protocol.Request{ID: protocol.IntID(5), Op: "echo.echo", Input: json.RawMessage(`{"a":1}`)})
 	if err != nil || string(resp.Output) != `{"a":1}` {
@@ -407,7 +407,7 @@ func TestServeReadTimeoutDoesNotCancelWork(t *testing.T) {
 }
 
 func TestServeRefusesIDsThatAreNotText(t *testing.T) {
-	srv := httptest.NewServer(HTTPHandler(InProcess{}, 0))
+	srv := httptest.NewServer(protocol.HTTPHandler(InProcess{}, 0))
 	defer srv.Close()
 	for _, id := range []string{"\"a\xffb\"", `"\ud800"`, `"\udc00\ud800"`, `"x\uD83D"`, `"\ud83dx"`} {
 		body := `[{"id":` + id + `,"op":"hello","input":{"protocol":1}}]`
@@ -493,7 +493,7 @@ func TestHTTPClientRedirect(t *testing.T) {
 	var reached atomic.Int64
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reached.Add(1)
-		HTTPHandler(echoImpl{}, 0).ServeHTTP(w, r)
+		protocol.HTTPHandler(echoImpl{}, 0).ServeHTTP(w, r)
 	}))
 	defer other.Close()
 	srv := helloThen(func(w http.ResponseWriter, r *http.Request) {
@@ -537,7 +537,7 @@ func TestHTTPClientOverSizeBody(t *testing.T) {
 }
 
 func TestHTTPClientMaxLine(t *testing.T) {
-	srv := httptest.NewServer(HTTPHandler(echoImpl{}, 0))
+	srv := httptest.NewServer(protocol.HTTPHandler(echoImpl{}, 0))
 	defer srv.Close()
 	h := NewHTTP(srv.URL)
 	h.MaxLine = 40

@@ -240,3 +240,7 @@ func (h *HTTP) Close() error {
 	}
 	return nil
 }
+
+// compactID returns the id without surrounding white space, the form in
+// which ids are matched.
+func compactID(id json.RawMessage) json.RawMessage { return bytes.TrimSpace(id) }

@@ -1,8 +1,6 @@
 package runner
 
 import (
-	"context"
-
 	"github.com/conform-suite/conform/protocol"
 )
 
@@ -14,6 +12,6 @@ import (
 // means no answer could be had (the process died, the request timed out, the
 // answer was not a protocol message); it is classified by the runner.
 type Implementation interface {
-	Call(ctx context.Context, req protocol.Request) (protocol.Response, error)
+	protocol.Answerer
 	Close() error
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/conform-suite/conform/internal/fakeimpl"
+	"github.com/conform-suite/conform/protocol"
 )
 
 // serveEnv makes the test binary serve the reference on stdio, as
@@ -17,7 +18,7 @@ const serveEnv = "CONFORM_TEST_SERVE"
 func TestMain(m *testing.M) {
 	fakeimpl.MaybeRun()
 	if os.Getenv(serveEnv) == "stdio" {
-		if err := ServeStdio(context.Background(), InProcess{}, os.Stdin, os.Stdout, 0); err != nil {
+		if err := protocol.ServeStdio(context.Background(), InProcess{}, os.Stdin, os.Stdout, 0); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(0)

@@ -226,7 +226,7 @@ func TestServeStdioAnswersValidate(t *testing.T) {
 		``,
 	}, "\n") + "\n"
 	var out bytes.Buffer
-	if err := ServeStdio(context.Background(), InProcess{}, strings.NewReader(in), &out, 0); err != nil {
+	if err := protocol.ServeStdio(context.Background(), InProcess{}, strings.NewReader(in), &out, 0); err != nil {
 		t.Fatal(err)
 	}
 	resp := schema(t, "protocol.schema.json#/$defs/response")

@@ -24,7 +24,7 @@ func (u upper) Call(ctx context.Context, req protocol.Request) (protocol.Respons
 // overrides Call is answered through its Call, not the embedded
 // AppendAnswer.
 func TestAppendAnswerNotForEmbedders(t *testing.T) {
-	out := ServeLine(context.Background(), upper{}, []byte(`{"id":1,"op":"hello","input":{"protocol":1}}`))
+	out := protocol.ServeLine(context.Background(), upper{}, []byte(`{"id":1,"op":"hello","input":{"protocol":1}}`))
 	if !bytes.Contains(out, []byte(`"NAME":"CONFORM-REFERENCE"`)) {
 		t.Errorf("ServeLine(upper) = %s, want the answer of upper's Call", out)
 	}
@@ -41,12 +41,12 @@ type callOnly struct{ Implementation }
 func TestAppendAnswerAsCall(t *testing.T) {
 	ctx := context.Background()
 	same := func(t interface{ Fatalf(string, ...any) }, line []byte) {
-		got, want := ServeLine(ctx, InProcess{}, line), ServeLine(ctx, callOnly{InProcess{}}, line)
+		got, want := protocol.ServeLine(ctx, InProcess{}, line), protocol.ServeLine(ctx, callOnly{InProcess{}}, line)
 		// quote.format names the first missing member it finds in a map's
 		// order, which changes from call to call: such an answer is
 		// matched against a few more of Call's.
 		for i := 0; i < 50 && !bytes.Equal(got, want) && bytes.Contains(got, []byte(`"message":"input: citation: missing `)); i++ {
-			want = ServeLine(ctx, callOnly{InProcess{}}, line)
+			want = protocol.ServeLine(ctx, callOnly{InProcess{}}, line)
 		}
 		if !bytes.Equal(got, want) {
 			t.Fatalf("ServeLine(%.300q):\nappended %.300s\nCall     %.300s", line, got, want)
@@ -76,7 +76,7 @@ func TestAppendAnswerAsCall(t *testing.T) {
 	done, cancel := context.WithCancel(ctx)
 	cancel()
 	line := []byte(`{"id":3,"op":"quote.parse","input":{"href":"x"}}`)
-	if got, want := ServeLine(done, InProcess{}, line), ServeLine(done, callOnly{InProcess{}}, line); !bytes.Equal(got, want) {
+	if got, want := protocol.ServeLine(done, InProcess{}, line), protocol.ServeLine(done, callOnly{InProcess{}}, line); !bytes.Equal(got, want) {
 		t.Errorf("ended context: appended %s, Call %s", got, want)
 	}
 	// quote.parse on hrefs drawn from a few tricky pieces.

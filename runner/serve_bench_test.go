@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference/quote"
 )
 
@@ -80,7 +81,7 @@ func BenchmarkServeStdio(b *testing.B) {
 			in, _ := json.Marshal(map[string]string{"href": c.href})
 			line := append(append([]byte(`{"id":1,"op":"quote.parse","input":`), in...), "}\n"...)
 			var first bytes.Buffer
-			if err := ServeStdio(context.Background(), InProcess{}, bytes.NewReader(line), &first, 0); err != nil || !bytes.Contains(first.Bytes(), []byte(`"output":{"citation"`)) {
+			if err := protocol.ServeStdio(context.Background(), InProcess{}, bytes.NewReader(line), &first, 0); err != nil || !bytes.Contains(first.Bytes(), []byte(`"output":{"citation"`)) {
 				b.Fatalf("serve: %v: %.200s", err, first.Bytes())
 			}
 			start := time.Now()
@@ -93,7 +94,7 @@ func BenchmarkServeStdio(b *testing.B) {
 			for done := 0; done < b.N; {
 				n := min(block, b.N-done)
 				start := cpuNow()
-				if err := ServeStdio(context.Background(), InProcess{}, &repeatReader{line: line, n: n}, io.Discard, 0); err != nil {
+				if err := protocol.ServeStdio(context.Background(), InProcess{}, &repeatReader{line: line, n: n}, io.Discard, 0); err != nil {
 					b.Fatal(err)
 				}
 				serve += cpuNow() - start

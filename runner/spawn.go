@@ -51,8 +51,8 @@ func (s *Spawn) Call(ctx context.Context, req protocol.Request) (protocol.Respon
 	}
 	done := make(chan read, 1)
 	go func() {
-		lr := newLineReader(p.stdout, s.MaxLine)
-		lr.stop = true
+		lr := protocol.NewLineReader(p.stdout, s.MaxLine)
+		lr.Stop = true
 		l, err := lr.ReadLine()
 		done <- read{bytes.Clone(l), err}
 	}()
@@ -70,7 +70,7 @@ func (s *Spawn) Call(ctx context.Context, req protocol.Request) (protocol.Respon
 	p.kill()
 	<-p.exited // its last words on stderr
 	stderr := p.stderr.String()
-	var tooLong *LineTooLongError
+	var tooLong *protocol.LineTooLongError
 	switch {
 	case errors.As(r.err, &tooLong):
 		return protocol.Response{}, &CallError{Outcome: ProtocolErr, Msg: "the implementation wrote " + tooLong.Error(), Stderr: stderr}

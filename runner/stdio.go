@@ -310,11 +310,11 @@ func (c *child) write() {
 // whatever is still in flight.
 func (c *child) read() {
 	defer c.reap()
-	lr := newLineReader(c.p.stdout, c.s.MaxLine)
-	lr.stop = true // the child is abandoned after an over-long line
+	lr := protocol.NewLineReader(c.p.stdout, c.s.MaxLine)
+	lr.Stop = true // the child is abandoned after an over-long line
 	for {
 		line, err := lr.ReadLine()
-		var tooLong *LineTooLongError
+		var tooLong *protocol.LineTooLongError
 		switch {
 		case errors.As(err, &tooLong):
 			c.desync(callErr(ProtocolErr, "the implementation wrote %v", tooLong))

@@ -35,7 +35,7 @@ func (serveLine) Call(ctx context.Context, req protocol.Request) (protocol.Respo
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	out := runner.ServeLine(ctx, reference.InProcess{}, []byte(strings.TrimSuffix(line, "\n")))
+	out := protocol.ServeLine(ctx, reference.InProcess{}, []byte(strings.TrimSuffix(line, "\n")))
 	var resp protocol.Response
 	if err := json.Unmarshal(out, &resp); err != nil {
 		return protocol.Response{}, fmt.Errorf("answer line %q: %v", out, err)

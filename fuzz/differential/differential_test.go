@@ -64,7 +64,7 @@ func TestPlantedHelperProcess(t *testing.T) {
 	if os.Getenv(plantedEnv) == "" {
 		t.Skip("helper process for the planted-fault tests")
 	}
-	if err := runner.ServeStdio(context.Background(), ucs2{}, os.Stdin, os.Stdout, 0); err != nil {
+	if err := protocol.ServeStdio(context.Background(), ucs2{}, os.Stdin, os.Stdout, 0); err != nil {
 		os.Exit(4)
 	}
 	os.Exit(0)

@@ -113,7 +113,7 @@ func TestFuzzFaultyHelper(t *testing.T) {
 	if !ok {
 		os.Exit(3)
 	}
-	runner.ServeStdio(context.Background(), impl, os.Stdin, os.Stdout, 0)
+	protocol.ServeStdio(context.Background(), impl, os.Stdin, os.Stdout, 0)
 	os.Exit(0)
 }
 
@@ -213,7 +213,7 @@ func TestFuzzProgress(t *testing.T) {
 // TestFuzzOverHTTP fuzzes the reference served over HTTP, faulty in
 // selref.replay: found, and replayable over HTTP.
 func TestFuzzOverHTTP(t *testing.T) {
-	srv := httptest.NewServer(runner.HTTPHandler(replayFault{}, 1<<20))
+	srv := httptest.NewServer(protocol.HTTPHandler(replayFault{}, 1<<20))
 	defer srv.Close()
 	out := t.TempDir()
 	code, stdout, stderr := conform(t, "", "fuzz", "--http", srv.URL, "--op", "selref.replay", "--op", "selref.ingest", "--count", "300", "--seed", "3", "--out", out)

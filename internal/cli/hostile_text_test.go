@@ -17,7 +17,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/protocol"
-	"github.com/conform-suite/conform/runner"
 )
 
 // hostileEnv makes the test binary an implementation that writes text meant
@@ -58,7 +57,7 @@ func (hostile) Call(ctx context.Context, req protocol.Request) (protocol.Respons
 func (hostile) Close() error { return nil }
 
 func serveHostile() int {
-	if err := runner.ServeStdio(context.Background(), hostile{}, os.Stdin, os.Stdout, protocol.DefaultMaxLine); err != nil {
+	if err := protocol.ServeStdio(context.Background(), hostile{}, os.Stdin, os.Stdout, protocol.DefaultMaxLine); err != nil {
 		return 1
 	}
 	return 0

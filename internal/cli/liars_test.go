@@ -10,7 +10,6 @@ import (
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
-	"github.com/conform-suite/conform/runner"
 )
 
 // liarEnv makes the test binary serve the reference on stdio through one of
@@ -39,7 +38,7 @@ func init() {
 	if rewrite == nil {
 		return
 	}
-	if err := runner.ServeStdio(context.Background(), rewriting(rewrite), os.Stdin, os.Stdout, 0); err != nil {
+	if err := protocol.ServeStdio(context.Background(), rewriting(rewrite), os.Stdin, os.Stdout, 0); err != nil {
 		os.Exit(1)
 	}
 	os.Exit(0)

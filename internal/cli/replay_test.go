@@ -123,7 +123,7 @@ func replayLine(answers map[string]*vectors.Divergence, line []byte, out *bufio.
 			return out.WriteByte('\n')
 		}
 	}
-	_, err := out.Write(runner.ServeLine(context.Background(), reference.InProcess{}, line))
+	_, err := out.Write(protocol.ServeLine(context.Background(), reference.InProcess{}, line))
 	return err
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
-	"github.com/conform-suite/conform/runner"
 )
 
 const serveHead = `Usage: conform serve --stdio
@@ -35,7 +34,7 @@ func (e *env) serve(args []string) int {
 	fs := e.newFlags("serve", serveHead)
 	stdio := fs.Bool("stdio", false, "serve on stdin and stdout")
 	addr := fs.String("http", "", "serve HTTP on `ADDR` (host:port; loopback when the host is omitted)")
-	maxBody := fs.Int64("max-body", runner.DefaultMaxBody, "largest HTTP request body accepted, in `bytes`")
+	maxBody := fs.Int64("max-body", protocol.DefaultMaxBody, "largest HTTP request body accepted, in `bytes`")
 	maxLine := fs.Int("max-line", protocol.DefaultMaxLine, "longest request line accepted on stdin, in `bytes`")
 	if done, code := e.parse(fs, args, 0); done {
 		return code
@@ -47,7 +46,7 @@ func (e *env) serve(args []string) int {
 		e.errorf("give one of --stdio and --http")
 		return ExitUsage
 	case *stdio:
-		if err := runner.ServeStdio(ctx, reference.InProcess{}, e.stdin, e.stdout, *maxLine); err != nil {
+		if err := protocol.ServeStdio(ctx, reference.InProcess{}, e.stdin, e.stdout, *maxLine); err != nil {
 			e.errorf("%v", err)
 			return ExitFailed
 		}
@@ -91,7 +90,7 @@ func (e *env) serveHTTP(ctx context.Context, addr string, maxBody int64) int {
 		return ExitUsage
 	}
 	e.infof("serving the reference at http://%s/", ln.Addr())
-	opts := runner.DefaultServeOptions()
+	opts := protocol.DefaultServeOptions()
 	opts.MaxBody = maxBody
 	if err := opts.Serve(ctx, reference.InProcess{}, ln); err != nil {
 		e.errorf("%v", err)

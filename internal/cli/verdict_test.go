@@ -17,7 +17,6 @@ import (
 	"github.com/conform-suite/conform/internal/fakeimpl"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
-	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -49,7 +48,7 @@ func (c codeless) Call(ctx context.Context, req protocol.Request) (protocol.Resp
 }
 
 func serveCodeless() int {
-	if err := runner.ServeStdio(context.Background(), codeless{}, os.Stdin, os.Stdout, protocol.DefaultMaxLine); err != nil {
+	if err := protocol.ServeStdio(context.Background(), codeless{}, os.Stdin, os.Stdout, protocol.DefaultMaxLine); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

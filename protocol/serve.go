@@ -1,4 +1,4 @@
-package runner
+package protocol
 
 import (
 	"bufio"
@@ -14,17 +14,23 @@ import (
 	"reflect"
 	"sync"
 	"time"
-
-	"github.com/conform-suite/conform/protocol"
 )
+
+// Answerer answers protocol v1 requests: the in-process reference, or
+// any implementation that conform serves (conform serve) or talks to.
+// Call returns the answer to one request; a non-nil error means no answer
+// could be had.
+type Answerer interface {
+	Call(ctx context.Context, req Request) (Response, error)
+}
 
 // ServeStdio answers protocol v1 requests read from r, one per line, writing
 // one answer line per request to w, until r ends (PROTO-STDIO-003). A line
 // that is not a request is answered with a bad_request error whose id is the
 // request's when it can be read, null otherwise. Answers are flushed whenever
 // no more input is waiting, so a pipelining client gets them in batches.
-func ServeStdio(ctx context.Context, impl Implementation, r io.Reader, w io.Writer, maxLine int) error {
-	lr := newLineReader(r, maxLine)
+func ServeStdio(ctx context.Context, impl Answerer, r io.Reader, w io.Writer, maxLine int) error {
+	lr := NewLineReader(r, maxLine)
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var out []byte
 	for {
@@ -33,7 +39,7 @@ func ServeStdio(ctx context.Context, impl Implementation, r io.Reader, w io.Writ
 			var tooLong *LineTooLongError
 			switch {
 			case errors.As(err, &tooLong):
-				out = appendAnswer(out[:0], errorResponse(nil, protocol.KindBadRequest, tooLong.Error()))
+				out = AppendAnswer(out[:0], ErrorAnswer(nil, KindBadRequest, tooLong.Error()))
 			case errors.Is(err, io.EOF):
 				return bw.Flush()
 			default:
@@ -47,7 +53,7 @@ func ServeStdio(ctx context.Context, impl Implementation, r io.Reader, w io.Writ
 			out = appendServe(out[:0], ctx, impl, line)
 		}
 		bw.Write(out)
-		if lr.r.Buffered() == 0 {
+		if lr.Buffered() == 0 {
 			if err := bw.Flush(); err != nil {
 				return err
 			}
@@ -57,59 +63,48 @@ func ServeStdio(ctx context.Context, impl Implementation, r io.Reader, w io.Writ
 
 // ServeLine answers one request line as ServeStdio does, returning the
 // answer line (with its newline).
-func ServeLine(ctx context.Context, impl Implementation, line []byte) []byte {
+func ServeLine(ctx context.Context, impl Answerer, line []byte) []byte {
 	return appendServe(nil, ctx, impl, line)
 }
 
-// AnswerAppender is an Implementation that can write its answer line
+// AnswerAppender is an Answerer that can write its answer line
 // itself, straight into the server's buffer (the in-process reference
 // does): AppendAnswer appends to buf exactly the line that the answer of
-// its Call would be (protocol.AppendAnswer; an internal error when ctx has
+// its Call would be (AppendAnswer; an internal error when ctx has
 // ended). AnswerType is the type that declares that Call: the server
 // appends only for an implementation of that very type, so that a type
 // embedding it and overriding Call (a proxy that rewrites answers) is
 // answered through its own Call.
 type AnswerAppender interface {
-	AppendAnswer(ctx context.Context, req protocol.Request, buf []byte) []byte
+	AppendAnswer(ctx context.Context, req Request, buf []byte) []byte
 	AnswerType() reflect.Type
 }
 
 // appendServe appends the answer line to the request line data.
-func appendServe(buf []byte, ctx context.Context, impl Implementation, data []byte) []byte {
+func appendServe(buf []byte, ctx context.Context, impl Answerer, data []byte) []byte {
 	if a, ok := impl.(AnswerAppender); ok && a.AnswerType() == reflect.TypeOf(impl) {
-		req, refusal := protocol.ParseRequest(data)
+		req, refusal := ParseRequest(data)
 		if refusal != nil {
-			return appendAnswer(buf, *refusal)
+			return AppendAnswer(buf, *refusal)
 		}
 		return a.AppendAnswer(ctx, req, buf)
 	}
-	return appendAnswer(buf, serveOne(ctx, impl, data))
+	return AppendAnswer(buf, serveOne(ctx, impl, data))
 }
 
 // serveOne decodes one request, in one pass, and answers it.
-func serveOne(ctx context.Context, impl Implementation, data []byte) protocol.Response {
-	req, refusal := protocol.ParseRequest(data)
+func serveOne(ctx context.Context, impl Answerer, data []byte) Response {
+	req, refusal := ParseRequest(data)
 	if refusal != nil {
 		return *refusal
 	}
 	resp, err := impl.Call(ctx, req)
 	if err != nil {
-		return errorResponse(req.ID, protocol.KindInternal, err.Error())
+		return ErrorAnswer(req.ID, KindInternal, err.Error())
 	}
 	resp.ID = req.ID
 	return resp
 }
-
-func errorResponse(id json.RawMessage, kind, msg string) protocol.Response {
-	return protocol.ErrorAnswer(id, kind, msg)
-}
-
-// appendAnswer appends resp as one line.
-func appendAnswer(buf []byte, resp protocol.Response) []byte { return protocol.AppendAnswer(buf, resp) }
-
-// compactID returns the id without surrounding white space, the form in
-// which ids are matched.
-func compactID(id json.RawMessage) json.RawMessage { return bytes.TrimSpace(id) }
 
 // Defaults of [ServeOptions].
 const (
@@ -202,7 +197,7 @@ func (o ServeOptions) withDefaults() ServeOptions {
 
 // HTTPHandler serves impl over HTTP with the default limits but for the
 // body cap: maxBody bytes, or DefaultMaxBody when it is 0.
-func HTTPHandler(impl Implementation, maxBody int64) http.Handler {
+func HTTPHandler(impl Answerer, maxBody int64) http.Handler {
 	return ServeOptions{MaxBody: maxBody}.Handler(impl)
 }
 
@@ -214,7 +209,7 @@ func HTTPHandler(impl Implementation, maxBody int64) http.Handler {
 // more than MaxBatch requests with 413 (PROTO-HTTP-004), a body that does
 // not fit in the BodyBudget left with 503, and any method but POST with 405;
 // each with a bad_request error whose id is null.
-func (o ServeOptions) Handler(impl Implementation) http.Handler {
+func (o ServeOptions) Handler(impl Answerer) http.Handler {
 	o = o.withDefaults()
 	budget := &byteBudget{left: o.BodyBudget}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -225,7 +220,7 @@ func (o ServeOptions) Handler(impl Implementation) http.Handler {
 			w.Write(append(data, '\n'))
 		}
 		refuse := func(status int, format string, args ...any) {
-			reply(status, errorResponse(nil, protocol.KindBadRequest, fmt.Sprintf(format, args...)))
+			reply(status, ErrorAnswer(nil, KindBadRequest, fmt.Sprintf(format, args...)))
 		}
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
@@ -306,7 +301,7 @@ func countBatch(body []byte, max int) (int, error) {
 // answer as it is made. It stops when the client is gone or ctx ends; the
 // answer is then cut short and the connection dropped, so that no client
 // can mistake a partial array for an answer.
-func serveBatch(ctx context.Context, impl Implementation, w http.ResponseWriter, body []byte) {
+func serveBatch(ctx context.Context, impl Answerer, w http.ResponseWriter, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
@@ -398,7 +393,7 @@ func readBody(r io.Reader, b *byteBudget) ([]byte, int64, error) {
 
 // Server returns an HTTP server of impl with the limits of o; serve it on a
 // listener from [LimitListener].
-func (o ServeOptions) Server(impl Implementation) *http.Server {
+func (o ServeOptions) Server(impl Answerer) *http.Server {
 	o = o.withDefaults()
 	return &http.Server{
 		Handler:           o.Handler(impl),
@@ -413,7 +408,7 @@ func (o ServeOptions) Server(impl Implementation) *http.Server {
 
 // Serve serves impl on ln with the limits of o until ctx ends, then shuts
 // the server down, giving the requests in progress two seconds.
-func (o ServeOptions) Serve(ctx context.Context, impl Implementation, ln net.Listener) error {
+func (o ServeOptions) Serve(ctx context.Context, impl Answerer, ln net.Listener) error {
 	o = o.withDefaults()
 	srv := o.Server(impl)
 	done := make(chan struct{})
