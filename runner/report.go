@@ -24,6 +24,10 @@ type Report struct {
 	// Profile is the profile the run graded under (Runner.Profile); ""
 	// is the default one.
 	Profile string
+	// Shard is the part of the selection the run judged (--shard); the
+	// zero Shard is all of it. Reports of one implementation that are
+	// distinct shards of one split are parts of one run.
+	Shard Shard
 }
 
 // profileLine says which profile the run graded under, and how many of its

@@ -25,6 +25,7 @@ type jsonHead struct {
 	Conform        *Identity         `json:"conform,omitempty"`
 	Transport      string            `json:"transport"`
 	Profile        string            `json:"profile"`
+	Shard          *string           `json:"shard"`
 	Started        string            `json:"started"`
 	DurationMS     float64           `json:"duration_ms"`
 	Totals         jsonTotals        `json:"totals"`
@@ -130,6 +131,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Requirements:   []jsonRequirement{},
 		Conformance:    r.Conformance(),
 	}
+	if sh := r.Shard.String(); sh != "" {
+		head.Shard = &sh
+	}
 	for _, res := range r.CodelessResults() {
 		head.Codeless = append(head.Codeless, jsonCodeless{res.Vector.ID, res.Outcome, res.Codeless.Member, res.Codeless.Code})
 	}
@@ -154,6 +158,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	}
 	jw.member("transport", head.Transport)
 	jw.member("profile", head.Profile)
+	jw.member("shard", head.Shard)
 	jw.member("started", head.Started)
 	jw.member("duration_ms", head.DurationMS)
 	jw.member("totals", head.Totals)

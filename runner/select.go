@@ -25,6 +25,14 @@ type Selection struct {
 // Shard is the whole selection.
 type Shard struct{ I, N int }
 
+// String is "i/n", or "" for the whole selection.
+func (s Shard) String() string {
+	if s.N == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.I, s.N)
+}
+
 // ParseShard parses "i/n" with 1 <= i <= n.
 func ParseShard(s string) (Shard, error) {
 	a, b, ok := strings.Cut(s, "/")

@@ -183,13 +183,4 @@ func lookup(s *spec.Spec, id string) (spec.Requirement, bool) {
 
 // indentJSON indents JSON for a person, its invisible and control
 // characters written as escapes (the same JSON value).
-func indentJSON(raw json.RawMessage) string {
-	var c, b bytes.Buffer
-	if err := json.Compact(&c, raw); err != nil {
-		return "  " + safetext.JSON(string(raw))
-	}
-	if err := json.Indent(&b, []byte(safetext.JSON(c.String())), "  ", "  "); err != nil {
-		return "  " + safetext.JSON(c.String())
-	}
-	return "  " + b.String()
-}
+func indentJSON(raw json.RawMessage) string { return safetext.IndentJSON(raw, "  ", "  ") }

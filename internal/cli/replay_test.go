@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -176,6 +177,23 @@ func TestReplayedIncumbents(t *testing.T) {
 			if recorded != len(listed) {
 				t.Errorf("own profile: %d results graded against a recorded answer, %d vectors listed", recorded, len(listed))
 			}
+			// The HTML page of that run shows each requirement whose vectors
+			// were graded against a recorded answer as diverging, and every
+			// other as passed.
+			want := map[string][]string{}
+			for _, r := range rep.Results {
+				for _, req := range r.Requirements {
+					k := r.Op + " " + req
+					if r.Recorded != nil {
+						want[k] = []string{"diverging"}
+					} else if want[k] == nil {
+						want[k] = []string{"pass"}
+					}
+				}
+			}
+			if cols, got := htmlPage(t, own); cols != 1 || !maps.EqualFunc(got, want, slices.Equal) {
+				t.Errorf("the HTML page of the run under its own profile: %d columns, cells %v; want 1 column, cells %v", cols, diffCells(got, want), diffCells(want, got))
+			}
 
 			spec := filepath.Join(dir, "spec.json")
 			code, _, stderr = conform(t, "", "run", "--stdio", impl, "--require-ops", "--text", os.DevNull, "--json", spec)
@@ -255,8 +273,9 @@ type jsonReportView struct {
 	Profile string
 	Totals  struct{ Passed, Failed int }
 	Results []struct {
-		ID, Outcome, Detail string
-		Recorded            *struct{ System, Reason string }
+		ID, Op, Outcome, Detail string
+		Requirements            []string
+		Recorded                *struct{ System, Reason string }
 	}
 }
 

@@ -15,8 +15,12 @@ writes one self-contained HTML page comparing them: for each suite and op, a
 matrix of requirements against implementations (pass, fail, unsupported,
 diverging under a profile, with counts), a filter box, and each failure's
 request and difference on demand. The page loads nothing from elsewhere and
-runs offline. Reports of the same implementation, profile and transport (the
-shards of one CI matrix) are merged into one column.
+runs offline. Reports of the same implementation, profile and transport
+that are distinct shards of one split (run with --shard i/n, the same n) are
+one run and share a column; any other report of the same implementation (a
+second whole run, the same shard twice) gets a column of its own, named by
+its file. A result graded against a recorded answer (--profile) is
+diverging.
 
 Exit code 0 when the page was written; 2 on bad usage or a file that is not
 a conform JSON report.

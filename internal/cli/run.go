@@ -183,9 +183,13 @@ func (e *env) run(args []string) int {
 	start := time.Now()
 	results := r.Run(ctx, vs)
 	prog.done()
+	var shard runner.Shard
+	if sel.shard != "" {
+		shard, _ = runner.ParseShard(sel.shard) // e.selection has checked it
+	}
 	report := &runner.Report{
 		SuiteVersion: runner.SuiteVersion, Implementation: hello, Transport: transport,
-		Started: start, Duration: time.Since(start), Results: results, Profile: profile,
+		Started: start, Duration: time.Since(start), Results: results, Profile: profile, Shard: shard,
 	}
 	report.Stale = exp.Apply(results, corpus.Vectors())
 	if s, err := spec.Embedded(); err == nil {

@@ -25,6 +25,8 @@
 package safetext
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode"
@@ -125,6 +127,21 @@ func JSON(s string) string {
 		i += n
 	}
 	return b.String()
+}
+
+// IndentJSON renders JSON text for humans on several lines: indented with
+// json.Indent, each line starting with prefix, every dangerous character
+// of its strings an escape as with JSON, so that it is still JSON of the
+// same value. Text that is not JSON renders with JSON on one line.
+func IndentJSON(raw []byte, prefix, indent string) string {
+	var c, b bytes.Buffer
+	if err := json.Compact(&c, raw); err != nil {
+		return prefix + JSON(string(raw))
+	}
+	if err := json.Indent(&b, []byte(JSON(c.String())), prefix, indent); err != nil {
+		return prefix + JSON(c.String())
+	}
+	return prefix + b.String()
 }
 
 func surrogates(r rune) (rune, rune) {

@@ -34,7 +34,7 @@ const betaJSON = `{"suite_version":"0.1.0","protocol":1,
  "conform":{"module":"m","version":"v0.1.0","protocol":1,"suite_version":"0.1.0","corpus_digest":"sha256:aaaa"},
  "profile":"t3code","transport":"http: http://127.0.0.1:1/","verdict":{"passed":false,"problems":[]},
  "results":[
-  {"id":"quote.parse/a","op":"quote.parse","outcome":"pass","kind":"pass","requirements":["QUOTE-LINK-001","QUOTE-LINK-002"],"duration_ms":1,"diverging":true},
+  {"id":"quote.parse/a","op":"quote.parse","outcome":"pass","kind":"pass","requirements":["QUOTE-LINK-001","QUOTE-LINK-002"],"duration_ms":1,"recorded":{"system":"vance","reason":"recorded"}},
   {"id":"quote.parse/b","op":"quote.parse","outcome":"crash","kind":"crash","requirements":["QUOTE-LINK-002"],"duration_ms":1,
    "detail":"died","stderr":"</pre><script>document.documentElement.setAttribute('data-pwned','2')</script>"},
   {"id":"marker.strip/a","op":"marker.strip","outcome":"unsupported","kind":"unsupported","requirements":["MARKER-STRIP-001"],"duration_ms":0},
@@ -203,8 +203,8 @@ func TestPageInChromium(t *testing.T) {
 	if got := d.cells(); !equalCells(got, want) {
 		t.Errorf("matrix = %v, want %v", got, want)
 	}
-	if !strings.Contains(out, "1/2") || !strings.Contains(out, "&lt;script&gt;document") {
-		t.Errorf("page lacks the count 1/2 or the escaped hostile name")
+	if !strings.Contains(out, "1 of 2 failed") || !strings.Contains(out, "&lt;script&gt;document") {
+		t.Errorf("page lacks the count \"1 of 2 failed\" or the escaped hostile name")
 	}
 
 	// The filter, given as the URL fragment the page reads at load.

@@ -10,7 +10,6 @@
 package htmlreport
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -19,6 +18,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/conform-suite/conform/internal/safetext"
 )
 
 // Report is one JSON report, as far as the page needs it.
@@ -28,6 +29,7 @@ type Report struct {
 	Implementation *Hello          `json:"implementation"`
 	Transport      string          `json:"transport"`
 	Profile        json.RawMessage `json:"profile"`
+	Shard          string          `json:"shard"`
 	Conform        *Identity       `json:"conform"`
 	Started        string          `json:"started"`
 	Verdict        struct {
@@ -65,8 +67,10 @@ type Result struct {
 	Expected     json.RawMessage `json:"expected"`
 	Actual       json.RawMessage `json:"actual"`
 	Stderr       string          `json:"stderr"`
-	Diverging    bool            `json:"diverging"`
-	Divergence   json.RawMessage `json:"divergence"`
+	// Recorded names the system whose recorded answer the result was
+	// graded against (a run under a system's profile): such a result is
+	// diverging.
+	Recorded json.RawMessage `json:"recorded"`
 }
 
 // Parse reads one JSON report; name is used in errors.
@@ -121,8 +125,7 @@ const (
 
 // state is a result's contribution to its cell.
 func (res *Result) state() string {
-	diverging := res.Diverging || strings.Contains(res.Outcome, "diverg") || strings.Contains(res.Kind, "diverg") ||
-		(len(res.Divergence) > 0 && string(res.Divergence) != "null" && string(res.Divergence) != "false")
+	diverging := len(res.Recorded) > 0 && string(res.Recorded) != "null"
 	switch {
 	case res.Outcome == "pass" && diverging:
 		return StateDiverging
@@ -140,13 +143,30 @@ func rank(state string) int {
 	return slices.Index([]string{StateFail, StateDiverging, StatePass, StateUnsupported, StateNotRun}, state)
 }
 
-// column is one implementation: the reports (shards) that share its
-// implementation, profile and transport.
+// column is one run of one implementation: the reports that share its
+// implementation, profile and transport and are distinct shards of one
+// split (--shard i/n with the same n).
 type column struct {
 	Label, Detail, Profile, Files string
 	Passed                        bool
 	results                       map[string]*Result
 	Totals                        map[string]int
+	shards                        map[string]bool // the shards of its reports, "i/n"
+}
+
+// takes reports whether a report of shard (i/n, or "" for a whole run)
+// belongs to the run of c: a shard of the same n that c does not have yet.
+func (c *column) takes(shard string) bool {
+	_, n, ok := strings.Cut(shard, "/")
+	if !ok || c.shards[shard] {
+		return false
+	}
+	for s := range c.shards {
+		if _, m, _ := strings.Cut(s, "/"); m != n {
+			return false
+		}
+	}
+	return true
 }
 
 // Cell is one requirement of one op for one implementation.
@@ -157,6 +177,21 @@ type Cell struct {
 	Judged   int
 	Vectors  int
 	Failures []*Result
+}
+
+// Count says how many of the cell's judged vectors failed or passed:
+// "2 of 34 failed", "34 of 34 passed", "3 of 3 passed (diverging)"; ""
+// when none was judged.
+func (c Cell) Count() string {
+	switch {
+	case c.Judged == 0:
+		return ""
+	case c.State == StateFail:
+		return fmt.Sprintf("%d of %d failed", c.Judged-c.Passed, c.Judged)
+	case c.State == StateDiverging:
+		return fmt.Sprintf("%d of %d passed (diverging)", c.Passed, c.Judged)
+	}
+	return fmt.Sprintf("%d of %d passed", c.Passed, c.Judged)
 }
 
 // Row is one requirement of one op.
@@ -191,14 +226,12 @@ var symbols = map[string]string{StatePass: "✓", StateFail: "✗", StateDivergi
 var pageText string
 
 var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
-	"json": func(raw json.RawMessage) string {
-		var b bytes.Buffer
-		if json.Indent(&b, raw, "", "  ") != nil {
-			return string(raw)
-		}
-		return b.String()
-	},
-	"inc": func(n int) int { return n + 1 },
+	// Text from an implementation or a vector is shown with its invisible
+	// and control characters as escapes, as in every other report.
+	"json":  func(raw json.RawMessage) string { return safetext.IndentJSON(raw, "", "  ") },
+	"text":  safetext.Text,
+	"lines": func(s string) string { return strings.Join(safetext.Tail(s, 40, 500), "\n") },
+	"inc":   func(n int) int { return n + 1 },
 }).Parse(pageText))
 
 // Write renders the reports as one HTML page.
@@ -217,14 +250,21 @@ func Write(w io.Writer, reports []*Report) error {
 		}
 		prof := r.profileName()
 		key := label + "\x00" + detail + "\x00" + prof
-		c, ok := byKey[key]
-		if !ok {
-			c = &column{Label: label, Detail: detail, Profile: prof, Passed: true, results: map[string]*Result{}, Totals: map[string]int{}}
+		c := byKey[key]
+		if c == nil || !c.takes(r.Shard) {
+			// A report of the same implementation that is not another
+			// shard of the same split is another run: a column of its own,
+			// named by its file.
+			if c != nil {
+				label += " (" + r.File + ")"
+			}
+			c = &column{Label: label, Detail: detail, Profile: prof, Passed: true, results: map[string]*Result{}, Totals: map[string]int{}, shards: map[string]bool{}}
 			byKey[key] = c
 			p.Columns = append(p.Columns, c)
 		} else {
 			c.Files += ", "
 		}
+		c.shards[r.Shard] = true
 		c.Files += r.File
 		c.Passed = c.Passed && r.Verdict.Passed
 		if r.Conform != nil && r.Conform.CorpusDigest != "" {
