@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/conform-suite/conform/internal/cli/htmlreport"
+	"github.com/conform-suite/conform/spec"
 )
 
 const reportHead = `Usage: conform report --html OUT.html REPORT.json...
@@ -13,14 +14,15 @@ const reportHead = `Usage: conform report --html OUT.html REPORT.json...
 Reads JSON reports (conform run --json) of one or more implementations and
 writes one self-contained HTML page comparing them: for each suite and op, a
 matrix of requirements against implementations (pass, fail, unsupported,
-diverging under a profile, with counts), a filter box, and each failure's
-request and difference on demand. The page loads nothing from elsewhere and
-runs offline. Reports of the same implementation, profile and transport
-that are distinct shards of one split (run with --shard i/n, the same n) are
-one run and share a column; any other report of the same implementation (a
-second whole run, the same shard twice) gets a column of its own, named by
-its file. A result graded against a recorded answer (--profile) is
-diverging.
+diverging under a profile, with counts), each requirement's text on its id,
+a filter box, a switch that hides the rows no implementation ran, and each
+failure's request and difference on demand. The page loads nothing from
+elsewhere and runs offline. Reports of the same implementation, profile and
+transport that are distinct shards of one split (run with --shard i/n, the
+same n) are one run and share a column; any other report of the same
+implementation (a second whole run, the same shard twice) gets a column of
+its own, named by its file. A result graded against a recorded answer
+(--profile) is diverging.
 
 Exit code 0 when the page was written; 2 on bad usage or a file that is not
 a conform JSON report.
@@ -57,7 +59,14 @@ func (e *env) report(args []string) int {
 		reports = append(reports, r)
 	}
 	var b bytes.Buffer
-	if err := htmlreport.Write(&b, reports); err != nil {
+	var text func(string) string
+	if sp, err := spec.Embedded(); err == nil {
+		text = func(id string) string {
+			r, _ := sp.Lookup(id)
+			return r.Text
+		}
+	}
+	if err := htmlreport.Write(&b, reports, text); err != nil {
 		e.errorf("--html: %v", err)
 		return ExitUsage
 	}

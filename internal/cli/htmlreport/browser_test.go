@@ -38,7 +38,8 @@ const betaJSON = `{"suite_version":"0.1.0","protocol":1,
   {"id":"quote.parse/b","op":"quote.parse","outcome":"crash","kind":"crash","requirements":["QUOTE-LINK-002"],"duration_ms":1,
    "detail":"died","stderr":"</pre><script>document.documentElement.setAttribute('data-pwned','2')</script>"},
   {"id":"marker.strip/a","op":"marker.strip","outcome":"unsupported","kind":"unsupported","requirements":["MARKER-STRIP-001"],"duration_ms":0},
-  {"id":"marker.strip/b","op":"marker.strip","outcome":"unsupported","kind":"unsupported","requirements":["MARKER-STRIP-001"],"duration_ms":0}
+  {"id":"marker.strip/b","op":"marker.strip","outcome":"unsupported","kind":"unsupported","requirements":["MARKER-STRIP-001"],"duration_ms":0},
+  {"id":"marker.strip/c","op":"marker.strip","outcome":"unsupported","kind":"unsupported","requirements":["MARKER-STRIP-002"],"duration_ms":0}
  ]}`
 
 // chromium finds the browser. Missing, the test skips, except in CI
@@ -156,7 +157,13 @@ func writePage(t *testing.T) string {
 		reports[0], reports[1] = reports[1], reports[0]
 	}
 	var b bytes.Buffer
-	if err := Write(&b, reports); err != nil {
+	text := func(id string) string {
+		if id == "QUOTE-LINK-001" {
+			return "The link text MUST be <Assistant quote>."
+		}
+		return ""
+	}
+	if err := Write(&b, reports, text); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(t.TempDir(), "page.html")
@@ -199,12 +206,24 @@ func TestPageInChromium(t *testing.T) {
 		"marker.strip MARKER-STRIP-001": {"fail", "unsupported"},
 		"quote.parse QUOTE-LINK-001":    {"pass", "diverging"},
 		"quote.parse QUOTE-LINK-002":    {"pass", "fail"},
+		"marker.strip MARKER-STRIP-002": {"not-run", "unsupported"},
 	}
 	if got := d.cells(); !equalCells(got, want) {
 		t.Errorf("matrix = %v, want %v", got, want)
 	}
 	if !strings.Contains(out, "1 of 2 failed") || !strings.Contains(out, "&lt;script&gt;document") {
 		t.Errorf("page lacks the count \"1 of 2 failed\" or the escaped hostile name")
+	}
+
+	if !strings.Contains(out, `title="The link text MUST be &lt;Assistant quote&gt;."`) {
+		t.Errorf("the requirement's text is not the tooltip of its id")
+	}
+
+	// The switch hiding the rows no implementation ran, set from the URL.
+	out, console = browse(t, bin, url+"#hide=unrun")
+	delete(want, "marker.strip MARKER-STRIP-002")
+	if got := parseDOM(t, out).cells(); !equalCells(got, want) || len(console) > 0 {
+		t.Errorf("with the rows nobody ran hidden: rows %v (console %q), want %v", got, console, want)
 	}
 
 	// The filter, given as the URL fragment the page reads at load.

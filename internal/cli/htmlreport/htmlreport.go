@@ -197,7 +197,12 @@ func (c Cell) Count() string {
 // Row is one requirement of one op.
 type Row struct {
 	Suite, Op, Requirement, Search string
-	Cells                          []Cell
+	// Text is the requirement's text, shown as the tooltip of its id.
+	Text  string
+	Cells []Cell
+	// Unrun is set when no implementation judged a vector of the row:
+	// every cell is unsupported or not run.
+	Unrun bool
 }
 
 // Group is the rows of one op.
@@ -234,8 +239,9 @@ var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	"inc":   func(n int) int { return n + 1 },
 }).Parse(pageText))
 
-// Write renders the reports as one HTML page.
-func Write(w io.Writer, reports []*Report) error {
+// Write renders the reports as one HTML page. text, when not nil, gives
+// the text of a requirement by its id ("" when it knows none).
+func Write(w io.Writer, reports []*Report, text func(id string) string) error {
 	if len(reports) == 0 {
 		return errors.New("no report to render")
 	}
@@ -325,7 +331,10 @@ func Write(w io.Writer, reports []*Report) error {
 				}
 			}
 		})
-		row := Row{Suite: suite, Op: k.op, Requirement: k.req}
+		row := Row{Suite: suite, Op: k.op, Requirement: k.req, Unrun: true}
+		if text != nil {
+			row.Text = text(k.req)
+		}
 		search := []string{k.op, k.req}
 		for _, c := range p.Columns {
 			cell := Cell{State: StateNotRun}
@@ -351,6 +360,7 @@ func Write(w io.Writer, reports []*Report) error {
 				}
 			}
 			cell.Symbol = symbols[cell.State]
+			row.Unrun = row.Unrun && (cell.State == StateUnsupported || cell.State == StateNotRun)
 			row.Cells = append(row.Cells, cell)
 			search = append(search, cell.State)
 		}
