@@ -14,34 +14,6 @@ import (
 	"golang.org/x/net/html"
 )
 
-// Two known reports: "alpha" passes quote.parse and fails marker.strip on
-// one of two vectors; "beta" (whose name and answers are hostile markup)
-// does not offer marker.strip and fails quote.parse's QUOTE-LINK-002.
-const alphaJSON = `{"suite_version":"0.1.0","protocol":1,
- "implementation":{"protocol":1,"name":"alpha","version":"1.0","language":"go","ops":["quote.parse","marker.strip"]},
- "conform":{"module":"m","version":"v0.1.0","protocol":1,"suite_version":"0.1.0","corpus_digest":"sha256:aaaa"},
- "transport":"stdio: alpha","verdict":{"passed":false,"problems":[]},"future_member":{"x":1},
- "results":[
-  {"id":"quote.parse/a","op":"quote.parse","outcome":"pass","kind":"pass","requirements":["QUOTE-LINK-001","QUOTE-LINK-002"],"duration_ms":1},
-  {"id":"quote.parse/b","op":"quote.parse","outcome":"pass","kind":"pass","requirements":["QUOTE-LINK-002"],"duration_ms":1},
-  {"id":"marker.strip/a","op":"marker.strip","outcome":"pass","kind":"pass","requirements":["MARKER-STRIP-001"],"duration_ms":1},
-  {"id":"marker.strip/b","op":"marker.strip","outcome":"fail","kind":"accepted-wrongly","requirements":["MARKER-STRIP-001"],"duration_ms":1,
-   "request":"{\"id\":4,\"op\":\"marker.strip\",\"input\":{\"text\":\"x\"}}","diffs":["$.text: want \"x\", got \"y\""],"expected":{"text":"x"},"actual":{"text":"y"}}
- ]}`
-
-const betaJSON = `{"suite_version":"0.1.0","protocol":1,
- "implementation":{"protocol":1,"name":"<script>document.documentElement.setAttribute('data-pwned','1')</script>beta","version":"2\"><img src=x onerror=alert(1)>","language":"rust","ops":["quote.parse"]},
- "conform":{"module":"m","version":"v0.1.0","protocol":1,"suite_version":"0.1.0","corpus_digest":"sha256:aaaa"},
- "profile":"t3code","transport":"http: http://127.0.0.1:1/","verdict":{"passed":false,"problems":[]},
- "results":[
-  {"id":"quote.parse/a","op":"quote.parse","outcome":"pass","kind":"pass","requirements":["QUOTE-LINK-001","QUOTE-LINK-002"],"duration_ms":1,"recorded":{"system":"vance","reason":"recorded"}},
-  {"id":"quote.parse/b","op":"quote.parse","outcome":"crash","kind":"crash","requirements":["QUOTE-LINK-002"],"duration_ms":1,
-   "detail":"died","stderr":"</pre><script>document.documentElement.setAttribute('data-pwned','2')</script>"},
-  {"id":"marker.strip/a","op":"marker.strip","outcome":"unsupported","kind":"unsupported","requirements":["MARKER-STRIP-001"],"duration_ms":0},
-  {"id":"marker.strip/b","op":"marker.strip","outcome":"unsupported","kind":"unsupported","requirements":["MARKER-STRIP-001"],"duration_ms":0},
-  {"id":"marker.strip/c","op":"marker.strip","outcome":"unsupported","kind":"unsupported","requirements":["MARKER-STRIP-002"],"duration_ms":0}
- ]}`
-
 // chromium finds the browser. Missing, the test skips, except in CI
 // (CI=true), where it fails: 'make test' installs it first.
 func chromium(t *testing.T) string {
@@ -146,23 +118,20 @@ func (d dom) cells() map[string][]string {
 func writePage(t *testing.T) string {
 	t.Helper()
 	var reports []*Report
-	for name, data := range map[string]string{"alpha.json": alphaJSON, "beta.json": betaJSON} {
-		r, err := Parse(name, []byte(data))
+	for _, name := range []string{"alpha.json", "beta.json"} {
+		r, err := Parse(name, runReport(t, name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		reports = append(reports, r)
 	}
-	if reports[0].File != "alpha.json" {
-		reports[0], reports[1] = reports[1], reports[0]
-	}
-	var b bytes.Buffer
 	text := func(id string) string {
 		if id == "QUOTE-LINK-001" {
 			return "The link text MUST be <Assistant quote>."
 		}
 		return ""
 	}
+	var b bytes.Buffer
 	if err := Write(&b, reports, text); err != nil {
 		t.Fatal(err)
 	}
@@ -201,12 +170,13 @@ func TestPageInChromium(t *testing.T) {
 	if pwned {
 		t.Errorf("implementation-written markup became elements of the page")
 	}
-	// The matrix, worked out by hand from the two reports above.
+	// The matrix, worked out by hand from the fixtures (fixtures_test.go).
 	want := map[string][]string{
-		"marker.strip MARKER-STRIP-001": {"fail", "unsupported"},
-		"quote.parse QUOTE-LINK-001":    {"pass", "diverging"},
-		"quote.parse QUOTE-LINK-002":    {"pass", "fail"},
-		"marker.strip MARKER-STRIP-002": {"not-run", "unsupported"},
+		"marker.strip MARKER-STRIP-001":  {"fail", "unsupported"},
+		"quote.parse QUOTE-LINK-001":     {"pass", "diverging"},
+		"quote.parse QUOTE-LINK-002":     {"pass", "fail"},
+		"marker.strip MARKER-STRIP-002":  {"pass", "unsupported"},
+		"selref.ingest SELREF-LABEL-001": {"unsupported", "unsupported"},
 	}
 	if got := d.cells(); !equalCells(got, want) {
 		t.Errorf("matrix = %v, want %v", got, want)
@@ -221,7 +191,7 @@ func TestPageInChromium(t *testing.T) {
 
 	// The switch hiding the rows no implementation ran, set from the URL.
 	out, console = browse(t, bin, url+"#hide=unrun")
-	delete(want, "marker.strip MARKER-STRIP-002")
+	delete(want, "selref.ingest SELREF-LABEL-001")
 	if got := parseDOM(t, out).cells(); !equalCells(got, want) || len(console) > 0 {
 		t.Errorf("with the rows nobody ran hidden: rows %v (console %q), want %v", got, console, want)
 	}
