@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/conform-suite/conform/internal/cli"
+	"github.com/conform-suite/conform/cmd/conform/cli"
 )
 
 func main() {

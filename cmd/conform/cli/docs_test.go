@@ -21,8 +21,8 @@ var quotedCommands = map[string][]string{
 // name is a line that command prints now, so no quoted figure goes stale.
 // Inline quotes of such output are not allowed: a doc quotes it in a block.
 func TestDocsQuoteRealOutput(t *testing.T) {
-	docs, _ := filepath.Glob("../../docs/*.md")
-	docs = append(docs, "../../README.md")
+	docs, _ := filepath.Glob("../../../docs/*.md")
+	docs = append(docs, "../../../README.md")
 	outputs := map[string]map[string]bool{}
 	run := func(cmd string) map[string]bool {
 		if lines, ok := outputs[cmd]; ok {
@@ -84,7 +84,7 @@ var divergentCounts = regexp.MustCompile("prints ([0-9]+) lines for `t3code`, ([
 // TestDocsDivergentCounts: the per-profile counts docs/porting.md gives for
 // 'conform list --profile NAME --divergent' are what it prints now.
 func TestDocsDivergentCounts(t *testing.T) {
-	data, err := os.ReadFile("../../docs/porting.md")
+	data, err := os.ReadFile("../../../docs/porting.md")
 	if err != nil {
 		t.Fatal(err)
 	}

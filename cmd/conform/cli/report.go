@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/conform-suite/conform/internal/cli/htmlreport"
+	"github.com/conform-suite/conform/cmd/conform/cli/htmlreport"
 	"github.com/conform-suite/conform/spec"
 )
 

@@ -51,7 +51,7 @@ func TestGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(path)
 			if err != nil {
-				t.Fatalf("%v (run 'go test ./internal/cli -run TestGolden -update' to create it)", err)
+				t.Fatalf("%v (run 'go test ./cmd/conform/cli -run TestGolden -update' to create it)", err)
 			}
 			if got != string(want) {
 				t.Errorf("conform %s output differs from %s:\n--- got\n%s\n--- want\n%s", tt.name, path, got, want)

@@ -46,7 +46,7 @@ func adapterCorpus(t *testing.T) string {
 // 'conform run --stdio': every vector of an op they list in hello passes,
 // and every other vector is unsupported.
 func TestExampleAdapters(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", "..", "examples", "adapters"))
+	root, err := filepath.Abs(filepath.Join("..", "..", "..", "examples", "adapters"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestExampleAdapters(t *testing.T) {
 // feature file of such ops shows it. With an exit bound of 1ns, which no
 // process meets, the exit scenario fails: the bound is the one set.
 func TestExampleAdaptersFeatures(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", "..", "examples", "adapters"))
+	root, err := filepath.Abs(filepath.Join("..", "..", "..", "examples", "adapters"))
 	if err != nil {
 		t.Fatal(err)
 	}
