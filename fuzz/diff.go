@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
@@ -436,6 +437,9 @@ func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
 	case rresp.Output == nil:
 		return e.finish(op, outcome{kind: failed, detail: "the oracle gave no output"})
 	}
+	if _, err := jsonv.Parse(rresp.Output); err != nil {
+		return e.finish(op, outcome{kind: failed, detail: "the oracle's output: " + err.Error()})
+	}
 	o := outcome{expected: rresp.Output}
 	ictx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
@@ -443,29 +447,27 @@ func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
 	if err != nil && ctx.Err() != nil {
 		return outcome{skip: true} // the run was stopped, not the implementation
 	}
-	switch {
-	case err != nil && (errors.Is(err, context.DeadlineExceeded) || ictx.Err() != nil && ctx.Err() == nil):
-		o.kind, o.detail = KindTimeout, err.Error()
-	case err != nil:
-		o.kind, o.detail = classifyCallError(err), err.Error()
-	case iresp.Error != nil && iresp.Error.Kind == protocol.KindUnsupported:
+	// The runner's judge decides, with the oracle's output as the
+	// expectation; the fuzzer only names the finding.
+	v := &vectors.Vector{ID: op + "/fuzz", Op: op, Input: input, Expect: vectors.Expect{Output: rresp.Output}}
+	res := (&runner.Runner{Timeout: e.cfg.Timeout}).Judge(v, req, iresp, err)
+	o.actual, o.detail, o.diffs = iresp.Output, res.Detail, res.Diffs
+	switch res.Outcome {
+	case runner.Pass:
+		return o
+	case runner.Unsupported:
 		return outcome{skip: true, unsupported: true}
-	case iresp.Error != nil:
-		o.kind, o.detail = KindError, iresp.Error.Kind+": "+iresp.Error.Message
-		o.sig = errorKindSig(iresp.Error.Kind)
-	case iresp.Output == nil:
-		o.kind, o.detail = KindProtocol, "answer has neither output nor error"
+	case runner.Fail:
+		o.kind = Kind(res.Verdict.String())
+		o.sig = compareSig(res.Verdict, rresp.Output, iresp.Output, res.Diffs)
+	case runner.Errored:
+		o.kind, o.sig = KindError, errorKindSig(iresp.Error.Kind)
+	case runner.Timeout:
+		o.kind = KindTimeout
+	case runner.ProtocolErr:
+		o.kind = KindProtocol
 	default:
-		o.actual = iresp.Output
-		verdict, diffs, err := runner.Compare(rresp.Output, iresp.Output)
-		switch {
-		case err != nil:
-			return e.finish(op, outcome{kind: KindReference, detail: err.Error()})
-		case verdict == runner.Match:
-			return o
-		}
-		o.kind, o.diffs = Kind(verdict.String()), diffs
-		o.sig = compareSig(verdict, rresp.Output, iresp.Output, diffs)
+		o.kind = KindCrash
 	}
 	return e.finish(op, o)
 }
@@ -490,16 +492,21 @@ func (e *engine) oracleError(ctx context.Context, op string, req protocol.Reques
 	ictx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
 	iresp, err := e.impl.Call(ictx, req)
+	if err != nil && ctx.Err() != nil {
+		return outcome{skip: true}
+	}
+	// The runner's judge decides: an error of the oracle's kind passes,
+	// whatever its message, as a vector expecting that error would.
+	v := &vectors.Vector{ID: op + "/fuzz", Op: op, Input: req.Input, Expect: vectors.Expect{Error: &vectors.ExpectError{Kind: want.Kind}}}
+	res := (&runner.Runner{Timeout: e.cfg.Timeout}).Judge(v, req, iresp, err)
 	o := outcome{kind: KindOracle, sig: "oracle error " + errorKindSig(want.Kind)}
 	switch {
-	case err != nil && ctx.Err() != nil:
-		return outcome{skip: true}
+	case res.Outcome == runner.Pass:
+		return outcome{}
+	case res.Outcome == runner.Unsupported:
+		return outcome{skip: true, unsupported: true}
 	case err != nil:
 		o.detail = fmt.Sprintf("the oracle answered error %s (%s); the implementation gave no answer: %v", want.Kind, want.Message, err)
-	case iresp.Error != nil && iresp.Error.Kind == protocol.KindUnsupported:
-		return outcome{skip: true, unsupported: true}
-	case iresp.Error != nil && iresp.Error.Kind == want.Kind:
-		return outcome{}
 	case iresp.Error != nil:
 		o.detail = fmt.Sprintf("the oracle answered error %s (%s); the implementation error %s (%s)", want.Kind, want.Message, iresp.Error.Kind, iresp.Error.Message)
 	default:

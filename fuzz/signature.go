@@ -4,9 +4,7 @@ package fuzz
 // share to count as one finding.
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"regexp"
 	"slices"
 	"strings"
@@ -106,21 +104,6 @@ func errorKindSig(kind string) string {
 		return kind
 	}
 	return "another kind"
-}
-
-// classifyCallError classifies a failure to get an answer: the runner's
-// transports say which outcome it is; any other error is a crash.
-func classifyCallError(err error) Kind {
-	var ce *runner.CallError
-	switch {
-	case errors.As(err, &ce) && ce.Outcome == runner.Timeout:
-		return KindTimeout
-	case errors.As(err, &ce) && ce.Outcome == runner.ProtocolErr:
-		return KindProtocol
-	case errors.Is(err, context.DeadlineExceeded):
-		return KindTimeout
-	}
-	return KindCrash
 }
 
 // outputRefusal returns the code of a refusal output, or "".

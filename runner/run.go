@@ -276,6 +276,16 @@ func (r *Runner) RunOne(ctx context.Context, id int64, v *vectors.Vector) Result
 	return res
 }
 
+// Judge judges one answer as Run does: resp, or err when no answer came,
+// to req, the request made of v. It is the one judge of conform: the
+// differential fuzzer judges an implementation through it, with the
+// oracle's answer as v's expectation.
+func (r *Runner) Judge(v *vectors.Vector, req protocol.Request, resp protocol.Response, err error) Result {
+	res := Result{Vector: v, Request: req}
+	r.judge(&res, resp, err)
+	return res
+}
+
 func (r *Runner) runBatch(ctx context.Context, b Batcher, vs []*vectors.Vector, results []Result, lo, hi int) {
 	var reqs []protocol.Request
 	var idx []int
