@@ -4,12 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf16"
-	"unicode/utf8"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/internal/schemaset"
 	"github.com/conform-suite/conform/vectors"
 )
@@ -241,173 +239,60 @@ func equal(w, g any, refusal bool) bool {
 // units is a JSON string as its UTF-16 code units.
 type units string
 
-// faithful decodes one JSON value; strings (member names too) become their
-// UTF-16 code units, four hex digits each, numbers exact big floats.
+// faithful decodes one JSON value with the project's one JSON reader and
+// gives it the shape equal compares: strings (member names too) become
+// their UTF-16 code units, four hex digits each, numbers exact big floats.
 func faithful(data []byte) (any, error) {
-	p := &jparser{s: string(data)}
-	v, err := p.value()
+	v, err := jsonv.Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	p.space()
-	if p.i != len(p.s) {
-		return nil, fmt.Errorf("trailing data at byte %d", p.i)
-	}
-	return v, nil
+	return tree(v)
 }
 
-type jparser struct {
-	s string
-	i int
-}
-
-func (p *jparser) space() {
-	for p.i < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.i]) >= 0 {
-		p.i++
+func tree(v *jsonv.Value) (any, error) {
+	hex := func(us []uint16) units {
+		var b strings.Builder
+		for _, u := range us {
+			fmt.Fprintf(&b, "%04x", u)
+		}
+		return units(b.String())
 	}
-}
-
-func (p *jparser) value() (any, error) {
-	p.space()
-	if p.i >= len(p.s) {
-		return nil, fmt.Errorf("unexpected end")
-	}
-	switch c := p.s[p.i]; {
-	case c == '{':
-		p.i++
+	switch v.Kind {
+	case jsonv.Object:
 		m := map[string]any{}
-		p.space()
-		if p.i < len(p.s) && p.s[p.i] == '}' {
-			p.i++
-			return m, nil
-		}
-		for {
-			p.space()
-			k, err := p.str()
+		for i := range v.Members {
+			t, err := tree(&v.Members[i].Value)
 			if err != nil {
 				return nil, err
 			}
-			p.space()
-			if p.i >= len(p.s) || p.s[p.i] != ':' {
-				return nil, fmt.Errorf("want ':' at byte %d", p.i)
-			}
-			p.i++
-			v, err := p.value()
-			if err != nil {
-				return nil, err
-			}
-			m[string(k)] = v
-			p.space()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.i < len(p.s) && p.s[p.i] == '}' {
-				p.i++
-				return m, nil
-			}
-			return nil, fmt.Errorf("want ',' or '}' at byte %d", p.i)
+			m[string(hex(v.Members[i].Name))] = t
 		}
-	case c == '[':
-		p.i++
+		return m, nil
+	case jsonv.Array:
 		var a []any
-		p.space()
-		if p.i < len(p.s) && p.s[p.i] == ']' {
-			p.i++
-			return a, nil
-		}
-		for {
-			v, err := p.value()
+		for i := range v.Elems {
+			t, err := tree(&v.Elems[i])
 			if err != nil {
 				return nil, err
 			}
-			a = append(a, v)
-			p.space()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				continue
-			}
-			if p.i < len(p.s) && p.s[p.i] == ']' {
-				p.i++
-				return a, nil
-			}
-			return nil, fmt.Errorf("want ',' or ']' at byte %d", p.i)
+			a = append(a, t)
 		}
-	case c == '"':
-		return p.str()
-	case strings.HasPrefix(p.s[p.i:], "true"):
-		p.i += 4
-		return true, nil
-	case strings.HasPrefix(p.s[p.i:], "false"):
-		p.i += 5
-		return false, nil
-	case strings.HasPrefix(p.s[p.i:], "null"):
-		p.i += 4
-		return nil, nil
-	default:
-		j := p.i
-		for p.i < len(p.s) && strings.IndexByte("+-0123456789.eE", p.s[p.i]) >= 0 {
-			p.i++
-		}
-		f, ok := new(big.Float).SetPrec(256).SetString(p.s[j:p.i])
-		if !ok || j == p.i {
-			return nil, fmt.Errorf("bad value at byte %d", j)
+		return a, nil
+	case jsonv.String:
+		return hex(v.CodeUnits()), nil
+	case jsonv.Number:
+		f, ok := new(big.Float).SetPrec(256).SetString(v.Num)
+		if !ok {
+			return nil, fmt.Errorf("bad number %s", v.Num)
 		}
 		return f, nil
+	case jsonv.True:
+		return true, nil
+	case jsonv.False:
+		return false, nil
 	}
-}
-
-// str reads a string literal and returns its code units in hex, four digits
-// each, so that equal unit sequences give equal strings.
-func (p *jparser) str() (units, error) {
-	if p.i >= len(p.s) || p.s[p.i] != '"' {
-		return "", fmt.Errorf("want a string at byte %d", p.i)
-	}
-	p.i++
-	var b strings.Builder
-	put := func(u uint16) { fmt.Fprintf(&b, "%04x", u) }
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return units(b.String()), nil
-		case c == '\\':
-			if p.i+1 >= len(p.s) {
-				return "", fmt.Errorf("unterminated escape")
-			}
-			e := p.s[p.i+1]
-			p.i += 2
-			switch e {
-			case 'u':
-				if p.i+4 > len(p.s) {
-					return "", fmt.Errorf("short \\u escape")
-				}
-				n, err := strconv.ParseUint(p.s[p.i:p.i+4], 16, 16)
-				if err != nil {
-					return "", fmt.Errorf("bad \\u escape at byte %d", p.i)
-				}
-				put(uint16(n))
-				p.i += 4
-			default:
-				r, ok := map[byte]uint16{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}[e]
-				if !ok {
-					return "", fmt.Errorf("bad escape \\%c", e)
-				}
-				put(r)
-			}
-		default:
-			r, size := utf8.DecodeRuneInString(p.s[p.i:])
-			if r == utf8.RuneError && size == 1 {
-				return "", fmt.Errorf("invalid UTF-8 at byte %d", p.i)
-			}
-			p.i += size
-			for _, u := range utf16.Encode([]rune{r}) {
-				put(u)
-			}
-		}
-	}
-	return "", fmt.Errorf("unterminated string")
+	return nil, nil
 }
 
 // hexUnits is an ASCII name in the form str gives it.
