@@ -64,42 +64,16 @@ func Safe(s string) bool {
 }
 
 // Text renders s for humans, on one line (see the package comment).
-func Text(s string) string {
-	if Safe(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case Dangerous(r) && r > 0xffff:
-			fmt.Fprintf(&b, `\U%08x`, r)
-		case Dangerous(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
+func Text(s string) string { return escape(s, false) }
 
 // JSON renders JSON text for humans: like Text, except that every escape
 // is a JSON one (\u001b, \u007f, \u202e), so that JSON text whose strings
 // held dangerous characters stays valid JSON denoting the same value.
 // (Invalid UTF-8 still renders as \xNN: it was not JSON text.)
-func JSON(s string) string {
+func JSON(s string) string { return escape(s, true) }
+
+// escape renders s with Text's escapes, or with JSON ones when json is set.
+func escape(s string, json bool) string {
 	if Safe(s) {
 		return s
 	}
@@ -116,7 +90,11 @@ func JSON(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case Dangerous(r) && r > 0xffff:
+		case !json && (r < 0x20 || r == 0x7f):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case !json && Dangerous(r) && r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		case json && Dangerous(r) && r > 0xffff:
 			r1, r2 := surrogates(r)
 			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
 		case Dangerous(r):
