@@ -9,6 +9,13 @@
 // internal/jsonv, which keeps what encoding/json would lose: a lone surrogate
 // escape stays a lone surrogate, a number stays its literal, and a member
 // named twice is refused.
+//
+// The package also serves an [Answerer] (the reference, or any Go
+// implementation) over the protocol: [ServeStdio] one line at a time, with
+// the [LineReader] that both sides of a stdio transport read lines with, and
+// [ServeOptions.Handler] over HTTP, within limits a client cannot lift.
+// `conform serve` uses them; the runner, which only sends requests and
+// judges answers, does not.
 package protocol
 
 import (

@@ -1,16 +1,17 @@
 // Package runner checks an implementation against conform's vectors through
 // protocol v1 (spec/protocol.md): it turns each vector into a request, sends
-// it to an Implementation, compares the answer with the vector's expectation
-// and classifies the outcome.
+// it to an Implementation, and judges the answer against the vector's
+// expectation. [Runner.Judge] is conform's one judge: the differential
+// fuzzer judges through it too, with an oracle's answer as the expectation.
 //
 // # Transports
 //
-// Every transport satisfies [Implementation]: [InProcess] (the Go reference,
-// no serialization), [Stdio] (a persistent child process, pipelined requests
-// matched by id), [HTTP] (one request or a batch per POST) and [Spawn] (a
-// process per request). [ServeStdio] and [HTTPHandler] expose any
-// Implementation over the protocol; `conform serve` uses them for the
-// reference.
+// Every transport satisfies [Implementation]: the in-process reference
+// (reference.InProcess, no serialization), [Stdio] (a persistent child
+// process, pipelined requests matched by id), [HTTP] (one request or a batch
+// per POST) and [Spawn] (a process per request). Serving an implementation
+// over the protocol is package protocol's (protocol.ServeStdio,
+// protocol.ServeOptions), not the runner's.
 //
 // # Outcomes
 //
