@@ -23,7 +23,7 @@ import (
 // Kind classifies a finding.
 type Kind string
 
-// Kinds of findings. The first three come from runner.Compare's verdicts.
+// Kinds of findings. The first three are the runner's comparisons.
 const (
 	KindMismatch        Kind = "mismatch"         // a different ordinary output
 	KindAcceptedWrongly Kind = "accepted-wrongly" // the reference refused, the implementation did not
@@ -458,8 +458,8 @@ func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
 	case runner.Unsupported:
 		return outcome{skip: true, unsupported: true}
 	case runner.Fail:
-		o.kind = Kind(res.Verdict.String())
-		o.sig = compareSig(res.Verdict, rresp.Output, iresp.Output, res.Diffs)
+		o.kind = Kind(res.Comparison.String())
+		o.sig = compareSig(res.Comparison, rresp.Output, iresp.Output, res.Diffs)
 	case runner.Errored:
 		o.kind, o.sig = KindError, errorKindSig(iresp.Error.Kind)
 	case runner.Timeout:

@@ -21,7 +21,7 @@ import (
 // difference) triples, while two faults that differ in the reference's
 // refusal code, or in the member that differs, stay two findings.
 
-// compareSig is the signature part of a verdict of runner.Compare:
+// compareSig is the signature part of a comparison (runner.Comparison):
 //   - accepted-wrongly: the reference's refusal ("reference rejected:CODE");
 //   - rejected-wrongly: the kind of refusal the implementation made and
 //     whether it carries a code ("rejected with a code", "dropped without a
@@ -29,9 +29,9 @@ import (
 //   - mismatch: the shape of the difference (diffShape), and when the
 //     reference refused, its refusal: a wrong code is
 //     "$.rejected.code=value; reference rejected:CODE".
-func compareSig(verdict runner.Verdict, expected, actual json.RawMessage, diffs []string) string {
+func compareSig(cmp runner.Comparison, expected, actual json.RawMessage, diffs []string) string {
 	ref := parseRefusal(expected)
-	switch verdict {
+	switch cmp {
 	case runner.AcceptedWrongly:
 		return "reference " + ref.String()
 	case runner.RejectedWrongly:

@@ -16,17 +16,17 @@ import (
 	"github.com/conform-suite/conform/protocol"
 )
 
-// Verdict classifies a comparison of an actual output with an expected one.
-type Verdict int
+// Comparison is how an actual output compares with the expected one.
+type Comparison int
 
 const (
-	Match           Verdict = iota
+	Match           Comparison = iota
 	Mismatch                // a wrong answer
 	AcceptedWrongly         // expected a rejection, got an ordinary output
 	RejectedWrongly         // expected an ordinary output, got a rejection
 )
 
-func (v Verdict) String() string {
+func (v Comparison) String() string {
 	return [...]string{"match", "mismatch", "accepted-wrongly", "rejected-wrongly"}[v]
 }
 
@@ -42,7 +42,7 @@ func (v Verdict) String() string {
 // bytes that are not UTF-8 or has anything but white space after its value is
 // a mismatch. diffs lists each difference by JSON path; a lone surrogate is
 // shown as its \uXXXX escape.
-func Compare(expected, actual json.RawMessage) (v Verdict, diffs []string, err error) {
+func Compare(expected, actual json.RawMessage) (v Comparison, diffs []string, err error) {
 	want, err := jsonv.Parse(expected)
 	if err != nil {
 		return Mismatch, nil, fmt.Errorf("expected output: %w", err)
@@ -56,7 +56,7 @@ func Compare(expected, actual json.RawMessage) (v Verdict, diffs []string, err e
 // one too (got, else nil). It returns the decoded actual output as well, nil
 // when the answer is byte for byte the expected output (never decoded) or
 // not well-formed.
-func compareDecoded(want *jsonv.Value, expected, actual json.RawMessage, got *jsonv.Value) (Verdict, []string, *jsonv.Value) {
+func compareDecoded(want *jsonv.Value, expected, actual json.RawMessage, got *jsonv.Value) (Comparison, []string, *jsonv.Value) {
 	if bytes.Equal(expected, actual) {
 		return Match, nil, nil // the common case, the expectation decoded once
 	}

@@ -9,7 +9,7 @@ import (
 func TestCompare(t *testing.T) {
 	tests := []struct {
 		name, want, got string
-		verdict         Verdict
+		verdict         Comparison
 		diff            string // a substring of the first diff line
 	}{
 		{"equal", `{"a":1,"b":[1,2]}`, `{"b":[1,2],"a":1}`, Match, ""},
@@ -77,7 +77,7 @@ func TestCompareHugeNumbers(t *testing.T) {
 	zeros := strings.Repeat("0", 4_000_000)
 	for _, tt := range []struct {
 		got     string
-		verdict Verdict
+		verdict Comparison
 	}{
 		{`{"start":4.` + zeros + `1,"end":5}`, Mismatch},
 		{`{"start":4.` + zeros + `,"end":5}`, Match},

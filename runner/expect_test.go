@@ -67,7 +67,7 @@ func TestExpectationsApply(t *testing.T) {
 func TestWriteExpectationsRoundTrip(t *testing.T) {
 	vs := testVectors()
 	results := []Result{
-		{Vector: vs[0], Outcome: Fail, Verdict: AcceptedWrongly, Diffs: []string{"$: want {\"rejected\":{}}, got {}"}},
+		{Vector: vs[0], Outcome: Fail, Comparison: AcceptedWrongly, Diffs: []string{"$: want {\"rejected\":{}}, got {}"}},
 		{Vector: vs[1], Outcome: Pass},
 		{Vector: vs[2], Outcome: Timeout, Detail: "no answer within 1s"},
 		{Vector: vs[3], Outcome: Unsupported},

@@ -79,8 +79,8 @@ func checkLiar(t *testing.T, l liar, vs []*vectors.Vector, lied func(*jsonv.Valu
 			continue // judged against a declared choice: the reference declares none
 		}
 		if anyCompared(v.Expect.Output, lied) {
-			if res.Outcome != Fail || res.Verdict != Mismatch {
-				t.Errorf("%s: %s %s %q, want fail (mismatch)", v.ID, res.Outcome, res.Verdict, res.Diffs)
+			if res.Outcome != Fail || res.Comparison != Mismatch {
+				t.Errorf("%s: %s %s %q, want fail (mismatch)", v.ID, res.Outcome, res.Comparison, res.Diffs)
 			}
 			failed = append(failed, v)
 		} else if res.Outcome != Pass {

@@ -64,5 +64,5 @@ func judgeRecordedError(res *Result, resp protocol.Response, d *vectors.Divergen
 		res.Actual = resp.Output
 		res.Diffs = []string{fmt.Sprintf("$: want %s, got output %s", want, short(json.RawMessage(resp.Output)))}
 	}
-	res.Outcome, res.Verdict = Fail, Mismatch
+	res.Outcome, res.Comparison = Fail, Mismatch
 }

@@ -44,7 +44,7 @@ func sampleReport(t *testing.T) *Report {
 	}
 	results := []Result{
 		{Vector: vs[0], Outcome: Pass, Duration: time.Millisecond},
-		{Vector: vs[1], Outcome: Fail, Verdict: AcceptedWrongly, Diffs: []string{`$: want {"rejected":{"code":"X"}}, got {"citation":{}}`}, Expected: json.RawMessage(`{"rejected":{"code":"X"}}`), Actual: json.RawMessage(`{"citation":{}}`)},
+		{Vector: vs[1], Outcome: Fail, Comparison: AcceptedWrongly, Diffs: []string{`$: want {"rejected":{"code":"X"}}, got {"citation":{}}`}, Expected: json.RawMessage(`{"rejected":{"code":"X"}}`), Actual: json.RawMessage(`{"citation":{}}`)},
 		{Vector: vs[2], Outcome: Unsupported, Detail: "not in hello"},
 		{Vector: vs[3], Outcome: Crash, Detail: "the implementation died (exit status 3)", Stderr: "panic: boom\n| and <xml> & \"quotes\""},
 		{Vector: vs[4], Outcome: Timeout, Detail: "no answer within 1s"},

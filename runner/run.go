@@ -4,6 +4,25 @@
 // expectation. [Runner.Judge] is conform's one judge: the differential
 // fuzzer judges through it too, with an oracle's answer as the expectation.
 //
+// # Vocabulary
+//
+// These words mean one thing each, wherever conform uses them:
+//
+//   - an outcome ([Outcome]) is what became of one case: pass, fail (a wrong
+//     answer, shown as accepted-wrongly or rejected-wrongly when a refusal
+//     was wrongly withheld or given), error (the implementation answered a
+//     protocol error), crash, timeout, protocol (an answer that is not a
+//     protocol message), unsupported (the op is not offered), xfail and
+//     xpass (against an expectations file) and interrupted (not judged);
+//   - a comparison ([Comparison]) is how an output compares with the
+//     expected one: match, mismatch, accepted-wrongly or rejected-wrongly;
+//     it refines the outcome fail;
+//   - a result ([Result]) is one case's outcome with everything a report
+//     shows of it: the request, the comparison's differences, the recorded
+//     answer it was graded against, a refusal that left out its code;
+//   - the verdict is the run's alone: whether it passed (the JSON report's
+//     "verdict" member, the exit code).
+//
 // # Transports
 //
 // Every transport satisfies [Implementation]: the in-process reference
@@ -36,13 +55,14 @@ import (
 	"github.com/conform-suite/conform/vectors"
 )
 
-// Outcome is the verdict on one vector.
+// Outcome is what became of one case (a vector, a scenario's call, a fuzz
+// input): see the vocabulary in the package documentation.
 type Outcome string
 
 // Outcomes.
 const (
 	Pass        Outcome = "pass"
-	Fail        Outcome = "fail"        // a wrong answer (see Result.Verdict)
+	Fail        Outcome = "fail"        // a wrong answer (see Result.Comparison)
 	Unsupported Outcome = "unsupported" // the implementation does not offer the op
 	Errored     Outcome = "error"       // the implementation answered with an error
 	Crash       Outcome = "crash"       // the implementation died (or could not be reached)
@@ -60,7 +80,7 @@ var Outcomes = []Outcome{Pass, Fail, Unsupported, Errored, Crash, Timeout, Proto
 type Result struct {
 	Vector   *vectors.Vector
 	Outcome  Outcome
-	Verdict  Verdict  // for Fail: what kind of wrong answer
+	Comparison  Comparison  // for Fail: what kind of wrong answer
 	Diffs    []string // for Fail: one line per difference, by JSON path
 	Detail   string   // for the other outcomes: what happened
 	Stderr   string   // the tail of the implementation's stderr, for crashes and the like
@@ -103,8 +123,8 @@ func (r *Result) Failed() bool {
 // Kind is the outcome as shown in reports: a Fail is refined into
 // "accepted-wrongly" or "rejected-wrongly" when that is what went wrong.
 func (r *Result) Kind() string {
-	if r.Outcome == Fail && (r.Verdict == AcceptedWrongly || r.Verdict == RejectedWrongly) {
-		return r.Verdict.String()
+	if r.Outcome == Fail && (r.Comparison == AcceptedWrongly || r.Comparison == RejectedWrongly) {
+		return r.Comparison.String()
 	}
 	return string(r.Outcome)
 }
@@ -374,22 +394,22 @@ func (r *Runner) judge(res *Result, resp protocol.Response, err error) {
 		return
 	}
 	wantV := exp.v
-	var verdict Verdict
+	var cmp Comparison
 	var diffs []string
 	var got *jsonv.Value
 	if !bytes.Equal(resp.Output, exp.canon) { // else the expected output itself, written compactly
-		verdict, diffs, got = compareDecoded(wantV, want, resp.Output, resp.Value)
+		cmp, diffs, got = compareDecoded(wantV, want, resp.Output, resp.Value)
 	}
-	res.Verdict, res.Diffs = verdict, diffs
+	res.Comparison, res.Diffs = cmp, diffs
 	res.Outcome = Pass
-	if verdict != Match {
+	if cmp != Match {
 		res.Outcome = Fail
 		return
 	}
 	if c := codelessRefusal(wantV, got); c != nil {
 		res.Codeless = c
 		if r.RequireCodes {
-			res.Outcome, res.Verdict = Fail, Mismatch
+			res.Outcome, res.Comparison = Fail, Mismatch
 			res.Diffs = []string{fmt.Sprintf("$.%s.code: want %q, got no code (--require-codes)", c.Member, c.Code)}
 		}
 	}
@@ -405,13 +425,13 @@ func judgeError(res *Result, resp protocol.Response) {
 	case resp.Error != nil && resp.Error.Kind == want:
 		res.Outcome = Pass
 	case resp.Error != nil:
-		res.Outcome, res.Verdict = Fail, Mismatch
+		res.Outcome, res.Comparison = Fail, Mismatch
 		res.Actual, _ = json.Marshal(map[string]*protocol.Error{"error": resp.Error})
 		res.Diffs = []string{fmt.Sprintf("$.error.kind: want %q, got %q (%s)", want, resp.Error.Kind, resp.Error.Message)}
 	case resp.Output == nil:
 		res.Outcome, res.Detail = ProtocolErr, protocol.ErrNoAnswerBody.Error()
 	default:
-		res.Outcome, res.Verdict, res.Actual = Fail, Mismatch, resp.Output
+		res.Outcome, res.Comparison, res.Actual = Fail, Mismatch, resp.Output
 		res.Diffs = []string{fmt.Sprintf("$: want an error answer of kind %q (the input is malformed), got the output %s", want, clipOutput(resp.Output))}
 	}
 }
