@@ -21,9 +21,9 @@ type Comparison int
 
 const (
 	Match           Comparison = iota
-	Mismatch                // a wrong answer
-	AcceptedWrongly         // expected a rejection, got an ordinary output
-	RejectedWrongly         // expected an ordinary output, got a rejection
+	Mismatch                   // a wrong answer
+	AcceptedWrongly            // expected a rejection, got an ordinary output
+	RejectedWrongly            // expected an ordinary output, got a rejection
 )
 
 func (v Comparison) String() string {

@@ -78,15 +78,15 @@ var Outcomes = []Outcome{Pass, Fail, Unsupported, Errored, Crash, Timeout, Proto
 
 // Result is the outcome of one vector.
 type Result struct {
-	Vector   *vectors.Vector
-	Outcome  Outcome
-	Comparison  Comparison  // for Fail: what kind of wrong answer
-	Diffs    []string // for Fail: one line per difference, by JSON path
-	Detail   string   // for the other outcomes: what happened
-	Stderr   string   // the tail of the implementation's stderr, for crashes and the like
-	Request  protocol.Request
-	Expected json.RawMessage // the output the vector expects from this implementation
-	Actual   json.RawMessage // the output the implementation gave, when at most MaxAnswerKept bytes
+	Vector     *vectors.Vector
+	Outcome    Outcome
+	Comparison Comparison // for Fail: what kind of wrong answer
+	Diffs      []string   // for Fail: one line per difference, by JSON path
+	Detail     string     // for the other outcomes: what happened
+	Stderr     string     // the tail of the implementation's stderr, for crashes and the like
+	Request    protocol.Request
+	Expected   json.RawMessage // the output the vector expects from this implementation
+	Actual     json.RawMessage // the output the implementation gave, when at most MaxAnswerKept bytes
 	// Clipped describes an output longer than MaxAnswerKept (Actual is
 	// then nil): its size, hash and first bytes.
 	Clipped  *Clipped
