@@ -637,3 +637,48 @@ func TestCampaignJobsMustBeAWholeNumber(t *testing.T) {
 		}
 	}
 }
+
+// runStress runs stress-test.sh with a stand-in make on PATH whose run
+// number n (counted across both clones) exits with codes[n-1], 0 past the
+// end, and returns the output and the exit code.
+func runStress(t *testing.T, env []string, codes ...int) (string, int) {
+	t.Helper()
+	bin := t.TempDir()
+	count := filepath.Join(bin, "count")
+	script := "#!/usr/bin/env bash\nn=$(cat " + count + " 2>/dev/null || echo 0); n=$((n + 1)); echo $n >" + count + "\necho \"make $* (run $n)\"\ncase $n in\n"
+	for i, c := range codes {
+		script += fmt.Sprintf("%d) exit %d ;;\n", i+1, c)
+	}
+	script += "esac\nexit 0\n"
+	if err := os.WriteFile(filepath.Join(bin, "make"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "scripts/stress-test.sh")
+	cmd.Dir = ".."
+	cmd.Env = append(append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "TMPDIR="+t.TempDir()), env...)
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if exit, ok := err.(*exec.ExitError); ok {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), code
+}
+
+// TestStressVerdict: the stress script passes when every make test passed,
+// fails when one of the runs in a row failed or one beside them did, and
+// refuses a number of runs that is not a whole number.
+func TestStressVerdict(t *testing.T) {
+	if out, code := runStress(t, nil); code != 0 || !strings.Contains(out, "stress-test: passed: 2 make test run(s) in a row") {
+		t.Errorf("every make test passing: exit %d, output:\n%s", code, out)
+	}
+	// Some run fails (the runs in a row and beside share the count): the
+	// script fails, whichever side it was on.
+	if out, code := runStress(t, nil, 0, 2, 2, 2); code != 1 || !strings.Contains(out, "stress-test: FAILED") {
+		t.Errorf("a failing make test: exit %d, want 1; output:\n%s", code, out)
+	}
+	if out, code := runStress(t, []string{"STRESS_RUNS=two"}); code != 2 || !strings.Contains(out, "STRESS_RUNS=two: want a whole number") {
+		t.Errorf("STRESS_RUNS=two: exit %d, want 2; output:\n%s", code, out)
+	}
+}
