@@ -569,11 +569,7 @@ wait
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waited, ended := make(chan error, 1), make(chan struct{})
-	go func() {
-		waited <- cmd.Wait()
-		close(ended)
-	}()
+	waited, ended := await.Exit(cmd)
 	var pids []int
 	t.Cleanup(func() {
 		for _, pid := range pids {

@@ -12,6 +12,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -43,6 +44,18 @@ func Context(t testing.TB) context.Context {
 	}
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// Exit waits for cmd, which has been started, in the background: waited
+// receives what cmd.Wait returns, and ended is closed once it has returned
+// (the process has ended), for waits that must stop when it does.
+func Exit(cmd *exec.Cmd) (waited <-chan error, ended <-chan struct{}) {
+	w, e := make(chan error, 1), make(chan struct{})
+	go func() {
+		w <- cmd.Wait()
+		close(e)
+	}()
+	return w, e
 }
 
 // Line reads r until a line holding want has been read, and returns what it

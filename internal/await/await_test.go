@@ -34,11 +34,10 @@ func TestGone(t *testing.T) {
 func TestPipe(t *testing.T) {
 	p := NewPipe(t)
 	cmd := exec.Command("sh", "-c", `echo started >"$0"`, p.Path)
-	ended := make(chan struct{})
 	if err := cmd.Start(); err != nil {
 		t.Skip("no sh:", err)
 	}
-	go func() { cmd.Wait(); close(ended) }()
+	_, ended := Exit(cmd)
 	got, err := p.Wait(Context(t), ended)
 	if err != nil || string(got) != "started\n" {
 		t.Fatalf("Wait = %q, %v; want \"started\\n\"", got, err)
@@ -46,11 +45,10 @@ func TestPipe(t *testing.T) {
 
 	silent := NewPipe(t)
 	quiet := exec.Command("true")
-	quietEnded := make(chan struct{})
 	if err := quiet.Start(); err != nil {
 		t.Skip("no true:", err)
 	}
-	go func() { quiet.Wait(); close(quietEnded) }()
+	_, quietEnded := Exit(quiet)
 	if _, err := silent.Wait(Context(t), quietEnded); err == nil || !strings.Contains(err.Error(), "ended before") {
 		t.Fatalf("Wait on a pipe nobody wrote = %v, want the process ended before it wrote", err)
 	}

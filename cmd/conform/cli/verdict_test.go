@@ -311,11 +311,7 @@ func TestInterrupted(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waited, ended := make(chan error, 1), make(chan struct{})
-	go func() {
-		waited <- cmd.Wait()
-		close(ended)
-	}()
+	waited, ended := await.Exit(cmd)
 	if _, err := hanging.Wait(await.Context(t), ended); err != nil {
 		cmd.Process.Kill()
 		<-waited
