@@ -437,6 +437,8 @@ func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
 	case rresp.Output == nil:
 		return e.finish(op, outcome{kind: failed, detail: "the oracle gave no output"})
 	}
+	// The oracle's output is untrusted too: one that is not JSON fails the
+	// oracle, whatever the implementation answers.
 	if _, err := jsonv.Parse(rresp.Output); err != nil {
 		return e.finish(op, outcome{kind: failed, detail: "the oracle's output: " + err.Error()})
 	}

@@ -99,3 +99,34 @@ func TestOracleOtherThanTheReference(t *testing.T) {
 		t.Errorf("byte counter against a codeless oracle: kinds %v, want rejected-wrongly", kinds)
 	}
 }
+
+// brokenOracle answers hello as the toy does and every other request with
+// an output that is not JSON.
+type brokenOracle struct{}
+
+func (brokenOracle) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	if req.Op == "hello" {
+		return toyImpl{toyCorrect}.Call(ctx, req)
+	}
+	return protocol.Response{ID: req.ID, Output: json.RawMessage(`{"text":`)}, nil
+}
+
+func (brokenOracle) Close() error { return nil }
+
+// TestOracleOutputNotJSON: an oracle whose output is not JSON fails the
+// oracle, never the implementation: the findings are oracle errors naming
+// the oracle's output, and no vector is written of them.
+func TestOracleOutputNotJSON(t *testing.T) {
+	rep := toyRun(t, toyCorrect, func(c *Config) { c.Ref = brokenOracle{} })
+	if len(rep.Findings) == 0 {
+		t.Fatal("no finding against an oracle whose output is not JSON")
+	}
+	for _, f := range rep.Findings {
+		if f.Kind != KindOracle || !strings.HasPrefix(f.Detail, "the oracle's output: ") {
+			t.Errorf("finding %s %q, want an oracle error about the oracle's output", f.Kind, f.Detail)
+		}
+	}
+	if emitted, err := WriteVectors(t.TempDir(), rep.Findings, toyCorpus(t), Provenance{Date: time.Now()}); err != nil || len(emitted) != 0 {
+		t.Errorf("oracle-error findings were written: %v, %v", emitted, err)
+	}
+}

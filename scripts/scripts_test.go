@@ -110,14 +110,7 @@ func TestClassifyCheck(t *testing.T) {
 		}
 		cmd := exec.Command("bash", script)
 		cmd.Env = append(os.Environ(), "GO="+goPath)
-		out, err := cmd.CombinedOutput()
-		code := 0
-		if exit, ok := err.(*exec.ExitError); ok {
-			code = exit.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return string(out), code
+		return combined(t, cmd)
 	}
 	if out, code := check(finding, 1, ""); code != 0 || !strings.Contains(out, `is classified "finding"`) {
 		t.Errorf("a finding: exit %d, output:\n%s", code, out)
@@ -165,14 +158,20 @@ func runFuzzScript(t *testing.T, goPath string) (string, int) {
 	cmd := exec.Command("bash", "scripts/fuzz.sh")
 	cmd.Dir = ".."
 	cmd.Env = append(os.Environ(), "GO="+goPath, "FUZZTIME=1s")
+	return combined(t, cmd)
+}
+
+// combined runs cmd and returns its output (stdout and stderr together)
+// and its exit code; a command that could not run fails the test.
+func combined(t *testing.T, cmd *exec.Cmd) (string, int) {
+	t.Helper()
 	out, err := cmd.CombinedOutput()
-	code := 0
 	if exit, ok := err.(*exec.ExitError); ok {
-		code = exit.ExitCode()
+		return string(out), exit.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return string(out), code
+	return string(out), 0
 }
 
 // fuzzRun is one answer of the fake go command to a fuzz run.
@@ -342,17 +341,12 @@ func runCampaign(t *testing.T, goPath string, env ...string) (doc, out string, c
 	cmd.Env = append(os.Environ(), "GO="+goPath, "CAMPAIGN_TIME=1m", "CAMPAIGN_LONG_TIME=10m", "CAMPAIGN_PARALLEL=1",
 		"CAMPAIGN_DOC="+docPath, "CAMPAIGN_LOG_DIR="+t.TempDir())
 	cmd.Env = append(cmd.Env, env...)
-	b, err := cmd.CombinedOutput()
-	if exit, ok := err.(*exec.ExitError); ok {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	out, code = combined(t, cmd)
 	d, err := os.ReadFile(docPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(d), string(b), code
+	return string(d), out, code
 }
 
 // TestCampaignRowSaysHowLongTheTargetRan: a target asked to run for 1m that
@@ -652,14 +646,7 @@ func runStress(t *testing.T, env []string, codes ...int) (string, int) {
 	cmd := exec.Command("bash", "scripts/stress-test.sh")
 	cmd.Dir = ".."
 	cmd.Env = append(append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "TMPDIR="+t.TempDir()), env...)
-	out, err := cmd.CombinedOutput()
-	code := 0
-	if exit, ok := err.(*exec.ExitError); ok {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return string(out), code
+	return combined(t, cmd)
 }
 
 // TestStressVerdict: the stress script passes when every make test passed,
