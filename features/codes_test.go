@@ -79,7 +79,7 @@ func TestRefusalCodes(t *testing.T) {
 				if require && tt.codeless > 0 {
 					want = StatusFailed
 				}
-				if got := agree(t, opts); got != want {
+				if got := runLogged(t, opts); got != want {
 					t.Errorf("RequireCodes %v: status %d, want %d", require, got, want)
 				}
 				if len(tally.Codeless) != tt.codeless || tt.codeless > 0 && (tally.Codeless[0].Failed != require || tally.Codeless[0].Code != "A" || tally.Codeless[0].Member != "rejected") {

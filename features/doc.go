@@ -8,14 +8,16 @@
 // so the same scenarios run against the in-process reference, a child process
 // over stdio or an HTTP service.
 //
-// Scenarios run in strict mode: an undefined or ambiguous step fails the
-// run. [Run] runs them with the package's own runner (the Gherkin parser,
-// the step definitions of a registry, the formatters of format.go), so a
-// program running the scenarios links neither godog nor the testing
-// package; the package's tests run every scenario through godog as well and
-// check that both give each scenario the same outcome. A scenario that calls an op of a suite the
-// implementation does not list in its hello answer is skipped, as the runner
-// reports such vectors as unsupported rather than failed.
+// [Run] runs them with godog, in strict mode: an undefined or ambiguous
+// step fails the run. Its pretty and progress formats end with conform's
+// summary (summary.go), and its JUnit report is conform's (junit.go), whose
+// totals count skipped scenarios as skipped. A scenario that calls an op of
+// a suite the implementation does not list in its hello answer is skipped,
+// as the runner reports such vectors as unsupported rather than failed.
+//
+// The scenarios under runner/ ([RunnerFS]) are about conform's own runner;
+// their step definitions start fake implementations and live in the
+// package's tests.
 //
 // # Values in steps
 //

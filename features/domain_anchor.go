@@ -7,13 +7,13 @@ import (
 	"strconv"
 	"strings"
 
-	messages "github.com/cucumber/messages/go/v34"
+	"github.com/cucumber/godog"
 )
 
 // registerAnchor registers the phrasings of the quote anchoring stories: a
 // user selects a span of an assistant response (quote.select), and a client
 // later finds it again (quote.resolve) in the response as it then reads.
-func (s *scenario) registerAnchor(sc *registry) {
+func (s *scenario) registerAnchor(sc *godog.ScenarioContext) {
 	sc.Step(`^an assistant response:$`, s.responseDoc)
 	sc.Step(`^an assistant response `+q+`$`, s.responseQuoted)
 	sc.Step(`^an assistant response of `+q+` repeated (\d+) times$`, s.responseRepeated)
@@ -40,7 +40,7 @@ func (s *scenario) registerAnchor(sc *registry) {
 	sc.Step(`^the normalized text is `+q+`$`, s.outputMemberIs("text"))
 }
 
-func (s *scenario) responseDoc(d *messages.PickleDocString) error {
+func (s *scenario) responseDoc(d *godog.DocString) error {
 	t, err := literal(d.Content)
 	s.response = t
 	return err
@@ -123,7 +123,7 @@ func (s *scenario) resolveSaved(ctx context.Context) error {
 	return s.resolve(ctx, s.selector)
 }
 
-func (s *scenario) resolveDoc(ctx context.Context, d *messages.PickleDocString) error {
+func (s *scenario) resolveDoc(ctx context.Context, d *godog.DocString) error {
 	v, err := jsonValue(d.Content)
 	if err != nil {
 		return err
@@ -161,7 +161,7 @@ func (s *scenario) normalize(ctx context.Context) error {
 
 // responseFromHTML builds the response's text stream from HTML with
 // quote.dom_text and keeps its inserted line feeds for a later selection.
-func (s *scenario) responseFromHTML(ctx context.Context, d *messages.PickleDocString) error {
+func (s *scenario) responseFromHTML(ctx context.Context, d *godog.DocString) error {
 	html, err := literal(d.Content)
 	if err != nil {
 		return err

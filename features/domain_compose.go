@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
-	messages "github.com/cucumber/messages/go/v34"
+	"github.com/cucumber/godog"
 )
 
 // registerCompose registers the phrasings of the composer stories: the user
@@ -15,7 +15,7 @@ import (
 // (quote.submit_check, quote.send_turn), rendered as text (quote.plaintext,
 // quote.markdown), and follows a citation to its source (quote.nav_encode,
 // quote.nav_decode).
-func (s *scenario) registerCompose(sc *registry) {
+func (s *scenario) registerCompose(sc *godog.ScenarioContext) {
 	sc.Step(`^the user sets the comment `+q+`$`, s.setComment)
 	sc.Step(`^the user writes the prompt:$`, s.promptDoc)
 	sc.Step(`^the user writes the prompt `+q+`$`, s.promptQuoted)
@@ -57,7 +57,7 @@ func (s *scenario) setComment(ctx context.Context, comment string) error {
 	return s.call(ctx, "quote.comment", in.json())
 }
 
-func (s *scenario) promptDoc(d *messages.PickleDocString) error {
+func (s *scenario) promptDoc(d *godog.DocString) error {
 	t, err := literal(d.Content)
 	s.prompt = t
 	return err
@@ -102,7 +102,7 @@ func (s *scenario) blocked(excess, message string) error {
 	want.set("ok", json.RawMessage("false"))
 	want.set("excess", json.RawMessage(excess))
 	want.set("message", marshal(m))
-	return s.outputDoc(&messages.PickleDocString{Content: string(want.json()), MediaType: "json"})
+	return s.outputDoc(&godog.DocString{Content: string(want.json()), MediaType: "json"})
 }
 
 func (s *scenario) navEncode(ctx context.Context) error {

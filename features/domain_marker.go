@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"strings"
 
-	messages "github.com/cucumber/messages/go/v34"
+	"github.com/cucumber/godog"
 )
 
 // markerNames spells the three marker characters readably in model text:
@@ -57,7 +57,7 @@ func modelQuoted(s string) (string, error) {
 // registerMarker registers the phrasings of the marker suite's stories: the
 // model writes text with markers, the server strips them (marker.strip,
 // marker.stream) and a client resolves a citation (marker.locate).
-func (s *scenario) registerMarker(sc *registry) {
+func (s *scenario) registerMarker(sc *godog.ScenarioContext) {
 	sc.Step(`^the data part `+q+`$`, s.dataPart)
 	sc.Step(`^the data part `+q+` holding:$`, s.dataPartHolding)
 	sc.Step(`^the data parts:$`, s.dataParts)
@@ -114,7 +114,7 @@ func (s *scenario) buildArtifact(ctx context.Context) error {
 
 // artifactTextPart compares the artifact's first part with a JSON doc
 // string whose strings may use the marker names and shorthands.
-func (s *scenario) artifactTextPart(d *messages.PickleDocString) error {
+func (s *scenario) artifactTextPart(d *godog.DocString) error {
 	want, err := jsonValue(expandMarkers(d.Content))
 	if err != nil {
 		return err
@@ -215,7 +215,7 @@ func (s *scenario) dataPart(id string) error {
 	return s.addPart(id, json.RawMessage(`{}`))
 }
 
-func (s *scenario) dataPartHolding(id string, d *messages.PickleDocString) error {
+func (s *scenario) dataPartHolding(id string, d *godog.DocString) error {
 	v, err := jsonValue(d.Content)
 	if err != nil {
 		return err
@@ -224,7 +224,7 @@ func (s *scenario) dataPartHolding(id string, d *messages.PickleDocString) error
 }
 
 // dataParts takes a table with the columns id and value (JSON).
-func (s *scenario) dataParts(t *messages.PickleTable) error {
+func (s *scenario) dataParts(t *godog.Table) error {
 	for i, row := range t.Rows {
 		if i == 0 {
 			continue // the header: id | value
@@ -256,7 +256,7 @@ func (s *scenario) modelWritesQuoted(text string) error {
 	return nil
 }
 
-func (s *scenario) modelWrites(d *messages.PickleDocString) error {
+func (s *scenario) modelWrites(d *godog.DocString) error {
 	t, err := modelText(d.Content)
 	if err != nil {
 		return err
@@ -283,7 +283,7 @@ func (s *scenario) strip(ctx context.Context) error {
 
 // deltaList reads a one-column table of JSON strings written with the
 // {START}, {DELIM} and {STOP} names.
-func deltaList(t *messages.PickleTable) (json.RawMessage, error) {
+func deltaList(t *godog.Table) (json.RawMessage, error) {
 	var deltas []string
 	for i, row := range t.Rows {
 		if len(row.Cells) != 1 {
@@ -301,7 +301,7 @@ func deltaList(t *messages.PickleTable) (json.RawMessage, error) {
 	return marshal(deltas), nil
 }
 
-func (s *scenario) streamDeltas(ctx context.Context, t *messages.PickleTable) error {
+func (s *scenario) streamDeltas(ctx context.Context, t *godog.Table) error {
 	deltas, err := deltaList(t)
 	if err != nil {
 		return err
@@ -314,7 +314,7 @@ func (s *scenario) streamDeltas(ctx context.Context, t *messages.PickleTable) er
 
 // streamBytes takes one chunk per row, written as hexadecimal bytes
 // ("61 EE 88"), and sends them as deltas_base64.
-func (s *scenario) streamBytes(ctx context.Context, t *messages.PickleTable) error {
+func (s *scenario) streamBytes(ctx context.Context, t *godog.Table) error {
 	var chunks []string
 	for i, row := range t.Rows {
 		if len(row.Cells) != 1 {
@@ -340,7 +340,7 @@ func (s *scenario) receivesQuoted(text string) error {
 	return s.outputMember("text", marshal(t))
 }
 
-func (s *scenario) receives(d *messages.PickleDocString) error {
+func (s *scenario) receives(d *godog.DocString) error {
 	t, err := modelText(d.Content)
 	if err != nil {
 		return err
@@ -348,7 +348,7 @@ func (s *scenario) receives(d *messages.PickleDocString) error {
 	return s.outputMember("text", marshal(t))
 }
 
-func (s *scenario) receivesDeltas(t *messages.PickleTable) error {
+func (s *scenario) receivesDeltas(t *godog.Table) error {
 	deltas, err := deltaList(t)
 	if err != nil {
 		return err
@@ -358,7 +358,7 @@ func (s *scenario) receivesDeltas(t *messages.PickleTable) error {
 
 // citationsAre compares the citations with a table whose header names the
 // columns data_part_id, offset and locator.
-func (s *scenario) citationsAre(t *messages.PickleTable) error {
+func (s *scenario) citationsAre(t *godog.Table) error {
 	if len(t.Rows) == 0 {
 		return fmt.Errorf("the citations table has no header")
 	}
@@ -384,7 +384,7 @@ func (s *scenario) citationsAre(t *messages.PickleTable) error {
 	return s.outputMember("citations", marshal(entries))
 }
 
-func (s *scenario) locate(ctx context.Context, locator string, d *messages.PickleDocString) error {
+func (s *scenario) locate(ctx context.Context, locator string, d *godog.DocString) error {
 	loc, err := quoted(locator)
 	if err != nil {
 		return err

@@ -8,13 +8,13 @@ import (
 	"slices"
 	"strings"
 
-	messages "github.com/cucumber/messages/go/v34"
+	"github.com/cucumber/godog"
 )
 
 // registerQuote registers the phrasings of the quote suite's stories: a
 // citation built member by member, cited (quote.format), read back
 // (quote.parse) and found in a message (quote.collect).
-func (s *scenario) registerQuote(sc *registry) {
+func (s *scenario) registerQuote(sc *godog.ScenarioContext) {
 	sc.Step(`^a citation of message `+q+` in thread `+q+` of environment `+q+`$`, s.aCitation)
 	sc.Step(`^the quoted text is `+q+`$`, at("text", withValue(stringValue, s.citation.setNamed)))
 	sc.Step(`^the quoted text is:$`, at("text", withValue(docValue, s.citation.setNamed)))
@@ -98,7 +98,7 @@ func (s *scenario) readHref(ctx context.Context, href string) error {
 	return s.call(ctx, "quote.parse", in.json())
 }
 
-func (s *scenario) readHrefDoc(ctx context.Context, d *messages.PickleDocString) error {
+func (s *scenario) readHrefDoc(ctx context.Context, d *godog.DocString) error {
 	v, err := docValue(d)
 	if err != nil {
 		return err

@@ -34,12 +34,12 @@ func (emptyAnswers) Close() error { return nil }
 // there.
 func TestEmptyAnswersPassNothing(t *testing.T) {
 	var tally Tally
-	var outcomes []outcome
-	Run(Options{Impl: emptyAnswers{}, Paths: []string{"quote", "marker", "selref"}, Format: "progress", Output: io.Discard, NoColors: true, Tally: &tally, outcomes: &outcomes})
+	var statuses []scenarioStatus
+	Run(Options{Impl: emptyAnswers{}, Paths: []string{"quote", "marker", "selref"}, Format: "progress", Output: io.Discard, NoColors: true, Tally: &tally, statuses: &statuses})
 	if tally.Scenarios == 0 || tally.Failed == 0 {
 		t.Fatalf("tally %+v: the liar was not judged", tally)
 	}
-	for _, o := range outcomes {
+	for _, o := range statuses {
 		if o.Status == "passed" {
 			t.Errorf("%s passed with {} for every answer", o.Name)
 		}

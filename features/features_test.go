@@ -19,6 +19,7 @@ import (
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
+	"github.com/cucumber/godog"
 )
 
 // fake is a small implementation for the harness's own tests. It offers
@@ -85,7 +86,7 @@ func fakeServe(dup, strID bool) ServeRaw {
 // TestHarnessRaw runs the raw protocol steps against fakeServe, and checks
 // that faulty servers fail them.
 func TestHarnessRaw(t *testing.T) {
-	if got := agree(t, Options{Impl: fake{}, Raw: fakeServe(false, false), FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", NoColors: true}); got != StatusOK {
+	if got := runLogged(t, Options{Impl: fake{}, Raw: fakeServe(false, false), FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", NoColors: true}); got != StatusOK {
 		t.Errorf("raw.feature: status %d, want %d", got, StatusOK)
 	}
 	for _, tt := range []struct {
@@ -112,7 +113,7 @@ func TestHarnessRaw(t *testing.T) {
 // TestHarness runs the harness's own scenarios, which exercise every generic
 // step, against the fake implementation.
 func TestHarness(t *testing.T) {
-	if got := agree(t, Options{Impl: fake{}, FS: os.DirFS("testdata"), Paths: []string{"harness.feature"}, Format: "progress", NoColors: true}); got != StatusOK {
+	if got := runLogged(t, Options{Impl: fake{}, FS: os.DirFS("testdata"), Paths: []string{"harness.feature"}, Format: "progress", NoColors: true}); got != StatusOK {
 		t.Errorf("harness.feature: status %d, want %d", got, StatusOK)
 	}
 }
@@ -171,8 +172,8 @@ func TestHarnessFails(t *testing.T) {
 		src := "Feature: f\n  Scenario: s\n    " + tt.scenario + "\n"
 		fsys := fstest.MapFS{"f.feature": {Data: []byte(src)}}
 		t.Run(tt.name, func(t *testing.T) {
-			opts := Options{Impl: tt.impl, FS: fsys, Format: "progress", NoColors: true, SelfTest: fakes()}
-			if got := agree(t, opts); got != StatusFailed {
+			opts := withRunnerSteps(Options{Impl: tt.impl, FS: fsys, Format: "progress", NoColors: true})
+			if got := runLogged(t, opts); got != StatusFailed {
 				t.Errorf("Run(%q) = %d, want %d", tt.scenario, got, StatusFailed)
 			}
 		})
@@ -180,15 +181,24 @@ func TestHarnessFails(t *testing.T) {
 }
 
 func TestCheckFormat(t *testing.T) {
-	for _, f := range []string{"pretty", "progress", "junit", "cucumber", "progress,junit:out.xml"} {
+	for _, f := range []string{"pretty", "progress", "junit", "cucumber", "conform", "progress,junit:out.xml"} {
 		if err := CheckFormat(f); err != nil {
 			t.Errorf("CheckFormat(%q) = %v, want nil", f, err)
 		}
 	}
-	for _, f := range []string{"", "nope", "pretty,nope:x"} {
+	for _, f := range []string{"", "nope", "pretty,nope:x", "events", "base"} {
 		if err := CheckFormat(f); err == nil {
 			t.Errorf("CheckFormat(%q) = nil, want an error", f)
 		}
+	}
+}
+
+// TestRunnerScenarios runs the scenarios about conform's own runner
+// (features/runner) with the fakes.
+func TestRunnerScenarios(t *testing.T) {
+	opts := withRunnerSteps(Options{Impl: reference.InProcess{}, FS: RunnerFS(), Format: "progress", NoColors: true})
+	if got := runLogged(t, opts); got != StatusOK {
+		t.Errorf("Run(runner) = %d, want %d", got, StatusOK)
 	}
 }
 
@@ -210,14 +220,16 @@ func TestEmbedded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = fs.WalkDir(FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && filepath.Ext(p) == ".feature" {
-			embedded = append(embedded, p)
+	for _, fsys := range []fs.FS{FS(), RunnerFS()} {
+		err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+			if err == nil && filepath.Ext(p) == ".feature" {
+				embedded = append(embedded, p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	slices.Sort(disk)
 	slices.Sort(embedded)
@@ -256,15 +268,11 @@ func TestMain(m *testing.M) {
 }
 
 // TestReference runs every embedded scenario against the reference, in
-// process and over stdio (the test binary serving it). The scenarios about
-// the runner itself run once, in the in-process pass (the stdio pass skips
-// them). Each pass runs every scenario through godog and through conform's
-// own runner and checks that both give each scenario the same outcome.
+// process and over stdio (the test binary serving it).
 func TestReference(t *testing.T) {
 	t.Run("in-process", func(t *testing.T) {
-		opts := Options{Impl: reference.InProcess{}, Raw: InProcessRaw(), SelfTest: fakes(),
-			Format: "progress", NoColors: true}
-		if got := agree(t, opts); got != StatusOK {
+		opts := Options{Impl: reference.InProcess{}, Raw: InProcessRaw(), Format: "progress", NoColors: true}
+		if got := runLogged(t, opts); got != StatusOK {
 			t.Errorf("Run(in-process) = %d, want %d", got, StatusOK)
 		}
 	})
@@ -275,16 +283,16 @@ func TestReference(t *testing.T) {
 		defer impl.Close()
 		opts := Options{Impl: impl, Raw: StdioRaw{Command: []string{os.Args[0]}, Env: env},
 			Format: "progress", NoColors: true}
-		if got := agree(t, opts); got != StatusOK {
+		if got := runLogged(t, opts); got != StatusOK {
 			t.Errorf("Run(stdio) = %d, want %d", got, StatusOK)
 		}
 	})
 }
 
-// fakes is the SelfTest of this package's tests: this test binary plays
-// internal/fakeimpl's fakes (TestMain calls fakeimpl.MaybeRun).
-func fakes() *SelfTest {
-	return &SelfTest{
+// fakes is how this package's tests start the fakes: this test binary
+// plays internal/fakeimpl's (TestMain calls fakeimpl.MaybeRun).
+func fakes() *selfTest {
+	return &selfTest{
 		Fake:   []string{os.Args[0]},
 		Corpus: fakeimpl.Corpus(),
 		Env: func(mode, crashAt, marker string) []string {
@@ -298,32 +306,23 @@ func fakes() *SelfTest {
 	}
 }
 
-// agree runs opts through godog (runGodog) and through [Run], and fails t
-// unless both give the same status and every scenario the same outcome:
-// its name, passed, failed, skipped or diverging, and the skip reason or
-// the first failing step's status and error. It returns the status.
-func agree(t *testing.T, opts Options) int {
+// withRunnerSteps adds the step definitions of the scenarios about the
+// runner (selftest_test.go) to opts.
+func withRunnerSteps(opts Options) Options {
+	st := fakes()
+	opts.more = func(sc *godog.ScenarioContext, s *scenario) { registerSelfTest(sc, s, st) }
+	return opts
+}
+
+// runLogged runs opts with its report going to the test log when the test
+// fails, and fails t when no scenario ran. It returns the status.
+func runLogged(t *testing.T, opts Options) int {
 	t.Helper()
-	var viaGodog, viaRun []outcome
-	g := opts
-	g.outcomes, g.Output = &viaGodog, logOutput(t)
-	gs := runGodog(nil, g)
-	r := opts
-	r.outcomes, r.Output = &viaRun, logOutput(t)
-	rs := Run(r)
-	if gs != rs {
-		t.Errorf("status through godog %d, through Run %d", gs, rs)
-	}
-	if len(viaGodog) != len(viaRun) {
-		t.Errorf("%d scenarios through godog, %d through Run", len(viaGodog), len(viaRun))
-	}
-	if len(viaGodog) == 0 {
+	var statuses []scenarioStatus
+	opts.statuses, opts.Output = &statuses, logOutput(t)
+	status := Run(opts)
+	if len(statuses) == 0 {
 		t.Errorf("no scenario ran")
 	}
-	for i := range min(len(viaGodog), len(viaRun)) {
-		if viaGodog[i] != viaRun[i] {
-			t.Errorf("scenario %d:\n through godog %+v\n through Run   %+v", i, viaGodog[i], viaRun[i])
-		}
-	}
-	return rs
+	return status
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path"
 	"slices"
@@ -15,11 +14,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	messages "github.com/cucumber/messages/go/v34"
-
 	"github.com/conform-suite/conform/internal/schemaset"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
+	"github.com/cucumber/godog"
 )
 
 // Exit statuses of [Run]: 0 every scenario judged passed, 1 some
@@ -42,9 +40,6 @@ type Options struct {
 	// scenarios (features/protocol) to the same implementation; without it
 	// those scenarios are skipped.
 	Raw Raw
-	// SelfTest, when set, lets the scenarios about conform itself start
-	// the fake implementations; without it those scenarios are skipped.
-	SelfTest *SelfTest
 	// FS holds the feature files; nil means the embedded ones ([FS]).
 	FS fs.FS
 	// Paths are the files or directories of FS to run; none means all.
@@ -52,9 +47,12 @@ type Options struct {
 	// Tags is a tag expression: "@QUOTE-LINK-004", "~@slow",
 	// "@MARKER-STRIP-001,@MARKER-STRIP-002" (or), "@a && @b".
 	Tags string
-	// Format names formatters, comma separated: pretty, progress, junit,
-	// cucumber. "name:FILE" writes that formatter to FILE. Empty
-	// means progress.
+	// Format names formatters, comma separated: godog's pretty, progress,
+	// junit and cucumber, and conform (the summary: profile, diverging and
+	// skipped scenarios, refusals without a code, and every failure again
+	// with the command that runs it alone). "name:FILE" writes that
+	// formatter to FILE. Empty means progress. The summary is added on
+	// Output unless Format names it or writes JUnit or Cucumber there.
 	Format string
 	// Output receives the formatters' output; nil means os.Stdout.
 	Output   io.Writer
@@ -84,35 +82,73 @@ type Options struct {
 	// reported as diverging.
 	Profile string
 
-	// outcomes, when set, receives what happened to each scenario.
-	outcomes *[]outcome
+	// Replay, when set, is the command that runs one scenario again, to
+	// which the summary adds the scenario's "file:line":
+	// "conform features --stdio 'python3 adapter.py'".
+	Replay string
+
+	// statuses, when set, receives what happened to each scenario.
+	statuses *[]scenarioStatus
+	// more, when set, registers more step definitions after conform's:
+	// the package's tests add those of the scenarios about the runner.
+	more func(*godog.ScenarioContext, *scenario)
 }
 
+// formats are the formatters --format may name: godog's, and conform's
+// summary.
+var formats = []string{"conform", "cucumber", "junit", "pretty", "progress"}
+
 // Formats returns the names of the available formatters, sorted.
-func Formats() []string { return slices.Sorted(maps.Keys(formats)) }
+func Formats() []string { return slices.Clone(formats) }
 
 // CheckFormat reports an error if format names a formatter that does not exist.
 func CheckFormat(format string) error {
 	for f := range strings.SplitSeq(format, ",") {
 		name, _, _ := strings.Cut(f, ":")
-		if formats[name] == nil {
-			return fmt.Errorf("features: unknown format %q (want one of %s)", name, strings.Join(Formats(), ", "))
+		if !slices.Contains(formats, name) {
+			return fmt.Errorf("features: unknown format %q (want one of %s)", name, strings.Join(formats, ", "))
 		}
 	}
 	return nil
 }
 
-// Run runs the scenarios of opts against opts.Impl and returns an exit
-// status: [StatusOK], [StatusFailed] or [StatusOptions].
-func Run(opts Options) int { return run(opts, drive) }
+// engineFormats is format as godog is given it: pretty and progress are
+// conform's (godog's, ended by conform's summary), and the summary alone is
+// added on the run's output when nothing writes there (a JUnit or Cucumber
+// document written there must stay whole).
+func engineFormats(format string) string {
+	var list []string
+	summary := true
+	for f := range strings.SplitSeq(format, ",") {
+		name, file, toFile := strings.Cut(f, ":")
+		if name == "conform" || !toFile {
+			summary = false
+		}
+		if toFile {
+			list = append(list, engineFormat(name)+":"+file)
+		} else {
+			list = append(list, engineFormat(name))
+		}
+	}
+	if summary {
+		list = append(list, "conform")
+	}
+	return strings.Join(list, ",")
+}
 
-// A driver runs the scenarios of paths with the step definitions and hooks
-// h.initScenario registers, and returns [StatusOK] when none failed,
-// [StatusFailed] when some did, or [StatusOptions].
-type driver func(h *harness, opts Options, paths []string) int
+// godog keeps some state of a run in the process's environment and its
+// formatters know nothing of the run but its name, so the runs of one
+// process take turns; current is the harness of the run under way, which
+// conform's summary formatter reports on.
+var (
+	runMu   sync.Mutex
+	current *harness
+)
 
-// run is [Run] with the driver d.
-func run(opts Options, d driver) int {
+// Run runs the scenarios of opts against opts.Impl with godog, in strict
+// mode, and returns an exit status: [StatusOK], [StatusFailed] or
+// [StatusOptions].
+func Run(opts Options) int {
 	if opts.Impl == nil {
 		fmt.Fprintln(os.Stderr, "features: no implementation")
 		return StatusOptions
@@ -145,20 +181,36 @@ func run(opts Options, d driver) int {
 		fmt.Fprintln(os.Stderr, "features:", err)
 		return StatusOptions
 	}
-	h := &harness{impl: opts.Impl, raw: opts.Raw, self: opts.SelfTest, timeout: opts.Timeout, exitWithin: opts.ExitWithin, requireOps: opts.RequireOps, requireCodes: opts.RequireCodes}
-	h.verdicts.profile = runner.ProfileName(opts.Profile)
-	if p := h.verdicts.profile; p != runner.DefaultProfile {
+	h := &harness{impl: opts.Impl, raw: opts.Raw, timeout: opts.Timeout, exitWithin: opts.ExitWithin,
+		requireOps: opts.RequireOps, requireCodes: opts.RequireCodes, replay: opts.Replay, more: opts.more}
+	h.records.profile = runner.ProfileName(opts.Profile)
+	if p := h.records.profile; p != runner.DefaultProfile {
 		h.divergenceTag = "@divergence:" + p
 	}
-	status := d(h, opts, paths)
-	t := h.verdicts.tally()
+	runMu.Lock()
+	current = h
+	suite := godog.TestSuite{
+		Name:                "conform",
+		ScenarioInitializer: h.initScenario,
+		Options: &godog.Options{
+			Strict: true, Format: engineFormats(opts.Format), Tags: opts.Tags, Paths: paths, FS: opts.FS,
+			Output: opts.Output, NoColors: opts.NoColors, Concurrency: max(opts.Concurrency, 1),
+		},
+	}
+	status := suite.Run()
+	current = nil
+	runMu.Unlock()
+	t := h.records.tally()
 	if opts.Tally != nil {
 		*opts.Tally = t
 	}
-	if opts.outcomes != nil {
-		*opts.outcomes = h.verdicts.outcomes()
+	if opts.statuses != nil {
+		*opts.statuses = h.records.statuses()
 	}
-	if status == StatusOK && (t.Failed > 0 || t.Judged() == 0) {
+	switch {
+	case status != StatusOK && status != StatusFailed:
+		return StatusOptions
+	case status == StatusOK && (t.Failed > 0 || t.Judged() == 0):
 		status = StatusFailed
 	}
 	return status
@@ -187,7 +239,6 @@ func featureDirs(fsys fs.FS) ([]string, error) {
 type harness struct {
 	impl    runner.Implementation
 	raw     Raw
-	self    *SelfTest
 	timeout time.Duration
 	// exitWithin replaces the exit bound of the scenarios when positive.
 	exitWithin time.Duration
@@ -195,14 +246,13 @@ type harness struct {
 
 	requireOps   runner.RequiredOps
 	requireCodes bool
-	verdicts     verdicts
+	records      records
+	replay       string
 	// divergenceTag is "@divergence:<system>" under a system's profile:
 	// scenarios carrying it are not run.
 	divergenceTag string
 
-	// more, when set, registers step definitions after conform's: the
-	// driver's own tests use it.
-	more func(*registry)
+	more func(*godog.ScenarioContext, *scenario)
 
 	schemasOnce sync.Once
 	schemas     *schemaset.Set // the ops' output schemas, for "the input is accepted"
@@ -259,33 +309,33 @@ func (h *harness) offers(ctx context.Context, op string) (bool, error) {
 }
 
 // initScenario registers the step definitions and hooks of one scenario.
-func (h *harness) initScenario(sc *registry) {
-	v := &verdict{}
-	s := &scenario{h: h, v: v}
+func (h *harness) initScenario(sc *godog.ScenarioContext) {
+	r := &record{}
+	s := &scenario{h: h, r: r}
 	s.register(sc)
 	if h.more != nil {
-		h.more(sc)
+		h.more(sc, s)
 	}
-	h.verdicts.add(v)
-	sc.Before(func(ctx context.Context, gs *messages.Pickle) (context.Context, error) {
-		h.verdicts.setID(v, gs.Id, gs.Uri+": "+gs.Name)
+	h.records.add(r)
+	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
+		h.records.setID(r, p)
 		if h.divergenceTag == "" {
 			return ctx, nil
 		}
-		for _, tag := range gs.Tags {
+		for _, tag := range p.Tags {
 			if tag.Name == h.divergenceTag {
-				h.verdicts.mu.Lock()
-				v.diverging = true
-				h.verdicts.mu.Unlock()
+				h.records.mu.Lock()
+				r.diverging = true
+				h.records.mu.Unlock()
 				return ctx, fmt.Errorf("%w: diverging: tagged %s, not judged under that profile", errSkip, tag.Name)
 			}
 		}
 		return ctx, nil
 	})
-	sc.AfterStep(func(ctx context.Context, _ *messages.PickleStep, status stepStatus, err error) (context.Context, error) {
-		h.verdicts.mu.Lock()
-		v.step(status, err)
-		h.verdicts.mu.Unlock()
+	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
+		h.records.mu.Lock()
+		r.step(st.Text, status, err)
+		h.records.mu.Unlock()
 		return ctx, nil
 	})
 }

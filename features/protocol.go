@@ -12,16 +12,15 @@ import (
 	"time"
 	"unicode/utf8"
 
-	messages "github.com/cucumber/messages/go/v34"
-
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
+	"github.com/cucumber/godog"
 )
 
 // registerProtocol registers the steps of the framing scenarios, which talk
 // to the implementation in raw protocol lines through Options.Raw. Without a
 // Raw they are skipped.
-func (s *scenario) registerProtocol(sc *registry) {
+func (s *scenario) registerProtocol(sc *godog.ScenarioContext) {
 	sc.Step(`^it is sent the request lines?:$`, s.sendLines)
 	sc.Step(`^it is sent the hello request$`, func(ctx context.Context) error {
 		return s.exchange(ctx, []byte(`{"id":0,"op":"hello","input":{"protocol":1}}`+"\n"))
@@ -72,7 +71,7 @@ func (s *scenario) exchange(ctx context.Context, input []byte) error {
 // implementation does not offer skips the scenario (or fails it under
 // --require-ops), as a call of that op does; a line that is not a request,
 // or names no op, is sent as it is.
-func (s *scenario) sendLines(ctx context.Context, d *messages.PickleDocString) error {
+func (s *scenario) sendLines(ctx context.Context, d *godog.DocString) error {
 	for line := range strings.SplitSeq(d.Content, "\n") {
 		var r struct {
 			Op *string `json:"op"`

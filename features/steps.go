@@ -12,11 +12,10 @@ import (
 	"time"
 	"unicode/utf16"
 
-	messages "github.com/cucumber/messages/go/v34"
-
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
+	"github.com/cucumber/godog"
 )
 
 // Step argument patterns.
@@ -27,11 +26,21 @@ const (
 	ordinal = `(\d+)`
 )
 
+// errSkip, wrapped by a step's or a hook's error, skips the scenario: its
+// further steps are not run, and it is neither passed nor failed. The text
+// after "skipped: " is the reason.
+var errSkip = godog.ErrSkip
+
+// skipReason is the reason an error wrapping errSkip gives.
+func skipReason(err error) string {
+	return strings.TrimPrefix(err.Error(), errSkip.Error()+": ")
+}
+
 // scenario is the state of one scenario: the input being built, and the
 // answers to the calls made so far.
 type scenario struct {
 	h *harness
-	v *verdict // this scenario's verdict, for what its steps record
+	r *record // what happened to the scenario, for what its steps record
 
 	input    object          // members set one by one
 	rawInput json.RawMessage // a whole input, when given at once
@@ -45,7 +54,6 @@ type scenario struct {
 	parts       []json.RawMessage // marker: the data parts of the artifact
 	modelOutput string            // marker: the text the model wrote
 
-	self    selfRun       // protocol: a run of the runner itself
 	sent    []byte        // protocol: the raw lines last sent
 	answers [][]byte      // protocol: the raw answer lines
 	ended   time.Duration // protocol: how long the session took to end after its input
@@ -56,7 +64,7 @@ type scenario struct {
 	prev *protocol.Response // the answer before the last one
 }
 
-func (s *scenario) register(sc *registry) {
+func (s *scenario) register(sc *godog.ScenarioContext) {
 	// Setting up.
 	sc.Step(`^an implementation under test$`, s.anImplementation)
 	sc.Step(`^the input is:$`, s.inputDoc)
@@ -95,7 +103,6 @@ func (s *scenario) register(sc *registry) {
 	sc.Step(`^the answer has error kind `+q+`$`, s.errorKind)
 
 	s.registerProtocol(sc)
-	s.registerSelfTest(sc)
 	s.registerDomain(sc)
 }
 
@@ -104,7 +111,7 @@ func (s *scenario) anImplementation(ctx context.Context) error {
 	return err
 }
 
-func (s *scenario) inputDoc(d *messages.PickleDocString) error {
+func (s *scenario) inputDoc(d *godog.DocString) error {
 	v, err := jsonValue(d.Content)
 	if err != nil {
 		return fmt.Errorf("the input: %w", err)
@@ -114,7 +121,7 @@ func (s *scenario) inputDoc(d *messages.PickleDocString) error {
 }
 
 func (s *scenario) inputInline(v string) error {
-	return s.inputDoc(&messages.PickleDocString{Content: v, MediaType: "json"})
+	return s.inputDoc(&godog.DocString{Content: v, MediaType: "json"})
 }
 
 // at fixes the name or path of a step: at("text", f) takes only f's
@@ -213,7 +220,7 @@ func (s *scenario) calledInline(ctx context.Context, op, input string) error {
 }
 
 // calledWith takes the input from a JSON doc string.
-func (s *scenario) calledWith(ctx context.Context, op string, d *messages.PickleDocString) error {
+func (s *scenario) calledWith(ctx context.Context, op string, d *godog.DocString) error {
 	v, err := jsonValue(d.Content)
 	if err != nil {
 		return err
@@ -222,7 +229,7 @@ func (s *scenario) calledWith(ctx context.Context, op string, d *messages.Pickle
 }
 
 // calledWithMembers takes the input from a table of member | value rows.
-func (s *scenario) calledWithMembers(ctx context.Context, op string, t *messages.PickleTable) error {
+func (s *scenario) calledWithMembers(ctx context.Context, op string, t *godog.Table) error {
 	v, err := tableObject(t)
 	if err != nil {
 		return err
@@ -295,7 +302,7 @@ func (s *scenario) compare(what string, want, got json.RawMessage) error {
 	return nil
 }
 
-func (s *scenario) outputDoc(d *messages.PickleDocString) error {
+func (s *scenario) outputDoc(d *godog.DocString) error {
 	want, err := jsonValue(d.Content)
 	if err != nil {
 		return err
@@ -308,7 +315,7 @@ func (s *scenario) outputDoc(d *messages.PickleDocString) error {
 }
 
 func (s *scenario) outputInline(v string) error {
-	return s.outputDoc(&messages.PickleDocString{Content: v, MediaType: "json"})
+	return s.outputDoc(&godog.DocString{Content: v, MediaType: "json"})
 }
 
 func (s *scenario) outputMember(path string, want json.RawMessage) error {
@@ -508,7 +515,7 @@ func (s *scenario) refusedWith(want string) func(string) error {
 		code := body.Get("code")
 		if code == nil || code.Kind == jsonv.Null {
 			c := runner.CodelessRefusal{Member: kind, Code: wantCode}
-			s.h.verdicts.codeless(s.v, c, s.h.requireCodes)
+			s.h.records.codeless(s.r, c, s.h.requireCodes)
 			if s.h.requireCodes {
 				return s.failf("$.%s.code: want %q, got no code (--require-codes)", kind, wantCode)
 			}

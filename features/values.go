@@ -10,9 +10,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	messages "github.com/cucumber/messages/go/v34"
-
 	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/cucumber/godog"
 )
 
 // codePoint is the \u{HEX} escape of literal text.
@@ -102,7 +101,7 @@ func jsonValue(s string) (json.RawMessage, error) {
 
 // docValue is the value of a doc string: JSON for media type json, literal
 // text otherwise.
-func docValue(d *messages.PickleDocString) (json.RawMessage, error) {
+func docValue(d *godog.DocString) (json.RawMessage, error) {
 	if d.MediaType == "json" {
 		return jsonValue(d.Content)
 	}
@@ -127,7 +126,7 @@ func cellValue(s string) (json.RawMessage, error) {
 
 // tableObject turns a two-column table of member and value rows into a JSON
 // object, members in table order.
-func tableObject(t *messages.PickleTable) (json.RawMessage, error) {
+func tableObject(t *godog.Table) (json.RawMessage, error) {
 	var o object
 	for i, row := range t.Rows {
 		if len(row.Cells) != 2 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v34"
 )
 
@@ -71,10 +72,10 @@ func TestDocValue(t *testing.T) {
 		want string
 		err  bool
 	}{
-		{messages.PickleDocString{MediaType: "json", Content: ` {"a": "\ud83d"} `}, `{"a": "\ud83d"}`, false},
-		{messages.PickleDocString{MediaType: "json", Content: `{"a":`}, "", true},
-		{messages.PickleDocString{Content: "line one\nline" + `\u{20}` + "two"}, `"line one\nline two"`, false},
-		{messages.PickleDocString{Content: `mark \u{E202}`}, `"mark ` + "\uE202" + `"`, false},
+		{godog.DocString{MediaType: "json", Content: ` {"a": "\ud83d"} `}, `{"a": "\ud83d"}`, false},
+		{godog.DocString{MediaType: "json", Content: `{"a":`}, "", true},
+		{godog.DocString{Content: "line one\nline" + `\u{20}` + "two"}, `"line one\nline two"`, false},
+		{godog.DocString{Content: `mark \u{E202}`}, `"mark ` + "\uE202" + `"`, false},
 	}
 	for _, tt := range tests {
 		got, err := docValue(&tt.doc)

@@ -195,12 +195,6 @@ func (o ServeOptions) withDefaults() ServeOptions {
 	return o
 }
 
-// HTTPHandler serves impl over HTTP with the default limits but for the
-// body cap: maxBody bytes, or DefaultMaxBody when it is 0.
-func HTTPHandler(impl Answerer, maxBody int64) http.Handler {
-	return ServeOptions{MaxBody: maxBody}.Handler(impl)
-}
-
 // Handler serves impl over HTTP (PROTO-HTTP): a POST of one request object
 // is answered with one answer object, a POST of an array with an array of
 // answers in the same order, each written as soon as it is made; work stops

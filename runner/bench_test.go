@@ -56,13 +56,13 @@ func BenchmarkStdio(b *testing.B) {
 }
 
 func BenchmarkHTTP(b *testing.B) {
-	srv := httptest.NewServer(protocol.HTTPHandler(InProcess{}, 0))
+	srv := httptest.NewServer(protocol.ServeOptions{}.Handler(InProcess{}))
 	defer srv.Close()
 	benchRun(b, NewHTTP(srv.URL), 1)
 }
 
 func BenchmarkHTTPBatch32(b *testing.B) {
-	srv := httptest.NewServer(protocol.HTTPHandler(InProcess{}, 0))
+	srv := httptest.NewServer(protocol.ServeOptions{}.Handler(InProcess{}))
 	defer srv.Close()
 	benchRun(b, NewHTTP(srv.URL), 32)
 }

@@ -43,7 +43,7 @@ func corpus(t testing.TB) []*vectors.Vector {
 
 // transports returns every transport, each serving the reference.
 func transports(t testing.TB) map[string]func() Implementation {
-	srv := httptest.NewServer(protocol.HTTPHandler(InProcess{}, 0))
+	srv := httptest.NewServer(protocol.ServeOptions{}.Handler(InProcess{}))
 	t.Cleanup(srv.Close)
 	serveEnv := append(os.Environ(), serveEnv+"=stdio")
 	return map[string]func() Implementation{

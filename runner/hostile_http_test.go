@@ -103,7 +103,7 @@ func postHello(t *testing.T, addr string) {
 }
 
 func TestServeBatchBomb(t *testing.T) {
-	srv := httptest.NewServer(protocol.HTTPHandler(InProcess{}, 0))
+	srv := httptest.NewServer(protocol.ServeOptions{}.Handler(InProcess{}))
 	defer srv.Close()
 	bomb := make([]byte, 0, 10*mb+2)
 	bomb = append(bomb, '[')
@@ -407,7 +407,7 @@ func TestServeReadTimeoutDoesNotCancelWork(t *testing.T) {
 }
 
 func TestServeRefusesIDsThatAreNotText(t *testing.T) {
-	srv := httptest.NewServer(protocol.HTTPHandler(InProcess{}, 0))
+	srv := httptest.NewServer(protocol.ServeOptions{}.Handler(InProcess{}))
 	defer srv.Close()
 	for _, id := range []string{"\"a\xffb\"", `"\ud800"`, `"\udc00\ud800"`, `"x\uD83D"`, `"\ud83dx"`} {
 		body := `[{"id":` + id + `,"op":"hello","input":{"protocol":1}}]`
@@ -493,7 +493,7 @@ func TestHTTPClientRedirect(t *testing.T) {
 	var reached atomic.Int64
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reached.Add(1)
-		protocol.HTTPHandler(echoImpl{}, 0).ServeHTTP(w, r)
+		protocol.ServeOptions{}.Handler(echoImpl{}).ServeHTTP(w, r)
 	}))
 	defer other.Close()
 	srv := helloThen(func(w http.ResponseWriter, r *http.Request) {
@@ -537,7 +537,7 @@ func TestHTTPClientOverSizeBody(t *testing.T) {
 }
 
 func TestHTTPClientMaxLine(t *testing.T) {
-	srv := httptest.NewServer(protocol.HTTPHandler(echoImpl{}, 0))
+	srv := httptest.NewServer(protocol.ServeOptions{}.Handler(echoImpl{}))
 	defer srv.Close()
 	h := NewHTTP(srv.URL)
 	h.MaxLine = 40

@@ -264,7 +264,7 @@ func (e echoImpl) Call(ctx context.Context, req protocol.Request) (protocol.Resp
 func (echoImpl) Close() error { return nil }
 
 func TestHTTP(t *testing.T) {
-	srv := httptest.NewServer(protocol.HTTPHandler(echoImpl{}, 0))
+	srv := httptest.NewServer(protocol.ServeOptions{}.Handler(echoImpl{}))
 	defer srv.Close()
 	for _, batch := range []int{1, 4} {
 		h := NewHTTP(srv.URL)
@@ -286,13 +286,13 @@ func TestHTTP(t *testing.T) {
 func TestHTTPFaults(t *testing.T) {
 	status500 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(readAll(r), `"hello"`) {
-			protocol.HTTPHandler(echoImpl{}, 0).ServeHTTP(w, r)
+			protocol.ServeOptions{}.Handler(echoImpl{}).ServeHTTP(w, r)
 			return
 		}
 		http.Error(w, "database on fire", http.StatusInternalServerError)
 	}))
 	defer status500.Close()
-	slow := httptest.NewServer(protocol.HTTPHandler(echoImpl{delay: 2 * time.Second}, 0))
+	slow := httptest.NewServer(protocol.ServeOptions{}.Handler(echoImpl{delay: 2 * time.Second}))
 	defer slow.Close()
 
 	tests := []struct {

@@ -61,11 +61,3 @@ Feature: Framing of protocol v1
     And answer 1's id is null
     And answer 2's id is 4
     And answer 2 has an output
-
-  @PROTO-FRAME-004
-  Scenario: An answer line longer than the limit is a protocol outcome, not an exhausted memory
-    Given the fake implementation "hugeline"
-    When the runner runs every vector with a line limit of 1048576 bytes
-    Then the outcome of "echo.echo/huge-answer" is "protocol"
-    And the outcome of "echo.echo/after-all" is "pass"
-    And the run completes

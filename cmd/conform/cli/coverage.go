@@ -67,5 +67,10 @@ func buildCoverage() (*coverage.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	own, err := coverage.Scenarios(features.RunnerFS())
+	if err != nil {
+		return nil, err
+	}
+	sc = append(sc, own...)
 	return coverage.Build(s, c, sc), nil
 }

@@ -15,12 +15,18 @@ import (
 const featuresHead = `Usage: conform features [--stdio CMD | --http URL] [--format F] [--tags EXPR] [paths]
 
 Runs the Gherkin scenarios (embedded, or from --dir) against an implementation
-(default: the in-process reference). paths are feature files or directories
-relative to the feature root: quote, marker/strip.feature. Scenarios run in
-strict mode: an undefined or ambiguous step fails. A scenario calling
-an op the implementation does not list in its hello answer is skipped (with
---require-ops it fails), and so are the scenarios about conform itself, which
-need its test fakes. A skipped scenario is never counted as passed.
+(default: the in-process reference) with godog, in strict mode: an undefined or
+ambiguous step fails. paths are feature files or directories relative to the
+feature root (quote, marker/strip.feature), or FILE:LINE for one scenario. A
+scenario calling an op the implementation does not list in its hello answer is
+skipped (with --require-ops it fails). A skipped scenario is never counted as
+passed.
+
+The report ends with conform's summary: every failure again, with the command
+that replays its scenario alone, the skipped scenarios by reason, the profile
+and the diverging scenarios. pretty and progress are godog's formats ended by
+that summary; junit and cucumber are godog's, and the summary alone (format
+conform) is added on standard output when they write to files.
 
 A refusal that matches without the code its step expects passes (the
 protocol allows leaving the code out), and the report counts and lists it:
@@ -56,7 +62,7 @@ func (e *env) features(args []string) int {
 	)
 	impl.register(fs)
 	registerProfile(fs, &profile)
-	fs.StringVar(&format, "format", "pretty", "report `FORMAT`s, comma separated: "+strings.Join(features.Formats(), ", ")+"; NAME:FILE writes one to FILE")
+	fs.StringVar(&format, "format", "pretty", "report `FORMAT`s, comma separated: "+strings.Join(features.Formats(), ", ")+"; NAME:FILE writes one to FILE; conform is the summary pretty and progress end with")
 	fs.StringVar(&tags, "tags", "", "run only the scenarios matching the tag `EXPR` (@QUOTE-LINK-004, ~@slow, @a,@b for or, @a && @b)")
 	fs.StringVar(&dir, "dir", "", "read the feature files from `DIR` instead of the embedded ones")
 	fs.BoolVar(&noColor, "no-color", false, "no ANSI colours in the report (colours are used only on a terminal, and never with NO_COLOR set)")
@@ -100,7 +106,11 @@ func (e *env) features(args []string) int {
 	var paths []string
 	for _, p := range fs.Args() {
 		p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "features/")
-		if _, err := statFS(fsys, p); err != nil {
+		file := p
+		if i := strings.LastIndexByte(p, ':'); i >= 0 && strings.Trim(p[i+1:], "0123456789") == "" && i+1 < len(p) {
+			file = p[:i] // FILE:LINE, one scenario
+		}
+		if _, err := statFS(fsys, file); err != nil {
 			e.errorf("no feature file or directory %q", p)
 			e.hintf("paths are relative to the feature root: quote, marker/strip.feature")
 			return ExitUsage
@@ -120,6 +130,7 @@ func (e *env) features(args []string) int {
 		Impl: prog.counted(im), Raw: raw, FS: fsys, Paths: paths, Tags: tags, Format: format,
 		Output: e.stdout, NoColors: !useColor(e.stdout, noColor), Timeout: impl.timeout, ExitWithin: exitWithin,
 		RequireOps: requireOps.ops, RequireCodes: requireCodes, Tally: &tally, Profile: profile,
+		Replay: replayCommand(&impl, dir, profile, requireCodes),
 	})
 	prog.done()
 	if status == features.StatusOptions {
@@ -133,6 +144,31 @@ func (e *env) features(args []string) int {
 		return ExitFailed
 	}
 	return ExitOK
+}
+
+// replayCommand is the command that runs one scenario again as this run
+// judged it; the summary adds the scenario's "file:line".
+func replayCommand(f *implFlags, dir, profile string, requireCodes bool) string {
+	cmd := "conform features"
+	for _, flag := range []struct{ name, value string }{
+		{"--stdio", f.stdio}, {"--http", f.http}, {"--spawn", f.spawn}, {"--dir", dir}, {"--profile", strings.TrimPrefix(profile, runner.DefaultProfile)},
+	} {
+		if flag.value != "" {
+			cmd += " " + flag.name + " " + shellQuote(flag.value)
+		}
+	}
+	if requireCodes {
+		cmd += " --require-codes"
+	}
+	return cmd
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // rawFor returns the raw transport of the framing scenarios for the

@@ -213,7 +213,7 @@ func TestFuzzProgress(t *testing.T) {
 // TestFuzzOverHTTP fuzzes the reference served over HTTP, faulty in
 // selref.replay: found, and replayable over HTTP.
 func TestFuzzOverHTTP(t *testing.T) {
-	srv := httptest.NewServer(protocol.HTTPHandler(replayFault{}, 1<<20))
+	srv := httptest.NewServer(protocol.ServeOptions{MaxBody: 1 << 20}.Handler(replayFault{}))
 	defer srv.Close()
 	out := t.TempDir()
 	code, stdout, stderr := conform(t, "", "fuzz", "--http", srv.URL, "--op", "selref.replay", "--op", "selref.ingest", "--count", "300", "--seed", "3", "--out", out)

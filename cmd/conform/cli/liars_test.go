@@ -75,9 +75,9 @@ func TestLiarsFailThroughTheCLI(t *testing.T) {
 			[]string{"the answer is not a protocol response: jsonv: duplicate member name", "FAIL answers:"}},
 		{"surrogate", []string{"features", "--stdio", self, "--format", "progress", "--no-color", "--tags", "@SELREF-TEXT-002,@QUOTE-ANCHOR-002,@MARKER-STRIP-008"},
 			[]string{
-				"Scenario: A broken half of an emoji becomes a replacement character", `got "half \ud83d face"`,
-				"Scenario: Half an emoji reads as a replacement character, one unit long", `$.text: want "a� b", got "a\ud83d b"`,
-				"Scenario: Half an emoji counts as one replacement character", `$.text: want "� claim.", got "\ud83d claim."`,
+				"selref/selref.feature:217: A broken half of an emoji becomes a replacement character", `got "half \ud83d face"`,
+				"quote/anchor.feature:164: Half an emoji reads as a replacement character, one unit long", `$.text: want "a� b", got "a\ud83d b"`,
+				"marker/strip.feature:272: Half an emoji counts as one replacement character", `$.text: want "� claim.", got "\ud83d claim."`,
 			}},
 	}
 	for _, tt := range tests {

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v34"
 
 	"github.com/conform-suite/conform/protocol"
@@ -25,12 +26,14 @@ import (
 	"github.com/conform-suite/conform/vectors"
 )
 
-// SelfTest lets the scenarios about conform itself run (features/protocol:
-// a crash, a hang or a flood is reported precisely). They start deliberately
-// faulty implementations, which only a test binary can play (the tests of
-// this package fill a SelfTest with internal/fakeimpl's), so without a
-// SelfTest those scenarios are skipped.
-type SelfTest struct {
+// The scenarios of features/runner tell how conform's runner reports an
+// implementation that crashes, hangs, floods or answers wrongly. They start
+// deliberately faulty implementations, which only a test binary can play
+// (internal/fakeimpl's), so they run in this package's tests, with the step
+// definitions of this file, and never in `conform features`.
+
+// selfTest is how the scenarios about the runner start the fakes.
+type selfTest struct {
 	// Fake is the command that plays the fake implementation (a test
 	// binary that becomes the fake the environment from Env names).
 	Fake []string
@@ -49,6 +52,8 @@ type SelfTest struct {
 
 // selfRun is the state of one scenario about the runner itself.
 type selfRun struct {
+	sc       *scenario // the scenario, whose generic steps check a POST's answer
+	st       *selfTest
 	impl     runner.Implementation // the implementation the runner runs against
 	stdio    *runner.Stdio         // impl, when it is a fake over stdio
 	marker   string                // the file that makes the crashing fake crash once
@@ -68,29 +73,32 @@ type selfRun struct {
 
 var fakeRuns atomic.Int64
 
-func (s *scenario) registerSelfTest(sc *registry) {
+// registerSelfTest registers the steps of the scenarios about the runner
+// (features/runner) into the scenario sc of s.
+func registerSelfTest(sc *godog.ScenarioContext, scen *scenario, st *selfTest) {
+	s := &selfRun{sc: scen, st: st}
 	sc.Step(`^the fake implementation `+q+`$`, func(mode string) error { return s.fake(mode, "") })
 	sc.Step(`^the fake implementation `+q+` that crashes on its request (\d+)$`, s.fake)
 	sc.Step(`^the implementation declares the choice `+q+` as `+q+`$`, s.declareChoice)
 	sc.Step(`^the reference served over HTTP$`, s.serveReference)
 	sc.Step(`^the reference served over HTTP with a batch limit of (\d+)$`, func(n int) error {
-		s.self.server = httptest.NewServer(protocol.ServeOptions{MaxBatch: n}.Handler(reference.InProcess{}))
+		s.server = httptest.NewServer(protocol.ServeOptions{MaxBatch: n}.Handler(reference.InProcess{}))
 		return nil
 	})
 	sc.Step(`^an HTTP implementation that answers every op with status 500$`, s.serve500)
 	sc.Step(`^an HTTP implementation that redirects every op to another server$`, s.serveRedirect)
 	sc.Step(`^the runner runs every vector$`, func(ctx context.Context) error { return s.runAll(ctx, nil) })
 	sc.Step(`^the runner runs every vector with --require-ops$`, func(ctx context.Context) error {
-		return s.runAll(ctx, func() { s.self.require = true })
+		return s.runAll(ctx, func() { s.require = true })
 	})
 	sc.Step(`^the runner runs every vector with a line limit of (\d+) bytes$`, func(ctx context.Context, n int) error {
-		if s.self.stdio == nil {
+		if s.stdio == nil {
 			return fmt.Errorf("a line limit applies to a fake implementation over stdio")
 		}
-		return s.runAll(ctx, func() { s.self.stdio.MaxLine = n })
+		return s.runAll(ctx, func() { s.stdio.MaxLine = n })
 	})
 	sc.Step(`^the runner runs every vector with a timeout of (\d+) ms$`, func(ctx context.Context, n int) error {
-		return s.runAll(ctx, func() { s.self.timeout = time.Duration(n) * time.Millisecond })
+		return s.runAll(ctx, func() { s.timeout = time.Duration(n) * time.Millisecond })
 	})
 	sc.Step(`^the runner runs a vector whose expected output for `+q+` = `+q+` is its input$`, s.runChoice)
 	sc.Step(`^the outcome of `+q+` is `+q+`$`, s.outcomeOf)
@@ -109,35 +117,32 @@ func (s *scenario) registerSelfTest(sc *registry) {
 	sc.Step(`^the report shows the stderr line `+q+`$`, s.reportShows)
 	sc.Step(`^the report says `+q+`$`, s.reportShows)
 	sc.Step(`^the comparison of expected output '(.*)'$`, s.expectOutput)
-	sc.Step(`^the actual output '(.*)' matches$`, func(out string) error { return s.verdict(out, "match") })
-	sc.Step(`^the actual output '(.*)' does not match$`, func(out string) error { return s.verdict(out, "") })
-	sc.Step(`^the actual output '(.*)' is `+q+`$`, s.verdict)
+	sc.Step(`^the actual output '(.*)' matches$`, func(out string) error { return s.comparison(out, "match") })
+	sc.Step(`^the actual output '(.*)' does not match$`, func(out string) error { return s.comparison(out, "") })
+	sc.Step(`^the actual output '(.*)' is `+q+`$`, s.comparison)
 	sc.Step(`^it is POSTed the body:$`, s.post)
 	sc.Step(`^the HTTP status is (\d+)$`, s.httpStatus)
 	sc.Step(`^the body is an array of (\d+) answers with the ids (.+)$`, s.batchIDs)
 	sc.After(func(ctx context.Context, _ *messages.Pickle, err error) (context.Context, error) {
-		if s.self.impl != nil {
-			s.self.impl.Close()
+		if s.impl != nil {
+			s.impl.Close()
 		}
-		if s.self.server != nil {
-			s.self.server.Close()
+		if s.server != nil {
+			s.server.Close()
 		}
-		if s.self.other != nil {
-			s.self.other.Close()
+		if s.other != nil {
+			s.other.Close()
 		}
-		if s.self.marker != "" {
-			os.Remove(s.self.marker)
+		if s.marker != "" {
+			os.Remove(s.marker)
 		}
 		return ctx, nil
 	})
 }
 
 // fakeCorpus is the vector corpus every fake mode is judged on.
-func (s *scenario) fakeCorpus() ([]*vectors.Vector, error) {
-	if s.h.self == nil || s.h.self.Corpus == nil {
-		return nil, fmt.Errorf("%w: the fake implementations run in `go test ./features` only", errSkip)
-	}
-	c, err := vectors.Load(s.h.self.Corpus)
+func (s *selfRun) fakeCorpus() ([]*vectors.Vector, error) {
+	c, err := vectors.Load(s.st.Corpus)
 	if err != nil {
 		return nil, fmt.Errorf("the fakes' corpus: %w", err)
 	}
@@ -146,41 +151,38 @@ func (s *scenario) fakeCorpus() ([]*vectors.Vector, error) {
 
 // fake prepares the fake implementation of mode; crashAt, when not empty,
 // is the request on which it crashes, once.
-func (s *scenario) fake(mode, crashAt string) error {
-	if s.h.self == nil || len(s.h.self.Fake) == 0 || s.h.self.Env == nil {
-		return fmt.Errorf("%w: the fake implementations run in `go test ./features` only", errSkip)
-	}
-	st := runner.NewStdio(s.h.self.Fake...)
+func (s *selfRun) fake(mode, crashAt string) error {
+	st := runner.NewStdio(s.st.Fake...)
 	marker := ""
 	if crashAt != "" {
 		marker = filepath.Join(os.TempDir(), fmt.Sprintf("conform-fake-%d-%d", os.Getpid(), fakeRuns.Add(1)))
 		os.Remove(marker)
-		s.self.marker = marker
+		s.marker = marker
 	}
-	st.Env = append(os.Environ(), s.h.self.Env(mode, crashAt, marker)...)
-	s.self.impl, s.self.stdio, s.self.parallel = st, st, 1
-	if slices.Contains(s.h.self.Concurrent, mode) {
-		s.self.parallel = 8 // answers out of order need requests in flight
+	st.Env = append(os.Environ(), s.st.Env(mode, crashAt, marker)...)
+	s.impl, s.stdio, s.parallel = st, st, 1
+	if slices.Contains(s.st.Concurrent, mode) {
+		s.parallel = 8 // answers out of order need requests in flight
 	}
 	return nil
 }
 
-func (s *scenario) declareChoice(name, value string) error {
-	if s.self.choices == nil {
-		s.self.choices = map[string]string{}
+func (s *selfRun) declareChoice(name, value string) error {
+	if s.choices == nil {
+		s.choices = map[string]string{}
 	}
-	s.self.choices[name] = value
+	s.choices[name] = value
 	return nil
 }
 
-func (s *scenario) serveReference() error {
-	s.self.server = httptest.NewServer(protocol.HTTPHandler(reference.InProcess{}, 0))
+func (s *selfRun) serveReference() error {
+	s.server = httptest.NewServer(protocol.ServeOptions{}.Handler(reference.InProcess{}))
 	return nil
 }
 
 // serve500 serves hello and answers every other request with status 500.
-func (s *scenario) serve500() error {
-	s.self.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func (s *selfRun) serve500() error {
+	s.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req protocol.Request
 		body, _ := io.ReadAll(r.Body)
 		if json.Unmarshal(body, &req) == nil && req.Op == "hello" {
@@ -189,17 +191,17 @@ func (s *scenario) serve500() error {
 		}
 		http.Error(w, "out of order", http.StatusInternalServerError)
 	}))
-	s.self.impl = runner.NewHTTP(s.self.server.URL)
+	s.impl = runner.NewHTTP(s.server.URL)
 	return nil
 }
 
 // serveRedirect serves hello and answers every other request with a 307 to
 // a second server, which must never be reached.
-func (s *scenario) serveRedirect() error {
+func (s *selfRun) serveRedirect() error {
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		panic("the runner followed a redirect")
 	}))
-	s.self.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req protocol.Request
 		body, _ := io.ReadAll(r.Body)
 		if json.Unmarshal(body, &req) == nil && req.Op == "hello" {
@@ -208,16 +210,16 @@ func (s *scenario) serveRedirect() error {
 		}
 		http.Redirect(w, r, other.URL+"/elsewhere", http.StatusTemporaryRedirect)
 	}))
-	s.self.impl = runner.NewHTTP(s.self.server.URL)
-	s.self.other = other
+	s.impl = runner.NewHTTP(s.server.URL)
+	s.other = other
 	return nil
 }
 
 // run runs vs as `conform run` does: the handshake first (an implementation
 // that cannot be started runs nothing, exit code 2), then every vector
 // (exit code 1 when one fails).
-func (s *scenario) run(ctx context.Context, vs []*vectors.Vector) error {
-	if s.self.impl == nil {
+func (s *selfRun) run(ctx context.Context, vs []*vectors.Vector) error {
+	if s.impl == nil {
 		return fmt.Errorf("no implementation for the runner: start the scenario with a fake or an HTTP implementation")
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
@@ -226,29 +228,29 @@ func (s *scenario) run(ctx context.Context, vs []*vectors.Vector) error {
 	if err != nil {
 		return err
 	}
-	s.self.results, s.self.report = nil, ""
-	hello, err := runner.Connect(ctx, s.self.impl)
+	s.results, s.report = nil, ""
+	hello, err := runner.Connect(ctx, s.impl)
 	if err != nil {
-		s.self.exit, s.self.report = 2, err.Error()
+		s.exit, s.report = 2, err.Error()
 		return nil
 	}
-	r := &runner.Runner{Impl: s.self.impl, Hello: hello, Choices: s.self.choices, Timeout: s.self.timeout, Parallel: s.self.parallel,
-		RequireOps: runner.RequiredOps{All: s.self.require}}
-	s.self.results = r.Run(ctx, vs)
-	rep := &runner.Report{Implementation: hello, Transport: "features", Results: s.self.results, Spec: sp}
+	r := &runner.Runner{Impl: s.impl, Hello: hello, Choices: s.choices, Timeout: s.timeout, Parallel: s.parallel,
+		RequireOps: runner.RequiredOps{All: s.require}}
+	s.results = r.Run(ctx, vs)
+	rep := &runner.Report{Implementation: hello, Transport: "features", Results: s.results, Spec: sp}
 	var b strings.Builder
 	if err := rep.WriteText(&b, runner.TextOptions{}); err != nil {
 		return err
 	}
-	s.self.report, s.self.exit = b.String(), 0
+	s.report, s.exit = b.String(), 0
 	if rep.Failed() {
-		s.self.exit = 1
+		s.exit = 1
 	}
 	return nil
 }
 
-func (s *scenario) runAll(ctx context.Context, tune func()) error {
-	if s.self.impl == nil {
+func (s *selfRun) runAll(ctx context.Context, tune func()) error {
+	if s.impl == nil {
 		return fmt.Errorf("no implementation for the runner: start the scenario with a fake or an HTTP implementation")
 	}
 	if tune != nil {
@@ -263,7 +265,7 @@ func (s *scenario) runAll(ctx context.Context, tune func()) error {
 
 // runChoice runs one echo vector at an implementation-defined point whose
 // only allowed answer, for value, is the input.
-func (s *scenario) runChoice(ctx context.Context, choice, value string) error {
+func (s *selfRun) runChoice(ctx context.Context, choice, value string) error {
 	input := json.RawMessage(`{"text":"a"}`)
 	v := &vectors.Vector{
 		ID: "echo.echo/choice", Op: "echo.echo", Description: "echo at a choice",
@@ -273,8 +275,8 @@ func (s *scenario) runChoice(ctx context.Context, choice, value string) error {
 	return s.run(ctx, []*vectors.Vector{v})
 }
 
-func (s *scenario) selfFailf(format string, args ...any) error {
-	return fmt.Errorf(format+"\n    report:\n%s", append(args, indent(s.self.report))...)
+func (s *selfRun) selfFailf(format string, args ...any) error {
+	return fmt.Errorf(format+"\n    report:\n%s", append(args, indent(s.report))...)
 }
 
 func indent(text string) string {
@@ -284,8 +286,8 @@ func indent(text string) string {
 	return "      " + strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n      ")
 }
 
-func (s *scenario) outcomeOf(id, want string) error {
-	for _, res := range s.self.results {
+func (s *selfRun) outcomeOf(id, want string) error {
+	for _, res := range s.results {
 		if res.Vector.ID == id {
 			if string(res.Outcome) != want {
 				return s.selfFailf("the outcome of %s is %s (%s), want %s", id, res.Outcome, res.Detail, want)
@@ -296,11 +298,11 @@ func (s *scenario) outcomeOf(id, want string) error {
 	return s.selfFailf("no result for %s", id)
 }
 
-func (s *scenario) everyOutcome(want string) error {
-	if len(s.self.results) == 0 {
+func (s *selfRun) everyOutcome(want string) error {
+	if len(s.results) == 0 {
 		return s.selfFailf("no vector was run")
 	}
-	for _, res := range s.self.results {
+	for _, res := range s.results {
 		if string(res.Outcome) != want {
 			return s.selfFailf("the outcome of %s is %s (%s), want %s", res.Vector.ID, res.Outcome, res.Detail, want)
 		}
@@ -308,73 +310,73 @@ func (s *scenario) everyOutcome(want string) error {
 	return nil
 }
 
-func (s *scenario) ranVectors(n int) error {
-	if len(s.self.results) != n {
-		return s.selfFailf("%d vectors were run, want %d", len(s.self.results), n)
+func (s *selfRun) ranVectors(n int) error {
+	if len(s.results) != n {
+		return s.selfFailf("%d vectors were run, want %d", len(s.results), n)
 	}
 	return nil
 }
 
-func (s *scenario) exitCode(want int) error {
-	if s.self.exit != want {
-		return s.selfFailf("the exit code is %d, want %d", s.self.exit, want)
+func (s *selfRun) exitCode(want int) error {
+	if s.exit != want {
+		return s.selfFailf("the exit code is %d, want %d", s.exit, want)
 	}
 	return nil
 }
 
-func (s *scenario) reportShows(text string) error {
+func (s *selfRun) reportShows(text string) error {
 	t, err := quoted(text)
 	if err != nil {
 		return err
 	}
-	if !strings.Contains(s.self.report, t) {
+	if !strings.Contains(s.report, t) {
 		return s.selfFailf("the report does not show %q", t)
 	}
 	return nil
 }
 
-func (s *scenario) reportShowsRequest(req, id string) error {
+func (s *selfRun) reportShowsRequest(req, id string) error {
 	if err := s.reportShows(req); err != nil {
 		return err
 	}
-	i := slices.IndexFunc(s.self.results, func(r runner.Result) bool { return r.Vector.ID == id })
+	i := slices.IndexFunc(s.results, func(r runner.Result) bool { return r.Vector.ID == id })
 	if i < 0 {
 		return s.selfFailf("no result for %s", id)
 	}
-	line, err := runner.RequestLine(s.self.results[i].Request)
+	line, err := runner.RequestLine(s.results[i].Request)
 	if err != nil {
 		return err
 	}
 	return s.reportShows(marshalString(strings.TrimSuffix(line, "\n")))
 }
 
-func (s *scenario) expectOutput(out string) error {
+func (s *selfRun) expectOutput(out string) error {
 	v, err := jsonValue(out)
-	s.self.expected = v
+	s.expected = v
 	return err
 }
 
-// verdict compares an actual output with the expected one; want is the
-// verdict's name, or "" for any verdict but a match.
-func (s *scenario) verdict(out, want string) error {
-	got, diffs, err := runner.Compare(s.self.expected, json.RawMessage(out))
+// comparison compares an actual output with the expected one; want is the
+// comparison's name, or "" for any but a match.
+func (s *selfRun) comparison(out, want string) error {
+	got, diffs, err := runner.Compare(s.expected, json.RawMessage(out))
 	if err != nil {
 		return err
 	}
 	switch {
 	case want == "" && got == runner.Match:
-		return fmt.Errorf("Compare(%s, %s) = match, want a difference", s.self.expected, out)
+		return fmt.Errorf("Compare(%s, %s) = match, want a difference", s.expected, out)
 	case want != "" && got.String() != want:
-		return fmt.Errorf("Compare(%s, %s) = %v %q, want %s", s.self.expected, out, got, diffs, want)
+		return fmt.Errorf("Compare(%s, %s) = %v %q, want %s", s.expected, out, got, diffs, want)
 	}
 	return nil
 }
 
-func (s *scenario) post(ctx context.Context, d *messages.PickleDocString) error {
-	if s.self.server == nil {
+func (s *selfRun) post(ctx context.Context, d *godog.DocString) error {
+	if s.server == nil {
 		return fmt.Errorf("no HTTP server: start the scenario with the reference served over HTTP")
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.self.server.URL, strings.NewReader(d.Content))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.server.URL, strings.NewReader(d.Content))
 	if err != nil {
 		return err
 	}
@@ -383,23 +385,23 @@ func (s *scenario) post(ctx context.Context, d *messages.PickleDocString) error 
 		return err
 	}
 	defer resp.Body.Close()
-	s.self.status = resp.StatusCode
-	s.self.body, err = io.ReadAll(io.LimitReader(resp.Body, maxRawOutput))
+	s.status = resp.StatusCode
+	s.body, err = io.ReadAll(io.LimitReader(resp.Body, maxRawOutput))
 	if err != nil {
 		return err
 	}
 	// A single answer is also the answer the generic steps check.
 	var one protocol.Response
-	s.resp, s.op, s.req = nil, "(http)", json.RawMessage(d.Content)
-	if json.Unmarshal(s.self.body, &one) == nil {
-		s.resp = &one
+	s.sc.resp, s.sc.op, s.sc.req = nil, "(http)", json.RawMessage(d.Content)
+	if json.Unmarshal(s.body, &one) == nil {
+		s.sc.resp = &one
 	}
 	return nil
 }
 
-func (s *scenario) httpStatus(want int) error {
-	if s.self.status != want {
-		return fmt.Errorf("the HTTP status is %d, want %d; body %s", s.self.status, want, s.self.body)
+func (s *selfRun) httpStatus(want int) error {
+	if s.status != want {
+		return fmt.Errorf("the HTTP status is %d, want %d; body %s", s.status, want, s.body)
 	}
 	return nil
 }
@@ -408,15 +410,15 @@ var idList = regexp.MustCompile(`\s*(?:,|\band\b)\s*`)
 
 // batchIDs checks a batch answer: an array of n answers whose ids are the
 // listed JSON values, in any order.
-func (s *scenario) batchIDs(n int, list string) error {
+func (s *selfRun) batchIDs(n int, list string) error {
 	var answers []struct {
 		ID json.RawMessage `json:"id"`
 	}
-	if err := json.Unmarshal(s.self.body, &answers); err != nil {
-		return fmt.Errorf("the body is not an array of answers: %v; body %s", err, s.self.body)
+	if err := json.Unmarshal(s.body, &answers); err != nil {
+		return fmt.Errorf("the body is not an array of answers: %v; body %s", err, s.body)
 	}
 	if len(answers) != n {
-		return fmt.Errorf("the body holds %d answers, want %d; body %s", len(answers), n, s.self.body)
+		return fmt.Errorf("the body holds %d answers, want %d; body %s", len(answers), n, s.body)
 	}
 	var got, want []string
 	for _, a := range answers {

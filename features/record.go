@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/cucumber/godog"
 
 	"github.com/conform-suite/conform/runner"
 )
@@ -56,7 +59,7 @@ func (t Tally) CodelessLine() string {
 	return runner.CodelessLine(passed, failed)
 }
 
-// Judged is the number of scenarios that got a verdict: passed or failed.
+// Judged is the number of scenarios judged: passed or failed.
 func (t Tally) Judged() int { return t.Passed + t.Failed }
 
 // Line is the summary line: "N scenarios (N passed, N failed, N skipped)".
@@ -100,13 +103,17 @@ func (t Tally) NothingJudged() string {
 	return fmt.Sprintf("nothing was judged: all %d scenarios were %s (%s)", t.Scenarios, what, strings.Join(reasons, "; "))
 }
 
-// verdict is what happened to one scenario, from its steps' statuses.
-type verdict struct {
-	pickle     string // the pickle id
-	name       string // "file: scenario name"
-	failure    string // the status and error of the first step that failed it
-	diverging  bool   // not run: the profile's system answers it differently
-	ran        bool   // some step reported a status
+// record is what happened to one scenario, from its steps' statuses.
+type record struct {
+	pickle     string   // the pickle id
+	name       string   // "file: scenario name"
+	uri, title string   // the file, and the scenario's name
+	nodes      []string // the ids of its scenario and example row
+	failure    string   // the status and error of the first step that failed it
+	failedStep string   // the text of that step
+	start, end time.Time
+	diverging  bool // not run: the profile's system answers it differently
+	ran        bool // some step reported a status
 	failed     bool
 	passed     int
 	skipped    int
@@ -114,19 +121,27 @@ type verdict struct {
 	codeless   []Codeless // refusals its steps took without their code
 }
 
-func (v *verdict) step(status stepStatus, err error) {
-	v.ran = true
+// took is how long the scenario ran.
+func (v *record) took() time.Duration {
+	if v.end.IsZero() {
+		return 0
+	}
+	return v.end.Sub(v.start)
+}
+
+func (v *record) step(text string, status godog.StepResultStatus, err error) {
+	v.ran, v.end = true, time.Now()
 	switch status {
-	case stepPassed:
+	case godog.StepPassed:
 		v.passed++
-	case stepSkipped:
+	case godog.StepSkipped:
 		v.skipped++
 		if err != nil && errors.Is(err, errSkip) && v.skipReason == "" {
 			v.skipReason = skipReason(err)
 		}
 	default:
 		if !v.failed {
-			v.failure = status.String()
+			v.failure, v.failedStep = status.String(), text
 			if err != nil {
 				v.failure += ": " + err.Error()
 			}
@@ -135,8 +150,8 @@ func (v *verdict) step(status stepStatus, err error) {
 	}
 }
 
-// outcome is "passed", "failed", "skipped" or "diverging".
-func (v *verdict) outcome() string {
+// status is "passed", "failed", "skipped" or "diverging".
+func (v *record) status() string {
 	switch {
 	case v.diverging:
 		return "diverging"
@@ -148,68 +163,47 @@ func (v *verdict) outcome() string {
 	return "passed"
 }
 
-// verdicts gathers the scenarios of one run.
-type verdicts struct {
+// records gathers the scenarios of one run.
+type records struct {
 	profile string // the profile's name, for the reports
 	mu      sync.Mutex
-	list    []*verdict
-	byID    map[string]*verdict
+	list    []*record
+	byID    map[string]*record
 }
 
-func (vs *verdicts) add(v *verdict) {
+func (vs *records) add(v *record) {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
 	vs.list = append(vs.list, v)
 }
 
-func (vs *verdicts) setID(v *verdict, id, name string) {
+func (vs *records) setID(v *record, p *godog.Scenario) {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
-	v.pickle, v.name = id, name
+	// godog names the file "file:LINE" when the run selected a scenario by
+	// its line.
+	uri := p.Uri
+	if i := strings.LastIndexByte(uri, ':'); i >= 0 && strings.Trim(uri[i+1:], "0123456789") == "" {
+		uri = uri[:i]
+	}
+	v.pickle, v.name, v.uri, v.title, v.nodes = p.Id, uri+": "+p.Name, uri, p.Name, p.AstNodeIds
+	v.start = time.Now()
+	id := p.Id
 	if vs.byID == nil {
-		vs.byID = map[string]*verdict{}
+		vs.byID = map[string]*record{}
 	}
 	vs.byID[id] = v
 }
 
 // codeless records that a step of v's scenario took a refusal without
 // the code it expects; failed when the step fails for it.
-func (vs *verdicts) codeless(v *verdict, c runner.CodelessRefusal, failed bool) {
+func (vs *records) codeless(v *record, c runner.CodelessRefusal, failed bool) {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
 	v.codeless = append(v.codeless, Codeless{CodelessRefusal: c, Failed: failed})
 }
 
-// codelessOf lists the refusals without a code of the scenario of pickle id.
-func (vs *verdicts) codelessOf(id string) []Codeless {
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
-	if v := vs.byID[id]; v != nil {
-		return append([]Codeless(nil), v.codeless...)
-	}
-	return nil
-}
-
-// diverging reports whether the scenario of pickle id was not run because
-// the profile's system answers it differently.
-func (vs *verdicts) diverging(id string) bool {
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
-	v := vs.byID[id]
-	return v != nil && v.diverging
-}
-
-// skipReason is why the scenario of pickle id was skipped, or "".
-func (vs *verdicts) skipReason(id string) string {
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
-	if v := vs.byID[id]; v != nil {
-		return v.skipReason
-	}
-	return ""
-}
-
-func (vs *verdicts) tally() Tally {
+func (vs *records) tally() Tally {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
 	t := Tally{SkipReasons: map[string]int{}}
@@ -222,7 +216,7 @@ func (vs *verdicts) tally() Tally {
 			c.Scenario = v.name
 			t.Codeless = append(t.Codeless, c)
 		}
-		switch v.outcome() {
+		switch v.status() {
 		case "passed":
 			t.Passed++
 		case "failed":
@@ -237,9 +231,9 @@ func (vs *verdicts) tally() Tally {
 	return t
 }
 
-// outcome is what happened to one scenario, as a test compares it
-// between drivers.
-type outcome struct {
+// scenarioStatus is what happened to one scenario, as the package's tests
+// check it.
+type scenarioStatus struct {
 	Name   string // "file: scenario name"
 	Status string // passed, failed, skipped or diverging
 	// Detail is the skip reason of a skipped scenario, the first failing
@@ -247,16 +241,16 @@ type outcome struct {
 	Detail string
 }
 
-// outcomes lists the scenarios that ran, in the order they were set up.
-func (vs *verdicts) outcomes() []outcome {
+// statuses lists the scenarios that ran, in the order they were set up.
+func (vs *records) statuses() []scenarioStatus {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
-	var list []outcome
+	var list []scenarioStatus
 	for _, v := range vs.list {
 		if v.pickle == "" {
 			continue
 		}
-		o := outcome{Name: v.name, Status: v.outcome()}
+		o := scenarioStatus{Name: v.name, Status: v.status()}
 		switch o.Status {
 		case "skipped", "diverging":
 			o.Detail = v.skipReason
@@ -273,42 +267,4 @@ func firstNonEmpty(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// summary is the summary block of the pretty and progress reports: the
-// tally line, the profile, and the scenarios left unrun as diverging.
-func (vs *verdicts) summary() string {
-	t := vs.tally()
-	var b strings.Builder
-	if len(t.Codeless) > 0 {
-		b.WriteString("refusals without the code the scenario expects:\n")
-		for _, c := range t.Codeless {
-			fmt.Fprintf(&b, "  %s (%s, want code %s)\n", c.Scenario, c.Member, c.Code)
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString(t.Line() + "\n")
-	if l := t.CodelessLine(); l != "" {
-		fmt.Fprintf(&b, "codes: %s\n", l)
-	}
-	fmt.Fprintf(&b, "profile: %s\n", vs.profile)
-	if len(t.Diverging) > 0 {
-		fmt.Fprintf(&b, "diverging (tagged @divergence:%s, not judged):\n", vs.profile)
-		count := map[string]int{}
-		for _, name := range t.Diverging {
-			count[name]++
-		}
-		for _, name := range t.Diverging {
-			switch n := count[name]; n {
-			case 0:
-				continue // listed already
-			case 1:
-				fmt.Fprintf(&b, "  %s\n", name)
-			default:
-				fmt.Fprintf(&b, "  %s (%d rows)\n", name, n)
-			}
-			count[name] = 0
-		}
-	}
-	return b.String()
 }

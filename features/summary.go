@@ -1,0 +1,239 @@
+package features
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v34"
+
+	"github.com/conform-suite/conform/internal/safetext"
+)
+
+// The "conform" formatter ends a run with what godog's formatters do not
+// say: the scenarios counted as conform counts them, the profile and the
+// scenarios it leaves unrun as diverging, the skipped scenarios by reason
+// (without a terminal, a skipped step looks like a passed one), the
+// refusals taken without their code, and every failure again with the
+// command that runs its scenario alone. The pretty and progress formats
+// are godog's with this summary in place of godog's own, whose tally
+// counts a skipped scenario as passed and whose snippets ask for Go step
+// definitions.
+
+func init() {
+	godog.Format("conform", "Prints conform's summary: tally, profile, diverging and skipped scenarios, codeless refusals, failures with their replay lines.",
+		func(_ string, w io.Writer) godog.Formatter { return newSummary(w) })
+	godog.Format("conform-pretty", "godog's pretty, ended by conform's summary.", func(suite string, w io.Writer) godog.Formatter {
+		return &pretty{PrettyFmt: godog.NewPrettyFmt(suite, w), sum: newSummary(w)}
+	})
+	godog.Format("conform-progress", "godog's progress, ended by conform's summary.", func(suite string, w io.Writer) godog.Formatter {
+		return &progress{ProgressFmt: godog.NewProgressFmt(suite, w), w: w, sum: newSummary(w)}
+	})
+}
+
+// engineFormat is the name under which godog knows the formatter name.
+func engineFormat(name string) string {
+	if name == "pretty" || name == "progress" || name == "junit" {
+		return "conform-" + name
+	}
+	return name
+}
+
+// pretty is godog's pretty formatter, ended by conform's summary.
+type pretty struct {
+	*godog.PrettyFmt
+	sum *summary
+}
+
+func (f *pretty) Feature(doc *messages.GherkinDocument, uri string, src []byte) {
+	f.PrettyFmt.Feature(doc, uri, src)
+	f.sum.Feature(doc, uri, src)
+}
+
+func (f *pretty) Summary() { f.sum.Summary() }
+
+// progress is godog's progress formatter, ended by conform's summary.
+type progress struct {
+	*godog.ProgressFmt
+	w   io.Writer
+	sum *summary
+}
+
+func (f *progress) Feature(doc *messages.GherkinDocument, uri string, src []byte) {
+	f.ProgressFmt.Feature(doc, uri, src)
+	f.sum.Feature(doc, uri, src)
+}
+
+// Summary ends the last row of step characters with the count of steps, as
+// godog does, then writes conform's summary.
+func (f *progress) Summary() {
+	n, row := *f.Steps, f.StepsPerRow
+	if left := n % row; left != 0 {
+		if n > row {
+			io.WriteString(f.w, strings.Repeat(" ", row-left))
+		}
+		fmt.Fprintf(f.w, " %d\n", n)
+	}
+	f.sum.Summary()
+}
+
+func newSummary(w io.Writer) *summary { return &summary{w: w, lines: map[string]int64{}} }
+
+// maxListed bounds the scenarios listed under one skip reason.
+const maxListed = 3
+
+// summary is the "conform" formatter. It reads the features to learn the
+// line of each scenario and example row; everything else comes from the
+// records of the run under way.
+type summary struct {
+	w     io.Writer
+	lines map[string]int64 // scenario and example row ids to their lines
+}
+
+func (f *summary) TestRunStarted() {}
+
+func (f *summary) Feature(doc *messages.GherkinDocument, _ string, _ []byte) {
+	if doc.Feature == nil {
+		return
+	}
+	scenario := func(sc *messages.Scenario) {
+		f.lines[sc.Id] = sc.Location.Line
+		for _, ex := range sc.Examples {
+			for _, row := range ex.TableBody {
+				f.lines[row.Id] = row.Location.Line
+			}
+		}
+	}
+	for _, c := range doc.Feature.Children {
+		if c.Scenario != nil {
+			scenario(c.Scenario)
+		}
+		if c.Rule != nil {
+			for _, rc := range c.Rule.Children {
+				if rc.Scenario != nil {
+					scenario(rc.Scenario)
+				}
+			}
+		}
+	}
+}
+
+func (f *summary) Pickle(*messages.Pickle)                                                        {}
+func (f *summary) Defined(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)          {}
+func (f *summary) Failed(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition, error)    {}
+func (f *summary) Passed(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)           {}
+func (f *summary) Skipped(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)          {}
+func (f *summary) Undefined(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)        {}
+func (f *summary) Pending(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)          {}
+func (f *summary) Ambiguous(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition, error) {}
+
+// where is "file:line" of a scenario (its example row for an outline's).
+func (f *summary) where(r *record) string {
+	line := int64(0)
+	for _, id := range r.nodes {
+		if l, ok := f.lines[id]; ok {
+			line = l
+		}
+	}
+	return r.uri + ":" + strconv.FormatInt(line, 10)
+}
+
+// scenarioLine is "file:line" of the scenario, or of the outline holding
+// the example row: godog selects a scenario by that line, with every row
+// of an outline.
+func (f *summary) scenarioLine(r *record) string {
+	line := int64(0)
+	if len(r.nodes) > 0 {
+		line = f.lines[r.nodes[0]]
+	}
+	return r.uri + ":" + strconv.FormatInt(line, 10)
+}
+
+func (f *summary) Summary() {
+	h := current
+	if h == nil {
+		return
+	}
+	vs := &h.records
+	vs.mu.Lock()
+	list := slices.Clone(vs.list)
+	vs.mu.Unlock()
+	t := vs.tally()
+	var b strings.Builder
+	b.WriteString("\n")
+	var failed []*record
+	skipped := map[string][]string{}
+	for _, r := range list {
+		if r.pickle == "" {
+			continue // set up, never run (filtered out by tags)
+		}
+		switch r.status() {
+		case "failed":
+			failed = append(failed, r)
+		case "skipped":
+			reason := firstNonEmpty(r.skipReason, "a step was skipped")
+			skipped[reason] = append(skipped[reason], f.where(r)+": "+r.title)
+		}
+	}
+	if len(failed) > 0 {
+		b.WriteString("failed:\n")
+		for _, r := range failed {
+			fmt.Fprintf(&b, "  %s: %s\n", f.where(r), safetext.Text(r.title))
+			if r.failedStep != "" {
+				fmt.Fprintf(&b, "    step: %s\n", safetext.Text(r.failedStep))
+			}
+			for line := range strings.SplitSeq(r.failure, "\n") {
+				fmt.Fprintf(&b, "    %s\n", safetext.Text(strings.TrimSpace(line)))
+			}
+			if h.replay != "" {
+				fmt.Fprintf(&b, "    replay: %s %s\n", h.replay, f.scenarioLine(r))
+			}
+		}
+		b.WriteString("\n")
+	}
+	for _, reason := range slices.Sorted(maps.Keys(skipped)) {
+		names := skipped[reason]
+		fmt.Fprintf(&b, "skipped (%s): %d\n", safetext.Text(reason), len(names))
+		for i, name := range names {
+			if i == maxListed {
+				fmt.Fprintf(&b, "  … and %d more\n", len(names)-maxListed)
+				break
+			}
+			fmt.Fprintf(&b, "  %s\n", safetext.Text(name))
+		}
+	}
+	if len(t.Codeless) > 0 {
+		b.WriteString("refusals without the code the scenario expects:\n")
+		for _, c := range t.Codeless {
+			fmt.Fprintf(&b, "  %s (%s, want code %s)\n", safetext.Text(c.Scenario), c.Member, safetext.Text(c.Code))
+		}
+	}
+	b.WriteString(t.Line() + "\n")
+	if l := t.CodelessLine(); l != "" {
+		fmt.Fprintf(&b, "codes: %s\n", l)
+	}
+	fmt.Fprintf(&b, "profile: %s\n", vs.profile)
+	if len(t.Diverging) > 0 {
+		fmt.Fprintf(&b, "diverging (tagged @divergence:%s, not judged):\n", vs.profile)
+		count := map[string]int{}
+		for _, name := range t.Diverging {
+			count[name]++
+		}
+		for _, name := range t.Diverging {
+			switch n := count[name]; n {
+			case 0:
+				continue // listed already
+			case 1:
+				fmt.Fprintf(&b, "  %s\n", name)
+			default:
+				fmt.Fprintf(&b, "  %s (%d rows)\n", name, n)
+			}
+			count[name] = 0
+		}
+	}
+	io.WriteString(f.w, b.String())
+}

@@ -1,0 +1,142 @@
+package features
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/cucumber/godog"
+)
+
+// engineFeature has one scenario per way a step can go wrong, and
+// scenarios after them that must still run.
+const engineFeature = `Feature: the engine
+  Scenario: undefined
+    Given an implementation under test
+    When nothing is defined for this
+    Then the input is accepted
+
+  Scenario: ambiguous
+    When a step two definitions match
+
+  Scenario: panics
+    When the step panics
+    Then the input is accepted
+
+  Scenario: runs after the panic
+    When "test.echo" is called with {"a": 1}
+    Then the output member "a" is 1
+
+  Scenario Outline: rows <n>
+    When the count is <n>
+    Then the count was <want>
+
+    Examples:
+      | n | want |
+      | 1 | 1    |
+      | 2 | 3    |
+
+  Scenario: skips
+    When the step skips
+    Then the input is accepted
+
+  Scenario: answers with an invisible character
+    When "test.echo" is called with {"a": "x\uFEFF"}
+    Then the output member "a" is "x"
+`
+
+// TestEngine runs steps that are undefined, ambiguous, panic, fail or skip
+// through godog: each fails (or skips) its own scenario, the run goes on,
+// and conform's summary lists every failure again, with the line that
+// replays it and nothing invisible printed raw.
+func TestEngine(t *testing.T) {
+	more := func(sc *godog.ScenarioContext, _ *scenario) {
+		count := 0
+		sc.Step(`^a step two definitions match$`, func() error { return nil })
+		sc.Step(`^a step (\w+) definitions match$`, func(string) error { return nil })
+		sc.Step(`^the count is (\d+)$`, func(n int) error { count = n; return nil })
+		sc.Step(`^the count was (\d+)$`, func(ctx context.Context, want int) error {
+			if count != want {
+				return fmt.Errorf("count %d, want %d", count, want)
+			}
+			return nil
+		})
+		sc.Step(`^the step panics$`, func() error { panic("boom") })
+		sc.Step(`^the step skips$`, func() error { return fmt.Errorf("%w: told to", errSkip) })
+	}
+	var out bytes.Buffer
+	var got []scenarioStatus
+	var tally Tally
+	status := Run(Options{Impl: fake{}, FS: fstest.MapFS{"e.feature": {Data: []byte(engineFeature)}}, Format: "progress", NoColors: true,
+		Output: &out, statuses: &got, Tally: &tally, more: more, Replay: "conform features --stdio 'x'"})
+	want := []scenarioStatus{
+		{"e.feature: undefined", "failed", "undefined: step is undefined: nothing is defined for this"},
+		{"e.feature: ambiguous", "failed", "ambiguous: ambiguous step definition, step text: a step two definitions match\n    matches:\n        ^a step two definitions match$\n        ^a step (\\w+) definitions match$"},
+		{"e.feature: panics", "failed", "failed: boom"},
+		{"e.feature: runs after the panic", "passed", ""},
+		{"e.feature: rows 1", "passed", ""},
+		{"e.feature: rows 2", "failed", "failed: count 2, want 3"},
+		{"e.feature: skips", "skipped", "told to"},
+	}
+	if status != StatusFailed {
+		t.Errorf("status %d, want %d", status, StatusFailed)
+	}
+	if len(got) != len(want)+1 {
+		t.Fatalf("%d scenarios, want %d: %+v\n%s", len(got), len(want)+1, got, out.String())
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("scenario %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+	if tally.Line() != "8 scenarios (2 passed, 5 failed, 1 skipped)" {
+		t.Errorf("tally %q", tally.Line())
+	}
+	report := out.String()
+	for _, line := range []string{
+		"failed:\n  e.feature:2: undefined\n    step: nothing is defined for this\n",
+		"    replay: conform features --stdio 'x' e.feature:2\n",
+		"  e.feature:25: rows 2\n    step: the count was 3\n    failed: count 2, want 3\n    replay: conform features --stdio 'x' e.feature:18\n",
+		"skipped (told to): 1\n  e.feature:27: skips\n",
+		"8 scenarios (2 passed, 5 failed, 1 skipped)\nprofile: spec\n",
+		`want "x", got "x\ufeff"`,
+	} {
+		if !strings.Contains(report, line) {
+			t.Errorf("the summary lacks %q:\n%s", line, report)
+		}
+	}
+	// godog's own summary is not written: it counts the skipped scenario
+	// as passed and offers Go snippets for the undefined step.
+	for _, line := range []string{"3 passed", "InitializeScenario"} {
+		if strings.Contains(report, line) {
+			t.Errorf("the report holds godog's summary (%q):\n%s", line, report)
+		}
+	}
+	summary := report[strings.Index(report, "failed:\n"):]
+	if strings.ContainsRune(summary, '\uFEFF') {
+		t.Errorf("the summary prints U+FEFF raw:\n%s", summary)
+	}
+}
+
+// TestEngineFormats checks the formats godog is given: pretty and progress
+// end with conform's summary, which is added alone when nothing else writes
+// on the run's output.
+func TestEngineFormats(t *testing.T) {
+	for in, want := range map[string]string{
+		"progress":                   "conform-progress",
+		"pretty,junit:r.xml":         "conform-pretty,conform-junit:r.xml",
+		"junit":                      "conform-junit",
+		"cucumber":                   "cucumber",
+		"conform:s.txt,progress":     "conform:s.txt,conform-progress",
+		"junit:r.xml":                "conform-junit:r.xml,conform",
+		"cucumber:c.json,conform":    "cucumber:c.json,conform",
+		"progress:p.txt,junit:r.xml": "conform-progress:p.txt,conform-junit:r.xml,conform",
+	} {
+		if got := engineFormats(in); got != want {
+			t.Errorf("engineFormats(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
