@@ -110,6 +110,35 @@ func TestHarnessRaw(t *testing.T) {
 	}
 }
 
+// TestHarnessRawStdio runs the raw protocol steps against fakeServe over
+// stdio: the scenarios share one process, but for the one that ends its
+// input, and an answer too many is caught in the scenario that caused it.
+func TestHarnessRawStdio(t *testing.T) {
+	starts := filepath.Join(t.TempDir(), "starts")
+	raw := func(mode string) StdioRaw {
+		return StdioRaw{Command: []string{os.Args[0]}, Env: []string{serveEnv + "=" + mode, startsEnv + "=" + starts}}
+	}
+	opts := Options{Impl: fake{}, Raw: raw("fake"), FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", NoColors: true}
+	if got := runLogged(t, opts); got != StatusOK {
+		t.Errorf("raw.feature over stdio: status %d, want %d", got, StatusOK)
+	}
+	data, err := os.ReadFile(starts)
+	if n := strings.Count(string(data), "\n"); err != nil || n != 2 {
+		t.Errorf("raw.feature started %d processes (%v), want 2: one shared, one whose input ends", n, err)
+	}
+	for _, mode := range []string{"dup", "strid"} {
+		var statuses []scenarioStatus
+		var out bytes.Buffer
+		opts := Options{Impl: fake{}, Raw: raw(mode), FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", NoColors: true, Output: &out, statuses: &statuses}
+		if got := Run(opts); got != StatusFailed {
+			t.Errorf("%s: Run(raw.feature) = %d, want %d\n%s", mode, got, StatusFailed, out.String())
+		}
+		if mode == "dup" && (len(statuses) != 4 || statuses[2].Status != "failed" || !strings.Contains(statuses[2].Detail, "want each of")) {
+			t.Errorf("dup: the pipelined scenario does not fail on the answers given twice: %+v\n%s", statuses, out.String())
+		}
+	}
+}
+
 // TestHarness runs the harness's own scenarios, which exercise every generic
 // step, against the fake implementation.
 func TestHarness(t *testing.T) {
@@ -250,16 +279,37 @@ func logOutput(t *testing.T) io.Writer {
 	return &buf
 }
 
-// serveEnv makes the test binary serve the reference on stdio, as
-// `conform serve --stdio` does.
-const serveEnv = "CONFORM_FEATURES_SERVE"
+// serveEnv makes the test binary serve on stdio: the reference ("stdio"),
+// as `conform serve --stdio` does, or fakeServe ("fake", "dup" answering
+// every line twice, "strid" turning ids into strings). startsEnv names a
+// file to which each such process adds a line when it starts.
+const (
+	serveEnv  = "CONFORM_FEATURES_SERVE"
+	startsEnv = "CONFORM_FEATURES_STARTS"
+)
 
 // TestMain lets the test binary play an implementation: the reference over
 // stdio (serveEnv) or one of the fake implementations (fakeimpl.Env).
 func TestMain(m *testing.M) {
 	fakeimpl.MaybeRun()
-	if os.Getenv(serveEnv) == "stdio" {
-		if err := protocol.ServeStdio(context.Background(), reference.InProcess{}, os.Stdin, os.Stdout, 0); err != nil {
+	if mode := os.Getenv(serveEnv); mode != "" {
+		if f := os.Getenv(startsEnv); f != "" {
+			starts, _ := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+			fmt.Fprintln(starts, os.Getpid())
+			starts.Close()
+		}
+		serve := func(ctx context.Context, r io.Reader, w io.Writer) error {
+			return protocol.ServeStdio(ctx, reference.InProcess{}, r, w, 0)
+		}
+		switch mode {
+		case "fake":
+			serve = fakeServe(false, false)
+		case "dup":
+			serve = fakeServe(true, false)
+		case "strid":
+			serve = fakeServe(false, true)
+		}
+		if err := serve(context.Background(), os.Stdin, os.Stdout); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(0)

@@ -200,6 +200,9 @@ func Run(opts Options) int {
 	status := suite.Run()
 	current = nil
 	runMu.Unlock()
+	if h.session != nil {
+		h.session.close()
+	}
 	t := h.records.tally()
 	if opts.Tally != nil {
 		*opts.Tally = t
@@ -253,6 +256,11 @@ type harness struct {
 	divergenceTag string
 
 	more func(*godog.ScenarioContext, *scenario)
+
+	// session is the process of a StdioRaw that the framing scenarios
+	// share; sessionMu gives it to one exchange at a time.
+	sessionMu sync.Mutex
+	session   *stdioSession
 
 	schemasOnce sync.Once
 	schemas     *schemaset.Set // the ops' output schemas, for "the input is accepted"
@@ -338,6 +346,27 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 		h.records.mu.Unlock()
 		return ctx, nil
 	})
+}
+
+// shared sends input to the process the framing scenarios share, starting
+// it when there is none; a session that timed out or failed is closed, so
+// the next exchange starts afresh.
+func (h *harness) shared(ctx context.Context, st StdioRaw, input []byte) ([]byte, error) {
+	h.sessionMu.Lock()
+	defer h.sessionMu.Unlock()
+	if h.session == nil {
+		ss, err := st.openSession()
+		if err != nil {
+			return nil, err
+		}
+		h.session = ss
+	}
+	out, err := h.session.exchange(ctx, input)
+	if err != nil || ctx.Err() != nil {
+		h.session.close()
+		h.session = nil
+	}
+	return out, err
 }
 
 // outputSchemaError validates output, an accepted answer of op, against the

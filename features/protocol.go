@@ -45,7 +45,14 @@ func (s *scenario) exchange(ctx context.Context, input []byte) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.h.timeout)
 	defer cancel()
-	out, ended, err := s.h.raw.Exchange(ctx, input)
+	var out []byte
+	var ended time.Duration
+	var err error
+	if st, ok := s.h.raw.(StdioRaw); ok && input != nil {
+		out, err = s.h.shared(ctx, st, input)
+	} else {
+		out, ended, err = s.h.raw.Exchange(ctx, input)
+	}
 	if err != nil {
 		return err
 	}
@@ -86,8 +93,9 @@ func (s *scenario) sendLines(ctx context.Context, d *godog.DocString) error {
 	return s.exchange(ctx, []byte(d.Content+"\n"))
 }
 
-// closeInput ends the input of a fresh session at once; an HTTP service
-// has no input to end, so the scenario is skipped there.
+// closeInput ends the input of a fresh session at once (a process of its
+// own, for the time it takes to exit); an HTTP service has no input to
+// end, so the scenario is skipped there.
 func (s *scenario) closeInput(ctx context.Context) error {
 	if _, ok := s.h.raw.(HTTPRaw); ok {
 		return fmt.Errorf("%w: an HTTP service has no standard input", errSkip)

@@ -54,8 +54,9 @@ func InProcessRaw() Raw {
 	})
 }
 
-// StdioRaw starts Command afresh for every exchange and talks to it over its
-// standard input and output.
+// StdioRaw talks to Command over its standard input and output: Exchange
+// starts it afresh, and the harness keeps one process (a stdioSession) for
+// the exchanges that do not end the input.
 type StdioRaw struct {
 	Command []string
 	Env     []string // added to the environment
@@ -159,4 +160,127 @@ func (l *limitedWriter) Write(p []byte) (int, error) {
 		l.n -= k
 	}
 	return len(p), nil
+}
+
+// A stdioSession is one process of a StdioRaw kept across scenarios: the
+// framing scenarios that do not end its input send their lines to it, so
+// an implementation pays its start-up once rather than once a scenario.
+// After each exchange's lines it sends a fence, a hello request with an id
+// of its own, and reads until the fence is answered and every line sent
+// has had its answer: an answer too many is read with the exchange that
+// caused it, never with the next. A session that timed out or ended is
+// closed, and the next exchange starts another.
+type stdioSession struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	lines chan []byte // the answer lines, closed when the output ends
+	fence int
+}
+
+// openSession starts the command of s for a session.
+func (s StdioRaw) openSession() (*stdioSession, error) {
+	if len(s.Command) == 0 {
+		return nil, errors.New("features: no command")
+	}
+	cmd := exec.Command(s.Command[0], s.Command[1:]...)
+	cmd.Env = append(os.Environ(), s.Env...)
+	cmd.Stderr = &limitedWriter{w: io.Discard}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("features: %s: %w", s.Command[0], err)
+	}
+	ss := &stdioSession{cmd: cmd, stdin: stdin, lines: make(chan []byte, 64)}
+	go ss.read(stdout)
+	return ss, nil
+}
+
+// read sends each line of the output, cut at maxRawOutput bytes, to
+// ss.lines until the output ends.
+func (ss *stdioSession) read(stdout io.Reader) {
+	defer close(ss.lines)
+	r := bufio.NewReaderSize(stdout, 64<<10)
+	for {
+		var line []byte
+		for {
+			chunk, err := r.ReadSlice('\n')
+			if len(line) < maxRawOutput {
+				line = append(line, chunk[:min(len(chunk), maxRawOutput-len(line))]...)
+			}
+			if err != bufio.ErrBufferFull {
+				if len(line) > 0 {
+					ss.lines <- line
+				}
+				if err != nil {
+					return
+				}
+				break
+			}
+		}
+	}
+}
+
+// exchange writes input and a fence, and returns the answer lines read
+// until the fence was answered and there were as many as input's
+// non-empty lines; an error means the session is out of step and must be
+// closed.
+func (ss *stdioSession) exchange(ctx context.Context, input []byte) ([]byte, error) {
+	ss.fence++
+	fence := fmt.Sprintf("conform-fence-%d", ss.fence)
+	want := 0
+	for line := range bytes.SplitSeq(input, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) > 0 {
+			want++
+		}
+	}
+	msg := append(bytes.TrimRight(input, "\n"), '\n')
+	msg = fmt.Appendf(msg, `{"id":%q,"op":"hello","input":{"protocol":1}}`+"\n", fence)
+	written := make(chan error, 1)
+	go func() { _, err := ss.stdin.Write(msg); written <- err }()
+	var out bytes.Buffer
+	got, fenced := 0, false
+	for !fenced || got < want {
+		select {
+		case line, ok := <-ss.lines:
+			if !ok {
+				return out.Bytes(), fmt.Errorf("features: the implementation's output ended (it exited) after %d of %d answers", got, want)
+			}
+			// The fence's answer is the line naming it, whatever its id
+			// became (an implementation may mangle ids: the scenario's
+			// own answers show that); an earlier fence answered again is
+			// dropped.
+			if bytes.Contains(line, []byte("conform-fence-")) {
+				fenced = fenced || bytes.Contains(line, []byte(fence+`\"`)) || bytes.Contains(line, []byte(fence+`"`))
+				continue
+			}
+			got++
+			if out.Len()+len(line) <= maxRawOutput {
+				out.Write(line)
+			}
+		case <-ctx.Done():
+			if fenced {
+				return out.Bytes(), nil // fewer answers than lines: the steps say which
+			}
+			return out.Bytes(), fmt.Errorf("features: no answer to the lines within the time limit: %w", ctx.Err())
+		}
+	}
+	if err := <-written; err != nil {
+		return out.Bytes(), fmt.Errorf("features: writing to the implementation: %w", err)
+	}
+	return out.Bytes(), nil
+}
+
+// close ends the session's process.
+func (ss *stdioSession) close() {
+	ss.stdin.Close()
+	ss.cmd.Process.Kill()
+	for range ss.lines {
+	}
+	ss.cmd.Wait()
 }

@@ -37,8 +37,10 @@ The CI gate: conform features --stdio CMD --require-ops --require-codes.
 example rows tagged @divergence:NAME are not run but reported as diverging
 (neither passed nor failed); the default profile, spec, judges them all.
 
-The framing scenarios (protocol/) send raw lines: with --stdio to a fresh
-process per scenario, with --http one POST per line. The scenario "End of
+The framing scenarios (protocol/) send raw lines: with --stdio to one process
+they share (each exchange ends with a hello request of id "conform-fence-N",
+so that every answer is read with the lines that caused it), and to a fresh
+process for the scenario that closes its input; with --http one POST per line. The scenario "End of
 input means exit" gives the process 5 seconds from its start to exit once
 its input ends; --exit-within sets another bound, for a runtime that is
 slow to start or a loaded machine.
