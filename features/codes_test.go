@@ -41,7 +41,7 @@ func (c canned) Call(ctx context.Context, req protocol.Request) (protocol.Respon
 	}
 	out := v.Get("output")
 	if out == nil {
-		out = &jsonv.Value{Kind: jsonv.Object}
+		out = &jsonv.Value{Type: jsonv.Object}
 	}
 	resp.Output = jsonv.Append(nil, out)
 	return resp, nil

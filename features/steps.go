@@ -292,11 +292,11 @@ func (s *scenario) member(resp *protocol.Response, what, path string) (json.RawM
 
 // compare checks got against want with the runner's comparison.
 func (s *scenario) compare(what string, want, got json.RawMessage) error {
-	verdict, diffs, err := runner.Compare(want, got)
+	cmp, diffs, err := runner.Compare(want, got)
 	if err != nil {
 		return err
 	}
-	if verdict != runner.Match {
+	if cmp != runner.Match {
 		return s.failf("%s differs: %s", what, strings.Join(diffs, "; "))
 	}
 	return nil
@@ -335,7 +335,7 @@ func (s *scenario) outputString(path string) (string, error) {
 		return "", err
 	}
 	str, err := jsonv.Parse(v)
-	if err != nil || str.Kind != jsonv.String {
+	if err != nil || str.Type != jsonv.String {
 		return "", s.failf("output member %q = %s, want a string", path, v)
 	}
 	return jsonv.Key(str.CodeUnits()), nil
@@ -369,7 +369,7 @@ func (s *scenario) outputStringCheck(path, value, verb string, ok func(got, want
 		return err
 	}
 	got, err := jsonv.Parse(v)
-	if err != nil || got.Kind != jsonv.String {
+	if err != nil || got.Type != jsonv.String {
 		return s.failf("output member %q = %s, want a string", path, v)
 	}
 	if !ok(got.Units, want) {
@@ -442,7 +442,7 @@ func (s *scenario) refusal() (kind string, body *jsonv.Value, err error) {
 	if err != nil {
 		return "", nil, s.failf("the output is not JSON: %v", err)
 	}
-	if v.Kind != jsonv.Object {
+	if v.Type != jsonv.Object {
 		return "", nil, s.failf("the output is not an object")
 	}
 	for _, k := range protocol.RefusalMembers {
@@ -509,11 +509,11 @@ func (s *scenario) refusedWith(want string) func(string) error {
 		if kind != want {
 			return s.failf("the output is not %s with code %s", want, wantCode)
 		}
-		if body.Kind != jsonv.Object {
+		if body.Type != jsonv.Object {
 			return s.failf("the %s member is %s, want an object with code %q", kind, jsonv.Append(nil, body), wantCode)
 		}
 		code := body.Get("code")
-		if code == nil || code.Kind == jsonv.Null {
+		if code == nil || code.Type == jsonv.Null {
 			c := runner.CodelessRefusal{Member: kind, Code: wantCode}
 			s.h.records.codeless(s.r, c, s.h.requireCodes)
 			if s.h.requireCodes {
@@ -521,7 +521,7 @@ func (s *scenario) refusedWith(want string) func(string) error {
 			}
 			return nil
 		}
-		if code.Kind != jsonv.String || !slices.Equal(code.CodeUnits(), utf16.Encode([]rune(wantCode))) {
+		if code.Type != jsonv.String || !slices.Equal(code.CodeUnits(), utf16.Encode([]rune(wantCode))) {
 			return s.failf("the input is %s with code %s, want %q", kind, jsonv.Append(nil, code), wantCode)
 		}
 		return nil

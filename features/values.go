@@ -47,7 +47,7 @@ func quoted(s string) (string, error) {
 func quotedUnits(s string) ([]uint16, error) {
 	text := quotedJSON(s)
 	v, err := jsonv.Parse(text)
-	if err != nil || v.Kind != jsonv.String {
+	if err != nil || v.Type != jsonv.String {
 		return nil, fmt.Errorf("bad quoted argument %s: %v", text, err)
 	}
 	return v.Units, nil
@@ -232,7 +232,7 @@ func lookup(doc json.RawMessage, p string) (json.RawMessage, bool, error) {
 			if cur == nil {
 				return nil, false, nil
 			}
-		case cur.Kind != jsonv.Array || e.index >= len(cur.Elems):
+		case cur.Type != jsonv.Array || e.index >= len(cur.Elems):
 			return nil, false, nil
 		default:
 			cur = &cur.Elems[e.index]

@@ -20,21 +20,37 @@ import (
 	"github.com/conform-suite/conform/vectors"
 )
 
-// Kind classifies a finding.
-type Kind string
+// Class names a finding in the runner's words: the outcome the runner's
+// judge gave the implementation's answer, with the comparison for a wrong
+// one (classOf), or a failure of the oracle, which the runner does not
+// judge.
+type Class string
 
-// Kinds of findings. The first three are the runner's comparisons.
+// Classes of findings.
 const (
-	KindMismatch        Kind = "mismatch"         // a different ordinary output
-	KindAcceptedWrongly Kind = "accepted-wrongly" // the reference refused, the implementation did not
-	KindRejectedWrongly Kind = "rejected-wrongly" // the implementation refused, the reference did not
-	KindError           Kind = "error"            // the implementation answered with a protocol error
-	KindCrash           Kind = "crash"            // no answer: the implementation died or the transport failed
-	KindTimeout         Kind = "timeout"          // no answer within Config.Timeout
-	KindProtocol        Kind = "protocol"         // an answer that is not a protocol message
-	KindReference       Kind = "reference-error"  // the reference itself failed (a bug in conform)
-	KindOracle          Kind = "oracle-error"     // an oracle other than the reference gave no answer to compare, or an error the implementation did not give
+	// The comparisons' names (runner.Comparison.String, which a test holds
+	// them to).
+	ClassMismatch        Class = "mismatch"         // a different ordinary output
+	ClassAcceptedWrongly Class = "accepted-wrongly" // the reference refused, the implementation did not
+	ClassRejectedWrongly Class = "rejected-wrongly" // the implementation refused, the reference did not
+
+	ClassError    = Class(runner.Errored)     // the implementation answered with a protocol error
+	ClassCrash    = Class(runner.Crash)       // no answer: the implementation died or the transport failed
+	ClassTimeout  = Class(runner.Timeout)     // no answer within Config.Timeout
+	ClassProtocol = Class(runner.ProtocolErr) // an answer that is not a protocol message
+
+	ClassReference Class = "reference-error" // the reference itself failed (a bug in conform)
+	ClassOracle    Class = "oracle-error"    // an oracle other than the reference gave no answer to compare, or an error the implementation did not give
 )
+
+// classOf is the class of a finding the judge failed: its comparison for a
+// wrong answer, its outcome otherwise.
+func classOf(res runner.Result) Class {
+	if res.Outcome == runner.Fail {
+		return Class(res.Comparison.String())
+	}
+	return Class(res.Outcome)
+}
 
 // Config describes one differential fuzzing run.
 type Config struct {
@@ -43,7 +59,7 @@ type Config struct {
 	// expected. nil means the in-process reference (reference.InProcess{});
 	// any other implementation (an incumbent through its adapter, or the
 	// reference over a transport) is an oracle like any other: its
-	// failures are findings of kind KindOracle, and an error answer is
+	// failures are findings of kind ClassOracle, and an error answer is
 	// compared by kind with the implementation's.
 	Ref runner.Implementation
 
@@ -104,7 +120,7 @@ func (s Stats) Rate() float64 {
 // Finding is one distinct divergence, shrunk.
 type Finding struct {
 	Op        string
-	Kind      Kind
+	Class     Class
 	Signature string // op, kind and what differs from the reference's answer (compareSig): the de-duplication key
 
 	Input    json.RawMessage // the shrunk input
@@ -295,7 +311,7 @@ type caseRun struct {
 	in   *jnode
 	from string
 	data []byte
-	o    outcome
+	o    probe
 }
 
 // record counts one checked case, and turns a new divergence into a
@@ -309,7 +325,7 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 		e.stats.Skipped++
 	case o.skip:
 		e.stats.Skipped++
-	case o.kind == "":
+	case o.class == "":
 		e.lastGood[c.op] = c.data
 	default:
 		e.stats.Divergent++
@@ -321,7 +337,7 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 			known.Hits++
 		case !alive:
 			// Perhaps the input that killed it: kept as found, unshrunk.
-			f = &Finding{Op: c.op, Kind: o.kind, Signature: o.sig, Input: c.data, Original: c.data,
+			f = &Finding{Op: c.op, Class: o.class, Signature: o.sig, Input: c.data, Original: c.data,
 				Expected: o.expected, Detail: o.detail + " (the implementation answered nothing after this input; not shrunk)"}
 		default:
 			f = e.shrink(ctx, c.op, c.in, o, e.start)
@@ -402,11 +418,11 @@ func (e *engine) input(r *rand.Rand, op string) (*jnode, string) {
 	return mutate(r, s.v), s.id
 }
 
-// outcome is the comparison of both sides' answers to one input.
-type outcome struct {
-	skip        bool // the reference refused the input as a bad request
-	unsupported bool // the implementation does not offer the op
-	kind        Kind // "" when both agree
+// probe is the comparison of both sides' answers to one input.
+type probe struct {
+	skip        bool  // the reference refused the input as a bad request
+	unsupported bool  // the implementation does not offer the op
+	class       Class // "" when both agree
 	sig         string
 	expected    json.RawMessage
 	actual      json.RawMessage
@@ -414,40 +430,40 @@ type outcome struct {
 	diffs       []string
 }
 
-func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
+func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	req := protocol.Request{ID: json.RawMessage(strconv.FormatInt(e.id.Add(1), 10)), Op: op, Input: input}
 	rresp, err := e.callOracle(ctx, req)
-	failed := KindReference
+	failed := ClassReference
 	if e.external {
-		failed = KindOracle
+		failed = ClassOracle
 	}
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return outcome{skip: true} // the run was stopped, not the oracle
+		return probe{skip: true} // the run was stopped, not the oracle
 	case err != nil:
-		return e.finish(op, outcome{kind: failed, detail: "the oracle gave no answer: " + err.Error()})
+		return e.finish(op, probe{class: failed, detail: "the oracle gave no answer: " + err.Error()})
 	case rresp.Error != nil && (rresp.Error.Kind == protocol.KindBadRequest || rresp.Error.Kind == protocol.KindUnsupported):
-		return outcome{skip: true}
+		return probe{skip: true}
 	case rresp.Error != nil && e.external:
 		// An incumbent may fail where the spec refuses (T3 Code throws
 		// URIError): the implementation agrees when it fails the same way.
 		return e.oracleError(ctx, op, req, rresp.Error)
 	case rresp.Error != nil:
-		return e.finish(op, outcome{kind: KindReference, detail: rresp.Error.Kind + ": " + rresp.Error.Message})
+		return e.finish(op, probe{class: ClassReference, detail: rresp.Error.Kind + ": " + rresp.Error.Message})
 	case rresp.Output == nil:
-		return e.finish(op, outcome{kind: failed, detail: "the oracle gave no output"})
+		return e.finish(op, probe{class: failed, detail: "the oracle gave no output"})
 	}
 	// The oracle's output is untrusted too: one that is not JSON fails the
 	// oracle, whatever the implementation answers.
 	if _, err := jsonv.Parse(rresp.Output); err != nil {
-		return e.finish(op, outcome{kind: failed, detail: "the oracle's output: " + err.Error()})
+		return e.finish(op, probe{class: failed, detail: "the oracle's output: " + err.Error()})
 	}
-	o := outcome{expected: rresp.Output}
+	o := probe{expected: rresp.Output}
 	ictx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
 	iresp, err := e.impl.Call(ictx, req)
 	if err != nil && ctx.Err() != nil {
-		return outcome{skip: true} // the run was stopped, not the implementation
+		return probe{skip: true} // the run was stopped, not the implementation
 	}
 	// The runner's judge decides, with the oracle's output as the
 	// expectation; the fuzzer only names the finding.
@@ -458,19 +474,13 @@ func (e *engine) check(ctx context.Context, op string, input []byte) outcome {
 	case runner.Pass:
 		return o
 	case runner.Unsupported:
-		return outcome{skip: true, unsupported: true}
+		return probe{skip: true, unsupported: true}
 	case runner.Fail:
-		o.kind = Kind(res.Comparison.String())
 		o.sig = compareSig(res.Comparison, rresp.Output, iresp.Output, res.Diffs)
 	case runner.Errored:
-		o.kind, o.sig = KindError, errorKindSig(iresp.Error.Kind)
-	case runner.Timeout:
-		o.kind = KindTimeout
-	case runner.ProtocolErr:
-		o.kind = KindProtocol
-	default:
-		o.kind = KindCrash
+		o.sig = errorKindSig(iresp.Error.Kind)
 	}
+	o.class = classOf(res)
 	return e.finish(op, o)
 }
 
@@ -487,26 +497,26 @@ func (e *engine) callOracle(ctx context.Context, req protocol.Request) (protocol
 
 // oracleError compares the implementation's answer with an oracle's error
 // answer: an error of the same kind agrees (messages are never compared);
-// anything else is a KindOracle finding, without a vector, since the only
+// anything else is a ClassOracle finding, without a vector, since the only
 // error a vector can expect is a bad_request, which the oracle never gets
 // here.
-func (e *engine) oracleError(ctx context.Context, op string, req protocol.Request, want *protocol.Error) outcome {
+func (e *engine) oracleError(ctx context.Context, op string, req protocol.Request, want *protocol.Error) probe {
 	ictx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
 	iresp, err := e.impl.Call(ictx, req)
 	if err != nil && ctx.Err() != nil {
-		return outcome{skip: true}
+		return probe{skip: true}
 	}
 	// The runner's judge decides: an error of the oracle's kind passes,
 	// whatever its message, as a vector expecting that error would.
 	v := &vectors.Vector{ID: op + "/fuzz", Op: op, Input: req.Input, Expect: vectors.Expect{Error: &vectors.ExpectError{Kind: want.Kind}}}
 	res := (&runner.Runner{Timeout: e.cfg.Timeout}).Judge(v, req, iresp, err)
-	o := outcome{kind: KindOracle, sig: "oracle error " + errorKindSig(want.Kind)}
+	o := probe{class: ClassOracle, sig: "oracle error " + errorKindSig(want.Kind)}
 	switch {
 	case res.Outcome == runner.Pass:
-		return outcome{}
+		return probe{}
 	case res.Outcome == runner.Unsupported:
-		return outcome{skip: true, unsupported: true}
+		return probe{skip: true, unsupported: true}
 	case err != nil:
 		o.detail = fmt.Sprintf("the oracle answered error %s (%s); the implementation gave no answer: %v", want.Kind, want.Message, err)
 	case iresp.Error != nil:
@@ -518,8 +528,8 @@ func (e *engine) oracleError(ctx context.Context, op string, req protocol.Reques
 	return e.finish(op, o)
 }
 
-func (e *engine) finish(op string, o outcome) outcome {
-	o.sig = strings.TrimSuffix(op+" "+string(o.kind)+" "+o.sig, " ")
+func (e *engine) finish(op string, o probe) probe {
+	o.sig = strings.TrimSuffix(op+" "+string(o.class)+" "+o.sig, " ")
 	return o
 }
 
@@ -528,18 +538,18 @@ func (e *engine) finish(op string, o outcome) outcome {
 // of op it answered right. A transport whose restart budget is spent fails
 // every call, whatever the input; then findings would be noise, and the run
 // stops.
-func (e *engine) alive(ctx context.Context, op string, o outcome) bool {
+func (e *engine) alive(ctx context.Context, op string, o probe) bool {
 	if e.dead != "" {
 		return false
 	}
-	if o.kind != KindCrash && o.kind != KindTimeout {
+	if o.class != ClassCrash && o.class != ClassTimeout {
 		return true
 	}
 	good := e.lastGood[op]
 	if good == nil {
 		return true
 	}
-	if p := e.check(ctx, op, good); p.kind == KindCrash || p.kind == KindTimeout {
+	if p := e.check(ctx, op, good); p.class == ClassCrash || p.class == ClassTimeout {
 		e.dead = fmt.Sprintf("the implementation no longer answers %s inputs it answered before (%s)", op, p.detail)
 		return false
 	}

@@ -144,8 +144,8 @@ func TestRunShrinksByteCounter(t *testing.T) {
 		t.Fatalf("findings = %d, want 1 (%+v)", len(rep.Findings), rep.Findings)
 	}
 	f := rep.Findings[0]
-	if f.Kind != KindRejectedWrongly {
-		t.Errorf("Kind = %s, want %s", f.Kind, KindRejectedWrongly)
+	if f.Class != ClassRejectedWrongly {
+		t.Errorf("Kind = %s, want %s", f.Class, ClassRejectedWrongly)
 	}
 	text := toyText(t, f.Input)
 	units := len(utf16.Encode([]rune(text)))
@@ -191,12 +191,12 @@ func TestRunIsReproducible(t *testing.T) {
 func TestRunClassifiesNoAnswer(t *testing.T) {
 	tests := []struct {
 		fault toyFault
-		want  Kind
+		want  Class
 	}{
-		{toyCrashOnPercent, KindCrash},
-		{toyHangOnPercent, KindTimeout},
-		{toyGarbleOnPercent, KindProtocol},
-		{toyErrorOnPercent, KindError},
+		{toyCrashOnPercent, ClassCrash},
+		{toyHangOnPercent, ClassTimeout},
+		{toyGarbleOnPercent, ClassProtocol},
+		{toyErrorOnPercent, ClassError},
 	}
 	for _, tt := range tests {
 		rep := toyRun(t, tt.fault, func(c *Config) {
@@ -209,8 +209,8 @@ func TestRunClassifiesNoAnswer(t *testing.T) {
 			continue
 		}
 		f := rep.Findings[0]
-		if f.Kind != tt.want || !strings.Contains(toyText(t, f.Input), "%") {
-			t.Errorf("fault %d: finding %s on %s, want %s on an input holding %%", tt.fault, f.Kind, f.Input, tt.want)
+		if f.Class != tt.want || !strings.Contains(toyText(t, f.Input), "%") {
+			t.Errorf("fault %d: finding %s on %s, want %s on an input holding %%", tt.fault, f.Class, f.Input, tt.want)
 		}
 		if got := toyText(t, f.Input); got != "%" && tt.fault == toyCrashOnPercent {
 			t.Errorf("fault %d: shrunk text %q, want %q", tt.fault, got, "%")
@@ -357,8 +357,8 @@ func TestRunStopsWhenTheImplementationIsGone(t *testing.T) {
 		t.Fatalf("findings = %d, want the one input after which nothing answered", len(rep.Findings))
 	}
 	f := rep.Findings[0]
-	if f.Kind != KindCrash || !strings.Contains(toyText(t, f.Input), "%") || !bytes.Equal(f.Input, f.Original) {
-		t.Errorf("finding %s on %s (original %s), want an unshrunk crash on the text holding %%", f.Kind, f.Input, f.Original)
+	if f.Class != ClassCrash || !strings.Contains(toyText(t, f.Input), "%") || !bytes.Equal(f.Input, f.Original) {
+		t.Errorf("finding %s on %s (original %s), want an unshrunk crash on the text holding %%", f.Class, f.Input, f.Original)
 	}
 }
 
@@ -378,6 +378,19 @@ func TestEscapeInvisible(t *testing.T) {
 		var a, b any
 		if json.Unmarshal([]byte(tt.in), &a) != nil || json.Unmarshal(got, &b) != nil || !reflect.DeepEqual(a, b) {
 			t.Errorf("escapeInvisible(%q) = %q does not decode to the same value", tt.in, got)
+		}
+	}
+}
+
+// TestClassesAreTheRunnersWords holds the classes of wrong answers to the
+// names of the runner's comparisons.
+func TestClassesAreTheRunnersWords(t *testing.T) {
+	for c, class := range map[runner.Comparison]Class{runner.Mismatch: ClassMismatch, runner.AcceptedWrongly: ClassAcceptedWrongly, runner.RejectedWrongly: ClassRejectedWrongly} {
+		if c.String() != string(class) {
+			t.Errorf("comparison %q, class %q", c, class)
+		}
+		if got := classOf(runner.Result{Outcome: runner.Fail, Comparison: c}); got != class {
+			t.Errorf("classOf(fail, %s) = %q", c, got)
 		}
 	}
 }

@@ -57,14 +57,14 @@ func (p Provenance) oracleTag() string {
 func (f *Finding) ID() string {
 	sig := sha256.Sum256([]byte(f.Signature))
 	c := sha256.Sum256([]byte(f.Op + "\n" + string(f.Input)))
-	return f.Op + "/fuzz-" + string(f.Kind) + "-" + hex.EncodeToString(sig[:4]) + "-" + hex.EncodeToString(c[:4])
+	return f.Op + "/fuzz-" + string(f.Class) + "-" + hex.EncodeToString(sig[:4]) + "-" + hex.EncodeToString(c[:4])
 }
 
 // vectorFile returns the finding, with the id given, as a vector file holding one vector whose
 // input is the shrunk input and whose expected output is the oracle's answer
 // to it (the reference's, unless p names another oracle), so that 'conform
-// run --vectors DIR' replays it. Findings of kind KindReference (a failure
-// of the reference itself) and KindOracle (a failure or an error answer of
+// run --vectors DIR' replays it. Findings of kind ClassReference (a failure
+// of the reference itself) and ClassOracle (a failure or an error answer of
 // another oracle) have no vector.
 //
 // Requirements are inferred: those of a corpus vector of the op expecting the
@@ -72,15 +72,15 @@ func (f *Finding) ID() string {
 // else the op's most named requirement. The tag requirements-inferred marks
 // them for review before the vector joins the corpus.
 func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) (*vectors.File, error) {
-	if f.Kind == KindReference || f.Kind == KindOracle || f.Expected == nil {
-		return nil, fmt.Errorf("fuzz: %s: a %s finding has no expected output", f.Op, f.Kind)
+	if f.Class == ClassReference || f.Class == ClassOracle || f.Expected == nil {
+		return nil, fmt.Errorf("fuzz: %s: a %s finding has no expected output", f.Op, f.Class)
 	}
 	reqs := inferRequirements(c, f)
 	if len(reqs) == 0 {
 		return nil, fmt.Errorf("fuzz: %s: the corpus names no requirement of this op", f.Op)
 	}
 	date := p.Date.UTC()
-	tags := []string{"fuzz", "fuzz:" + string(f.Kind), p.oracleTag(), fmt.Sprintf("seed:%d", f.Seed), "date:" + date.Format("2006-01-02"), "requirements-inferred"}
+	tags := []string{"fuzz", "fuzz:" + string(f.Class), p.oracleTag(), fmt.Sprintf("seed:%d", f.Seed), "date:" + date.Format("2006-01-02"), "requirements-inferred"}
 	note := fmt.Sprintf("Found by 'conform fuzz --seed %d' (case %d) on %s against %s, with %s as the oracle; shrunk from %d to %d bytes of input in %d runs",
 		f.Seed, f.Case, date.Format(time.RFC3339), orUnnamed(p.Impl), p.oracleName(), len(f.Original), len(f.Input), f.ShrinkRuns)
 	if f.From != "" {
@@ -136,12 +136,12 @@ var modalWord = regexp.MustCompile(`(?i)\b(should|must|shall)\b`)
 // describe returns the vector's one-line description.
 func (f *Finding) describe(p Provenance) string {
 	var what string
-	switch f.Kind {
-	case KindAcceptedWrongly:
+	switch f.Class {
+	case ClassAcceptedWrongly:
 		what = "an input the reference refuses (" + strings.TrimPrefix(outputRefusal(f.Expected), "rejected:") + ") is accepted"
-	case KindRejectedWrongly:
+	case ClassRejectedWrongly:
 		what = "an input the reference accepts is refused"
-	case KindMismatch:
+	case ClassMismatch:
 		if ref, got := parseRefusal(f.Expected), parseRefusal(f.Actual); ref.key != "" && ref.key == got.key && ref.code != got.code {
 			what = "an input the reference refuses with " + ref.code + " is refused with another code"
 			break
@@ -154,13 +154,13 @@ func (f *Finding) describe(p Provenance) string {
 			}
 		}
 		what = "the output differs at " + strings.Join(paths, ", ")
-	case KindError:
+	case ClassError:
 		what = "the implementation answers an error: " + strings.SplitN(f.Detail, ":", 2)[0]
-	case KindCrash:
+	case ClassCrash:
 		what = "the implementation dies on this input"
-	case KindTimeout:
+	case ClassTimeout:
 		what = "the implementation does not answer in time"
-	case KindProtocol:
+	case ClassProtocol:
 		what = "the implementation answers with something not a protocol message"
 	}
 	head := "Fuzz finding: "
@@ -280,7 +280,7 @@ func WriteVectors(dir string, findings []*Finding, c *vectors.Corpus, p Provenan
 		errs []error
 	)
 	for _, f := range findings {
-		if f.Kind == KindReference || f.Kind == KindOracle {
+		if f.Class == ClassReference || f.Class == ClassOracle {
 			continue
 		}
 		e, err := writeVector(dir, f, c, p)

@@ -108,7 +108,7 @@ func sendTurnRun(t *testing.T, impl runner.Implementation, seed uint64, count in
 		t.Fatal(err)
 	}
 	for _, f := range rep.Findings {
-		if f.Kind == KindReference {
+		if f.Class == ClassReference {
 			t.Fatalf("the reference failed: %s on %s", f.Detail, f.Input)
 		}
 	}
@@ -122,8 +122,8 @@ func wrongCodes(t *testing.T, rep *Report) []string {
 	var codes []string
 	for _, f := range rep.Findings {
 		ref, got := parseRefusal(f.Expected), parseRefusal(f.Actual)
-		if f.Kind != KindMismatch || ref.key == "" || got.key != ref.key || got.code == ref.code {
-			t.Errorf("finding %s %s: reference %s, implementation %s; want a refusal with another code", f.Kind, f.Signature, f.Expected, f.Actual)
+		if f.Class != ClassMismatch || ref.key == "" || got.key != ref.key || got.code == ref.code {
+			t.Errorf("finding %s %s: reference %s, implementation %s; want a refusal with another code", f.Class, f.Signature, f.Expected, f.Actual)
 			continue
 		}
 		codes = append(codes, ref.code)
@@ -261,12 +261,12 @@ func TestRandomCodeLiarIsBounded(t *testing.T) {
 			refused := 0
 			for _, f := range rep.Findings {
 				switch {
-				case f.Kind == KindRejectedWrongly && tc.refuseAll:
+				case f.Class == ClassRejectedWrongly && tc.refuseAll:
 					refused++
-				case f.Kind == KindMismatch:
+				case f.Class == ClassMismatch:
 					wrongCode = append(wrongCode, f)
 				default:
-					t.Errorf("finding %s %s: want a wrong code or a refusal", f.Kind, f.Signature)
+					t.Errorf("finding %s %s: want a wrong code or a refusal", f.Class, f.Signature)
 				}
 			}
 			codes := wrongCodes(t, &Report{Findings: wrongCode})

@@ -151,7 +151,7 @@ const jsonMaxDepth = 200
 
 // fromValue converts a decoded value into the engine's editable tree.
 func fromValue(v *jsonv.Value) *jnode {
-	switch v.Kind {
+	switch v.Type {
 	case jsonv.Null:
 		return jlit("null")
 	case jsonv.False:

@@ -77,7 +77,7 @@ func TestOracleOtherThanTheReference(t *testing.T) {
 		t.Errorf("an error of the same kind as the oracle's: findings %+v", rep.Findings[0])
 	}
 	rep = toyRun(t, toyCorrect, func(c *Config) { c.Ref = toyImpl{toyErrorOnPercent} })
-	if len(rep.Findings) != 1 || rep.Findings[0].Kind != KindOracle || !strings.Contains(rep.Findings[0].Detail, "the oracle answered error internal (boom); the implementation an output") {
+	if len(rep.Findings) != 1 || rep.Findings[0].Class != ClassOracle || !strings.Contains(rep.Findings[0].Detail, "the oracle answered error internal (boom); the implementation an output") {
 		t.Fatalf("against an oracle that fails on %%: findings %+v, want one oracle-error", rep.Findings)
 	}
 	if emitted, err := WriteVectors(t.TempDir(), rep.Findings, toyCorpus(t), p); err != nil || len(emitted) != 0 {
@@ -91,11 +91,11 @@ func TestOracleOtherThanTheReference(t *testing.T) {
 	}
 	// ...but not with an answer that does not refuse.
 	rep = toyRun(t, toyCountBytes, func(c *Config) { c.Ref = codelessOracle{} })
-	kinds := []Kind{}
+	kinds := []Class{}
 	for _, f := range rep.Findings {
-		kinds = append(kinds, f.Kind)
+		kinds = append(kinds, f.Class)
 	}
-	if !slices.Contains(kinds, KindRejectedWrongly) {
+	if !slices.Contains(kinds, ClassRejectedWrongly) {
 		t.Errorf("byte counter against a codeless oracle: kinds %v, want rejected-wrongly", kinds)
 	}
 }
@@ -122,8 +122,8 @@ func TestOracleOutputNotJSON(t *testing.T) {
 		t.Fatal("no finding against an oracle whose output is not JSON")
 	}
 	for _, f := range rep.Findings {
-		if f.Kind != KindOracle || !strings.HasPrefix(f.Detail, "the oracle's output: ") {
-			t.Errorf("finding %s %q, want an oracle error about the oracle's output", f.Kind, f.Detail)
+		if f.Class != ClassOracle || !strings.HasPrefix(f.Detail, "the oracle's output: ") {
+			t.Errorf("finding %s %q, want an oracle error about the oracle's output", f.Class, f.Detail)
 		}
 	}
 	if emitted, err := WriteVectors(t.TempDir(), rep.Findings, toyCorpus(t), Provenance{Date: time.Now()}); err != nil || len(emitted) != 0 {

@@ -37,7 +37,7 @@ func TestPlantedHelperProcess(t *testing.T) {
 // exitOnNUL is a planted crash, served over stdio only: the process exits
 // when a selref.ingest input holds U+0000.
 var exitOnNUL = &plantedBug{
-	name: "exit-on-nul", op: "selref.ingest", kind: KindCrash, count: 3000,
+	name: "exit-on-nul", op: "selref.ingest", kind: ClassCrash, count: 3000,
 	alter: func(_ context.Context, req protocol.Request, out json.RawMessage) json.RawMessage {
 		if strings.Contains(string(req.Input), `\u0000`) {
 			os.Exit(3)

@@ -26,8 +26,8 @@ import (
 type plantedBug struct {
 	name  string
 	op    string
-	kind  Kind // the kind of finding the fault produces
-	count int  // executions the fuzzer gets to find it
+	kind  Class // the kind of finding the fault produces
+	count int   // executions the fuzzer gets to find it
 	// alter turns the reference's answer to req into the faulty one.
 	alter func(ctx context.Context, req protocol.Request, out json.RawMessage) json.RawMessage
 	// check verifies the shrunk finding still shows the fault, from the
@@ -47,11 +47,11 @@ func (p *plantedBug) Call(ctx context.Context, req protocol.Request) (protocol.R
 func (p *plantedBug) Close() error { return nil }
 
 // found reports whether f is the finding the fault is expected to produce.
-func (p *plantedBug) found(f *Finding) bool { return f.Kind == p.kind }
+func (p *plantedBug) found(f *Finding) bool { return f.Class == p.kind }
 
 var plantedBugs = []*plantedBug{
 	{
-		name: "bytes-for-units", op: "quote.parse", kind: KindRejectedWrongly, count: 4000,
+		name: "bytes-for-units", op: "quote.parse", kind: ClassRejectedWrongly, count: 4000,
 		alter: func(_ context.Context, _ protocol.Request, out json.RawMessage) json.RawMessage {
 			var o struct {
 				Citation *struct{ Prefix, Suffix, Text string }
@@ -83,7 +83,7 @@ var plantedBugs = []*plantedBug{
 		},
 	},
 	{
-		name: "surrogate-split-context", op: "quote.select", kind: KindMismatch, count: 4000,
+		name: "surrogate-split-context", op: "quote.select", kind: ClassMismatch, count: 4000,
 		alter: func(ctx context.Context, req protocol.Request, out json.RawMessage) json.RawMessage {
 			var in struct{ Text string }
 			var o struct {
@@ -133,7 +133,7 @@ var plantedBugs = []*plantedBug{
 		},
 	},
 	{
-		name: "duplicate-comment-accepted", op: "quote.parse", kind: KindAcceptedWrongly, count: 6000,
+		name: "duplicate-comment-accepted", op: "quote.parse", kind: ClassAcceptedWrongly, count: 6000,
 		alter: func(ctx context.Context, req protocol.Request, out json.RawMessage) json.RawMessage {
 			var in struct{ Href string }
 			if outputRefusal(out) == "" || json.Unmarshal(req.Input, &in) != nil {
@@ -181,7 +181,7 @@ var plantedBugs = []*plantedBug{
 		},
 	},
 	{
-		name: "stream-held-back", op: "marker.stream", kind: KindMismatch, count: 1000,
+		name: "stream-held-back", op: "marker.stream", kind: ClassMismatch, count: 1000,
 		alter: func(_ context.Context, _ protocol.Request, out json.RawMessage) json.RawMessage {
 			var o map[string]any
 			if json.Unmarshal(out, &o) != nil {
@@ -242,12 +242,12 @@ func TestPlantedBugs(t *testing.T) {
 
 func checkPlanted(t *testing.T, pb *plantedBug, rep *Report, faulty runner.Implementation) {
 	t.Helper()
-	i := slices.IndexFunc(rep.Findings, func(f *Finding) bool { return f.Kind == pb.kind })
+	i := slices.IndexFunc(rep.Findings, func(f *Finding) bool { return f.Class == pb.kind })
 	if i < 0 {
 		t.Fatalf("no %s finding in %d executions (findings: %d)", pb.kind, rep.Execs, len(rep.Findings))
 	}
 	for _, f := range rep.Findings {
-		if f.Kind == KindReference {
+		if f.Class == ClassReference {
 			t.Errorf("the reference failed: %s on %s", f.Detail, f.Input)
 		}
 	}
@@ -255,7 +255,7 @@ func checkPlanted(t *testing.T, pb *plantedBug, rep *Report, faulty runner.Imple
 	if len(f.Input) > len(f.Original) {
 		t.Errorf("shrunk input %s is longer than the original %s", f.Input, f.Original)
 	}
-	t.Logf("%s: %s shrunk from %d to %d bytes in %d runs: %.300s", pb.name, f.Kind, len(f.Original), len(f.Input), f.ShrinkRuns, f.Input)
+	t.Logf("%s: %s shrunk from %d to %d bytes in %d runs: %.300s", pb.name, f.Class, len(f.Original), len(f.Input), f.ShrinkRuns, f.Input)
 	pb.check(t, f)
 	embedded, err := vectors.Load(vectors.FS())
 	if err != nil {

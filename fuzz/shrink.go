@@ -13,7 +13,7 @@ import (
 // point (a surrogate pair is one step, a lone surrogate another), then
 // numbers are simplified. It stops at a fixed point or when the budget of
 // Config.ShrinkExecs executions or Config.ShrinkTime is spent.
-func (e *engine) shrink(ctx context.Context, op string, in *jnode, first outcome, runStart time.Time) *Finding {
+func (e *engine) shrink(ctx context.Context, op string, in *jnode, first probe, runStart time.Time) *Finding {
 	s := &shrinker{
 		ctx:      ctx,
 		e:        e,
@@ -37,7 +37,7 @@ func (e *engine) shrink(ctx context.Context, op string, in *jnode, first outcome
 			break
 		}
 	}
-	f := &Finding{Op: op, Kind: first.kind, Signature: first.sig, Original: in.encode(), ShrinkRuns: s.runs}
+	f := &Finding{Op: op, Class: first.class, Signature: first.sig, Original: in.encode(), ShrinkRuns: s.runs}
 	final := first
 	f.Input = in.encode()
 	if s.runs > 0 {

@@ -383,11 +383,11 @@ func parseRequest(line []byte) (Request, *Response) {
 		return refuse(nil, `the request's "id" is missing or not a string or integer`)
 	case !TextID(req.ID):
 		return refuse(nil, `the request's "id" is a string that is not Unicode text: invalid UTF-8 or a lone surrogate escape`)
-	case op != nil && op.Kind != jsonv.String:
+	case op != nil && op.Type != jsonv.String:
 		return refuse(req.ID, `the request's "op" is not a string`)
 	case op == nil || len(op.Units) == 0:
 		return refuse(req.ID, `the request has no "op"`)
-	case req.Value == nil || req.Value.Kind != jsonv.Object:
+	case req.Value == nil || req.Value.Type != jsonv.Object:
 		return refuse(req.ID, `the request's "input" is not an object`)
 	}
 	req.Op = jsonv.Key(op.Units)
@@ -450,7 +450,7 @@ func ParseAnswer(line []byte) (Response, error) {
 
 // errorBody reads the error member of an answer.
 func errorBody(v *jsonv.Value) (*Error, error) {
-	if v.Kind != jsonv.Object {
+	if v.Type != jsonv.Object {
 		return nil, errors.New(`the answer's "error" is not an object with string "kind" and "message"`)
 	}
 	var e Error
@@ -459,7 +459,7 @@ func errorBody(v *jsonv.Value) (*Error, error) {
 		if name != "kind" && name != "message" {
 			continue
 		}
-		if m.Value.Kind != jsonv.String {
+		if m.Value.Type != jsonv.String {
 			return nil, fmt.Errorf(`the answer's "error" has a %q that is not a string`, name)
 		}
 		if name == "kind" {

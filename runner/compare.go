@@ -101,11 +101,11 @@ func diff(path string, inRefusal bool, want, got *jsonv.Value, out *[]string) {
 	differ := func() {
 		*out = append(*out, fmt.Sprintf("%s: want %s, got %s", path, short(want), short(got)))
 	}
-	if want.Kind != got.Kind {
+	if want.Type != got.Type {
 		differ()
 		return
 	}
-	switch want.Kind {
+	switch want.Type {
 	case jsonv.Object:
 		type pair struct {
 			name     []uint16

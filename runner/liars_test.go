@@ -63,7 +63,7 @@ func holdsFFFD(v *jsonv.Value) bool { return slices.Contains(v.Units, 0xfffd) }
 
 func holdsInteger(v *jsonv.Value) bool {
 	d, ok := jsonv.ParseDecimal(v.Num)
-	return v.Kind == jsonv.Number && ok && d.IsInteger()
+	return v.Type == jsonv.Number && ok && d.IsInteger()
 }
 
 // checkLiar runs vs against a liar and checks each outcome: Fail with

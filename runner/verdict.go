@@ -48,14 +48,14 @@ func codelessRefusal(want, got *jsonv.Value) *CodelessRefusal {
 	}
 	for _, key := range protocol.RefusalMembers {
 		w, g := want.Get(key), got.Get(key)
-		if w == nil || g == nil || g.Kind != jsonv.Object {
+		if w == nil || g == nil || g.Type != jsonv.Object {
 			continue
 		}
 		code := w.Get("code")
-		if code == nil || code.Kind != jsonv.String {
+		if code == nil || code.Type != jsonv.String {
 			continue
 		}
-		if c := g.Get("code"); c == nil || c.Kind == jsonv.Null {
+		if c := g.Get("code"); c == nil || c.Type == jsonv.Null {
 			return &CodelessRefusal{Member: key, Code: protocol.Text(code.Units)}
 		}
 	}

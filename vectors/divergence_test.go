@@ -258,7 +258,7 @@ func tree(v *jsonv.Value) (any, error) {
 		}
 		return units(b.String())
 	}
-	switch v.Kind {
+	switch v.Type {
 	case jsonv.Object:
 		m := map[string]any{}
 		for i := range v.Members {

@@ -38,27 +38,7 @@ func TestDeps(t *testing.T) {
 // package of the module declares an alias of one (type X = protocol.Y) or a
 // constant or variable that only renames one (X = protocol.Y).
 func TestProtocolNamesDefinedOnce(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" || d.Name() == "node_modules" || path == filepath.Join(root, "protocol")) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		files++
-		rel, _ := filepath.Rel(root, path)
+	moduleFiles(t, func(rel string) bool { return strings.HasPrefix(rel, "protocol/") }, func(rel string, f *ast.File) {
 		for _, decl := range f.Decls {
 			gd, ok := decl.(*ast.GenDecl)
 			if !ok {
@@ -79,6 +59,98 @@ func TestProtocolNamesDefinedOnce(t *testing.T) {
 				}
 			}
 		}
+	})
+}
+
+// TestOutcomesOnlyFromTheRunner: the runner's judge is the only one. No
+// package but runner declares a type of outcomes, converts to
+// runner.Outcome, sets a result's Outcome or names one in a literal; fuzz
+// and features take theirs from runner.Runner.Judge and runner.Compare.
+// Test files may build results by hand.
+func TestOutcomesOnlyFromTheRunner(t *testing.T) {
+	moduleFiles(t, func(rel string) bool {
+		return strings.HasPrefix(rel, "runner/") || strings.HasSuffix(rel, "_test.go")
+	}, func(rel string, f *ast.File) {
+		for _, v := range outcomeViolations(f) {
+			t.Errorf("%s: %s: outcomes are the runner's to give", rel, v)
+		}
+	})
+	// The check itself finds each kind of breach.
+	src := `package p
+type verdictOutcome string
+func f(r *runner.Result) {
+	r.Outcome = runner.Pass
+	_ = runner.Result{Outcome: "pass"}
+	_ = runner.Outcome("fail")
+}`
+	f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomeViolations(f); len(got) != 4 {
+		t.Errorf("outcomeViolations found %q in a file with 4 breaches", got)
+	}
+}
+
+// outcomeViolations lists the places of f that define or assign an outcome.
+func outcomeViolations(f *ast.File) []string {
+	var found []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeSpec:
+			if strings.Contains(strings.ToLower(n.Name.Name), "outcome") {
+				found = append(found, "type "+n.Name.Name)
+			}
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if sel, ok := l.(*ast.SelectorExpr); ok && sel.Sel.Name == "Outcome" {
+					found = append(found, "assigns .Outcome")
+				}
+			}
+		case *ast.KeyValueExpr:
+			if k, ok := n.Key.(*ast.Ident); ok && k.Name == "Outcome" {
+				found = append(found, "a literal with Outcome")
+			}
+		case *ast.CallExpr:
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Outcome" {
+				if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "runner" {
+					found = append(found, "converts to runner.Outcome")
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// moduleFiles parses every Go file of the module, but those under .git,
+// testdata and node_modules and those skip names (by their path from the
+// module's root, with slashes), and hands each to visit.
+func moduleFiles(t *testing.T, skip func(rel string) bool, visit func(rel string, f *ast.File)) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := 0
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || skip(rel) {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		files++
+		visit(rel, f)
 		return nil
 	})
 	if err != nil {

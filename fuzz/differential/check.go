@@ -108,12 +108,12 @@ func check(impl runner.Implementation, op string, input json.RawMessage) error {
 	case got.Error != nil:
 		return fmt.Errorf("request %s: answered %s error %q, reference output %s", strings.TrimSpace(line), got.Error.Kind, got.Error.Message, want.Output)
 	}
-	verdict, diffs, err := runner.Compare(want.Output, got.Output)
+	cmp, diffs, err := runner.Compare(want.Output, got.Output)
 	if err != nil {
 		return fmt.Errorf("request %s: comparing: %v", strings.TrimSpace(line), err)
 	}
-	if verdict != runner.Match {
-		return fmt.Errorf("request %s: %s\n  reference: %s\n  implementation: %s\n  %s", strings.TrimSpace(line), verdict, want.Output, got.Output, strings.Join(diffs, "\n  "))
+	if cmp != runner.Match {
+		return fmt.Errorf("request %s: %s\n  reference: %s\n  implementation: %s\n  %s", strings.TrimSpace(line), cmp, want.Output, got.Output, strings.Join(diffs, "\n  "))
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ const HugeDigitCount = 4_000_000
 func fractions(out []byte, zeros int) []byte {
 	tail := "." + strings.Repeat("0", zeros) + "1"
 	return rewrite(out, func(v *jsonv.Value) {
-		if v.Kind == jsonv.Number && !strings.ContainsAny(v.Num, ".eE") {
+		if v.Type == jsonv.Number && !strings.ContainsAny(v.Num, ".eE") {
 			v.Num += tail
 		}
 	})

@@ -48,7 +48,7 @@ func appendRune(b []byte, r rune) []byte { return utf8.AppendRune(b, r) }
 // Append appends v as compact JSON to dst: numbers as written, strings as
 // AppendString writes them, members in their order.
 func Append(dst []byte, v *Value) []byte {
-	switch v.Kind {
+	switch v.Type {
 	case Null:
 		return append(dst, "null"...)
 	case False:

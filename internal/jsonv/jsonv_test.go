@@ -30,8 +30,8 @@ func TestParseKeepsWhatWasWritten(t *testing.T) {
 	}
 	nums := v.Get("a").Elems
 	for i, want := range []string{"1.50", "-0", "1e999999999999999999"} {
-		if nums[i].Kind != Number || nums[i].Num != want {
-			t.Errorf("a[%d] = %v %q, want the literal %q", i, nums[i].Kind, nums[i].Num, want)
+		if nums[i].Type != Number || nums[i].Num != want {
+			t.Errorf("a[%d] = %v %q, want the literal %q", i, nums[i].Type, nums[i].Num, want)
 		}
 	}
 	if got := string(Append(nil, v)); got != `{"b":"half \ud83d face","a":[1.50,-0,1e999999999999999999],"c":"😀é"}` {

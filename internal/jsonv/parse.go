@@ -175,7 +175,7 @@ func (p *parser) value(v *Value, depth int) error {
 		if err != nil {
 			return err
 		}
-		*v = Value{Kind: String, Units: u}
+		*v = Value{Type: String, Units: u}
 		if raw := p.data[start : p.i-1]; p.opts.KeepText && len(raw) > 0 && (!p.opts.ReplaceInvalidUTF8 || utf8.Valid(raw)) {
 			v.Str, _ = text(raw)
 		}
@@ -194,25 +194,25 @@ func (p *parser) value(v *Value, depth int) error {
 				return p.fail(ErrSyntax, "malformed number")
 			}
 			p.i = end
-			*v = Value{Kind: Number, Num: string(p.data[start:end])}
+			*v = Value{Type: Number, Num: string(p.data[start:end])}
 			return nil
 		}
 		return p.fail(ErrSyntax, "%s cannot start a value", quoteByte(c))
 	}
 }
 
-func (p *parser) literal(v *Value, word string, k Kind) error {
+func (p *parser) literal(v *Value, word string, k Type) error {
 	if !strings.HasPrefix(string(p.data[p.i:min(len(p.data), p.i+len(word))]), word) {
 		return p.fail(ErrSyntax, "invalid literal")
 	}
 	p.i += len(word)
-	*v = Value{Kind: k}
+	*v = Value{Type: k}
 	return nil
 }
 
 func (p *parser) array(v *Value, depth int) error {
 	p.i++ // [
-	*v = Value{Kind: Array, Elems: []Value{}}
+	*v = Value{Type: Array, Elems: []Value{}}
 	p.space()
 	if p.i < len(p.data) && p.data[p.i] == ']' {
 		p.i++
@@ -242,7 +242,7 @@ func (p *parser) array(v *Value, depth int) error {
 
 func (p *parser) object(v *Value, depth int) error {
 	p.i++ // {
-	*v = Value{Kind: Object, Members: []Member{}}
+	*v = Value{Type: Object, Members: []Member{}}
 	p.space()
 	if p.i < len(p.data) && p.data[p.i] == '}' {
 		p.i++

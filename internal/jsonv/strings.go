@@ -34,7 +34,7 @@ func (p *parser) plainText(v *Value) bool {
 			if i == p.i+1 {
 				return false
 			}
-			*v = Value{Kind: String}
+			*v = Value{Type: String}
 			v.Str, _ = text(data[p.i+1 : i])
 			p.i = i + 1
 			return true

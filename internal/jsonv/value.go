@@ -27,12 +27,12 @@ import (
 	"unicode/utf16"
 )
 
-// Kind is the type of a JSON value.
-type Kind uint8
+// Type is the type of a JSON value.
+type Type uint8
 
-// Kinds of values.
+// Types of values.
 const (
-	Null Kind = iota
+	Null Type = iota
 	False
 	True
 	Number
@@ -41,13 +41,13 @@ const (
 	Object
 )
 
-func (k Kind) String() string {
+func (k Type) String() string {
 	return [...]string{"null", "false", "true", "number", "string", "array", "object"}[k]
 }
 
-// Value is one JSON value. Which fields are set depends on Kind.
+// Value is one JSON value. Which fields are set depends on Type.
 type Value struct {
-	Kind    Kind
+	Type    Type
 	Num     string   // Number: the literal, as written
 	Units   []uint16 // String: the UTF-16 code units, lone surrogates included (nil when only Str holds them: see CodeUnits)
 	Str     string   // String: the text, when read with KeepText and it has no lone surrogate; "" otherwise
@@ -73,7 +73,7 @@ type Member struct {
 // Get returns the value of the first member of an object named name, or nil
 // when v is not an object or has no such member.
 func (v *Value) Get(name string) *Value {
-	if v == nil || v.Kind != Object {
+	if v == nil || v.Type != Object {
 		return nil
 	}
 	for i := range v.Members {

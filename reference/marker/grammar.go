@@ -29,13 +29,13 @@ const (
 	headLen = len(startS) + len(Family) + len(delimS)
 )
 
-// verdict is the effect of one rune on a marker candidate.
-type verdict uint8
+// effect is the effect of one rune on a marker candidate.
+type effect uint8
 
 const (
-	more verdict = iota // the candidate is still a proper prefix of some marker
-	done                // the rune was the STOP of a valid marker
-	dead                // the candidate with this rune is no marker prefix
+	more effect = iota // the candidate is still a proper prefix of some marker
+	done               // the rune was the STOP of a valid marker
+	dead               // the candidate with this rune is no marker prefix
 )
 
 type phase uint8
@@ -64,7 +64,7 @@ type machine struct {
 func newMachine() machine { return machine{size: len(startS)} }
 
 // step feeds the rune r, encoded in size bytes, to the candidate.
-func (m *machine) step(r rune, size int) verdict {
+func (m *machine) step(r rune, size int) effect {
 	m.size += size
 	switch m.ph {
 	case phFamily:

@@ -175,7 +175,7 @@ func resolveOp(input *jsonv.Value) (any, error) {
 		Prefix string      `json:"prefix"`
 		Suffix string      `json:"suffix"`
 	}
-	if in.Selector == nil || in.Selector.Kind != jsonv.Object {
+	if in.Selector == nil || in.Selector.Type != jsonv.Object {
 		return nil, opkit.BadRequest("input: selector: want an object")
 	}
 	if err := opkit.Decode(in.Selector, &s); err != nil {

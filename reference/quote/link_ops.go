@@ -138,11 +138,11 @@ func parseOp(input *jsonv.Value) (any, error) {
 // opkit.Decode would hand parseOp without the reflection; any other input
 // is left to Decode.
 func hrefOnly(input *jsonv.Value) (string, bool) {
-	if input == nil || input.Kind != jsonv.Object || len(input.Members) != 1 {
+	if input == nil || input.Type != jsonv.Object || len(input.Members) != 1 {
 		return "", false
 	}
 	v := input.Get("href")
-	if v == nil || v.Kind != jsonv.String || v.Str == "" {
+	if v == nil || v.Type != jsonv.String || v.Str == "" {
 		return "", false
 	}
 	return v.Str, true

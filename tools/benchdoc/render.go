@@ -135,14 +135,14 @@ func render(m machine, count int, r map[string]*bench, sbs []sideBySideResult) s
 
 	b.WriteString("## Targets\n\n| target | wanted | measured | |\n|---|---|---|---|\n")
 	for _, t := range targets(r, sbs) {
-		verdict := "not met"
+		status := "not met"
 		switch {
 		case !t.known:
-			verdict, t.got = "not measured", "-"
+			status, t.got = "not measured", "-"
 		case t.met:
-			verdict = "met"
+			status = "met"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t.what, t.want, t.got, verdict)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t.what, t.want, t.got, status)
 	}
 
 	b.WriteString("\n## Side by side with a real parser\n\n")

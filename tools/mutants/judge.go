@@ -21,7 +21,7 @@ import (
 	"github.com/conform-suite/conform/reference"
 )
 
-// Status is the verdict on one mutant.
+// Status is what happened to one mutant.
 type Status string
 
 // Statuses.
@@ -31,7 +31,7 @@ const (
 	Uncompilable Status = "uncompilable" // discarded: the compiler refused it
 )
 
-// Result is the verdict on one mutant, as cached.
+// Result is what happened to one mutant, as cached.
 type Result struct {
 	Status  Status  `json:"status"`
 	Detail  string  `json:"detail,omitempty"` // what killed it, or the first compile error
@@ -46,7 +46,7 @@ type Result struct {
 // (JudgeKey: the vectors, features, schemas, spec, the rest of the
 // reference, the source of the runner and the CLI, the judging command line
 // and the Go version) and whether the equivalence check runs. Any change to
-// one of them makes every verdict stale, so no cached kill outlives the
+// one of them makes every result stale, so no cached kill outlives the
 // vector that made it.
 type Cache struct {
 	mu      sync.Mutex
@@ -56,7 +56,7 @@ type Cache struct {
 
 // cacheKey identifies a mutant by the hash of the file it mutates, its id
 // and its edits, so that a change of the mutator that gives an id another
-// meaning does not reuse a stale verdict.
+// meaning does not reuse a stale result.
 func cacheKey(fileHash string, m *Mutation) string {
 	h := sha256.New()
 	for _, e := range m.Edits {
@@ -92,7 +92,7 @@ func (c *Cache) Lookup(key string) (Result, bool) {
 	return r, ok
 }
 
-// judgeRoots are the trees whose content decides a verdict besides the
+// judgeRoots are the trees whose content decides a result besides the
 // mutated file: the corpus and scenarios (embedded or read at run time),
 // the schemas and spec the runner embeds, the whole reference (a mutant
 // runs with the rest of it), the runner's comparison and transports, the
@@ -103,7 +103,7 @@ func (c *Cache) Lookup(key string) (Result, bool) {
 var judgeRoots = []string{"vectors", "features", "schemas", "spec", "reference", "runner", "protocol", "internal", "cmd", "tools/mutants", "fuzz", "go.mod", "go.sum"}
 
 // ledgerFiles are left out of the judge key: whether a mutant is listed
-// changes no verdict (the equivalence check it brings is in the cache key).
+// changes no result (the equivalence check it brings is in the cache key).
 var ledgerFiles = map[string]bool{"equivalent.txt": true, "unjudgeable.txt": true}
 
 // JudgeKey hashes everything that judges a mutant other than the mutated

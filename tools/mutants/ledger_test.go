@@ -37,10 +37,10 @@ func TestLedgerParts(t *testing.T) {
 // unjudgeable make a kill rate of 6/8, and the report shows both counts and
 // where the verdicts came from.
 func TestSummaryCountsUnjudgeableAsNotKilled(t *testing.T) {
-	var all []*Verdict
+	var all []*Entry
 	add := func(n int, st Status, eq, unj string, cached bool) {
 		for range n {
-			all = append(all, &Verdict{Mutation: &Mutation{ID: "x", File: "reference/f.go", Kind: "k"}, Result: Result{Status: st}, Judged: true, Cached: cached, Equivalent: eq, Unjudgeable: unj})
+			all = append(all, &Entry{Mutation: &Mutation{ID: "x", File: "reference/f.go", Kind: "k"}, Result: Result{Status: st}, Judged: true, Cached: cached, Equivalent: eq, Unjudgeable: unj})
 		}
 	}
 	add(6, Killed, "", "", true)
@@ -198,12 +198,12 @@ func TestEquivalenceCheck(t *testing.T) {
 // unselected mutants out of its tables, and labels its kill rate as one over
 // what it judged; a run over every mutant says so and has no such label.
 func TestPartialReportSaysSo(t *testing.T) {
-	mk := func(id, file string, st Status, cached bool) *Verdict {
-		return &Verdict{Mutation: &Mutation{ID: id, File: file, Kind: "k"}, Result: Result{Status: st}, Judged: true, Cached: cached}
+	mk := func(id, file string, st Status, cached bool) *Entry {
+		return &Entry{Mutation: &Mutation{ID: id, File: file, Kind: "k"}, Result: Result{Status: st}, Judged: true, Cached: cached}
 	}
 	// The selected file's mutants: 3 killed (1 from the cache), 1 survived.
 	// The other file's are not judged: a restricted run leaves them alone.
-	all := []*Verdict{
+	all := []*Entry{
 		mk("a/one.go:f:k:1", "reference/a/one.go", Killed, true),
 		mk("a/one.go:f:k:2", "reference/a/one.go", Killed, false),
 		mk("a/one.go:f:k:3", "reference/a/one.go", Killed, false),

@@ -195,8 +195,8 @@ func Equivalents(path string) (map[string]string, error) {
 	return eq, nil
 }
 
-// Verdict is one mutant with its result.
-type Verdict struct {
+// Entry is one mutant with its result.
+type Entry struct {
 	*Mutation
 	Result
 	Judged      bool   // false: not judged (budget, or filtered out by -run)
@@ -236,7 +236,7 @@ func execute(ctx context.Context, o *Options) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	key := func(v *Verdict) string {
+	key := func(v *Entry) string {
 		return cacheKey(src[v.File].Hash, v.Mutation) + " " + judgeHash + " " + j.checkKey(v.Equivalent != "")
 	}
 	queue, cached := fromCache(o, all, cache, key)
@@ -278,19 +278,19 @@ func execute(ctx context.Context, o *Options) (int, error) {
 	return 0, nil
 }
 
-// collectMutants returns a verdict, not yet judged, for every mutation of
+// collectMutants returns a result, not yet judged, for every mutation of
 // the sources under root, and the sources by path.
-func collectMutants(root string) ([]*Verdict, map[string]*Source, error) {
+func collectMutants(root string) ([]*Entry, map[string]*Source, error) {
 	sources, err := Collect(root)
 	if err != nil {
 		return nil, nil, err
 	}
-	var all []*Verdict
+	var all []*Entry
 	src := map[string]*Source{}
 	for _, s := range sources {
 		src[s.Path] = s
 		for _, m := range s.Mutations {
-			all = append(all, &Verdict{Mutation: m})
+			all = append(all, &Entry{Mutation: m})
 		}
 	}
 	return all, src, nil
@@ -299,7 +299,7 @@ func collectMutants(root string) ([]*Verdict, map[string]*Source, error) {
 // readLedgers marks the mutants the equivalent and unjudgeable ledgers
 // list, and returns the ledgers' problems: an entry matching no mutant, a
 // mutant in both. A mutant id generated twice is an error.
-func readLedgers(o *Options, all []*Verdict) ([]string, error) {
+func readLedgers(o *Options, all []*Entry) ([]string, error) {
 	eq, err := Equivalents(filepath.Join(o.Root, o.Equivalent))
 	if err != nil {
 		return nil, err
@@ -308,7 +308,7 @@ func readLedgers(o *Options, all []*Verdict) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]*Verdict{}
+	byID := map[string]*Entry{}
 	for _, v := range all {
 		if byID[v.ID] != nil {
 			return nil, fmt.Errorf("mutant id %s generated twice", v.ID)
@@ -333,12 +333,12 @@ func readLedgers(o *Options, all []*Verdict) ([]string, error) {
 	return problems, nil
 }
 
-// fromCache takes the verdicts of the selected mutants from the cache and
+// fromCache takes the result of the selected mutants from the cache and
 // returns the others, to judge in priority order (unit counting and limits
 // first), with the number taken from the cache.
-func fromCache(o *Options, all []*Verdict, cache *Cache, key func(*Verdict) string) (queue []*Verdict, cached int) {
+func fromCache(o *Options, all []*Entry, cache *Cache, key func(*Entry) string) (queue []*Entry, cached int) {
 	todo := slices.Clone(all)
-	slices.SortStableFunc(todo, func(a, b *Verdict) int { return kindPriority[a.Kind] - kindPriority[b.Kind] })
+	slices.SortStableFunc(todo, func(a, b *Entry) int { return kindPriority[a.Kind] - kindPriority[b.Kind] })
 	for _, v := range todo {
 		if o.Run != nil && !o.Run.MatchString(v.ID) {
 			continue
@@ -371,9 +371,9 @@ func (j *Judge) calibrate(ctx context.Context) (time.Duration, error) {
 }
 
 // judgeQueue judges the queued mutants on o.Workers workers until the
-// queue is empty, the budget is spent or ctx is done, storing each verdict
+// queue is empty, the budget is spent or ctx is done, storing each result
 // in the cache as it comes.
-func judgeQueue(ctx context.Context, o *Options, j *Judge, queue []*Verdict, src map[string]*Source, cache *Cache, key func(*Verdict) string, start time.Time) {
+func judgeQueue(ctx context.Context, o *Options, j *Judge, queue []*Entry, src map[string]*Source, cache *Cache, key func(*Entry) string, start time.Time) {
 	var (
 		mu   sync.Mutex
 		next int
@@ -415,10 +415,10 @@ func judgeQueue(ctx context.Context, o *Options, j *Judge, queue []*Verdict, src
 	wg.Wait()
 }
 
-// verdictProblems returns the ledger entries the verdicts contradict: a
+// verdictProblems returns the ledger entries the result contradict: a
 // listed mutant that was killed or does not compile, an equivalent one
 // whose answers differ from the original's.
-func verdictProblems(o *Options, all []*Verdict) []string {
+func verdictProblems(o *Options, all []*Entry) []string {
 	var problems []string
 	for _, v := range all {
 		file := o.Equivalent
@@ -449,9 +449,9 @@ func writeReport(o *Options, s *Summary) error {
 	return os.WriteFile(report, []byte(s.Markdown()), 0o644)
 }
 
-// progressLine writes one verdict line. On a terminal a routine verdict
+// progressLine writes one result line. On a terminal a routine result
 // (transient) only redraws the progress line in place, and the others stay
-// on their own lines; anywhere else (a pipe, a CI log) every verdict is a
+// on their own lines; anywhere else (a pipe, a CI log) every result is a
 // line of its own and nothing is redrawn.
 func progressLine(w io.Writer, tty bool, line string, transient bool) {
 	switch {

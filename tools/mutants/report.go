@@ -12,7 +12,7 @@ import (
 // Summary is what the report says.
 type Summary struct {
 	Options     *Options
-	All         []*Verdict
+	All         []*Entry
 	Duration    time.Duration // this run
 	Baseline    time.Duration // one unmutated run of the judging commands (0: none was needed)
 	Problems    []string
@@ -24,12 +24,12 @@ type Summary struct {
 	Cached      int    // verdicts taken from the cache
 	Commit      string // the commit judged
 	GoVersion   string
-	Survivors   []*Verdict
+	Survivors   []*Entry
 	Fresh       float64 // seconds of worker time to judge every mutant afresh
 }
 
 // Summarize counts the verdicts.
-func Summarize(all []*Verdict, o *Options, d, baseline time.Duration, problems []string) *Summary {
+func Summarize(all []*Entry, o *Options, d, baseline time.Duration, problems []string) *Summary {
 	s := &Summary{Options: o, All: all, Duration: d, Baseline: baseline, Problems: problems, Counts: map[Status]int{}}
 	for _, v := range all {
 		if !s.Selected(v) {
@@ -58,7 +58,7 @@ func Summarize(all []*Verdict, o *Options, d, baseline time.Duration, problems [
 }
 
 // Selected reports whether the run's -run regexp (if any) selects v.
-func (s *Summary) Selected(v *Verdict) bool {
+func (s *Summary) Selected(v *Entry) bool {
 	return s.Options.Run == nil || s.Options.Run.MatchString(v.ID)
 }
 
@@ -226,9 +226,9 @@ func (s *Summary) Markdown() string {
 	b.WriteString("\n")
 
 	b.WriteString("## By file\n\n| file | generated | did not compile | killed | equivalent | unjudgeable | survived |\n|---|---|---|---|---|---|---|\n")
-	s.table(&b, func(v *Verdict) string { return v.File })
+	s.table(&b, func(v *Entry) string { return v.File })
 	b.WriteString("\n## By kind\n\n| kind | generated | did not compile | killed | equivalent | unjudgeable | survived |\n|---|---|---|---|---|---|---|\n")
-	s.table(&b, func(v *Verdict) string { return v.Kind })
+	s.table(&b, func(v *Entry) string { return v.Kind })
 
 	b.WriteString("\n## Survivors\n\n")
 	if len(s.Survivors) == 0 {
@@ -273,7 +273,7 @@ func (s *Summary) Markdown() string {
 	return b.String()
 }
 
-func (s *Summary) table(b *strings.Builder, key func(*Verdict) string) {
+func (s *Summary) table(b *strings.Builder, key func(*Entry) string) {
 	type row struct{ gen, unc, killed, eq, unj, surv int }
 	rows := map[string]*row{}
 	for _, v := range s.All {

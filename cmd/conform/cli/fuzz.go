@@ -230,7 +230,7 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, rep
 		}
 	}
 	for _, f := range rep.Findings {
-		fmt.Fprintf(w, "\n%s %s (%d hits, shrunk in %d runs)\n", f.Kind, f.Op, f.Hits, f.ShrinkRuns)
+		fmt.Fprintf(w, "\n%s %s (%d hits, shrunk in %d runs)\n", f.Class, f.Op, f.Hits, f.ShrinkRuns)
 		fmt.Fprintf(w, "    signature:      %s\n", clipLine(f.Signature))
 		fmt.Fprintf(w, "    input:          %s\n", clipLine(string(f.Input)))
 		if f.Expected != nil {
@@ -246,9 +246,9 @@ func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, rep
 			fmt.Fprintf(w, "    %s\n", clipLine(d))
 		}
 		switch em, ok := files[f]; {
-		case f.Kind == fuzz.KindReference:
+		case f.Class == fuzz.ClassReference:
 			fmt.Fprintln(w, "    (a failure of the reference itself: please report it; no vector written)")
-		case f.Kind == fuzz.KindOracle:
+		case f.Class == fuzz.ClassOracle:
 			fmt.Fprintln(w, "    (the oracle failed, or answered an error the implementation did not give: no vector written)")
 		case ok && em.Kept:
 			fmt.Fprintf(w, "    vector:         %s (already there)\n", em.Path)

@@ -26,7 +26,7 @@ var liars = map[string]func([]byte) []byte{
 // twice writes the first member of an output object a second time.
 func twice(out []byte) []byte {
 	v, err := jsonv.Parse(out)
-	if err != nil || v.Kind != jsonv.Object || len(v.Members) == 0 {
+	if err != nil || v.Type != jsonv.Object || len(v.Members) == 0 {
 		return out
 	}
 	v.Members = append(v.Members, v.Members[0])

@@ -49,13 +49,13 @@ func decode(j *jsonv.Value, rv reflect.Value) error {
 		rv.Set(reflect.ValueOf(j))
 		return nil
 	case numberType:
-		if j.Kind != jsonv.Number {
+		if j.Type != jsonv.Number {
 			return mismatch(j, "a number")
 		}
 		rv.SetString(j.Num)
 		return nil
 	}
-	if j.Kind == jsonv.Null {
+	if j.Type == jsonv.Null {
 		// As encoding/json: null empties a pointer, slice, map or
 		// interface and leaves any other value as it is.
 		switch rv.Kind() {
@@ -72,7 +72,7 @@ func decode(j *jsonv.Value, rv reflect.Value) error {
 		}
 		rv.Set(p)
 	case reflect.String:
-		if j.Kind != jsonv.String {
+		if j.Type != jsonv.String {
 			return mismatch(j, "a string")
 		}
 		if j.Str != "" {
@@ -81,12 +81,12 @@ func decode(j *jsonv.Value, rv reflect.Value) error {
 			rv.SetString(protocol.Text(j.Units))
 		}
 	case reflect.Bool:
-		if j.Kind != jsonv.True && j.Kind != jsonv.False {
+		if j.Type != jsonv.True && j.Type != jsonv.False {
 			return mismatch(j, "a boolean")
 		}
-		rv.SetBool(j.Kind == jsonv.True)
+		rv.SetBool(j.Type == jsonv.True)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		if j.Kind != jsonv.Number {
+		if j.Type != jsonv.Number {
 			return mismatch(j, "a number")
 		}
 		n, err := strconv.ParseInt(j.Num, 10, rv.Type().Bits())
@@ -95,7 +95,7 @@ func decode(j *jsonv.Value, rv reflect.Value) error {
 		}
 		rv.SetInt(n)
 	case reflect.Slice:
-		if j.Kind != jsonv.Array {
+		if j.Type != jsonv.Array {
 			return mismatch(j, "an array")
 		}
 		s := reflect.MakeSlice(rv.Type(), len(j.Elems), len(j.Elems))
@@ -117,7 +117,7 @@ func decode(j *jsonv.Value, rv reflect.Value) error {
 }
 
 func mismatch(j *jsonv.Value, want string) error {
-	return failf("want %s, got %s", want, j.Kind)
+	return failf("want %s, got %s", want, j.Type)
 }
 
 // pathError is a refusal of a value deep in the input. The path to it is
@@ -149,7 +149,7 @@ func within(err error, step string) error {
 }
 
 func decodeStruct(j *jsonv.Value, rv reflect.Value) error {
-	if j.Kind != jsonv.Object {
+	if j.Type != jsonv.Object {
 		return mismatch(j, "an object")
 	}
 	p := planOf(rv.Type())

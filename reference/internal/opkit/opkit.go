@@ -48,7 +48,7 @@ func BadRequest(format string, args ...any) error {
 // HasLoneSurrogate reports whether a string anywhere in v (a member name
 // included) holds a surrogate code unit outside a high-low pair.
 func HasLoneSurrogate(v *jsonv.Value) bool {
-	switch v.Kind {
+	switch v.Type {
 	case jsonv.String:
 		return jsonv.HasLoneSurrogate(v.Units) // a string with text (Str) has none, whatever its Units
 	case jsonv.Array:

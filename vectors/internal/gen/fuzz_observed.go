@@ -136,7 +136,7 @@ func canonical(raw []byte, sorted bool) ([]byte, error) {
 }
 
 func appendValue(dst []byte, v *jsonv.Value) []byte {
-	switch v.Kind {
+	switch v.Type {
 	case jsonv.String:
 		return appendVisible(dst, v.CodeUnits())
 	case jsonv.Array:
@@ -423,11 +423,11 @@ func fuzzVector(idx corpusIndex, system, name string, o observation, key string)
 	case real.Error != nil:
 		same = ref.Error != nil && ref.Error.Kind == real.Error.Kind
 	case ref.Error == nil:
-		verdict, d, err := runner.Compare(v.Expect.Output, real.Output)
+		cmp, d, err := runner.Compare(v.Expect.Output, real.Output)
 		if err != nil {
 			return nil, err
 		}
-		same, diffs = verdict == runner.Match, d
+		same, diffs = cmp == runner.Match, d
 	}
 	at := ""
 	if len(diffs) > 0 && refClass == "output" && realClass == "output" {
