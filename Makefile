@@ -66,7 +66,7 @@ actionlint:
 ## browser: the HTML report's browser test alone, installing chromium when missing
 browser:
 	scripts/ensure-chromium.sh
-	$(GO) test -count=1 -run Chromium -v ./cmd/conform/cli/htmlreport
+	$(GO) test -count=1 -run Chromium -v ./report
 
 vet:
 	$(GO) vet ./...

@@ -1,7 +1,6 @@
 package features
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"slices"
@@ -9,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conform-suite/conform/report"
 	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v34"
 )
@@ -54,49 +54,6 @@ func (f *junit) Feature(doc *messages.GherkinDocument, uri string, src []byte) {
 	f.files = append(f.files, uri)
 }
 
-type junitSuites struct {
-	XMLName  xml.Name      `xml:"testsuites"`
-	Name     string        `xml:"name,attr"`
-	Tests    int           `xml:"tests,attr"`
-	Failures int           `xml:"failures,attr"`
-	Errors   int           `xml:"errors,attr"`
-	Skipped  int           `xml:"skipped,attr"`
-	Time     string        `xml:"time,attr"`
-	Suites   []*junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name       string          `xml:"name,attr"`
-	Tests      int             `xml:"tests,attr"`
-	Failures   int             `xml:"failures,attr"`
-	Errors     int             `xml:"errors,attr"`
-	Skipped    int             `xml:"skipped,attr"`
-	Time       string          `xml:"time,attr"`
-	Properties []junitProperty `xml:"properties>property"`
-	Cases      []*junitCase    `xml:"testcase"`
-}
-
-type junitProperty struct {
-	Name  string `xml:"name,attr"`
-	Value string `xml:"value,attr"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Status    string        `xml:"status,attr"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitProblem `xml:"failure,omitempty"`
-	Error     *junitProblem `xml:"error,omitempty"`
-	Skipped   *junitProblem `xml:"skipped,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-type junitProblem struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr,omitempty"`
-}
-
 func (f *junit) Summary() {
 	h := current
 	if h == nil {
@@ -111,12 +68,12 @@ func (f *junit) Summary() {
 		}
 	}
 	vs.mu.Unlock()
-	all := junitSuites{Name: f.suite}
+	all := report.JUnitSuites{Name: f.suite}
 	var total time.Duration
 	for _, uri := range f.files {
 		list := byFile[uri]
 		slices.SortStableFunc(list, func(a, b *record) int { return f.line(a) - f.line(b) })
-		s := &junitSuite{Name: f.names[uri], Properties: []junitProperty{{Name: "profile", Value: vs.profile}}}
+		s := report.JUnitSuite{Name: f.names[uri], Properties: []report.JUnitProperty{{Name: "profile", Value: vs.profile}}}
 		count := map[string]int{}
 		for _, r := range list {
 			count[r.title]++
@@ -130,36 +87,19 @@ func (f *junit) Summary() {
 				seen[r.title]++
 				c.Name += fmt.Sprintf(" #%d", seen[r.title])
 			}
-			switch {
-			case c.Failure != nil:
-				s.Failures++
-			case c.Error != nil:
-				s.Errors++
-			case c.Skipped != nil:
-				s.Skipped++
-			}
 			codeless += len(r.codeless)
 			d += r.took()
-			s.Tests++
 			s.Cases = append(s.Cases, c)
 		}
 		if codeless > 0 {
-			s.Properties = append(s.Properties, junitProperty{Name: "codeless_refusals", Value: strconv.Itoa(codeless)})
+			s.Properties = append(s.Properties, report.JUnitProperty{Name: "codeless_refusals", Value: strconv.Itoa(codeless)})
 		}
-		s.Time = seconds(d)
+		s.Time = report.Seconds(d)
 		total += d
-		all.Tests += s.Tests
-		all.Failures += s.Failures
-		all.Errors += s.Errors
-		all.Skipped += s.Skipped
 		all.Suites = append(all.Suites, s)
 	}
-	all.Time = seconds(total)
-	io.WriteString(f.w, xml.Header)
-	enc := xml.NewEncoder(f.w)
-	enc.Indent("", "  ")
-	enc.Encode(all)
-	io.WriteString(f.w, "\n")
+	all.Time = report.Seconds(total)
+	all.Write(f.w)
 }
 
 // line is the line of r's scenario or example row, for ordering.
@@ -170,8 +110,8 @@ func (f *junit) line(r *record) int {
 }
 
 // testCase is the test case of one scenario.
-func (f *junit) testCase(r *record, class string) *junitCase {
-	c := &junitCase{Name: r.title, Classname: class, Status: r.status(), Time: seconds(r.took())}
+func (f *junit) testCase(r *record, class string) report.JUnitCase {
+	c := report.JUnitCase{Name: r.title, Classname: class, Status: r.status(), Time: report.Seconds(r.took())}
 	var lines []string
 	for _, cl := range r.codeless {
 		if cl.Failed {
@@ -186,16 +126,14 @@ func (f *junit) testCase(r *record, class string) *junitCase {
 	case "failed":
 		message := fmt.Sprintf("Step %s: %s", r.failedStep, strings.TrimPrefix(strings.TrimPrefix(r.failure, kind), ": "))
 		if kind == "failed" || r.failure == "" {
-			c.Failure = &junitProblem{Message: message}
+			c.Failure = &report.JUnitProblem{Message: message}
 		} else {
-			c.Status, c.Error = kind, &junitProblem{Message: message, Type: kind}
+			c.Status, c.Error = kind, &report.JUnitProblem{Message: message, Type: kind}
 		}
 	case "diverging":
-		c.Skipped = &junitProblem{Message: firstNonEmpty(r.skipReason, "diverging")}
+		c.Skipped = &report.JUnitProblem{Message: firstNonEmpty(r.skipReason, "diverging")}
 	case "skipped":
-		c.Skipped = &junitProblem{Message: firstNonEmpty(r.skipReason, "a step was skipped")}
+		c.Skipped = &report.JUnitProblem{Message: firstNonEmpty(r.skipReason, "a step was skipped")}
 	}
 	return c
 }
-
-func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 6, 64) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -56,7 +57,7 @@ func (t Tally) CodelessLine() string {
 			passed++
 		}
 	}
-	return runner.CodelessLine(passed, failed)
+	return report.CodelessLine(passed, failed)
 }
 
 // Judged is the number of scenarios judged: passed or failed.

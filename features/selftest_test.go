@@ -21,6 +21,7 @@ import (
 
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
+	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
@@ -239,7 +240,7 @@ func (s *selfRun) run(ctx context.Context, vs []*vectors.Vector) error {
 	s.results = r.Run(ctx, vs)
 	rep := &runner.Report{Implementation: hello, Transport: "features", Results: s.results, Spec: sp}
 	var b strings.Builder
-	if err := rep.WriteText(&b, runner.TextOptions{}); err != nil {
+	if err := report.Text(&b, rep, report.TextOptions{}); err != nil {
 		return err
 	}
 	s.report, s.exit = b.String(), 0

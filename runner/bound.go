@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/conform-suite/conform/internal/safetext"
 )
 
 // The bounds on what a Result keeps of what the implementation said, so
@@ -40,18 +41,6 @@ type Clipped struct {
 	Prefix string
 }
 
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
 // bound cuts what res keeps of the implementation's words to the bounds
 // above. It runs once the answer has been compared.
 func (res *Result) bound() {
@@ -60,14 +49,14 @@ func (res *Result) bound() {
 		res.Clipped = &Clipped{
 			Size:   len(res.Actual),
 			SHA256: hex.EncodeToString(sum[:]),
-			Prefix: string(headUTF8(res.Actual, AnswerPrefix)),
+			Prefix: safetext.Head(string(res.Actual[:min(len(res.Actual), AnswerPrefix+4)]), AnswerPrefix),
 		}
 		res.Actual = nil
 	}
 	res.Actual = bytes.Clone(res.Actual) // not a window on a larger buffer
 	if len(res.Diffs) > MaxDiffs {
 		more := len(res.Diffs) - MaxDiffs
-		res.Diffs = append(res.Diffs[:MaxDiffs:MaxDiffs], fmt.Sprintf("… and %d more %s", more, plural(more, "difference", "differences")))
+		res.Diffs = append(res.Diffs[:MaxDiffs:MaxDiffs], fmt.Sprintf("… and %d more differences", more))
 	}
 	for i, d := range res.Diffs {
 		res.Diffs[i] = strings.Clone(clipText(d, MaxDiffLine))
@@ -84,22 +73,11 @@ func (res *Result) bound() {
 	res.Stderr = strings.Clone(res.Stderr)
 }
 
-// headUTF8 returns at most n bytes of b, cut at a character boundary.
-func headUTF8(b []byte, n int) []byte {
-	if len(b) <= n {
-		return b
-	}
-	for n > 0 && !utf8.RuneStart(b[n]) {
-		n--
-	}
-	return b[:n]
-}
-
 // clipText cuts s to at most n bytes (at a character boundary), saying how
 // long it was; the result does not share memory with a longer s.
 func clipText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return string(headUTF8([]byte(s[:n+1]), n)) + fmt.Sprintf("… (%s bytes in all)", thousands(len(s)))
+	return safetext.Head(s, n) + fmt.Sprintf("… (%s bytes in all)", safetext.Thousands(len(s)))
 }

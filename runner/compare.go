@@ -210,7 +210,7 @@ func short(v any) string {
 	s = safetext.JSON(s)
 	const max = 200
 	if len(s) > max {
-		head := truncateUTF8(s, max/2)
+		head := safetext.Head(s, max/2)
 		tail := s[len(s)-max/2:]
 		for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
 			tail = tail[1:]
@@ -218,16 +218,4 @@ func short(v any) string {
 		s = head + fmt.Sprintf("…(%d bytes)…", len(s)-len(head)-len(tail)) + tail
 	}
 	return s
-}
-
-// truncateUTF8 returns the longest prefix of s of at most n bytes that does
-// not cut a UTF-8 sequence.
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

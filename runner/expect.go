@@ -114,10 +114,10 @@ func WriteExpectations(w io.Writer, results []Result) error {
 			if res.Reason != "" {
 				reason = res.Reason
 			}
-		} else if d := firstLine(res); d != "" {
+		} else if d := res.FirstLine(); d != "" {
 			reason += ": " + d
 		}
-		lines = append(lines, fmt.Sprintf("%s  # %s", res.Vector.ID, truncateUTF8(safetext.Text(reason), 160)))
+		lines = append(lines, fmt.Sprintf("%s  # %s", res.Vector.ID, safetext.Head(safetext.Text(reason), 160)))
 	}
 	slices.Sort(lines)
 	for _, l := range lines {
@@ -126,13 +126,4 @@ func WriteExpectations(w io.Writer, results []Result) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
-}
-
-func firstLine(res *Result) string {
-	s := res.Detail
-	if len(res.Diffs) > 0 {
-		s = res.Diffs[0]
-	}
-	s, _, _ = strings.Cut(s, "\n")
-	return s
 }

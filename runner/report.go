@@ -30,26 +30,6 @@ type Report struct {
 	Shard Shard
 }
 
-// profileLine says which profile the run graded under, and how many of its
-// results were graded against a system's recorded answer.
-func (r *Report) profileLine() string {
-	return ProfileName(r.Profile) + " (" + r.profileDetail() + ")"
-}
-
-func (r *Report) profileDetail() string {
-	name := ProfileName(r.Profile)
-	if name == DefaultProfile {
-		return "every vector graded against the specification"
-	}
-	n := 0
-	for i := range r.Results {
-		if r.Results[i].Recorded != nil {
-			n++
-		}
-	}
-	return fmt.Sprintf("%d %s graded against the answers recorded for %s, the others against the specification", n, plural(n, "vector", "vectors"), name)
-}
-
 // Totals counts a report's outcomes. Failed counts every result that fails
 // the run (an unsupported one of a required op too); Stale counts the
 // expectation entries that name no vector, apart from the vectors (they
@@ -159,41 +139,6 @@ func (r *Report) CodelessResults() []*Result {
 	return out
 }
 
-// codelessLine is the reports' line about codeless refusals, or "".
-func (r *Report) codelessLine() string {
-	var passed, failed int
-	for _, res := range r.CodelessResults() {
-		if res.Outcome == Pass {
-			passed++
-		} else {
-			failed++
-		}
-	}
-	return CodelessLine(passed, failed)
-}
-
-// CodelessLine is the reports' line about refusals without a code, passed
-// and failed (under --require-codes): "N refusals passed without a code
-// (...)", or "" when there are none. conform run and conform features
-// both write it.
-func CodelessLine(passed, failed int) string {
-	var parts []string
-	if passed > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s passed without a code (PROTO-REJECT-002 allows it; --require-codes fails %s)", passed, plural(passed, "refusal", "refusals"), plural(passed, "it", "them")))
-	}
-	if failed > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s without a code failed (--require-codes)", failed, plural(failed, "refusal", "refusals")))
-	}
-	return strings.Join(parts, "; ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // RequirementResult is the roll-up of the vectors that name one requirement.
 type RequirementResult struct {
 	ID      string
@@ -245,17 +190,4 @@ func (r *Report) Requirements() []RequirementResult {
 		out = append(out, *byID[id])
 	}
 	return out
-}
-
-// requirementText returns a requirement's level and text, or "" when the
-// spec is not at hand.
-func (r *Report) requirementText(id string) (spec.Level, string) {
-	if r.Spec == nil {
-		return "", ""
-	}
-	req, ok := r.Spec.Lookup(id)
-	if !ok {
-		return "", "(not in the specification)"
-	}
-	return req.Level, req.Text
 }

@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"encoding/xml"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/schemaset"
 	"github.com/conform-suite/conform/protocol"
-	"github.com/conform-suite/conform/spec"
 )
 
 // schemaFile validates documents against one schema of schemas/.
@@ -34,167 +31,6 @@ func schema(t *testing.T, url string) schemaFile {
 func validate(t *testing.T, s schemaFile, data []byte) error {
 	t.Helper()
 	return s.set.Validate(s.file, s.pointer, data)
-}
-
-// sampleReport has one result of every outcome, a stale entry and a spec.
-func sampleReport(t *testing.T) *Report {
-	vs := testVectors()
-	req := func(i int) protocol.Request {
-		return protocol.Request{ID: protocol.IntID(int64(i + 1)), Op: vs[i%len(vs)].Op, Input: json.RawMessage(`{"text": "a\u00e9😀"}`)}
-	}
-	results := []Result{
-		{Vector: vs[0], Outcome: Pass, Duration: time.Millisecond},
-		{Vector: vs[1], Outcome: Fail, Comparison: AcceptedWrongly, Diffs: []string{`$: want {"rejected":{"code":"X"}}, got {"citation":{}}`}, Expected: json.RawMessage(`{"rejected":{"code":"X"}}`), Actual: json.RawMessage(`{"citation":{}}`)},
-		{Vector: vs[2], Outcome: Unsupported, Detail: "not in hello"},
-		{Vector: vs[3], Outcome: Crash, Detail: "the implementation died (exit status 3)", Stderr: "panic: boom\n| and <xml> & \"quotes\""},
-		{Vector: vs[4], Outcome: Timeout, Detail: "no answer within 1s"},
-		{Vector: vs[0], Outcome: ProtocolErr, Detail: "not JSON"},
-		{Vector: vs[1], Outcome: Errored, Detail: "internal: oops"},
-		{Vector: vs[2], Outcome: XFail, Original: Fail, Reason: "issue 4 # hash"},
-		{Vector: vs[3], Outcome: XPass, Original: Pass, Reason: "fixed"},
-	}
-	for i := range results {
-		results[i].Request = req(i)
-	}
-	s, err := spec.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Report{
-		SuiteVersion:   SuiteVersion,
-		Implementation: &protocol.Hello{Protocol: 1, Name: "sample", Version: "1.2", Language: "go", Ops: []string{"quote.parse"}},
-		Transport:      "stdio: ./impl",
-		Started:        time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		Duration:       1500 * time.Millisecond,
-		Results:        results,
-		Stale:          []Expectation{{ID: "quote.parse/gone", Reason: "renamed", Line: 9}},
-		Spec:           s,
-	}
-}
-
-func TestWriteText(t *testing.T) {
-	r := sampleReport(t)
-	var b bytes.Buffer
-	if err := r.WriteText(&b, TextOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	// pass; fail, crash, timeout, protocol, error and xpass fail;
-	// unsupported and xfail are skipped; the stale entry is not a vector and
-	// has its own line.
-	if last := lines[len(lines)-1]; last != "1 passed, 6 failed, 2 skipped" {
-		t.Errorf("last line = %q, want %q", last, "1 passed, 6 failed, 2 skipped")
-	}
-	if l := lines[len(lines)-2]; l != "verdict: failed: 1 stale expectation entry (names no vector)" {
-		t.Errorf("line before the last = %q, want the stale entry's line", l)
-	}
-	for _, want := range []string{
-		"ACCEPTED-WRONGLY quote.parse/lone-surrogate",
-		"  requires: QUOTE-LINK-020",
-		`  request:  {"id":2,"op":"quote.parse","input":{"text":"a\u00e9😀"}}`,
-		`    $: want {"rejected":{"code":"X"}}, got {"citation":{}}`,
-		"    | panic: boom",
-		"STALE       quote.parse/gone (expectations line 9)",
-		"implementation: sample 1.2 (go), protocol 1, over stdio: ./impl",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("WriteText() lacks %q:\n%s", want, out)
-		}
-	}
-	if strings.Contains("\n"+out, "\nPASS ") {
-		t.Errorf("WriteText() without Verbose lists a passing vector:\n%s", out)
-	}
-}
-
-func TestWriteJSONValidates(t *testing.T) {
-	var b bytes.Buffer
-	if err := sampleReport(t).WriteJSON(&b); err != nil {
-		t.Fatal(err)
-	}
-	if err := validate(t, schema(t, "report.schema.json"), b.Bytes()); err != nil {
-		t.Fatalf("WriteJSON() does not match report.schema.json: %v\n%s", err, b.String())
-	}
-	var got struct {
-		Totals struct{ Total, Passed, Failed, Skipped, Stale int }
-	}
-	json.Unmarshal(b.Bytes(), &got)
-	if got.Totals.Total != 9 || got.Totals.Passed != 1 || got.Totals.Failed != 6 || got.Totals.Skipped != 2 || got.Totals.Stale != 1 {
-		t.Errorf("WriteJSON() totals = %+v, want 9 vectors: 1 passed, 6 failed, 2 skipped; 1 stale", got.Totals)
-	}
-}
-
-func TestWriteJUnit(t *testing.T) {
-	var b bytes.Buffer
-	if err := sampleReport(t).WriteJUnit(&b); err != nil {
-		t.Fatal(err)
-	}
-	var got junitSuites
-	if err := xml.Unmarshal(b.Bytes(), &got); err != nil {
-		t.Fatalf("WriteJUnit() is not XML: %v\n%s", err, b.String())
-	}
-	// failures: fail, xpass, the stale entry; errors: crash, timeout,
-	// protocol, error; skipped: unsupported, xfail.
-	if got.Tests != 10 || got.Failures != 3 || got.Errors != 4 || got.Skipped != 2 {
-		t.Errorf("WriteJUnit() counts tests=%d failures=%d errors=%d skipped=%d, want 10, 3, 4, 2", got.Tests, got.Failures, got.Errors, got.Skipped)
-	}
-}
-
-func TestWriteTAP(t *testing.T) {
-	var b bytes.Buffer
-	if err := sampleReport(t).WriteTAP(&b); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
-	if !strings.HasPrefix(out, "TAP version 13\n1..10\n") {
-		t.Errorf("WriteTAP() starts %q, want the version and a plan of 10", out[:min(len(out), 30)])
-	}
-	ok, notOK := 0, 0
-	for _, l := range strings.Split(out, "\n") {
-		switch {
-		case strings.HasPrefix(l, "ok "):
-			ok++
-		case strings.HasPrefix(l, "not ok "):
-			if !strings.Contains(l, "# TODO") {
-				notOK++
-			}
-		}
-	}
-	if ok != 2 || notOK != 7 {
-		t.Errorf("WriteTAP() has %d ok and %d failing points, want 2 and 7:\n%s", ok, notOK, out)
-	}
-	if !strings.Contains(out, `# TODO issue 4 \# hash`) {
-		t.Errorf("WriteTAP() does not escape '#' in a TODO reason:\n%s", out)
-	}
-}
-
-func TestWriteMarkdown(t *testing.T) {
-	var b bytes.Buffer
-	if err := sampleReport(t).WriteMarkdown(&b); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
-	for _, want := range []string{"## conform: failed", "| crash | 1 |", "| `quote.parse/lone-surrogate` | accepted-wrongly |", "**Failed: 1 stale expectation entry (names no vector).**", "1 passed, 6 failed, 2 skipped\n"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("WriteMarkdown() lacks %q:\n%s", want, out)
-		}
-	}
-}
-
-func TestRequirementsRollUp(t *testing.T) {
-	r := sampleReport(t)
-	got := map[string]Outcome{}
-	for _, rr := range r.Requirements() {
-		got[rr.ID] = rr.Outcome
-	}
-	// QUOTE-LINK-012 has a pass and a protocol outcome; QUOTE-LINK-001 an
-	// unsupported and an xfail.
-	want := map[string]Outcome{"QUOTE-LINK-012": Fail, "QUOTE-LINK-001": Fail, "SELREF-INGEST-003": Fail}
-	for id, w := range want {
-		if got[id] != w {
-			t.Errorf("Requirements()[%s] = %s, want %s", id, got[id], w)
-		}
-	}
 }
 
 // TestShortKeepsUTF8 checks that eliding the middle of a long value never

@@ -46,6 +46,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -118,6 +119,17 @@ func (r *Result) Failed() bool {
 		return r.Required
 	}
 	return true
+}
+
+// FirstLine is the first line of what went wrong: the first difference,
+// or the detail.
+func (r *Result) FirstLine() string {
+	s := r.Detail
+	if len(r.Diffs) > 0 {
+		s = r.Diffs[0]
+	}
+	s, _, _ = strings.Cut(s, "\n")
+	return s
 }
 
 // Kind is the outcome as shown in reports: a Fail is refined into

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/protocol"
 )
 
@@ -418,7 +419,7 @@ func (c *child) reap() {
 func excerpt(line []byte) string {
 	s := string(line)
 	if len(s) > 120 {
-		s = truncateUTF8(s, 120) + "…"
+		s = safetext.Head(s, 120) + "…"
 	}
 	return strconv.Quote(s)
 }

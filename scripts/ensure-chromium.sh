@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure headless Chromium is there for the HTML report's browser test
-# (cmd/conform/cli/htmlreport): does nothing when a chromium is on PATH,
+# (report/html_browser_test.go): does nothing when a chromium is on PATH,
 # otherwise installs Debian's chromium package with apt-get (as root). When
 # it cannot, it fails in CI (CI=true), where the test must run, and only
 # warns elsewhere (the test then skips).

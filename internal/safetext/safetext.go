@@ -28,6 +28,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -127,6 +128,32 @@ func surrogates(r rune) (rune, rune) {
 	return 0xd800 + (r>>10)&0x3ff, 0xdc00 + r&0x3ff
 }
 
+// Head is the longest prefix of s of at most n bytes that does not cut a
+// UTF-8 sequence.
+func Head(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// Thousands writes n with a comma between groups of three digits:
+// 1,048,576.
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && c != '-' && s[i-1] != '-' && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
 // Clip renders s with Text and cuts the result to at most max bytes (at a
 // character boundary), saying how many bytes of s were left out.
 func Clip(s string, max int) string {
@@ -134,11 +161,7 @@ func Clip(s string, max int) string {
 	if len(t) <= max {
 		return t
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(t[cut]) {
-		cut--
-	}
-	return t[:cut] + fmt.Sprintf("… (%d bytes in all)", len(s))
+	return Head(t, max) + fmt.Sprintf("… (%d bytes in all)", len(s))
 }
 
 // CodeSpan renders s as a Markdown code span: the text rendered with Text,

@@ -95,12 +95,12 @@ func (c *Cache) Lookup(key string) (Result, bool) {
 // judgeRoots are the trees whose content decides a result besides the
 // mutated file: the corpus and scenarios (embedded or read at run time),
 // the schemas and spec the runner embeds, the whole reference (a mutant
-// runs with the rest of it), the runner's comparison and transports, the
+// runs with the rest of it), the runner's comparison and transports, the reports, the
 // CLI that runs them and every package they use (protocol included: the
 // reference writes its answers with it and the runner reads them with it),
 // and this tool. TestJudgeRootsHoldTheBinary checks that every package of
 // the module the conform command links lies under one of them.
-var judgeRoots = []string{"vectors", "features", "schemas", "spec", "reference", "runner", "protocol", "internal", "cmd", "tools/mutants", "fuzz", "go.mod", "go.sum"}
+var judgeRoots = []string{"vectors", "features", "schemas", "spec", "reference", "runner", "report", "protocol", "internal", "cmd", "tools/mutants", "fuzz", "go.mod", "go.sum"}
 
 // ledgerFiles are left out of the judge key: whether a mutant is listed
 // changes no result (the equivalence check it brings is in the cache key).

@@ -165,14 +165,6 @@ func replayCommand(f *implFlags, dir, profile string, requireCodes bool) string 
 	return cmd
 }
 
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // rawFor returns the raw transport of the framing scenarios for the
 // implementation the flags name.
 func rawFor(f *implFlags) (features.Raw, error) {

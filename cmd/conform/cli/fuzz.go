@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/conform-suite/conform/internal/safetext"
 	"io"
 	"os"
 	"os/signal"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/fuzz"
+	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -138,7 +138,8 @@ func (e *env) fuzz(args []string) int {
 	}
 	replay := strings.Join(implArgs(&impl), " ")
 	emitted, werr := fuzz.WriteVectors(out, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Oracle: oracleName, Date: started})
-	writeFuzzSummary(e.stdout, rep, seed, transport, replay, oracleName, out, emitted)
+	report.Fuzz(e.stdout, report.FuzzRun{Report: rep, Seed: seed, Transport: transport, Oracle: oracleName, Dir: out, Emitted: emitted,
+		Replay: strings.TrimSpace(strings.Join([]string{"conform run --vectors", shellQuote(out), replay}, " "))})
 	if werr != nil {
 		e.errorf("%v", werr)
 	}
@@ -169,7 +170,7 @@ func (e *env) fuzz(args []string) int {
 func implArgs(f *implFlags) []string {
 	for _, a := range [][2]string{{"--stdio", f.stdio}, {"--http", f.http}, {"--spawn", f.spawn}} {
 		if a[1] != "" {
-			return []string{a[0], fuzzShellArg(a[1])}
+			return []string{a[0], shellQuote(a[1])}
 		}
 	}
 	return nil
@@ -179,105 +180,22 @@ func implArgs(f *implFlags) []string {
 func oracleArgs(f *implFlags) []string {
 	switch {
 	case f.stdio != "":
-		return []string{"--oracle", fuzzShellArg(f.stdio)}
+		return []string{"--oracle", shellQuote(f.stdio)}
 	case f.http != "":
-		return []string{"--oracle-http", fuzzShellArg(f.http)}
+		return []string{"--oracle-http", shellQuote(f.http)}
 	}
 	return nil
 }
 
-// fuzzShellArg quotes s as one word of a POSIX shell command line: left as
+// shellQuote quotes s as one word of a POSIX shell command line: left as
 // it is when it holds only characters no shell treats specially, else in
 // single quotes, where a single quote of s closes the quotes, is escaped
 // with a backslash and opens them again.
-func fuzzShellArg(s string) string {
+func shellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") == "" {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// writeFuzzSummary prints what was fuzzed, every finding with its shrunk
-// input, where the vectors went, and how to reproduce the run.
-func writeFuzzSummary(w io.Writer, rep *fuzz.Report, seed uint64, transport, replay, oracle, dir string, emitted []fuzz.Emitted) {
-	oracleLabel := "reference:     "
-	if oracle != "" {
-		oracleLabel = "oracle:        "
-	}
-	fmt.Fprintf(w, "fuzzed %s with seed %d: %d ops, %d executions in %s (%.0f/s), %d more shrinking",
-		transport, seed, len(rep.Ops), rep.Execs, rep.Elapsed.Round(time.Millisecond), rep.Rate(), rep.Shrinks)
-	if rep.Skipped > 0 {
-		fmt.Fprintf(w, ", %d inputs the oracle refused as bad requests", rep.Skipped)
-	}
-	fmt.Fprintln(w)
-	if oracle != "" {
-		fmt.Fprintf(w, "oracle: %s (its answers are the expected ones)", oracle)
-	} else {
-		fmt.Fprint(w, "oracle: the in-process reference")
-	}
-	fmt.Fprintln(w)
-	if len(rep.Unsupported) > 0 {
-		fmt.Fprintf(w, "unsupported by the implementation: %s\n", strings.Join(rep.Unsupported, ", "))
-	}
-	files := map[*fuzz.Finding]fuzz.Emitted{}
-	written, kept := 0, 0
-	for _, e := range emitted {
-		files[e.Finding] = e
-		if e.Kept {
-			kept++
-		} else {
-			written++
-		}
-	}
-	for _, f := range rep.Findings {
-		fmt.Fprintf(w, "\n%s %s (%d hits, shrunk in %d runs)\n", f.Class, f.Op, f.Hits, f.ShrinkRuns)
-		fmt.Fprintf(w, "    signature:      %s\n", clipLine(f.Signature))
-		fmt.Fprintf(w, "    input:          %s\n", clipLine(string(f.Input)))
-		if f.Expected != nil {
-			fmt.Fprintf(w, "    %s %s\n", oracleLabel, clipLine(string(f.Expected)))
-		}
-		if f.Actual != nil {
-			fmt.Fprintf(w, "    implementation: %s\n", clipLine(string(f.Actual)))
-		}
-		if f.Detail != "" {
-			fmt.Fprintf(w, "    detail:         %s\n", clipLine(f.Detail))
-		}
-		for _, d := range f.Diffs {
-			fmt.Fprintf(w, "    %s\n", clipLine(d))
-		}
-		switch em, ok := files[f]; {
-		case f.Class == fuzz.ClassReference:
-			fmt.Fprintln(w, "    (a failure of the reference itself: please report it; no vector written)")
-		case f.Class == fuzz.ClassOracle:
-			fmt.Fprintln(w, "    (the oracle failed, or answered an error the implementation did not give: no vector written)")
-		case ok && em.Kept:
-			fmt.Fprintf(w, "    vector:         %s (already there)\n", em.Path)
-		case ok:
-			fmt.Fprintf(w, "    vector:         %s\n", em.Path)
-		default:
-			fmt.Fprintln(w, "    vector:         none written (see the error below)")
-		}
-	}
-	if !rep.Diverged() {
-		fmt.Fprintln(w, "no divergences")
-		return
-	}
-	fmt.Fprintf(w, "\n%d findings (%d divergent executions), %d vector files written to %s, %d already there\n",
-		len(rep.Findings), rep.Divergent, written, dir, kept)
-	fmt.Fprintf(w, "replay: %s\n", strings.TrimSpace(strings.Join([]string{"conform run --vectors", fuzzShellArg(dir), replay}, " ")))
-	if oracle != "" {
-		fmt.Fprintln(w, "the vectors expect the oracle's answers: replaying them against the oracle itself passes")
-	}
-}
-
-// clipLine renders an implementation's text on one line (safetext.Text)
-// and clips it to about 300 characters.
-func clipLine(s string) string {
-	s = safetext.Text(s)
-	if r := []rune(s); len(r) > 300 {
-		return string(r[:150]) + fmt.Sprintf("…(%d more)…", len(r)-300) + string(r[len(r)-150:])
-	}
-	return s
 }
 
 // fuzzProgress draws a progress bar on a terminal; otherwise it prints a

@@ -321,8 +321,8 @@ func shellWords(t *testing.T, line string) []string {
 func TestFuzzShellArgRoundTrips(t *testing.T) {
 	for _, s := range []string{"plain", "", "two words", "it's", `say "hi"`, "$(touch /tmp/x)", "`id`", "a;b&c|d", "*?[x]", "~user",
 		"tab\there", "new\nline", `back\slash`, "-flag", "é 😀", "$HOME", "'", "''", `\'`, "!x", "#c", "a=b", "{a,b}"} {
-		if got := shellWords(t, "conform "+fuzzShellArg(s)); len(got) != 1 || got[0] != s {
-			t.Errorf("fuzzShellArg(%q) = %s reads back as %q", s, fuzzShellArg(s), got)
+		if got := shellWords(t, "conform "+shellQuote(s)); len(got) != 1 || got[0] != s {
+			t.Errorf("shellQuote(%q) = %s reads back as %q", s, shellQuote(s), got)
 		}
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/conform-suite/conform/cmd/conform/cli/htmlreport"
+	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/spec"
 )
 
@@ -44,29 +44,30 @@ func (e *env) report(args []string) int {
 		e.hintf("write them with 'conform run --json FILE'")
 		return ExitUsage
 	}
-	var reports []*htmlreport.Report
+	sp, _ := spec.Embedded()
+	var reports []report.Page
 	for _, p := range fs.Args() {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			e.errorf("%v", err)
 			return ExitUsage
 		}
-		r, err := htmlreport.Parse(filepath.Base(p), data)
+		r, err := report.ReadJSON(data, sp)
 		if err != nil {
 			e.errorf("%s: %v", p, err)
 			return ExitUsage
 		}
-		reports = append(reports, r)
+		reports = append(reports, report.Page{File: filepath.Base(p), Report: r})
 	}
 	var b bytes.Buffer
 	var text func(string) string
-	if sp, err := spec.Embedded(); err == nil {
+	if sp != nil {
 		text = func(id string) string {
 			r, _ := sp.Lookup(id)
 			return r.Text
 		}
 	}
-	if err := htmlreport.Write(&b, reports, text); err != nil {
+	if err := report.HTML(&b, reports, text); err != nil {
 		e.errorf("--html: %v", err)
 		return ExitUsage
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/protocol"
+	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
@@ -187,35 +188,35 @@ func (e *env) run(args []string) int {
 	if sel.shard != "" {
 		shard, _ = runner.ParseShard(sel.shard) // e.selection has checked it
 	}
-	report := &runner.Report{
+	rep := &runner.Report{
 		SuiteVersion: runner.SuiteVersion, Implementation: hello, Transport: transport,
 		Started: start, Duration: time.Since(start), Results: results, Profile: profile, Shard: shard,
 	}
-	report.Stale = exp.Apply(results, corpus.Vectors())
+	rep.Stale = exp.Apply(results, corpus.Vectors())
 	if s, err := spec.Embedded(); err == nil {
-		report.Spec = s
+		rep.Spec = s
 	}
 	if id, ok := e.identity(sel.dir); ok {
-		report.Conform = id
+		rep.Conform = id
 	}
 	if !e.writeOutputs([]output{
-		{"--text", text, func(w io.Writer) error { return report.WriteText(w, runner.TextOptions{Verbose: verbose}) }},
-		{"--json", jsonOut, report.WriteJSON},
-		{"--junit", junit, report.WriteJUnit},
-		{"--tap", tap, report.WriteTAP},
-		{"--markdown", markdown, report.WriteMarkdown},
+		{"--text", text, func(w io.Writer) error { return report.Text(w, rep, report.TextOptions{Verbose: verbose}) }},
+		{"--json", jsonOut, func(w io.Writer) error { return report.JSON(w, rep) }},
+		{"--junit", junit, func(w io.Writer) error { return report.JUnit(w, rep) }},
+		{"--tap", tap, func(w io.Writer) error { return report.TAP(w, rep) }},
+		{"--markdown", markdown, func(w io.Writer) error { return report.Markdown(w, rep) }},
 		{"--write-expectations", writeExpect, func(w io.Writer) error { return runner.WriteExpectations(w, results) }},
 	}) {
 		return ExitUsage
 	}
-	for _, p := range report.Problems() {
+	for _, p := range rep.Problems() {
 		e.errorf("%s", p)
 	}
-	if ctx.Err() != nil && report.Totals().Interrupted == 0 {
+	if ctx.Err() != nil && rep.Totals().Interrupted == 0 {
 		e.errorf("the run was interrupted")
 		return ExitFailed
 	}
-	if report.Failed() {
+	if rep.Failed() {
 		return ExitFailed
 	}
 	return ExitOK

@@ -1,4 +1,4 @@
-package runner
+package report
 
 import (
 	"bufio"
@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/protocol"
+	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -100,7 +101,7 @@ func TestBigAnswersBoundedMemory(t *testing.T) {
 		return protocol.Response{ID: req.ID, Output: bigAnswer(size)}, nil
 	}}
 	before := heapInUse()
-	r := &Runner{Impl: impl, Hello: &protocol.Hello{Protocol: 1, Ops: []string{"echo.echo"}}, Parallel: 2}
+	r := &runner.Runner{Impl: impl, Hello: &protocol.Hello{Protocol: 1, Ops: []string{"echo.echo"}}, Parallel: 2}
 	results := r.Run(context.Background(), vs)
 	after := heapInUse()
 	if after > before && after-before > 128*mb {
@@ -109,20 +110,20 @@ func TestBigAnswersBoundedMemory(t *testing.T) {
 	sum := sha256.Sum256(bigAnswer(size))
 	for _, res := range results {
 		c := res.Clipped
-		if res.Outcome != Fail || res.Actual != nil || c == nil || c.Size != size || c.SHA256 != hex.EncodeToString(sum[:]) || len(c.Prefix) != AnswerPrefix || !strings.HasPrefix(c.Prefix, `{"text":"xxx`) {
+		if res.Outcome != runner.Fail || res.Actual != nil || c == nil || c.Size != size || c.SHA256 != hex.EncodeToString(sum[:]) || len(c.Prefix) != runner.AnswerPrefix || !strings.HasPrefix(c.Prefix, `{"text":"xxx`) {
 			t.Fatalf("%s: outcome %s, %d bytes of actual kept, clipped %+v; want fail, none kept, size %d and its SHA-256", res.Vector.ID, res.Outcome, len(res.Actual), c, size)
 		}
 	}
-	rep := &Report{SuiteVersion: SuiteVersion, Transport: "in-process", Results: results}
+	rep := &runner.Report{SuiteVersion: runner.SuiteVersion, Transport: "in-process", Results: results}
 	var js, text countWriter
-	if err := rep.WriteJSON(&js); err != nil {
+	if err := JSON(&js, rep); err != nil {
 		t.Fatal(err)
 	}
 	if js.n > 8*mb {
 		t.Errorf("the JSON report of 100 answers of 4 MiB is %d bytes, want under 8 MiB", js.n)
 	}
 	var tb bytes.Buffer
-	if err := rep.WriteText(io.MultiWriter(&tb, &text), TextOptions{}); err != nil {
+	if err := Text(io.MultiWriter(&tb, &text), rep, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if text.n > 2*mb {
@@ -134,8 +135,8 @@ func TestBigAnswersBoundedMemory(t *testing.T) {
 	runtime.KeepAlive(results)
 	// And the JSON report is valid, with the clipped answer described.
 	var one bytes.Buffer
-	small := &Report{SuiteVersion: SuiteVersion, Transport: "in-process", Results: results[:2], Started: time.Unix(0, 0)}
-	if err := small.WriteJSON(&one); err != nil {
+	small := &runner.Report{SuiteVersion: runner.SuiteVersion, Transport: "in-process", Results: results[:2], Started: time.Unix(0, 0)}
+	if err := JSON(&one, small); err != nil {
 		t.Fatal(err)
 	}
 	if err := validate(t, schema(t, "report.schema.json"), one.Bytes()); err != nil {
@@ -156,19 +157,19 @@ func TestWideAnswersDiffsCapped(t *testing.T) {
 	impl := answerImpl{answer: func(req protocol.Request) (protocol.Response, error) {
 		return protocol.Response{ID: req.ID, Output: bytes.Clone(wide)}, nil
 	}}
-	r := &Runner{Impl: impl, Hello: &protocol.Hello{Protocol: 1, Ops: []string{"echo.echo"}}, Parallel: 1}
+	r := &runner.Runner{Impl: impl, Hello: &protocol.Hello{Protocol: 1, Ops: []string{"echo.echo"}}, Parallel: 1}
 	results := r.Run(context.Background(), sameEchoVectors(t, 4))
 	for _, res := range results {
-		if res.Outcome != Fail || len(res.Diffs) > MaxDiffs+1 || !strings.Contains(res.Diffs[len(res.Diffs)-1], "more difference") {
-			t.Errorf("%s: %s with %d diff lines, last %q; want fail with at most %d lines, the last saying how many more", res.Vector.ID, res.Outcome, len(res.Diffs), res.Diffs[len(res.Diffs)-1], MaxDiffs+1)
+		if res.Outcome != runner.Fail || len(res.Diffs) > runner.MaxDiffs+1 || !strings.Contains(res.Diffs[len(res.Diffs)-1], "more difference") {
+			t.Errorf("%s: %s with %d diff lines, last %q; want fail with at most %d lines, the last saying how many more", res.Vector.ID, res.Outcome, len(res.Diffs), res.Diffs[len(res.Diffs)-1], runner.MaxDiffs+1)
 		}
 	}
-	rep := &Report{SuiteVersion: SuiteVersion, Transport: "in-process", Results: results}
+	rep := &runner.Report{SuiteVersion: runner.SuiteVersion, Transport: "in-process", Results: results}
 	var text, js countWriter
-	if err := rep.WriteText(&text, TextOptions{}); err != nil {
+	if err := Text(&text, rep, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := rep.WriteJSON(&js); err != nil {
+	if err := JSON(&js, rep); err != nil {
 		t.Fatal(err)
 	}
 	if text.n > 64<<10 || js.n > 512<<10 {
@@ -250,7 +251,7 @@ var tapPoint = regexp.MustCompile(`^(not )?ok \d+`)
 
 // checkReportsSafe renders rep in every human format and fails t if any
 // lets the payload act.
-func checkReportsSafe(t *testing.T, rep *Report, results int) {
+func checkReportsSafe(t *testing.T, rep *runner.Report, results int) {
 	t.Helper()
 	var text, tap, junit, md bytes.Buffer
 	for _, w := range []struct {
@@ -258,10 +259,10 @@ func checkReportsSafe(t *testing.T, rep *Report, results int) {
 		buf   *bytes.Buffer
 		write func(io.Writer) error
 	}{
-		{"text", &text, func(w io.Writer) error { return rep.WriteText(w, TextOptions{Verbose: true}) }},
-		{"TAP", &tap, rep.WriteTAP},
-		{"JUnit", &junit, rep.WriteJUnit},
-		{"Markdown", &md, rep.WriteMarkdown},
+		{"text", &text, func(w io.Writer) error { return Text(w, rep, TextOptions{Verbose: true}) }},
+		{"TAP", &tap, func(w io.Writer) error { return TAP(w, rep) }},
+		{"JUnit", &junit, func(w io.Writer) error { return JUnit(w, rep) }},
+		{"Markdown", &md, func(w io.Writer) error { return Markdown(w, rep) }},
 	} {
 		if err := w.write(w.buf); err != nil {
 			t.Fatalf("%s: %v", w.name, err)
@@ -275,7 +276,7 @@ func checkReportsSafe(t *testing.T, rep *Report, results int) {
 	}
 	// The closing line is the true one, alone, at the end.
 	tot := rep.Totals()
-	if got, want := lastLineOf(text.String()), strings.TrimSuffix(tot.closingLine(), "\n"); got != want {
+	if got, want := lastLineOf(text.String()), strings.TrimSuffix(closingLine(tot), "\n"); got != want {
 		t.Errorf("the text report ends %q, want %q", got, want)
 	}
 	// TAP: exactly the planned number of test points, each vector once.
@@ -332,20 +333,20 @@ func TestPayloadStaysText(t *testing.T) {
 		case 4:
 			return protocol.Response{ID: req.ID, Output: json.RawMessage(`{"text":` + string(str) + `,` + string(str) + `:[` + string(str) + `]}`)}, nil
 		case 5:
-			return protocol.Response{}, &CallError{Outcome: Crash, Msg: payload, Stderr: payload + "\n" + payload}
+			return protocol.Response{}, &runner.CallError{Outcome: runner.Crash, Msg: payload, Stderr: payload + "\n" + payload}
 		case 6:
 			return protocol.Response{ID: req.ID, Error: &protocol.Error{Kind: protocol.KindUnsupported, Message: payload}}, nil
 		}
 		return protocol.Response{ID: req.ID, Output: json.RawMessage(`{"text":"a"}`)}, nil
 	}}
-	h, err := Connect(context.Background(), impl)
+	h, err := runner.Connect(context.Background(), impl)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Runner{Impl: impl, Hello: h, Parallel: 1, RequireOps: RequiredOps{All: true}}
+	r := &runner.Runner{Impl: impl, Hello: h, Parallel: 1, RequireOps: runner.RequiredOps{All: true}}
 	results := r.Run(context.Background(), vs)
-	rep := &Report{SuiteVersion: SuiteVersion, Implementation: h, Transport: "stdio: " + payload, Results: results,
-		Stale: []Expectation{{ID: "echo.echo/gone", Line: 1}}}
+	rep := &runner.Report{SuiteVersion: runner.SuiteVersion, Implementation: h, Transport: "stdio: " + payload, Results: results,
+		Stale: []runner.Expectation{{ID: "echo.echo/gone", Line: 1}}}
 	checkReportsSafe(t, rep, len(results))
 	if tot := rep.Totals(); tot.Failed != 6 || tot.Stale != 1 {
 		t.Errorf("%d failed and %d stale, want 6 failed vectors and a stale entry apart", tot.Failed, tot.Stale)
@@ -384,20 +385,20 @@ func TestHTTPStatusTextStaysText(t *testing.T) {
 			}()
 		}
 	}()
-	h := NewHTTP("http://" + ln.Addr().String())
+	h := runner.NewHTTP("http://" + ln.Addr().String())
 	defer h.Close()
-	hello, err := Connect(context.Background(), h)
+	hello, err := runner.Connect(context.Background(), h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Runner{Impl: h, Hello: hello, Timeout: 30 * time.Second, Batch: 2}
+	r := &runner.Runner{Impl: h, Hello: hello, Timeout: 30 * time.Second, Batch: 2}
 	results := r.Run(context.Background(), sameEchoVectors(t, 3))
 	for _, res := range results {
-		if res.Outcome != ProtocolErr || !strings.Contains(res.Detail, "418") {
+		if res.Outcome != runner.ProtocolErr || !strings.Contains(res.Detail, "418") {
 			t.Errorf("%s: %s %q, want protocol naming the 418", res.Vector.ID, res.Outcome, res.Detail)
 		}
 	}
-	rep := &Report{SuiteVersion: SuiteVersion, Implementation: hello, Transport: "http", Results: results}
+	rep := &runner.Report{SuiteVersion: runner.SuiteVersion, Implementation: hello, Transport: "http", Results: results}
 	checkReportsSafe(t, rep, len(results))
 }
 

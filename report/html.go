@@ -1,13 +1,12 @@
-// Package htmlreport renders JSON run reports (schemas/report.schema.json)
-// of several implementations as one self-contained HTML page: a matrix of
+package report
+
+// The HTML page: JSON reports of several implementations, read back into
+// the runner's types (ReadJSON), as one self-contained page, a matrix of
 // requirements against implementations per suite and op. Everything an
 // implementation wrote (its hello, its answers, its stderr) is untrusted
-// text: the page is built with html/template, which escapes it, and a
-// Content-Security-Policy forbids loading anything from elsewhere.
-//
-// Reports are read tolerantly: unknown members are ignored, so reports of
-// newer conform versions with more members still render.
-package htmlreport
+// text: the page is built with html/template, which escapes it, shows
+// invisible characters as escapes (safetext), and a Content-Security-Policy
+// forbids loading anything from elsewhere.
 
 import (
 	_ "embed"
@@ -20,97 +19,15 @@ import (
 	"strings"
 
 	"github.com/conform-suite/conform/internal/safetext"
+	"github.com/conform-suite/conform/runner"
 )
 
-// Report is one JSON report, as far as the page needs it.
-type Report struct {
-	File           string          `json:"-"`
-	SuiteVersion   string          `json:"suite_version"`
-	Implementation *Hello          `json:"implementation"`
-	Transport      string          `json:"transport"`
-	Profile        json.RawMessage `json:"profile"`
-	Shard          string          `json:"shard"`
-	Conform        *Identity       `json:"conform"`
-	Started        string          `json:"started"`
-	Verdict        struct {
-		Passed bool `json:"passed"`
-	} `json:"verdict"`
-	Results []Result `json:"results"`
-}
-
-// Hello is the implementation's hello answer.
-type Hello struct {
-	Name     string `json:"name"`
-	Version  string `json:"version"`
-	Language string `json:"language"`
-}
-
-// Identity is the conform that wrote a report.
-type Identity struct {
-	Version      string `json:"version"`
-	Revision     string `json:"revision"`
-	CorpusDigest string `json:"corpus_digest"`
-}
-
-// Result is one vector's result.
-type Result struct {
-	ID           string          `json:"id"`
-	Op           string          `json:"op"`
-	Outcome      string          `json:"outcome"`
-	Kind         string          `json:"kind"`
-	Required     bool            `json:"required"`
-	Requirements []string        `json:"requirements"`
-	Detail       string          `json:"detail"`
-	Diffs        []string        `json:"diffs"`
-	Reason       string          `json:"reason"`
-	Request      string          `json:"request"`
-	Expected     json.RawMessage `json:"expected"`
-	Actual       json.RawMessage `json:"actual"`
-	Stderr       string          `json:"stderr"`
-	// Recorded names the system whose recorded answer the result was
-	// graded against (a run under a system's profile): such a result is
-	// diverging.
-	Recorded json.RawMessage `json:"recorded"`
-}
-
-// Parse reads one JSON report; name is used in errors.
-func Parse(name string, data []byte) (*Report, error) {
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return nil, fmt.Errorf("not a conform JSON report: %v", err)
-	}
-	if _, ok := probe["results"]; !ok {
-		return nil, errors.New("not a conform JSON report: it has no \"results\" member (write one with 'conform run --json FILE')")
-	}
-	var r Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("not a conform JSON report: %v", err)
-	}
-	for i, res := range r.Results {
-		if res.ID == "" || res.Op == "" || res.Outcome == "" {
-			return nil, fmt.Errorf("result %d lacks its id, op or outcome", i)
-		}
-	}
-	r.File = name
-	return &r, nil
-}
-
-// profileName is the report's profile: a string, or an object's "name".
-func (r *Report) profileName() string {
-	if len(r.Profile) == 0 {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(r.Profile, &s) == nil {
-		return s
-	}
-	var o struct {
-		Name string `json:"name"`
-	}
-	if json.Unmarshal(r.Profile, &o) == nil {
-		return o.Name
-	}
-	return ""
+// Page is one report on the HTML page: the file it was read from, which
+// names its column when another run of the same implementation is on the
+// page too.
+type Page struct {
+	File   string
+	Report *runner.Report
 }
 
 // Cell states, worst first: a requirement's cell takes the worst state of
@@ -123,17 +40,19 @@ const (
 	StateNotRun      = "not-run"
 )
 
-// state is a result's contribution to its cell.
-func (res *Result) state() string {
-	diverging := len(res.Recorded) > 0 && string(res.Recorded) != "null"
+// state is a result's contribution to its cell: a result graded against a
+// system's recorded answer (under its profile) is diverging unless it
+// failed that answer.
+func state(res *runner.Result) string {
+	diverging := res.Recorded != nil
 	switch {
-	case res.Outcome == "pass" && diverging:
+	case res.Outcome == runner.Pass && diverging:
 		return StateDiverging
-	case res.Outcome == "pass":
+	case res.Outcome == runner.Pass:
 		return StatePass
-	case res.Outcome == "unsupported" && !res.Required, res.Outcome == "interrupted":
+	case res.Outcome == runner.Unsupported && !res.Required, res.Outcome == runner.Interrupted:
 		return StateUnsupported
-	case diverging && res.Outcome != "fail":
+	case diverging && res.Outcome != runner.Fail:
 		return StateDiverging
 	}
 	return StateFail
@@ -149,7 +68,7 @@ func rank(state string) int {
 type column struct {
 	Label, Detail, Profile, Files string
 	Passed                        bool
-	results                       map[string]*Result
+	results                       map[string]*runner.Result
 	Totals                        map[string]int
 	shards                        map[string]bool // the shards of its reports, "i/n"
 }
@@ -176,7 +95,13 @@ type Cell struct {
 	Passed   int
 	Judged   int
 	Vectors  int
-	Failures []*Result
+	Failures []Failure
+}
+
+// Failure is a failed result as a cell shows it.
+type Failure struct {
+	*runner.Result
+	ID, Kind, Request string
 }
 
 // Count says how many of the cell's judged vectors failed or passed:
@@ -239,49 +164,51 @@ var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	"inc":   func(n int) int { return n + 1 },
 }).Parse(pageText))
 
-// Write renders the reports as one HTML page. text, when not nil, gives
+// HTML renders the reports as one HTML page. text, when not nil, gives
 // the text of a requirement by its id ("" when it knows none).
-func Write(w io.Writer, reports []*Report, text func(id string) string) error {
+func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 	if len(reports) == 0 {
 		return errors.New("no report to render")
 	}
 	p := page{CSP: `content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"`}
 	byKey := map[string]*column{}
 	digests := map[string]bool{}
-	for _, r := range reports {
+	for _, pg := range reports {
+		r := pg.Report
 		label, detail := "implementation without hello", r.Transport
 		if h := r.Implementation; h != nil {
 			label = strings.TrimSpace(h.Name + " " + h.Version)
 			detail = strings.TrimSpace(h.Language + "; " + r.Transport)
 		}
-		prof := r.profileName()
+		prof := runner.ProfileName(r.Profile)
 		key := label + "\x00" + detail + "\x00" + prof
 		c := byKey[key]
-		if c == nil || !c.takes(r.Shard) {
+		shard := r.Shard.String()
+		if c == nil || !c.takes(shard) {
 			// A report of the same implementation that is not another
 			// shard of the same split is another run: a column of its own,
 			// named by its file.
 			if c != nil {
-				label += " (" + r.File + ")"
+				label += " (" + pg.File + ")"
 			}
-			c = &column{Label: label, Detail: detail, Profile: prof, Passed: true, results: map[string]*Result{}, Totals: map[string]int{}, shards: map[string]bool{}}
+			c = &column{Label: label, Detail: detail, Profile: prof, Passed: true, results: map[string]*runner.Result{}, Totals: map[string]int{}, shards: map[string]bool{}}
 			byKey[key] = c
 			p.Columns = append(p.Columns, c)
 		} else {
 			c.Files += ", "
 		}
-		c.shards[r.Shard] = true
-		c.Files += r.File
-		c.Passed = c.Passed && r.Verdict.Passed
+		c.shards[shard] = true
+		c.Files += pg.File
+		c.Passed = c.Passed && !r.Failed()
 		if r.Conform != nil && r.Conform.CorpusDigest != "" {
 			digests[r.Conform.CorpusDigest] = true
 		}
 		for i := range r.Results {
 			res := &r.Results[i]
-			if _, dup := c.results[res.ID]; !dup {
-				c.Totals[res.state()]++
+			if _, dup := c.results[res.Vector.ID]; !dup {
+				c.Totals[state(res)]++
 			}
-			c.results[res.ID] = res
+			c.results[res.Vector.ID] = res
 		}
 	}
 	p.Digests = slices.Sorted(func(yield func(string) bool) {
@@ -297,16 +224,16 @@ func Write(w io.Writer, reports []*Report, text func(id string) string) error {
 	vectorsOf := map[key]map[string]bool{}
 	for _, c := range p.Columns {
 		for _, res := range c.results {
-			reqs := res.Requirements
+			reqs := res.Vector.Requirements
 			if len(reqs) == 0 {
 				reqs = []string{"(no requirement)"}
 			}
 			for _, req := range reqs {
-				k := key{res.Op, req}
+				k := key{res.Vector.Op, req}
 				if vectorsOf[k] == nil {
 					vectorsOf[k] = map[string]bool{}
 				}
-				vectorsOf[k][res.ID] = true
+				vectorsOf[k][res.Vector.ID] = true
 			}
 		}
 	}
@@ -344,7 +271,7 @@ func Write(w io.Writer, reports []*Report, text func(id string) string) error {
 					continue
 				}
 				cell.Vectors++
-				st := res.state()
+				st := state(res)
 				if st == StatePass || st == StateDiverging || st == StateFail {
 					cell.Judged++
 				}
@@ -352,7 +279,11 @@ func Write(w io.Writer, reports []*Report, text func(id string) string) error {
 					cell.Passed++
 				}
 				if st == StateFail {
-					cell.Failures = append(cell.Failures, res)
+					line := ""
+					if res.Request.Op != "" {
+						line, _ = runner.RequestLine(res.Request)
+					}
+					cell.Failures = append(cell.Failures, Failure{Result: res, ID: res.Vector.ID, Kind: res.Kind(), Request: strings.TrimSuffix(line, "\n")})
 					search = append(search, id)
 				}
 				if cell.State == StateNotRun || rank(st) < rank(cell.State) {

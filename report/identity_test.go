@@ -1,4 +1,4 @@
-package runner
+package report
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/protocol"
+	"github.com/conform-suite/conform/runner"
 )
 
 // Four requests of one op, sent at once, each 2s: the suite took 2s of
@@ -17,23 +18,23 @@ import (
 func TestJUnitSuiteTimeIsWallClock(t *testing.T) {
 	vs := testVectors()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var results []Result
+	var results []runner.Result
 	for range 4 {
-		results = append(results, Result{Vector: vs[0], Outcome: Pass, Started: t0, Duration: 2 * time.Second})
+		results = append(results, runner.Result{Vector: vs[0], Outcome: runner.Pass, Started: t0, Duration: 2 * time.Second})
 	}
 	other := vs[len(vs)-1]
 	if other.Op == vs[0].Op {
 		t.Fatalf("testVectors has one op only")
 	}
 	results = append(results,
-		Result{Vector: other, Outcome: Pass, Started: t0.Add(10 * time.Second), Duration: 500 * time.Millisecond},
-		Result{Vector: other, Outcome: Pass, Started: t0.Add(11 * time.Second), Duration: 500 * time.Millisecond})
-	r := &Report{Results: results, Duration: 12 * time.Second}
+		runner.Result{Vector: other, Outcome: runner.Pass, Started: t0.Add(10 * time.Second), Duration: 500 * time.Millisecond},
+		runner.Result{Vector: other, Outcome: runner.Pass, Started: t0.Add(11 * time.Second), Duration: 500 * time.Millisecond})
+	r := &runner.Report{Results: results, Duration: 12 * time.Second}
 	var b bytes.Buffer
-	if err := r.WriteJUnit(&b); err != nil {
+	if err := JUnit(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	var got junitSuites
+	var got JUnitSuites
 	if err := xml.Unmarshal(b.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -50,21 +51,21 @@ func TestJUnitSuiteTimeIsWallClock(t *testing.T) {
 func TestReportsCarryIdentity(t *testing.T) {
 	r := sampleReport(t)
 	digest := "sha256:" + strings.Repeat("ab", 32)
-	r.Conform = NewIdentity(digest)
+	r.Conform = runner.NewIdentity(digest)
 	var js bytes.Buffer
-	if err := r.WriteJSON(&js); err != nil {
+	if err := JSON(&js, r); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
-		Conform Identity `json:"conform"`
+		Conform runner.Identity `json:"conform"`
 	}
 	if err := json.Unmarshal(js.Bytes(), &got); err != nil || got.Conform.CorpusDigest != digest || got.Conform.Protocol != protocol.Version || got.Conform.Version == "" {
 		t.Errorf("JSON conform = %+v, %v", got.Conform, err)
 	}
 	var text, md, junit bytes.Buffer
-	r.WriteText(&text, TextOptions{})
-	r.WriteMarkdown(&md)
-	r.WriteJUnit(&junit)
+	Text(&text, r, TextOptions{})
+	Markdown(&md, r)
+	JUnit(&junit, r)
 	if !strings.Contains(text.String(), "\nidentity: conform ") || !strings.Contains(text.String(), "corpus "+digest+"\n") {
 		t.Errorf("text report lacks the identity line:\n%s", text.String())
 	}

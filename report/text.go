@@ -1,4 +1,4 @@
-package runner
+package report
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/internal/safetext"
+	"github.com/conform-suite/conform/runner"
 )
 
 // TextOptions tunes the human report.
@@ -17,19 +18,19 @@ type TextOptions struct {
 // maxRequestShown caps the request line printed for a failure, in bytes.
 const maxRequestShown = 2000
 
-// WriteText writes the human report: one block per failing result (vector
+// Text writes the human report: one block per failing result (vector
 // id, requirements with their text, the request sent, the difference or
 // what happened, the stderr tail), a summary, and as its last line, alone,
 // "N passed, N failed" (", N skipped" added when some were). Interrupted
 // vectors are summed up in one block; refusals that passed without a code
 // are listed; a run that judged nothing or was interrupted says so on a
 // "verdict:" line.
-func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
+func Text(w io.Writer, r *runner.Report, opt TextOptions) error {
 	var b strings.Builder
 	var interrupted []string
 	for i := range r.Results {
 		res := &r.Results[i]
-		if res.Outcome == Interrupted {
+		if res.Outcome == runner.Interrupted {
 			interrupted = append(interrupted, res.Vector.ID)
 			continue
 		}
@@ -43,7 +44,7 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 			}
 			continue
 		}
-		r.writeFailure(&b, res)
+		writeFailure(r, &b, res)
 	}
 	for _, x := range r.Stale {
 		fmt.Fprintf(&b, "STALE       %s (expectations line %d): names no vector; remove the entry\n\n", x.ID, x.Line)
@@ -65,9 +66,9 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 	} else {
 		fmt.Fprintf(&b, "implementation: no hello (every op assumed), over %s\n", safetext.Text(r.Transport))
 	}
-	fmt.Fprintf(&b, "profile: %s\n", r.profileLine())
+	fmt.Fprintf(&b, "profile: %s\n", profileLine(r))
 	var parts []string
-	for _, o := range Outcomes {
+	for _, o := range runner.Outcomes {
 		if n := t.ByOutcome[o]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, o))
 		}
@@ -80,7 +81,7 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 			fmt.Fprintf(&b, "requirements: %s\n", l.Summary())
 		}
 	}
-	if l := r.codelessLine(); l != "" {
+	if l := codelessLine(r); l != "" {
 		fmt.Fprintf(&b, "codes: %s\n", l)
 	}
 	for _, p := range r.Problems() {
@@ -89,10 +90,10 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 	if r.Conform != nil {
 		fmt.Fprintf(&b, "identity: %s\n", r.Conform)
 	}
-	if l := t.staleLine(); l != "" {
+	if l := staleLine(t); l != "" {
 		fmt.Fprintf(&b, "verdict: failed: %s\n", l)
 	}
-	b.WriteString(t.closingLine())
+	b.WriteString(closingLine(t))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -101,7 +102,7 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 // "N passed, N failed", and ", N skipped" and ", N interrupted" when some
 // were; stale expectation entries are not vectors and have their own line
 // (see staleLine).
-func (t Totals) closingLine() string {
+func closingLine(t runner.Totals) string {
 	s := fmt.Sprintf("%d passed, %d failed", t.Passed, t.Failed)
 	if t.Skipped > 0 {
 		s += fmt.Sprintf(", %d skipped", t.Skipped)
@@ -113,7 +114,7 @@ func (t Totals) closingLine() string {
 }
 
 // staleLine says how many expectation entries are stale, or "".
-func (t Totals) staleLine() string {
+func staleLine(t runner.Totals) string {
 	if t.Stale == 0 {
 		return ""
 	}
@@ -128,13 +129,13 @@ func listSome(ids []string, n int) string {
 	return strings.Join(ids[:n], ", ") + fmt.Sprintf(" and %d more", len(ids)-n)
 }
 
-func (r *Report) writeFailure(b *strings.Builder, res *Result) {
+func writeFailure(r *runner.Report, b *strings.Builder, res *runner.Result) {
 	fmt.Fprintf(b, "%-11s %s\n", strings.ToUpper(res.Kind()), res.Vector.ID)
 	if res.Vector.Description != "" {
 		fmt.Fprintf(b, "  vector:   %s\n", safetext.Text(res.Vector.Description))
 	}
 	for _, id := range res.Vector.Requirements {
-		level, text := r.requirementText(id)
+		level, text := requirementText(r, id)
 		switch {
 		case text == "":
 			fmt.Fprintf(b, "  requires: %s\n", id)
@@ -144,15 +145,15 @@ func (r *Report) writeFailure(b *strings.Builder, res *Result) {
 			fmt.Fprintf(b, "  requires: %s (%s) %s\n", id, level, text)
 		}
 	}
-	if line, err := RequestLine(res.Request); err == nil {
+	if line, err := runner.RequestLine(res.Request); err == nil {
 		line = strings.TrimSuffix(line, "\n")
 		if len(line) > maxRequestShown {
-			line = truncateUTF8(line, maxRequestShown) + fmt.Sprintf("… (%d bytes; 'conform explain %s' prints it whole)", len(line), res.Vector.ID)
+			line = safetext.Head(line, maxRequestShown) + fmt.Sprintf("… (%d bytes; 'conform explain %s' prints it whole)", len(line), res.Vector.ID)
 		}
 		fmt.Fprintf(b, "  request:  %s\n", safetext.JSON(line))
 	}
 	if c := res.Clipped; c != nil {
-		fmt.Fprintf(b, "  answer:   %s bytes, sha256 %s, begins %s\n", thousands(c.Size), c.SHA256, safetext.Clip(c.Prefix, 200))
+		fmt.Fprintf(b, "  answer:   %s bytes, sha256 %s, begins %s\n", safetext.Thousands(c.Size), c.SHA256, safetext.Clip(c.Prefix, 200))
 	}
 	if d := res.Recorded; d != nil {
 		fmt.Fprintf(b, "  recorded: graded against the answer recorded for %s: %s\n", d.System, d.Reason)
@@ -187,4 +188,11 @@ func roundDuration(d time.Duration) time.Duration {
 		return d.Round(time.Millisecond)
 	}
 	return d.Round(10 * time.Microsecond)
+}
+
+// failureText is the body of a failure in JUnit, TAP and Markdown.
+func failureText(r *runner.Report, res *runner.Result) string {
+	var b strings.Builder
+	writeFailure(r, &b, res)
+	return strings.TrimRight(b.String(), "\n")
 }

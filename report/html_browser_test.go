@@ -1,4 +1,4 @@
-package htmlreport
+package report
 
 import (
 	"bytes"
@@ -117,13 +117,13 @@ func (d dom) cells() map[string][]string {
 
 func writePage(t *testing.T) string {
 	t.Helper()
-	var reports []*Report
+	var reports []Page
 	for _, name := range []string{"alpha.json", "beta.json"} {
-		r, err := Parse(name, runReport(t, name))
+		r, err := ReadJSON(runReport(t, name), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		reports = append(reports, r)
+		reports = append(reports, Page{File: name, Report: r})
 	}
 	text := func(id string) string {
 		if id == "QUOTE-LINK-001" {
@@ -132,7 +132,7 @@ func writePage(t *testing.T) string {
 		return ""
 	}
 	var b bytes.Buffer
-	if err := Write(&b, reports, text); err != nil {
+	if err := HTML(&b, reports, text); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(t.TempDir(), "page.html")

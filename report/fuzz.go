@@ -1,0 +1,107 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/conform-suite/conform/fuzz"
+	"github.com/conform-suite/conform/internal/safetext"
+)
+
+// FuzzRun is a differential fuzzing run, as its summary tells it.
+type FuzzRun struct {
+	Report    *fuzz.Report
+	Seed      uint64
+	Transport string // "stdio: CMD", "http: URL"
+	Oracle    string // the oracle's command or URL; "" for the in-process reference
+	Dir       string // where the findings' vectors were written
+	Emitted   []fuzz.Emitted
+	Replay    string // the command that replays the vectors written
+}
+
+// Fuzz writes the summary of a fuzzing run: what was fuzzed, every finding
+// with its shrunk input (the implementation's words with their invisible
+// characters escaped), where the vectors went, and how to replay them.
+func Fuzz(w io.Writer, run FuzzRun) {
+	rep, seed, transport, oracle, dir, emitted := run.Report, run.Seed, run.Transport, run.Oracle, run.Dir, run.Emitted
+	oracleLabel := "reference:     "
+	if oracle != "" {
+		oracleLabel = "oracle:        "
+	}
+	fmt.Fprintf(w, "fuzzed %s with seed %d: %d ops, %d executions in %s (%.0f/s), %d more shrinking",
+		transport, seed, len(rep.Ops), rep.Execs, rep.Elapsed.Round(time.Millisecond), rep.Rate(), rep.Shrinks)
+	if rep.Skipped > 0 {
+		fmt.Fprintf(w, ", %d inputs the oracle refused as bad requests", rep.Skipped)
+	}
+	fmt.Fprintln(w)
+	if oracle != "" {
+		fmt.Fprintf(w, "oracle: %s (its answers are the expected ones)", oracle)
+	} else {
+		fmt.Fprint(w, "oracle: the in-process reference")
+	}
+	fmt.Fprintln(w)
+	if len(rep.Unsupported) > 0 {
+		fmt.Fprintf(w, "unsupported by the implementation: %s\n", strings.Join(rep.Unsupported, ", "))
+	}
+	files := map[*fuzz.Finding]fuzz.Emitted{}
+	written, kept := 0, 0
+	for _, e := range emitted {
+		files[e.Finding] = e
+		if e.Kept {
+			kept++
+		} else {
+			written++
+		}
+	}
+	for _, f := range rep.Findings {
+		fmt.Fprintf(w, "\n%s %s (%d hits, shrunk in %d runs)\n", f.Class, f.Op, f.Hits, f.ShrinkRuns)
+		fmt.Fprintf(w, "    signature:      %s\n", clipLine(f.Signature))
+		fmt.Fprintf(w, "    input:          %s\n", clipLine(string(f.Input)))
+		if f.Expected != nil {
+			fmt.Fprintf(w, "    %s %s\n", oracleLabel, clipLine(string(f.Expected)))
+		}
+		if f.Actual != nil {
+			fmt.Fprintf(w, "    implementation: %s\n", clipLine(string(f.Actual)))
+		}
+		if f.Detail != "" {
+			fmt.Fprintf(w, "    detail:         %s\n", clipLine(f.Detail))
+		}
+		for _, d := range f.Diffs {
+			fmt.Fprintf(w, "    %s\n", clipLine(d))
+		}
+		switch em, ok := files[f]; {
+		case f.Class == fuzz.ClassReference:
+			fmt.Fprintln(w, "    (a failure of the reference itself: please report it; no vector written)")
+		case f.Class == fuzz.ClassOracle:
+			fmt.Fprintln(w, "    (the oracle failed, or answered an error the implementation did not give: no vector written)")
+		case ok && em.Kept:
+			fmt.Fprintf(w, "    vector:         %s (already there)\n", em.Path)
+		case ok:
+			fmt.Fprintf(w, "    vector:         %s\n", em.Path)
+		default:
+			fmt.Fprintln(w, "    vector:         none written (see the error below)")
+		}
+	}
+	if !rep.Diverged() {
+		fmt.Fprintln(w, "no divergences")
+		return
+	}
+	fmt.Fprintf(w, "\n%d findings (%d divergent executions), %d vector files written to %s, %d already there\n",
+		len(rep.Findings), rep.Divergent, written, dir, kept)
+	fmt.Fprintf(w, "replay: %s\n", run.Replay)
+	if oracle != "" {
+		fmt.Fprintln(w, "the vectors expect the oracle's answers: replaying them against the oracle itself passes")
+	}
+}
+
+// clipLine renders an implementation's text on one line (safetext.Text)
+// and clips it to about 300 characters.
+func clipLine(s string) string {
+	s = safetext.Text(s)
+	if r := []rune(s); len(r) > 300 {
+		return string(r[:150]) + fmt.Sprintf("…(%d more)…", len(r)-300) + string(r[len(r)-150:])
+	}
+	return s
+}

@@ -1,0 +1,255 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/conform-suite/conform/protocol"
+	"github.com/conform-suite/conform/runner"
+)
+
+// jsonHead is the JSON report (schemas/report.schema.json) but for its
+// results, which WriteJSON writes one by one.
+type jsonHead struct {
+	Schema         string               `json:"$schema"`
+	SuiteVersion   string               `json:"suite_version"`
+	Protocol       int                  `json:"protocol"`
+	Implementation *protocol.Hello      `json:"implementation"`
+	Conform        *runner.Identity     `json:"conform,omitempty"`
+	Transport      string               `json:"transport"`
+	Profile        string               `json:"profile"`
+	Shard          *string              `json:"shard"`
+	Started        string               `json:"started"`
+	DurationMS     float64              `json:"duration_ms"`
+	Totals         jsonTotals           `json:"totals"`
+	Stale          []jsonStale          `json:"stale_expectations"`
+	Codeless       []jsonCodeless       `json:"codeless_refusals"`
+	Verdict        jsonVerdict          `json:"verdict"`
+	Requirements   []jsonRequirement    `json:"requirements"`
+	Conformance    []runner.LevelRollup `json:"conformance"`
+}
+
+type jsonTotals struct {
+	Total       int                    `json:"total"`
+	Passed      int                    `json:"passed"`
+	Failed      int                    `json:"failed"`
+	Skipped     int                    `json:"skipped"`
+	Interrupted int                    `json:"interrupted"`
+	Codeless    int                    `json:"codeless"`
+	Stale       int                    `json:"stale"`
+	ByOutcome   map[runner.Outcome]int `json:"by_outcome"`
+}
+
+type jsonCodeless struct {
+	ID      string         `json:"id"`
+	Outcome runner.Outcome `json:"outcome"`
+	Member  string         `json:"member"`
+	Code    string         `json:"code"`
+}
+
+type jsonVerdict struct {
+	Passed   bool     `json:"passed"`
+	Problems []string `json:"problems"`
+}
+
+type jsonResult struct {
+	ID           string          `json:"id"`
+	Op           string          `json:"op"`
+	Outcome      runner.Outcome  `json:"outcome"`
+	Kind         string          `json:"kind"`
+	Required     bool            `json:"required,omitempty"`
+	Codeless     string          `json:"codeless,omitempty"`
+	Requirements []string        `json:"requirements"`
+	DurationMS   float64         `json:"duration_ms"`
+	Detail       string          `json:"detail,omitempty"`
+	Diffs        []string        `json:"diffs,omitempty"`
+	Reason       string          `json:"reason,omitempty"`
+	Request      string          `json:"request,omitempty"`
+	Expected     json.RawMessage `json:"expected,omitempty"`
+	Actual       json.RawMessage `json:"actual,omitempty"`
+	Clipped      *jsonClipped    `json:"actual_clipped,omitempty"`
+	Stderr       string          `json:"stderr,omitempty"`
+	Recorded     *jsonRecorded   `json:"recorded,omitempty"`
+}
+
+// jsonRecorded is the divergence record a result was graded against.
+type jsonRecorded struct {
+	System string `json:"system"`
+	Reason string `json:"reason"`
+}
+
+type jsonClipped struct {
+	Size   int    `json:"size"`
+	SHA256 string `json:"sha256"`
+	Prefix string `json:"prefix"`
+}
+
+type jsonStale struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+	Line   int    `json:"line"`
+}
+
+type jsonRequirement struct {
+	ID      string         `json:"id"`
+	Level   string         `json:"level,omitempty"`
+	Outcome runner.Outcome `json:"outcome"`
+	Vectors int            `json:"vectors"`
+	Failing []string       `json:"failing,omitempty"`
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// JSON writes the JSON report. Failing results carry the request line,
+// the expected and actual outputs and the details; passing ones only their
+// outcome and duration. An actual output longer than MaxAnswerKept is given
+// by its size, SHA-256 and first bytes (actual_clipped). The results are
+// written one at a time: the report is never held whole in memory.
+func JSON(w io.Writer, r *runner.Report) error {
+	t := r.Totals()
+	head := jsonHead{
+		Schema:         "https://conform-suite.github.io/schemas/report.schema.json",
+		SuiteVersion:   r.SuiteVersion,
+		Protocol:       protocol.Version,
+		Implementation: r.Implementation,
+		Conform:        r.Conform,
+		Transport:      r.Transport,
+		Profile:        runner.ProfileName(r.Profile),
+		Started:        r.Started.UTC().Format(time.RFC3339Nano),
+		DurationMS:     ms(r.Duration),
+		Totals:         jsonTotals(t),
+		Stale:          []jsonStale{},
+		Codeless:       []jsonCodeless{},
+		Verdict:        jsonVerdict{Passed: !r.Failed(), Problems: r.Problems()},
+		Requirements:   []jsonRequirement{},
+		Conformance:    r.Conformance(),
+	}
+	if sh := r.Shard.String(); sh != "" {
+		head.Shard = &sh
+	}
+	for _, res := range r.CodelessResults() {
+		head.Codeless = append(head.Codeless, jsonCodeless{res.Vector.ID, res.Outcome, res.Codeless.Member, res.Codeless.Code})
+	}
+	if head.Verdict.Problems == nil {
+		head.Verdict.Problems = []string{}
+	}
+	for _, x := range r.Stale {
+		head.Stale = append(head.Stale, jsonStale(x))
+	}
+	for _, rr := range r.Requirements() {
+		head.Requirements = append(head.Requirements, jsonRequirement{rr.ID, string(rr.Level), rr.Outcome, rr.Vectors, rr.Failing})
+	}
+	bw := bufio.NewWriter(w)
+	jw := &jsonWriter{w: bw}
+	jw.raw("{\n")
+	jw.member("$schema", head.Schema)
+	jw.member("suite_version", head.SuiteVersion)
+	jw.member("protocol", head.Protocol)
+	jw.member("implementation", head.Implementation)
+	if head.Conform != nil {
+		jw.member("conform", head.Conform)
+	}
+	jw.member("transport", head.Transport)
+	jw.member("profile", head.Profile)
+	jw.member("shard", head.Shard)
+	jw.member("started", head.Started)
+	jw.member("duration_ms", head.DurationMS)
+	jw.member("totals", head.Totals)
+	if len(r.Results) == 0 {
+		jw.raw(`  "results": [],` + "\n")
+	} else {
+		jw.raw(`  "results": [`)
+		for i := range r.Results {
+			if i > 0 {
+				jw.raw(",")
+			}
+			jw.raw("\n    ")
+			jw.value(jsonResultOf(&r.Results[i]), "    ")
+		}
+		jw.raw("\n  ],\n")
+	}
+	jw.member("stale_expectations", head.Stale)
+	jw.member("codeless_refusals", head.Codeless)
+	jw.member("verdict", head.Verdict)
+	jw.member("requirements", head.Requirements)
+	jw.last("conformance", head.Conformance)
+	jw.raw("}\n")
+	if jw.err != nil {
+		return jw.err
+	}
+	return bw.Flush()
+}
+
+// jsonResultOf is one result of the JSON report.
+func jsonResultOf(res *runner.Result) jsonResult {
+	jr := jsonResult{
+		ID: res.Vector.ID, Op: res.Vector.Op, Outcome: res.Outcome, Kind: res.Kind(),
+		Requirements: res.Vector.Requirements, DurationMS: ms(res.Duration),
+		Detail: res.Detail, Diffs: res.Diffs, Reason: res.Reason, Required: res.Required,
+	}
+	if d := res.Recorded; d != nil {
+		jr.Recorded = &jsonRecorded{d.System, d.Reason}
+	}
+	if c := res.Codeless; c != nil {
+		jr.Codeless = c.Member
+	}
+	if jr.Requirements == nil {
+		jr.Requirements = []string{}
+	}
+	if res.Failed() || res.Outcome == runner.XFail {
+		jr.Request, _ = runner.RequestLine(res.Request)
+		jr.Request = strings.TrimSuffix(jr.Request, "\n")
+		jr.Expected, jr.Actual, jr.Stderr = res.Expected, res.Actual, res.Stderr
+		if c := res.Clipped; c != nil {
+			jr.Clipped = &jsonClipped{c.Size, c.SHA256, c.Prefix}
+		}
+	}
+	return jr
+}
+
+// jsonWriter writes an indented JSON object member by member, keeping the
+// first error.
+type jsonWriter struct {
+	w   *bufio.Writer
+	err error
+}
+
+func (j *jsonWriter) raw(s string) {
+	if j.err == nil {
+		_, j.err = j.w.WriteString(s)
+	}
+}
+
+// value writes v indented as a value nested at the given prefix.
+func (j *jsonWriter) value(v any, prefix string) {
+	if j.err != nil {
+		return
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		j.err = err
+		return
+	}
+	_, j.err = j.w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+}
+
+func (j *jsonWriter) member(name string, v any) {
+	j.last(name, v)
+	j.raw(",\n")
+}
+
+func (j *jsonWriter) last(name string, v any) {
+	j.raw("  " + strconv.Quote(name) + ": ")
+	j.value(v, "  ")
+	if name == "conformance" {
+		j.raw("\n")
+	}
+}

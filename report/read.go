@@ -1,0 +1,119 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/conform-suite/conform/protocol"
+	"github.com/conform-suite/conform/runner"
+	"github.com/conform-suite/conform/spec"
+	"github.com/conform-suite/conform/vectors"
+)
+
+// jsonReport is a JSON report as ReadJSON decodes it: the members JSON
+// writes, with the profile read as it is (an older report may name it in
+// an object) and the results whole.
+type jsonReport struct {
+	jsonHead
+	Profile json.RawMessage `json:"profile"`
+	Results []jsonResult    `json:"results"`
+}
+
+// ReadJSON reads a JSON report (schemas/report.schema.json, as JSON writes
+// it) back into the runner's types: each result with the outcome the run
+// gave it, its requirements, what went wrong and the answers a failure
+// kept. sp, when not nil, gives the requirements their levels and texts.
+// Members it does not know are ignored, so a newer conform's reports
+// read; the totals, verdict and roll-ups are not read but made again from
+// the results, as they were made when the report was written. A result
+// without its id, op or a known outcome is an error.
+func ReadJSON(data []byte, sp *spec.Spec) (*runner.Report, error) {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("not a conform JSON report: %v", err)
+	}
+	if _, ok := probe["results"]; !ok {
+		return nil, errors.New(`not a conform JSON report: it has no "results" member (write one with 'conform run --json FILE')`)
+	}
+	var jr jsonReport
+	if err := json.Unmarshal(data, &jr); err != nil {
+		return nil, fmt.Errorf("not a conform JSON report: %v", err)
+	}
+	r := &runner.Report{
+		SuiteVersion: jr.SuiteVersion, Implementation: jr.Implementation, Transport: jr.Transport,
+		Duration: time.Duration(jr.DurationMS * float64(time.Millisecond)), Conform: jr.Conform, Spec: sp,
+		Profile: profileName(jr.Profile),
+	}
+	if jr.Started != "" {
+		t, err := time.Parse(time.RFC3339Nano, jr.Started)
+		if err != nil {
+			return nil, fmt.Errorf("started: %v", err)
+		}
+		r.Started = t
+	}
+	if jr.Shard != nil && *jr.Shard != "" {
+		sh, err := runner.ParseShard(*jr.Shard)
+		if err != nil {
+			return nil, fmt.Errorf("shard: %v", err)
+		}
+		r.Shard = sh
+	}
+	for _, x := range jr.Stale {
+		r.Stale = append(r.Stale, runner.Expectation(x))
+	}
+	codes := map[string]string{}
+	for _, c := range jr.Codeless {
+		codes[c.ID] = c.Code
+	}
+	for i, x := range jr.Results {
+		if x.ID == "" || x.Op == "" || !slices.Contains(runner.Outcomes, x.Outcome) {
+			return nil, fmt.Errorf("result %d lacks its id, op or a known outcome", i)
+		}
+		res := runner.Result{
+			Vector:  &vectors.Vector{ID: x.ID, Op: x.Op, Requirements: x.Requirements},
+			Outcome: x.Outcome, Required: x.Required, Detail: x.Detail, Diffs: x.Diffs, Reason: x.Reason,
+			Expected: x.Expected, Actual: x.Actual, Stderr: x.Stderr,
+			Duration: time.Duration(x.DurationMS * float64(time.Millisecond)),
+		}
+		switch x.Kind {
+		case runner.AcceptedWrongly.String():
+			res.Comparison = runner.AcceptedWrongly
+		case runner.RejectedWrongly.String():
+			res.Comparison = runner.RejectedWrongly
+		}
+		if x.Request != "" {
+			req, bad := protocol.ParseRequest([]byte(x.Request))
+			if bad != nil {
+				return nil, fmt.Errorf("result %s: the request is not a protocol request: %s", x.ID, bad.Error.Message)
+			}
+			res.Request = req
+		}
+		if c := x.Clipped; c != nil {
+			res.Clipped = &runner.Clipped{Size: c.Size, SHA256: c.SHA256, Prefix: c.Prefix}
+		}
+		if d := x.Recorded; d != nil {
+			res.Recorded = &vectors.Divergence{System: d.System, Reason: d.Reason}
+		}
+		if x.Codeless != "" {
+			res.Codeless = &runner.CodelessRefusal{Member: x.Codeless, Code: codes[x.ID]}
+		}
+		r.Results = append(r.Results, res)
+	}
+	return r, nil
+}
+
+// profileName is a report's profile: a string, or an object's "name".
+func profileName(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var o struct {
+		Name string `json:"name"`
+	}
+	json.Unmarshal(raw, &o)
+	return o.Name
+}
