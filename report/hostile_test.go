@@ -20,6 +20,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/conform-suite/conform/internal/fixture"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
@@ -139,7 +140,7 @@ func TestBigAnswersBoundedMemory(t *testing.T) {
 	if err := JSON(&one, small); err != nil {
 		t.Fatal(err)
 	}
-	if err := validate(t, schema(t, "report.schema.json"), one.Bytes()); err != nil {
+	if err := fixture.Validate("report.schema.json", one.Bytes()); err != nil {
 		t.Errorf("the JSON report with clipped answers does not match report.schema.json: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conform-suite/conform/internal/fixture"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 )
@@ -16,7 +17,7 @@ import (
 // wall-clock time, not 8s; a second op's requests 1s apart, 0.5s each, span
 // 1.5s.
 func TestJUnitSuiteTimeIsWallClock(t *testing.T) {
-	vs := testVectors()
+	vs := fixture.Vectors()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var results []runner.Result
 	for range 4 {

@@ -7,14 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conform-suite/conform/internal/fixture"
 	"github.com/conform-suite/conform/runner"
 )
 
 // TestReportsNameTheProfile renders a run under t3code's profile in every
 // format: each names the profile, and the JSON report validates.
 func TestReportsNameTheProfile(t *testing.T) {
-	vs := profileVectors(t)
-	r := &runner.Runner{Impl: scripted{"1": `{"output":{"x":1}}`, "2": `{"error":{"kind":"internal","message":""}}`, "3": `{"output":{"rejected":{}}}`, "4": `{"output":{"citation":{"text":"b"}}}`}, Profile: "t3code", Parallel: 1}
+	vs, err := fixture.ProfileVectors()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner.Runner{Impl: fixture.Scripted{"1": `{"output":{"x":1}}`, "2": `{"error":{"kind":"internal","message":""}}`, "3": `{"output":{"rejected":{}}}`, "4": `{"output":{"citation":{"text":"b"}}}`}, Profile: "t3code", Parallel: 1}
 	rep := &runner.Report{SuiteVersion: runner.SuiteVersion, Transport: "test", Results: r.Run(context.Background(), vs), Profile: "t3code"}
 	const detail = "3 vectors graded against the answers recorded for t3code, the others against the specification"
 	var text, js, junit, tap, md bytes.Buffer
@@ -40,7 +44,7 @@ func TestReportsNameTheProfile(t *testing.T) {
 			}
 		}
 	}
-	if err := validate(t, schema(t, "report.schema.json"), js.Bytes()); err != nil {
+	if err := fixture.Validate("report.schema.json", js.Bytes()); err != nil {
 		t.Errorf("JSON report: %v", err)
 	}
 	var suites JUnitSuites

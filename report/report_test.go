@@ -8,36 +8,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/conform-suite/conform/internal/schemaset"
+	"github.com/conform-suite/conform/internal/fixture"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/spec"
 )
 
-// schemaFile validates documents against one schema of schemas/.
-type schemaFile struct {
-	set           *schemaset.Set
-	file, pointer string
-}
-
-func schema(t *testing.T, url string) schemaFile {
-	t.Helper()
-	set, err := schemaset.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	file, pointer, _ := strings.Cut(url, "#")
-	return schemaFile{set, file, pointer}
-}
-
-func validate(t *testing.T, s schemaFile, data []byte) error {
-	t.Helper()
-	return s.set.Validate(s.file, s.pointer, data)
-}
-
 // sampleReport has one result of every outcome, a stale entry and a spec.
 func sampleReport(t *testing.T) *runner.Report {
-	vs := testVectors()
+	vs := fixture.Vectors()
 	req := func(i int) protocol.Request {
 		return protocol.Request{ID: protocol.IntID(int64(i + 1)), Op: vs[i%len(vs)].Op, Input: json.RawMessage(`{"text": "a\u00e9😀"}`)}
 	}
@@ -111,7 +90,7 @@ func TestWriteJSONValidates(t *testing.T) {
 	if err := JSON(&b, sampleReport(t)); err != nil {
 		t.Fatal(err)
 	}
-	if err := validate(t, schema(t, "report.schema.json"), b.Bytes()); err != nil {
+	if err := fixture.Validate("report.schema.json", b.Bytes()); err != nil {
 		t.Fatalf("WriteJSON() does not match report.schema.json: %v\n%s", err, b.String())
 	}
 	var got struct {

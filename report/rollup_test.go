@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/conform-suite/conform/runner"
+	"github.com/conform-suite/conform/spec"
 )
 
 // TestConformanceInReports checks that the text report ends its summary
@@ -40,5 +41,33 @@ func TestConformanceInReports(t *testing.T) {
 	}
 	if want := r.Conformance(); !slices.Equal(got.Conformance, want) {
 		t.Errorf("WriteJSON() conformance = %+v, want %+v", got.Conformance, want)
+	}
+}
+
+func TestConformance(t *testing.T) {
+	got := rollupReport(t).Conformance()
+	want := []runner.LevelRollup{
+		{Level: spec.Must, Tested: 2, Conforming: 1, Unsupported: 1},
+		{Level: spec.Should, Tested: 1, Conforming: 1},
+		{Level: spec.May, Tested: 1, Conforming: 0},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Conformance() = %+v, want %+v", got, want)
+	}
+}
+
+func TestLevelSummary(t *testing.T) {
+	tests := []struct {
+		l    runner.LevelRollup
+		want string
+	}{
+		{runner.LevelRollup{Level: spec.Must, Tested: 214, Conforming: 212}, "conforms to 212 of 214 MUST requirements run"},
+		{runner.LevelRollup{Level: spec.Must, Tested: 2, Conforming: 1, Unsupported: 3}, "conforms to 1 of 2 MUST requirements run (3 more unsupported)"},
+		{runner.LevelRollup{Level: spec.May}, "conforms to 0 of 0 MAY requirements run"},
+	}
+	for _, tt := range tests {
+		if got := tt.l.Summary(); got != tt.want {
+			t.Errorf("%+v.Summary() = %q, want %q", tt.l, got, tt.want)
+		}
 	}
 }

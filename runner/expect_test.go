@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/conform-suite/conform/internal/fixture"
 )
 
 func TestParseExpectations(t *testing.T) {
@@ -29,7 +31,7 @@ func TestParseExpectations(t *testing.T) {
 }
 
 func TestExpectationsApply(t *testing.T) {
-	vs := testVectors()
+	vs := fixture.Vectors()
 	results := []Result{
 		{Vector: vs[0], Outcome: Fail},        // listed: xfail
 		{Vector: vs[1], Outcome: Pass},        // listed: xpass
@@ -65,7 +67,7 @@ func TestExpectationsApply(t *testing.T) {
 }
 
 func TestWriteExpectationsRoundTrip(t *testing.T) {
-	vs := testVectors()
+	vs := fixture.Vectors()
 	results := []Result{
 		{Vector: vs[0], Outcome: Fail, Comparison: AcceptedWrongly, Diffs: []string{"$: want {\"rejected\":{}}, got {}"}},
 		{Vector: vs[1], Outcome: Pass},

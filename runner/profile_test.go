@@ -2,56 +2,11 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/conform-suite/conform/protocol"
-	"github.com/conform-suite/conform/vectors"
+	"github.com/conform-suite/conform/internal/fixture"
 )
-
-// profileCorpus has one vector per way a profile can grade: a recorded
-// output, a recorded error, a recorded refusal without a code, and no record
-// at all (graded as under the default profile).
-const profileCorpus = `{"op": "quote.parse", "description": "d", "vectors": [
-  {"id": "quote.parse/out", "description": "d", "requirements": ["QUOTE-LINK-001"], "input": {"href": "1"},
-   "expect": {"output": {"rejected": {"code": "QUOTE_SCHEME"}}},
-   "divergences": [{"system": "t3code", "reason": "r1", "output": {"citation": {"text": "\udc00"}}}]},
-  {"id": "quote.parse/err", "description": "d", "requirements": ["QUOTE-LINK-001"], "input": {"href": "2"},
-   "expect": {"output": {"rejected": {"code": "QUOTE_SCHEME"}}},
-   "divergences": [{"system": "t3code", "reason": "r2", "error": {"kind": "internal", "message": "URIError"}}]},
-  {"id": "quote.parse/refuses", "description": "d", "requirements": ["QUOTE-LINK-001"], "input": {"href": "3"},
-   "expect": {"output": {"citation": {"text": "a"}}},
-   "divergences": [{"system": "t3code", "reason": "r3", "output": {"rejected": {}}}]},
-  {"id": "quote.parse/plain", "description": "d", "requirements": ["QUOTE-LINK-001"], "input": {"href": "4"},
-   "expect": {"output": {"citation": {"text": "b"}}}}
-]}`
-
-// scripted answers each request with the answer written for its input's
-// href, byte for byte.
-type scripted map[string]string
-
-func (s scripted) Call(_ context.Context, req protocol.Request) (protocol.Response, error) {
-	var in struct{ Href string }
-	json.Unmarshal(req.Input, &in)
-	var resp protocol.Response
-	if err := json.Unmarshal([]byte(s[in.Href]), &resp); err != nil {
-		return protocol.Response{}, err
-	}
-	resp.ID = req.ID
-	return resp, nil
-}
-
-func (scripted) Close() error { return nil }
-
-func profileVectors(t *testing.T) []*vectors.Vector {
-	t.Helper()
-	f, err := vectors.Parse("parse.json", []byte(profileCorpus))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f.Vectors
-}
 
 func outcomes(results []Result) map[string]string {
 	m := map[string]string{}
@@ -67,20 +22,23 @@ func outcomes(results []Result) map[string]string {
 // divergence under the default one; one that answers the specification does
 // the opposite.
 func TestProfileGrading(t *testing.T) {
-	vs := profileVectors(t)
-	asRecorded := scripted{
+	vs, err := fixture.ProfileVectors()
+	if err != nil {
+		t.Fatal(err)
+	}
+	asRecorded := fixture.Scripted{
 		"1": `{"output": {"citation": {"text": "\udc00"}}}`,
 		"2": `{"error": {"kind": "internal", "message": "another message"}}`,
 		"3": `{"output": {"rejected": {"code": "QUOTE_ANY"}}}`, // a code where the record has none
 		"4": `{"output": {"citation": {"text": "b"}}}`,
 	}
-	asSpec := scripted{
+	asSpec := fixture.Scripted{
 		"1": `{"output": {"rejected": {"code": "QUOTE_SCHEME"}}}`,
 		"2": `{"output": {"rejected": {"code": "QUOTE_SCHEME"}}}`,
 		"3": `{"output": {"citation": {"text": "a"}}}`,
 		"4": `{"output": {"citation": {"text": "b"}}}`,
 	}
-	wrongError := scripted{
+	wrongError := fixture.Scripted{
 		"1": `{"output": {"citation": {"text": "\udc01"}}}`, // not the recorded lone surrogate
 		"2": `{"error": {"kind": "bad_request", "message": "m"}}`,
 		"3": `{"output": {"citation": {"text": "a"}}}`,
@@ -88,7 +46,7 @@ func TestProfileGrading(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name    string
-		impl    scripted
+		impl    fixture.Scripted
 		profile string
 		want    map[string]string
 	}{

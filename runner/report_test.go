@@ -8,30 +8,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/conform-suite/conform/internal/schemaset"
+	"github.com/conform-suite/conform/internal/fixture"
 	"github.com/conform-suite/conform/protocol"
 )
-
-// schemaFile validates documents against one schema of schemas/.
-type schemaFile struct {
-	set           *schemaset.Set
-	file, pointer string
-}
-
-func schema(t *testing.T, url string) schemaFile {
-	t.Helper()
-	set, err := schemaset.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	file, pointer, _ := strings.Cut(url, "#")
-	return schemaFile{set, file, pointer}
-}
-
-func validate(t *testing.T, s schemaFile, data []byte) error {
-	t.Helper()
-	return s.set.Validate(s.file, s.pointer, data)
-}
 
 // TestShortKeepsUTF8 checks that eliding the middle of a long value never
 // cuts a UTF-8 sequence, whatever the alignment of multi-byte characters.
@@ -65,14 +44,14 @@ func TestServeStdioAnswersValidate(t *testing.T) {
 	if err := protocol.ServeStdio(context.Background(), InProcess{}, strings.NewReader(in), &out, 0); err != nil {
 		t.Fatal(err)
 	}
-	resp := schema(t, "protocol.schema.json#/$defs/response")
+	resp := "protocol.schema.json#/$defs/response"
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	wantIDs := []string{"0", `"s"`, "null", "3", "null", "7", "null"}
 	if len(lines) != len(wantIDs) {
 		t.Fatalf("ServeStdio wrote %d lines, want %d:\n%s", len(lines), len(wantIDs), out.String())
 	}
 	for i, l := range lines {
-		if err := validate(t, resp, []byte(l)); err != nil {
+		if err := fixture.Validate(resp, []byte(l)); err != nil {
 			t.Errorf("answer %q: %v", l, err)
 		}
 		r, err := protocol.ParseAnswer([]byte(l))
@@ -83,10 +62,10 @@ func TestServeStdioAnswersValidate(t *testing.T) {
 			t.Errorf("answer %d id = %s, want %s", i, r.ID, wantIDs[i])
 		}
 	}
-	hello := schema(t, "protocol.schema.json#/$defs/hello_output")
+	hello := "protocol.schema.json#/$defs/hello_output"
 	var first struct{ Output json.RawMessage }
 	json.Unmarshal([]byte(lines[0]), &first)
-	if err := validate(t, hello, first.Output); err != nil {
+	if err := fixture.Validate(hello, first.Output); err != nil {
 		t.Errorf("hello output %s: %v", first.Output, err)
 	}
 }

@@ -1,27 +1,13 @@
 package runner
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/conform-suite/conform/internal/fixture"
 	"github.com/conform-suite/conform/vectors"
 )
-
-func testVectors() []*vectors.Vector {
-	mk := func(id string, reqs []string, tags ...string) *vectors.Vector {
-		op, _, _ := strings.Cut(id, "/")
-		return &vectors.Vector{ID: id, Op: op, Requirements: reqs, Tags: tags, Input: json.RawMessage(`{}`), Expect: vectors.Expect{Output: json.RawMessage(`{}`)}}
-	}
-	return []*vectors.Vector{
-		mk("quote.parse/duplicate-text", []string{"QUOTE-LINK-012"}, "boundary"),
-		mk("quote.parse/lone-surrogate", []string{"QUOTE-LINK-020"}, "astral"),
-		mk("quote.format/plain", []string{"QUOTE-LINK-001"}),
-		mk("marker.strip/astral-offset", []string{"MARKER-STRIP-004"}, "astral"),
-		mk("selref.ingest/long-label", []string{"SELREF-INGEST-003", "SELREF-INGEST-004"}),
-	}
-}
 
 func ids(vs []*vectors.Vector) string {
 	var out []string
@@ -50,7 +36,7 @@ func TestSelect(t *testing.T) {
 		{"shard of a selection", Selection{Suites: []string{"quote"}, Shard: Shard{2, 2}}, "quote.parse/lone-surrogate"},
 	}
 	for _, tt := range tests {
-		if got := ids(tt.sel.Select(testVectors())); got != tt.want {
+		if got := ids(tt.sel.Select(fixture.Vectors())); got != tt.want {
 			t.Errorf("%s: Select(%+v) = %q, want %q", tt.name, tt.sel, got, tt.want)
 		}
 	}
@@ -59,7 +45,7 @@ func TestSelect(t *testing.T) {
 // TestShardsPartition checks the property shards promise: disjoint, and
 // together the whole selection.
 func TestShardsPartition(t *testing.T) {
-	all := testVectors()
+	all := fixture.Vectors()
 	for n := 1; n <= 7; n++ {
 		var union []string
 		for i := 1; i <= n; i++ {
