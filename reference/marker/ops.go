@@ -79,7 +79,7 @@ func catalog(parts *[]partIn) (*Catalog, any, error) {
 func rejection(err error) any {
 	var e *Error
 	if errors.As(err, &e) {
-		return opkit.Reject(e.Code)
+		return opkit.Reject(string(e.Code))
 	}
 	return nil
 }

@@ -148,7 +148,7 @@ func (b *ByteStream) Write(chunk []byte) (string, error) {
 // is invalid UTF-8.
 func (b *ByteStream) Close() (string, []Citation, []string, error) {
 	if b.err == nil && len(b.partial) > 0 {
-		b.err = &Error{Code: CodeInvalidUTF8, Offset: b.seen, Detail: "stream ends inside a UTF-8 sequence"}
+		b.err = reject(CodeInvalidUTF8, b.seen, "", "stream ends inside a UTF-8 sequence")
 	}
 	if b.err != nil {
 		return "", nil, nil, b.err
@@ -170,7 +170,7 @@ func (b *ByteStream) fail(data []byte) error {
 		}
 		data, off = data[n:], off+n
 	}
-	b.err = &Error{Code: CodeInvalidUTF8, Offset: off, Detail: "invalid UTF-8"}
+	b.err = reject(CodeInvalidUTF8, off, "", "invalid UTF-8")
 	return b.err
 }
 

@@ -2,6 +2,7 @@ package marker
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -37,7 +38,7 @@ func NewCatalog(ids []string) (*Catalog, error) {
 	c := &Catalog{ids: ids, index: make(map[string]int, len(ids))}
 	for i, id := range ids {
 		if _, dup := c.index[id]; dup {
-			return nil, &Error{Code: CodeDuplicatePartID, Offset: -1, Detail: "part id " + id + " given twice"}
+			return nil, reject(CodeDuplicatePartID, -1, "parts", "part id "+strconv.Quote(id)+" given twice")
 		}
 		c.index[id] = i
 	}

@@ -39,15 +39,18 @@ const (
 )
 
 // Error is the one error type of the package: a citation, href, selection,
-// prompt or navigation location refused for the reason Code. Field names
-// the citation field, query key or input at fault, when there is one. The
-// message text is not API.
+// prompt or navigation location refused for the reason Code. It has the
+// shape of the reference's other packages' errors (marker.Error,
+// selref.Error): Code is stable, Offset and Path say where when the code
+// has a place, Err is a cause beyond the code. The message text is not API.
 //
 // The package's only sentinels, [ErrAmbiguous] and [ErrNotFound], are not
 // refusals: they are the two answers of [Resolve] that are not a match.
 type Error struct {
-	Code  Code
-	Field string
+	Code   Code
+	Offset int    // where in the input, in UTF-16 units; -1 when the code has no single place
+	Path   string // the citation field, query key or input at fault, or ""
+	Err    error  // the cause beyond the code, or nil
 }
 
 // codeText describes each code of the package, for error messages only.
@@ -96,10 +99,19 @@ var codeText = map[Code]string{
 
 func (e *Error) Error() string {
 	msg := "quote: " + codeText[e.Code]
-	if e.Field != "" {
-		msg += fmt.Sprintf(" (%s)", e.Field)
+	if e.Offset >= 0 {
+		msg += fmt.Sprintf(" at unit %d", e.Offset)
+	}
+	if e.Path != "" {
+		msg += fmt.Sprintf(" (%s)", e.Path)
+	}
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
 	}
 	return msg + " [" + string(e.Code) + "]"
 }
 
-func fail(code Code, field string) *Error { return &Error{Code: code, Field: field} }
+// Unwrap returns the cause beyond the code, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+func fail(code Code, path string) *Error { return &Error{Code: code, Offset: -1, Path: path} }

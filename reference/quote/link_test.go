@@ -82,7 +82,7 @@ func TestParseErrorIsTyped(t *testing.T) {
 			t.Errorf("Parse(%q) = %v, %v, want an *Error", tt.href, c, err)
 			continue
 		}
-		if e.Code != tt.code || e.Field != tt.field {
+		if e.Code != tt.code || e.Path != tt.field {
 			t.Errorf("Parse(%q) error = %+v, want code %s field %q", tt.href, *e, tt.code, tt.field)
 		}
 		if c != (Citation{}) {
@@ -101,7 +101,7 @@ func TestFormatRejectsInvalidUTF8(t *testing.T) {
 	c := Citation{Version: 1, EnvironmentID: "a", ThreadID: "b", MessageID: "c", Text: "q", End: 1, Comment: ptr("x\xed\xa0\x80")}
 	_, err := FormatLink(c)
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeUnpairedSurrogate || e.Field != "comment" {
+	if !errors.As(err, &e) || e.Code != CodeUnpairedSurrogate || e.Path != "comment" {
 		t.Errorf("FormatLink(%+v) error = %v, want %s on comment", c, err, CodeUnpairedSurrogate)
 	}
 }

@@ -21,21 +21,31 @@ var (
 	ErrNoAddress  = errors.New("selref: no address")
 )
 
-// Error reports that [Ingest] dropped a reference. Code is the stable part;
+// Error is the one error type of the package: [Ingest] dropped a
+// reference for the reason Code, in the shape of the reference's other
+// packages' errors (quote.Error, marker.Error). Code is the stable part;
 // the message text is not API.
 type Error struct {
-	Code Code
-	Err  error // ErrBlankLabel or ErrNoAddress
+	Code   Code
+	Offset int    // always -1: a drop has no single place in the input
+	Path   string // the member at fault: "label", or "" for the addresses
+	Err    error  // ErrBlankLabel or ErrNoAddress
 }
 
-func (e *Error) Error() string { return e.Err.Error() + " (" + string(e.Code) + ")" }
+func (e *Error) Error() string {
+	msg := e.Err.Error()
+	if e.Path != "" {
+		msg += " (" + e.Path + ")"
+	}
+	return msg + " [" + string(e.Code) + "]"
+}
 
 // Unwrap returns the sentinel for e's code.
 func (e *Error) Unwrap() error { return e.Err }
 
 func dropped(code Code) *Error {
 	if code == CodeBlankLabel {
-		return &Error{Code: code, Err: ErrBlankLabel}
+		return &Error{Code: code, Offset: -1, Path: "label", Err: ErrBlankLabel}
 	}
-	return &Error{Code: code, Err: ErrNoAddress}
+	return &Error{Code: code, Offset: -1, Err: ErrNoAddress}
 }
