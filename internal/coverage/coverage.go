@@ -7,7 +7,6 @@ package coverage
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"regexp"
@@ -343,68 +342,4 @@ func (r *Report) Lookup(id string) *Entry {
 		}
 	}
 	return nil
-}
-
-// WriteText writes the report for people: one line per requirement with its
-// level and counts, the vectors and scenarios indented below it when
-// verbose, then the ids nothing exercises, the undefined ids named, and a
-// summary per level.
-func (r *Report) WriteText(w io.Writer, verbose bool) {
-	for _, e := range r.Requirements {
-		state := ""
-		switch {
-		case e.Withdrawn:
-			state = "  withdrawn"
-		case !e.Exercised():
-			state = "  NOT EXERCISED"
-		}
-		fmt.Fprintf(w, "%-22s %-11s %3d vectors %3d scenarios%s\n", e.ID, e.Level, len(e.Vectors), len(e.Scenarios), state)
-		if verbose {
-			for _, v := range e.Vectors {
-				fmt.Fprintf(w, "    vector   %s\n", v)
-			}
-			for _, s := range e.Scenarios {
-				fmt.Fprintf(w, "    scenario %s\n", s)
-			}
-		}
-	}
-	if len(r.Unexercised) > 0 {
-		fmt.Fprintf(w, "\nexercised by nothing: %s\n", strings.Join(r.Unexercised, " "))
-	}
-	if len(r.Vectorless) > 0 {
-		fmt.Fprintf(w, "\nmandatory, but named by no vector: %s\n", strings.Join(r.Vectorless, " "))
-	}
-	for _, u := range r.Undefined {
-		fmt.Fprintf(w, "\nundefined requirement %s named by %s", u.ID, u.By)
-	}
-	if len(r.Undefined) > 0 {
-		fmt.Fprintln(w)
-	}
-	for _, sd := range r.Seeds {
-		cites := 0
-		for _, st := range sd.Statements {
-			cites += len(st.Requirements)
-		}
-		fmt.Fprintf(w, "\nseed %s %q (%s): %d statements cited by %d requirement references, %d out of scope\n",
-			sd.Seed, sd.Title, sd.Suite, len(sd.Statements), cites, len(sd.OutOfScope))
-		for _, st := range sd.Statements {
-			fmt.Fprintf(w, "    cited        %q: %s\n", st.Quote, strings.Join(st.Requirements, " "))
-		}
-		for _, o := range sd.OutOfScope {
-			fmt.Fprintf(w, "    out of scope %q: %s:%d\n", o.Quote, o.File, o.Line)
-			if verbose {
-				fmt.Fprintf(w, "        %s\n", o.Reason)
-			}
-		}
-	}
-	for _, p := range r.SeedProblems {
-		fmt.Fprintf(w, "\nseed reference at %s:%d: %s", p.File, p.Line, p.Problem)
-	}
-	if len(r.SeedProblems) > 0 {
-		fmt.Fprintln(w)
-	}
-	fmt.Fprintln(w)
-	for _, t := range r.Totals {
-		fmt.Fprintf(w, "%-11s %d of %d exercised (%d by a vector)\n", t.Level, t.Exercised, t.Total, t.WithVector)
-	}
 }

@@ -1,4 +1,4 @@
-package coverage
+package coverage_test
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/conform-suite/conform/internal/coverage"
+	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
 )
@@ -58,11 +60,11 @@ const testVectors = `{"op": "t.op", "description": "d", "vectors": [
 ]}`
 
 func TestScenarios(t *testing.T) {
-	got, err := Scenarios(fstest.MapFS{"t/f.feature": {Data: []byte(testFeature)}, "t/README.md": {Data: []byte("# x")}, "testdata/x.feature": {Data: []byte("@TEST-Z-001\nFeature: x\n  Scenario: y\n    Given z\n")}})
+	got, err := coverage.Scenarios(fstest.MapFS{"t/f.feature": {Data: []byte(testFeature)}, "t/README.md": {Data: []byte("# x")}, "testdata/x.feature": {Data: []byte("@TEST-Z-001\nFeature: x\n  Scenario: y\n    Given z\n")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Scenario{
+	want := []coverage.Scenario{
 		{File: "t/f.feature", Line: 5, Name: "plain", Requirements: []string{"TEST-A-001", "TEST-A-002"}},
 		{File: "t/f.feature", Line: 10, Name: "in a rule", Requirements: []string{"TEST-A-001", "TEST-A-999"}},
 		{File: "t/f.feature", Line: 13, Name: "outline <x>", Requirements: []string{"TEST-A-001", "TEST-A-002"}},
@@ -79,12 +81,12 @@ func TestScenarios(t *testing.T) {
 }
 
 func TestScenariosBadFeature(t *testing.T) {
-	if _, err := Scenarios(fstest.MapFS{"bad.feature": {Data: []byte("Feature: a\n  Scenario: b\n  Examples:\n  | x |\n  Scenario Outline\n")}}); err == nil {
+	if _, err := coverage.Scenarios(fstest.MapFS{"bad.feature": {Data: []byte("Feature: a\n  Scenario: b\n  Examples:\n  | x |\n  Scenario Outline\n")}}); err == nil {
 		t.Error("Scenarios(bad feature) = nil error, want an error")
 	}
 }
 
-func build(t *testing.T) *Report {
+func build(t *testing.T) *coverage.Report {
 	t.Helper()
 	s, err := spec.Load(fstest.MapFS{"test.md": {Data: []byte(testSpec)}, "other.md": {Data: []byte(otherSpec)}})
 	if err != nil {
@@ -94,11 +96,11 @@ func build(t *testing.T) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := Scenarios(fstest.MapFS{"t/f.feature": {Data: []byte(testFeature)}})
+	sc, err := coverage.Scenarios(fstest.MapFS{"t/f.feature": {Data: []byte(testFeature)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Build(s, c, sc)
+	return coverage.Build(s, c, sc)
 }
 
 func TestBuild(t *testing.T) {
@@ -129,11 +131,11 @@ func TestBuild(t *testing.T) {
 	if want := []string{"TEST-A-003"}; !slices.Equal(r.Unexercised, want) {
 		t.Errorf("Unexercised = %q, want %q (withdrawn ids excluded)", r.Unexercised, want)
 	}
-	wantUndefined := []Undefined{{ID: "TEST-X-001", By: "t.op/two"}, {ID: "TEST-A-999", By: "t/f.feature:10: in a rule"}}
+	wantUndefined := []coverage.Undefined{{ID: "TEST-X-001", By: "t.op/two"}, {ID: "TEST-A-999", By: "t/f.feature:10: in a rule"}}
 	if !slices.Equal(r.Undefined, wantUndefined) {
 		t.Errorf("Undefined = %+v, want %+v", r.Undefined, wantUndefined)
 	}
-	wantTotals := []Totals{
+	wantTotals := []coverage.Totals{
 		{Level: spec.Must, Total: 3, Exercised: 3, WithVector: 1},
 		{Level: spec.MustNot, Total: 1, Exercised: 1, WithVector: 1},
 		{Level: spec.Should, Total: 1, Exercised: 1, WithVector: 0},
@@ -149,7 +151,7 @@ func TestBuild(t *testing.T) {
 
 func TestWriteText(t *testing.T) {
 	var buf bytes.Buffer
-	build(t).WriteText(&buf, true)
+	report.Coverage(&buf, build(t), true)
 	out := buf.String()
 	for _, want := range []string{
 		"TEST-A-001             MUST          1 vectors   4 scenarios\n",
@@ -174,7 +176,7 @@ func TestJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Report
+	var back coverage.Report
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +205,7 @@ func TestSeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Build(s, nil, nil)
+	r := coverage.Build(s, nil, nil)
 	var ids []string
 	for _, sd := range r.Seeds {
 		ids = append(ids, sd.Seed)
@@ -216,7 +218,7 @@ func TestSeeds(t *testing.T) {
 		!slices.Equal(s2.Statements[0].Requirements, []string{"SEL-A-001", "SEL-A-002"}) {
 		t.Errorf("seed 002 = %+v, want one statement cited by SEL-A-001 and SEL-A-002 (the withdrawn one left out)", s2)
 	}
-	if want := []SeedExclusion{{Quote: "No LLM tool.", Reason: "Nothing to implement.", File: "sel.md", Line: 10}}; !slices.Equal(s2.OutOfScope, want) {
+	if want := []coverage.SeedExclusion{{Quote: "No LLM tool.", Reason: "Nothing to implement.", File: "sel.md", Line: 10}}; !slices.Equal(s2.OutOfScope, want) {
 		t.Errorf("seed 002 out of scope = %+v, want %+v", s2.OutOfScope, want)
 	}
 	if st := r.Seeds[1].Statements; len(st) != 0 {
@@ -226,7 +228,7 @@ func TestSeeds(t *testing.T) {
 		t.Errorf("SeedProblems = %+v, Failed = %v; want the unknown seed 007 at line 6, and a failed report", r.SeedProblems, r.Failed())
 	}
 	var buf bytes.Buffer
-	r.WriteText(&buf, true)
+	report.Coverage(&buf, r, true)
 	out := buf.String()
 	for _, want := range []string{
 		"seed 002 \"Selection Reference — what a message pointed to\" (selref): 1 statements cited by 2 requirement references, 1 out of scope\n",

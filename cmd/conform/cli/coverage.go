@@ -1,10 +1,9 @@
 package cli
 
 import (
-	"encoding/json"
-
 	"github.com/conform-suite/conform/features"
 	"github.com/conform-suite/conform/internal/coverage"
+	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
 )
@@ -37,15 +36,13 @@ func (e *env) coverage(args []string) int {
 		e.errorf("%v", err)
 		return ExitUsage
 	}
+	write := func() error { return report.Coverage(e.stdout, r, *verbose) }
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
-			e.errorf("%v", err)
-			return ExitUsage
-		}
-	} else {
-		r.WriteText(e.stdout, *verbose)
+		write = func() error { return report.CoverageJSON(e.stdout, r) }
+	}
+	if err := write(); err != nil {
+		e.errorf("%v", err)
+		return ExitUsage
 	}
 	if r.Failed() {
 		return ExitFailed
