@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 // Unit tests of what the vectors cannot see: the snap set class by class,
@@ -121,23 +120,4 @@ func TestStreamMemoryBounded(t *testing.T) {
 	if got := s.Write("late"); got != "" {
 		t.Errorf("Write after Close = %q, want \"\"", got)
 	}
-}
-
-func TestCountRunes(t *testing.T) {
-	tests := []string{"", "a", "abcdefgh", "abcdefghi", "引用文😀 and e\u0301", "ok\xff\x80\xed\xa0\x80x", strings.Repeat("é", 9) + "abcdefgh", "\xf0\x9f\x98"}
-	for _, s := range tests {
-		if got, want := countRunes(s), utf8.RuneCountInString(s); got != want {
-			t.Errorf("countRunes(%q) = %d, want %d", s, got, want)
-		}
-	}
-}
-
-func FuzzCountRunes(f *testing.F) {
-	f.Add("plain ascii text, long enough")
-	f.Add("引用文😀 and e\u0301\xff")
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := countRunes(s), utf8.RuneCountInString(s); got != want {
-			t.Errorf("countRunes(%q) = %d, want %d", s, got, want)
-		}
-	})
 }

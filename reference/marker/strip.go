@@ -165,14 +165,14 @@ func (k *sink) releaseString(s string) {
 		for i, r := range s {
 			if !Snaps(r) {
 				k.settle()
-				k.runes += countRunes(s[i:])
+				k.runes += utf8.RuneCountInString(s[i:])
 				return
 			}
 			k.runes++
 		}
 		return
 	}
-	k.runes += countRunes(s)
+	k.runes += utf8.RuneCountInString(s)
 }
 
 func (k *sink) releaseBytes(b []byte) {
