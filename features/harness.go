@@ -106,7 +106,7 @@ func CheckFormat(format string) error {
 	for f := range strings.SplitSeq(format, ",") {
 		name, _, _ := strings.Cut(f, ":")
 		if !slices.Contains(formats, name) {
-			return fmt.Errorf("features: unknown format %q (want one of %s)", name, strings.Join(formats, ", "))
+			return fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(formats, ", "))
 		}
 	}
 	return nil
@@ -163,7 +163,7 @@ func Run(opts Options) int {
 		opts.Output = os.Stdout
 	}
 	if err := CheckFormat(opts.Format); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintln(os.Stderr, "features:", err)
 		return StatusOptions
 	}
 	if opts.Timeout <= 0 {
