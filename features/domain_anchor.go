@@ -13,7 +13,7 @@ import (
 // registerAnchor registers the phrasings of the quote anchoring stories: a
 // user selects a span of an assistant response (quote.select), and a client
 // later finds it again (quote.resolve) in the response as it then reads.
-func (s *scenario) registerAnchor(sc *godog.ScenarioContext) {
+func (s *scenario) registerAnchor(sc steps) {
 	sc.Step(`^an assistant response:$`, s.responseDoc)
 	sc.Step(`^an assistant response `+q+`$`, s.responseQuoted)
 	sc.Step(`^an assistant response of `+q+` repeated (\d+) times$`, s.responseRepeated)

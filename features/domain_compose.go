@@ -15,7 +15,7 @@ import (
 // (quote.submit_check, quote.send_turn), rendered as text (quote.plaintext,
 // quote.markdown), and follows a citation to its source (quote.nav_encode,
 // quote.nav_decode).
-func (s *scenario) registerCompose(sc *godog.ScenarioContext) {
+func (s *scenario) registerCompose(sc steps) {
 	sc.Step(`^the user sets the comment `+q+`$`, s.setComment)
 	sc.Step(`^the user writes the prompt:$`, s.promptDoc)
 	sc.Step(`^the user writes the prompt `+q+`$`, s.promptQuoted)

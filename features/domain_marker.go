@@ -57,7 +57,7 @@ func modelQuoted(s string) (string, error) {
 // registerMarker registers the phrasings of the marker suite's stories: the
 // model writes text with markers, the server strips them (marker.strip,
 // marker.stream) and a client resolves a citation (marker.locate).
-func (s *scenario) registerMarker(sc *godog.ScenarioContext) {
+func (s *scenario) registerMarker(sc steps) {
 	sc.Step(`^the data part `+q+`$`, s.dataPart)
 	sc.Step(`^the data part `+q+` holding:$`, s.dataPartHolding)
 	sc.Step(`^the data parts:$`, s.dataParts)

@@ -14,7 +14,7 @@ import (
 // registerQuote registers the phrasings of the quote suite's stories: a
 // citation built member by member, cited (quote.format), read back
 // (quote.parse) and found in a message (quote.collect).
-func (s *scenario) registerQuote(sc *godog.ScenarioContext) {
+func (s *scenario) registerQuote(sc steps) {
 	sc.Step(`^a citation of message `+q+` in thread `+q+` of environment `+q+`$`, s.aCitation)
 	sc.Step(`^the quoted text is `+q+`$`, at("text", withValue(stringValue, s.citation.setNamed)))
 	sc.Step(`^the quoted text is:$`, at("text", withValue(docValue, s.citation.setNamed)))

@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-
-	"github.com/cucumber/godog"
 )
 
 // registerSelref registers the phrasings of the selref suite's stories: an
 // app declares a reference (selref.ingest) and a later turn replays the
 // message that made it (selref.replay).
-func (s *scenario) registerSelref(sc *godog.ScenarioContext) {
+func (s *scenario) registerSelref(sc steps) {
 	sc.Step(`^an app declares a reference labelled `+q+`$`, s.declareLabelled)
 	sc.Step(`^an app declares a reference whose label is `+q+` repeated (\d+) times(?: then `+q+`)?$`, s.declareRepeated)
 	sc.Step(`^an app declares a reference without a label$`, func() { s.reference = object{} })

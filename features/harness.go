@@ -8,12 +8,14 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/internal/schemaset"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
@@ -320,7 +322,7 @@ func (h *harness) offers(ctx context.Context, op string) (bool, error) {
 func (h *harness) initScenario(sc *godog.ScenarioContext) {
 	r := &record{}
 	s := &scenario{h: h, r: r}
-	s.register(sc)
+	s.register(steps{sc})
 	if h.more != nil {
 		h.more(sc, s)
 	}
@@ -368,6 +370,43 @@ func (h *harness) shared(ctx context.Context, st StdioRaw, input []byte) ([]byte
 	}
 	return out, err
 }
+
+// steps registers conform's step definitions into a godog scenario, each
+// function wrapped so that the error it returns is a shownError: godog's
+// formatters print a step's error as it is, and a step's error may quote
+// an implementation.
+type steps struct{ *godog.ScenarioContext }
+
+var typeError = reflect.TypeFor[error]()
+
+// Step registers fn for the steps expr matches.
+func (sc steps) Step(expr string, fn any) {
+	v := reflect.ValueOf(fn)
+	sc.ScenarioContext.Step(expr, reflect.MakeFunc(v.Type(), func(in []reflect.Value) []reflect.Value {
+		out := v.Call(in)
+		for i, o := range out {
+			if o.Type() == typeError && !o.IsNil() {
+				out[i] = reflect.ValueOf(error(shownError{o.Interface().(error)}))
+			}
+		}
+		return out
+	}).Interface())
+}
+
+// shownError is a step's error as godog's formatters print it: each line
+// with its invisible and control characters escaped (safetext), whatever
+// the step put in it; errors.Is and errors.As see the error inside.
+type shownError struct{ err error }
+
+func (e shownError) Error() string {
+	lines := strings.Split(e.err.Error(), "\n")
+	for i, l := range lines {
+		lines[i] = safetext.Text(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (e shownError) Unwrap() error { return e.err }
 
 // outputSchemaError validates output, an accepted answer of op, against the
 // op's output schema (schemas/ops/OP.json#/$defs/output); an op without a

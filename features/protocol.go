@@ -20,7 +20,7 @@ import (
 // registerProtocol registers the steps of the framing scenarios, which talk
 // to the implementation in raw protocol lines through Options.Raw. Without a
 // Raw they are skipped.
-func (s *scenario) registerProtocol(sc *godog.ScenarioContext) {
+func (s *scenario) registerProtocol(sc steps) {
 	sc.Step(`^it is sent the request lines?:$`, s.sendLines)
 	sc.Step(`^it is sent the hello request$`, func(ctx context.Context) error {
 		return s.exchange(ctx, []byte(`{"id":0,"op":"hello","input":{"protocol":1}}`+"\n"))

@@ -13,6 +13,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 	"github.com/cucumber/godog"
@@ -64,7 +65,7 @@ type scenario struct {
 	prev *protocol.Response // the answer before the last one
 }
 
-func (s *scenario) register(sc *godog.ScenarioContext) {
+func (s *scenario) register(sc steps) {
 	// Setting up.
 	sc.Step(`^an implementation under test$`, s.anImplementation)
 	sc.Step(`^the input is:$`, s.inputDoc)
@@ -248,7 +249,7 @@ func (s *scenario) context() string {
 	if err := enc.Encode(s.resp); err != nil {
 		fmt.Fprintf(&answer, "%+v", *s.resp)
 	}
-	return fmt.Sprintf("\n    request: %s %s\n    answer:  %s", s.op, s.req, bytes.TrimSpace(answer.Bytes()))
+	return fmt.Sprintf("\n    request: %s %s\n    answer:  %s", s.op, safetext.JSON(string(s.req)), safetext.JSON(string(bytes.TrimSpace(answer.Bytes()))))
 }
 
 func (s *scenario) failf(format string, args ...any) error {
@@ -261,7 +262,7 @@ func (s *scenario) output() (json.RawMessage, error) {
 	case s.resp == nil:
 		return nil, errors.New("no op was called before this step")
 	case s.resp.Error != nil:
-		return nil, s.failf("the answer is an error (%s: %s), not an output", s.resp.Error.Kind, s.resp.Error.Message)
+		return nil, s.failf("the answer is an error (%s: %s), not an output", safetext.Text(s.resp.Error.Kind), safetext.Text(s.resp.Error.Message))
 	case s.resp.Output == nil:
 		return nil, s.failf("the answer has neither output nor error")
 	}

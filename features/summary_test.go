@@ -3,11 +3,13 @@ package features
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/cucumber/godog"
 )
 
@@ -46,6 +48,9 @@ const engineFeature = `Feature: the engine
   Scenario: answers with an invisible character
     When "test.echo" is called with {"a": "x\uFEFF"}
     Then the output member "a" is "x"
+
+  Scenario: fails with a terminal escape
+    When the step fails with a terminal escape
 `
 
 // TestEngine runs steps that are undefined, ambiguous, panic, fail or skip
@@ -66,6 +71,9 @@ func TestEngine(t *testing.T) {
 		})
 		sc.Step(`^the step panics$`, func() error { panic("boom") })
 		sc.Step(`^the step skips$`, func() error { return fmt.Errorf("%w: told to", errSkip) })
+		steps{sc}.Step(`^the step fails with a terminal escape$`, func() error {
+			return errors.New("the implementation said \x1b]0;pwned\x07 \u0085\u200b\u009b")
+		})
 	}
 	var out bytes.Buffer
 	var got []scenarioStatus
@@ -84,15 +92,15 @@ func TestEngine(t *testing.T) {
 	if status != StatusFailed {
 		t.Errorf("status %d, want %d", status, StatusFailed)
 	}
-	if len(got) != len(want)+1 {
-		t.Fatalf("%d scenarios, want %d: %+v\n%s", len(got), len(want)+1, got, out.String())
+	if len(got) != len(want)+2 {
+		t.Fatalf("%d scenarios, want %d: %+v\n%s", len(got), len(want)+2, got, out.String())
 	}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("scenario %d:\n got %+v\nwant %+v", i, got[i], want[i])
 		}
 	}
-	if tally.Line() != "8 scenarios (2 passed, 5 failed, 1 skipped)" {
+	if tally.Line() != "9 scenarios (2 passed, 6 failed, 1 skipped)" {
 		t.Errorf("tally %q", tally.Line())
 	}
 	report := out.String()
@@ -101,7 +109,8 @@ func TestEngine(t *testing.T) {
 		"    replay: conform features --stdio 'x' e.feature:2\n",
 		"  e.feature:25: rows 2\n    step: the count was 3\n    failed: count 2, want 3\n    replay: conform features --stdio 'x' e.feature:18\n",
 		"skipped (told to): 1\n  e.feature:27: skips\n",
-		"8 scenarios (2 passed, 5 failed, 1 skipped)\nprofile: spec\n",
+		"9 scenarios (2 passed, 6 failed, 1 skipped)\nprofile: spec\n",
+		`the implementation said \x1b]0;pwned\x07 \u0085\u200b\u009b`,
 		`want "x", got "x\ufeff"`,
 	} {
 		if !strings.Contains(report, line) {
@@ -115,9 +124,19 @@ func TestEngine(t *testing.T) {
 			t.Errorf("the report holds godog's summary (%q):\n%s", line, report)
 		}
 	}
-	summary := report[strings.Index(report, "failed:\n"):]
-	if strings.ContainsRune(summary, '\uFEFF') {
-		t.Errorf("the summary prints U+FEFF raw:\n%s", summary)
+	// Nothing an implementation or a step wrote reaches the output raw:
+	// neither godog's lines (pretty prints each failed step's error) nor
+	// the summary's.
+	var pretty bytes.Buffer
+	Run(Options{Impl: fake{}, FS: fstest.MapFS{"e.feature": {Data: []byte(engineFeature)}}, Format: "pretty", NoColors: true, Output: &pretty, more: more})
+	if !strings.Contains(pretty.String(), `said \x1b]0;pwned`) {
+		t.Errorf("the pretty report does not show the step's error:\n%s", pretty.String())
+	}
+	for _, line := range strings.Split(report+pretty.String(), "\n") {
+		// (godog prints the stack of a panic, its frames indented by tabs)
+		if !safetext.Safe(strings.ReplaceAll(line, "\t", "  ")) {
+			t.Errorf("the report prints a line raw: %q", line)
+		}
 	}
 }
 
