@@ -168,7 +168,7 @@ type engine struct {
 
 type seedInput struct {
 	id string
-	v  *jnode
+	v  *jsonv.Value
 }
 
 // Run fuzzes cfg.Impl against the reference until the count or the time
@@ -282,7 +282,7 @@ func (e *engine) batch(i int, live []string) []caseRun {
 		r := newCaseRand(e.cfg.Seed, uint64(i+k))
 		c.i, c.op = i+k, pickOne(r, live)
 		c.in, c.from = e.input(r, c.op)
-		c.data = c.in.encode()
+		c.data = encode(c.in)
 	}
 	return batch
 }
@@ -308,7 +308,7 @@ func (e *engine) progress(rep *Report) {
 type caseRun struct {
 	i    int
 	op   string
-	in   *jnode
+	in   *jsonv.Value
 	from string
 	data []byte
 	o    probe
@@ -405,7 +405,7 @@ func (e *engine) hello(ctx context.Context, impl runner.Implementation) []string
 
 // input returns the next input for op: generated, generated then mutated,
 // or a mutated vector input (and that vector's id).
-func (e *engine) input(r *rand.Rand, op string) (*jnode, string) {
+func (e *engine) input(r *rand.Rand, op string) (*jsonv.Value, string) {
 	gen, seeds := inputGens[op], e.seeds[op]
 	if gen != nil && (len(seeds) == 0 || r.IntN(2) == 0) {
 		v := gen(r)

@@ -297,16 +297,16 @@ func TestJSON16RoundTrip(t *testing.T) {
 			t.Errorf("parseJSON16(%q) error %v", tt.in, err)
 			continue
 		}
-		if got := string(v.encode()); got != tt.want {
-			t.Errorf("parseJSON16(%q).encode() = %q, want %q", tt.in, got, tt.want)
+		if got := string(encode(v)); got != tt.want {
+			t.Errorf("encode(parseJSON16(%q)) = %q, want %q", tt.in, got, tt.want)
 		}
-		if !json.Valid(v.encode()) {
-			t.Errorf("parseJSON16(%q).encode() = %q is not valid JSON", tt.in, v.encode())
+		if !json.Valid(encode(v)) {
+			t.Errorf("encode(parseJSON16(%q)) = %q is not valid JSON", tt.in, encode(v))
 		}
 	}
 	for _, bad := range []string{``, `{`, `{"a"}`, `[1,]`, `"\x"`, "\"a\x01\"", `01`, `{"a":1}x`, `+1`, `NaN`} {
 		if v, err := parseJSON16([]byte(bad)); err == nil {
-			t.Errorf("parseJSON16(%q) = %s, want an error", bad, v.encode())
+			t.Errorf("parseJSON16(%q) = %s, want an error", bad, encode(v))
 		}
 	}
 }
@@ -322,12 +322,12 @@ func TestGeneratorsAndMutationsWriteValidJSON(t *testing.T) {
 			if i%2 == 1 {
 				v = mutate(r, v)
 			}
-			data := v.encode()
+			data := encode(v)
 			if !json.Valid(data) {
 				t.Fatalf("%s case %d: invalid JSON %q", op, i, data)
 			}
 			back, err := parseJSON16(data)
-			if err != nil || !bytes.Equal(back.encode(), data) {
+			if err != nil || !bytes.Equal(encode(back), data) {
 				t.Fatalf("%s case %d: %q does not round-trip (%v)", op, i, data, err)
 			}
 		}

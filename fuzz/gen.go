@@ -4,12 +4,14 @@ import (
 	"math/rand/v2"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // An inputGen builds one input for its op from r. It knows the op's format:
 // it writes valid citations, links, prompts, marker streams and references
 // most of the time, and near misses the rest of the time.
-type inputGen func(r *rand.Rand) *jnode
+type inputGen func(r *rand.Rand) *jsonv.Value
 
 // inputGens maps an op to its generator. Ops without one are fuzzed by
 // mutating their vectors' inputs only.
@@ -120,7 +122,7 @@ func genSized(r *rand.Rand, n int) string {
 }
 
 // genMaybe returns v with probability num/den, else nil (an absent member).
-func genMaybe(r *rand.Rand, num, den int, v *jnode) *jnode {
+func genMaybe(r *rand.Rand, num, den int, v *jsonv.Value) *jsonv.Value {
 	if r.IntN(den) < num {
 		return v
 	}

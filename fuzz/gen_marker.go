@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // Generators of the marker suite: model output with valid and broken
@@ -13,29 +15,30 @@ import (
 // stream deltas anywhere, inside markers included.
 
 func init() {
-	registerGen("marker.strip", func(r *rand.Rand) *jnode {
+	registerGen("marker.strip", func(r *rand.Rand) *jsonv.Value {
 		ids, parts := genParts(r)
 		return jobj("text", jstr(genAnswer(r, ids)), "parts", parts)
 	})
-	registerGen("marker.artifact", func(r *rand.Rand) *jnode {
+	registerGen("marker.artifact", func(r *rand.Rand) *jsonv.Value {
 		ids, parts := genParts(r)
 		// The same parts as the seed shapes them, sometimes with members
 		// the artifact carries unchanged.
 		shaped := jarr()
-		for i, p := range parts.elems {
+		for i := range parts.Elems {
+			p := &parts.Elems[i]
 			meta := jobj("dataPartId", jstr(ids[i]))
 			if r.IntN(2) == 0 {
 				meta = jobj("dataPartId", jstr(ids[i]), "toolName", jstr(pickOne(r, []string{"pubmed_search", "medical_coding"})))
 			}
-			part := jobj("data", jobj("value", p.get("value")), "metadata", meta)
+			part := jobj("data", jobj("value", p.Get("value")), "metadata", meta)
 			if r.IntN(4) == 0 {
-				part = jobj("kind", jstr("data"), "data", jobj("value", p.get("value")), "metadata", meta)
+				part = jobj("kind", jstr("data"), "data", jobj("value", p.Get("value")), "metadata", meta)
 			}
-			shaped.elems = append(shaped.elems, part)
+			shaped.Elems = append(shaped.Elems, *part)
 		}
 		return jobj("text", jstr(genAnswer(r, ids)), "parts", shaped)
 	})
-	registerGen("marker.stream", func(r *rand.Rand) *jnode {
+	registerGen("marker.stream", func(r *rand.Rand) *jsonv.Value {
 		ids, parts := genParts(r)
 		text := genAnswer(r, ids)
 		if r.IntN(4) == 0 {
@@ -43,7 +46,7 @@ func init() {
 		}
 		return jobj("deltas", splitDeltas(r, text), "parts", parts)
 	})
-	registerGen("marker.locate", func(r *rand.Rand) *jnode {
+	registerGen("marker.locate", func(r *rand.Rand) *jsonv.Value {
 		value := jobj("results", jarr(jobj("findings", jstr(genProse(r, 4)))), "a/b", jint(1), "m~n", jint(8), "", jint(0), "lines", jstr("one\ntwo\r\nthree\n"))
 		if r.IntN(4) == 0 {
 			value = jstr(pickOne(r, []string{"l1\nl2\nl3", "", "\n", "a\r\nb"}))
@@ -60,16 +63,16 @@ func genLocator(r *rand.Rand) string {
 
 // splitBytes cuts the UTF-8 bytes of text anywhere, inside a character
 // included, and encodes each chunk in standard base64.
-func splitBytes(r *rand.Rand, text string) *jnode {
+func splitBytes(r *rand.Rand, text string) *jsonv.Value {
 	b := []byte(text)
 	out := jarr()
 	for len(b) > 0 {
 		n := 1 + r.IntN(min(len(b), pickOne(r, []int{1, 2, 3, 5, 16})))
-		out.elems = append(out.elems, jstr(base64.StdEncoding.EncodeToString(b[:n])))
+		out.Elems = append(out.Elems, *jstr(base64.StdEncoding.EncodeToString(b[:n])))
 		b = b[n:]
 	}
 	if r.IntN(10) == 0 {
-		out.elems = append(out.elems, jstr(pickOne(r, []string{"7g==", "gA==", "!", ""})))
+		out.Elems = append(out.Elems, *jstr(pickOne(r, []string{"7g==", "gA==", "!", ""})))
 	}
 	return out
 }
@@ -82,14 +85,14 @@ const (
 
 // genParts returns the data parts of an answer: connector parts, sometimes
 // user-origin ones, with small JSON values a locator can point into.
-func genParts(r *rand.Rand) ([]string, *jnode) {
+func genParts(r *rand.Rand) ([]string, *jsonv.Value) {
 	var ids []string
 	parts := jarr()
 	for i := range r.IntN(4) {
 		id := pickOne(r, []string{fmt.Sprintf("tool_data_%02d", i+1), fmt.Sprintf("turn0search%d", i), fmt.Sprintf("user_data_%d", i), fmt.Sprintf("user_text_%d", i), "a/b", "é"})
 		ids = append(ids, id)
 		data := jobj("results", jarr(jobj("findings", jstr(genProse(r, 4)), "n", jint(int64(r.IntN(9))))), "a/b", jint(1), "m~n", jint(8), "", jint(0))
-		parts.elems = append(parts.elems, jobj("id", jstr(id), "value", data))
+		parts.Elems = append(parts.Elems, *jobj("id", jstr(id), "value", data))
 	}
 	return ids, parts
 }
@@ -175,7 +178,7 @@ func genMarkedText(r *rand.Rand, ids []string) string {
 
 // splitDeltas cuts text into deltas at random code points, rarely between
 // the two halves of a surrogate pair, and sometimes adds empty deltas.
-func splitDeltas(r *rand.Rand, text string) *jnode {
+func splitDeltas(r *rand.Rand, text string) *jsonv.Value {
 	u := utf16.Encode([]rune(text))
 	out := jarr()
 	for len(u) > 0 {
@@ -183,10 +186,10 @@ func splitDeltas(r *rand.Rand, text string) *jnode {
 		if n < len(u) && utf16.IsSurrogate(rune(u[n])) && u[n] >= 0xdc00 && r.IntN(20) != 0 {
 			n++ // keep the pair together
 		}
-		out.elems = append(out.elems, junits(append([]uint16(nil), u[:n]...)))
+		out.Elems = append(out.Elems, *junits(append([]uint16(nil), u[:n]...)))
 		u = u[n:]
 		if r.IntN(10) == 0 {
-			out.elems = append(out.elems, jstr(""))
+			out.Elems = append(out.Elems, *jstr(""))
 		}
 	}
 	return out

@@ -6,28 +6,30 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // Generators of the quote suite: citations, their hrefs and links, prompts
 // holding links, rendered text with selections, and navigation locations.
 
 func init() {
-	registerGen("quote.format", func(r *rand.Rand) *jnode { return jobj("citation", citationValue(r, genCitation(r))) })
-	registerGen("quote.parse", func(r *rand.Rand) *jnode { return jobj("href", jstr(genHref(r))) })
-	registerGen("quote.collect", func(r *rand.Rand) *jnode { return jobj("text", jstr(genPrompt(r))) })
-	registerGen("quote.normalize", func(r *rand.Rand) *jnode { return jobj("text", jstr(genProse(r, 12))) })
+	registerGen("quote.format", func(r *rand.Rand) *jsonv.Value { return jobj("citation", citationValue(r, genCitation(r))) })
+	registerGen("quote.parse", func(r *rand.Rand) *jsonv.Value { return jobj("href", jstr(genHref(r))) })
+	registerGen("quote.collect", func(r *rand.Rand) *jsonv.Value { return jobj("text", jstr(genPrompt(r))) })
+	registerGen("quote.normalize", func(r *rand.Rand) *jsonv.Value { return jobj("text", jstr(genProse(r, 12))) })
 	registerGen("quote.select", genSelect)
 	registerGen("quote.resolve", genResolve)
-	registerGen("quote.comment", func(r *rand.Rand) *jnode {
+	registerGen("quote.comment", func(r *rand.Rand) *jsonv.Value {
 		return jobj("citation", citationValue(r, genCitation(r)), "comment", jstr(pickOne(r, []string{"", " ", genProse(r, 4), " " + genWord(r) + "\n", genWild(r, 8)})))
 	})
 	for _, op := range []string{"quote.expand", "quote.plaintext", "quote.markdown"} {
-		registerGen(op, func(r *rand.Rand) *jnode { return jobj("prompt", jstr(genPrompt(r))) })
+		registerGen(op, func(r *rand.Rand) *jsonv.Value { return jobj("prompt", jstr(genPrompt(r))) })
 	}
-	registerGen("quote.submit_check", func(r *rand.Rand) *jnode {
+	registerGen("quote.submit_check", func(r *rand.Rand) *jsonv.Value {
 		return jobj("prompt", jstr(genLimitPrompt(r)), "target", jstr(pickOne(r, []string{"provider-turn", "pending-user-input"})))
 	})
-	registerGen("quote.send_turn", func(r *rand.Rand) *jnode {
+	registerGen("quote.send_turn", func(r *rand.Rand) *jsonv.Value {
 		switch r.IntN(3) {
 		case 0:
 			return jobj("input", jstr(genLimitPrompt(r)), "target", jstr(pickOne(r, []string{"provider-turn", "pending-user-input"})))
@@ -37,9 +39,9 @@ func init() {
 		return jobj("input", jstr(genLimitPrompt(r)))
 	})
 	registerGen("quote.nav_history", genNavHistory)
-	registerGen("quote.dom_text", func(r *rand.Rand) *jnode { return jobj("html", jstr(genHTML(r, 3))) })
-	registerGen("quote.nav_encode", func(r *rand.Rand) *jnode { return jobj("citation", citationValue(r, genCitation(r))) })
-	registerGen("quote.nav_decode", func(r *rand.Rand) *jnode { return jobj("location", jstr(genLocation(r))) })
+	registerGen("quote.dom_text", func(r *rand.Rand) *jsonv.Value { return jobj("html", jstr(genHTML(r, 3))) })
+	registerGen("quote.nav_encode", func(r *rand.Rand) *jsonv.Value { return jobj("citation", citationValue(r, genCitation(r))) })
+	registerGen("quote.nav_decode", func(r *rand.Rand) *jsonv.Value { return jobj("location", jstr(genLocation(r))) })
 }
 
 // genCit is the protocol's citation object.
@@ -97,8 +99,8 @@ func genCitation(r *rand.Rand) genCit {
 	return c
 }
 
-func citationValue(r *rand.Rand, c genCit) *jnode {
-	var comment *jnode
+func citationValue(r *rand.Rand, c genCit) *jsonv.Value {
+	var comment *jsonv.Value
 	if c.comment != nil {
 		comment = jstr(*c.comment)
 	}
@@ -288,7 +290,7 @@ func genPrompt(r *rand.Rand) string {
 // genSelect returns rendered text and raw offsets into it: whitespace runs,
 // astral characters near the context edges, and offsets inside pairs, at
 // the ends, reversed and out of range.
-func genSelect(r *rand.Rand) *jnode {
+func genSelect(r *rand.Rand) *jsonv.Value {
 	text := genProse(r, 30)
 	if r.IntN(3) == 0 {
 		text = genSized(r, 40) + " " + genProse(r, 6) + " " + genSized(r, 40)
@@ -328,7 +330,7 @@ func genSelect(r *rand.Rand) *jnode {
 		if len(breaks) > 0 && r.IntN(2) == 0 {
 			e = int64(pickOne(r, breaks)) + 1
 		}
-		bs := make([]*jnode, len(breaks))
+		bs := make([]*jsonv.Value, len(breaks))
 		for i, b := range breaks {
 			bs[i] = jint(int64(b))
 		}
@@ -390,9 +392,9 @@ func genHTML(r *rand.Rand, depth int) string {
 
 // genNavHistory returns a history of page cursors, sometimes repeating one,
 // around the 20-page bound, and perhaps the page holding the source.
-func genNavHistory(r *rand.Rand) *jnode {
+func genNavHistory(r *rand.Rand) *jsonv.Value {
 	n := pickOne(r, []int{0, 1, 3, 19, 20, 21, 25, r.IntN(40)})
-	cursors := make([]*jnode, n)
+	cursors := make([]*jsonv.Value, n)
 	for i := range cursors {
 		c := "c" + strconv.Itoa(i)
 		if i > 0 && r.IntN(12) == 0 {
@@ -411,7 +413,7 @@ func genNavHistory(r *rand.Rand) *jnode {
 
 // genResolve returns a text and a selector taken from it, then perhaps
 // moved, ambiguous, stale or missing.
-func genResolve(r *rand.Rand) *jnode {
+func genResolve(r *rand.Rand) *jsonv.Value {
 	text := genProse(r, 25)
 	u := []rune(text)
 	i := r.IntN(len(u))

@@ -3,21 +3,23 @@ package fuzz
 import (
 	"math/rand/v2"
 	"strings"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // Generators of the selref suite: labels and addresses as an app would send
 // them, and as a hostile page title or link would make them.
 
 func init() {
-	registerGen("selref.ingest", func(r *rand.Rand) *jnode {
+	registerGen("selref.ingest", func(r *rand.Rand) *jsonv.Value {
 		return jobj("label", genMaybe(r, 9, 10, jstr(genLabel(r))), "vanceUri", genMaybe(r, 2, 3, jstr(genVanceURI(r))), "url", genMaybe(r, 2, 3, jstr(genURL(r))))
 	})
-	registerGen("selref.replay", func(r *rand.Rand) *jnode {
+	registerGen("selref.replay", func(r *rand.Rand) *jsonv.Value {
 		ref := jobj("label", jstr(genLabel(r)), "vanceUri", genMaybe(r, 2, 3, jstr(genVanceURI(r))), "url", genMaybe(r, 2, 3, jstr(genURL(r))))
 		current := genMaybe(r, 1, 3, jlit(pickOne(r, []string{"true", "false"})))
 		return jobj("body", jstr(pickOne(r, []string{"", genProse(r, 8), "Alice: und das hier?"})), "reference", genMaybe(r, 4, 5, ref), "current", current)
 	})
-	registerGen("selref.bubble", func(r *rand.Rand) *jnode {
+	registerGen("selref.bubble", func(r *rand.Rand) *jsonv.Value {
 		label := genLabel(r)
 		if r.IntN(2) == 0 {
 			label = genMarkup(r)

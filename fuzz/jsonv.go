@@ -3,177 +3,92 @@ package fuzz
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"unicode/utf16"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 )
 
-// jnode is a JSON value whose strings are sequences of UTF-16 code units, so
-// that the engine can build, mutate and shrink inputs holding lone
-// surrogates (which a Go string cannot carry) and write them back as JSON
-// escapes. Objects keep their member order.
-type jnode struct {
-	kind    jkind
-	lit     string    // the literal of a number, true, false or null
-	str     []uint16  // a string
-	elems   []*jnode  // an array
-	members []jmember // an object, in order
+// The engine builds, mutates and shrinks inputs as jsonv values: strings
+// are sequences of UTF-16 code units, so inputs may hold lone surrogates
+// (which a Go string cannot carry), written back as JSON escapes; objects
+// keep their member order. These are the constructors the generators use.
+
+func jstr(s string) *jsonv.Value {
+	return &jsonv.Value{Type: jsonv.String, Units: utf16.Encode([]rune(s))}
+}
+func junits(u []uint16) *jsonv.Value { return &jsonv.Value{Type: jsonv.String, Units: u} }
+func jint(n int64) *jsonv.Value {
+	return &jsonv.Value{Type: jsonv.Number, Num: strconv.FormatInt(n, 10)}
 }
 
-type jmember struct {
-	key string
-	val *jnode
-}
-
-type jkind uint8
-
-const (
-	jLiteral jkind = iota // number, true, false, null
-	jString
-	jArray
-	jObject
-)
-
-// Constructors used by the generators.
-
-func jstr(s string) *jnode     { return &jnode{kind: jString, str: utf16.Encode([]rune(s))} }
-func junits(u []uint16) *jnode { return &jnode{kind: jString, str: u} }
-func jint(n int64) *jnode      { return &jnode{kind: jLiteral, lit: strconv.FormatInt(n, 10)} }
-func jlit(s string) *jnode     { return &jnode{kind: jLiteral, lit: s} }
-func jarr(elems ...*jnode) *jnode {
-	if elems == nil {
-		elems = []*jnode{}
+// jlit is a literal: true, false, null or a number as written.
+func jlit(s string) *jsonv.Value {
+	switch s {
+	case "true":
+		return &jsonv.Value{Type: jsonv.True}
+	case "false":
+		return &jsonv.Value{Type: jsonv.False}
+	case "null":
+		return &jsonv.Value{Type: jsonv.Null}
 	}
-	return &jnode{kind: jArray, elems: elems}
+	return &jsonv.Value{Type: jsonv.Number, Num: s}
+}
+
+func jarr(elems ...*jsonv.Value) *jsonv.Value {
+	a := &jsonv.Value{Type: jsonv.Array, Elems: []jsonv.Value{}}
+	for _, e := range elems {
+		a.Elems = append(a.Elems, *e)
+	}
+	return a
 }
 
 // jobj builds an object from alternating keys and values; a nil value
 // leaves the member out.
-func jobj(kv ...any) *jnode {
-	o := &jnode{kind: jObject}
+func jobj(kv ...any) *jsonv.Value {
+	o := &jsonv.Value{Type: jsonv.Object, Members: []jsonv.Member{}}
 	for i := 0; i+1 < len(kv); i += 2 {
-		v, _ := kv[i+1].(*jnode)
+		v, _ := kv[i+1].(*jsonv.Value)
 		if v == nil {
 			continue
 		}
-		o.members = append(o.members, jmember{kv[i].(string), v})
+		o.Members = append(o.Members, jsonv.Member{Name: utf16.Encode([]rune(kv[i].(string))), Value: *v})
 	}
 	return o
 }
 
-// get returns the member named key of an object, or nil.
-func (v *jnode) get(key string) *jnode {
-	if v == nil || v.kind != jObject {
-		return nil
-	}
-	for _, m := range v.members {
-		if m.key == key {
-			return m.val
+// clone is a deep copy of v, sharing nothing with it.
+func clone(v *jsonv.Value) *jsonv.Value {
+	c := *v
+	c.Units = append([]uint16(nil), v.Units...)
+	if v.Elems != nil {
+		c.Elems = make([]jsonv.Value, len(v.Elems))
+		for i := range v.Elems {
+			c.Elems[i] = *clone(&v.Elems[i])
 		}
 	}
-	return nil
-}
-
-func (v *jnode) clone() *jnode {
-	c := &jnode{kind: v.kind, lit: v.lit}
-	switch v.kind {
-	case jString:
-		c.str = append([]uint16(nil), v.str...)
-	case jArray:
-		c.elems = make([]*jnode, len(v.elems))
-		for i, e := range v.elems {
-			c.elems[i] = e.clone()
-		}
-	case jObject:
-		c.members = make([]jmember, len(v.members))
-		for i, m := range v.members {
-			c.members[i] = jmember{m.key, m.val.clone()}
+	if v.Members != nil {
+		c.Members = make([]jsonv.Member, len(v.Members))
+		for i, m := range v.Members {
+			c.Members[i] = jsonv.Member{Name: append([]uint16(nil), m.Name...), Value: *clone(&v.Members[i].Value)}
 		}
 	}
-	return c
+	return &c
 }
 
 // encode writes v as compact JSON. Valid surrogate pairs and other
 // characters are written as UTF-8; lone surrogates and control characters
 // as \u escapes.
-func (v *jnode) encode() []byte {
-	var b strings.Builder
-	v.write(&b)
-	return []byte(b.String())
-}
+func encode(v *jsonv.Value) []byte { return jsonv.Append(nil, v) }
 
-func (v *jnode) write(b *strings.Builder) {
-	switch v.kind {
-	case jLiteral:
-		b.WriteString(v.lit)
-	case jString:
-		writeJSON16(b, v.str)
-	case jArray:
-		b.WriteByte('[')
-		for i, e := range v.elems {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			e.write(b)
-		}
-		b.WriteByte(']')
-	case jObject:
-		b.WriteByte('{')
-		for i, m := range v.members {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeJSON16(b, utf16.Encode([]rune(m.key)))
-			b.WriteByte(':')
-			m.val.write(b)
-		}
-		b.WriteByte('}')
-	}
-}
-
-func writeJSON16(b *strings.Builder, u []uint16) {
-	b.Write(jsonv.AppendString(nil, u))
-}
-
-// parseJSON16 parses one JSON document with internal/jsonv. String escapes
-// are kept as code units, so "\ud83d" survives as a lone surrogate; invalid
-// UTF-8 becomes U+FFFD, and a member name written twice is kept twice.
-func parseJSON16(data []byte) (*jnode, error) {
+// parseJSON16 parses one JSON document: string escapes are kept as code
+// units, so "\ud83d" survives as a lone surrogate; invalid UTF-8 becomes
+// U+FFFD, and a member name written twice is kept twice.
+func parseJSON16(data []byte) (*jsonv.Value, error) {
 	v, err := jsonv.Options{MaxDepth: jsonMaxDepth, MaxValues: -1, AllowDuplicateNames: true, ReplaceInvalidUTF8: true}.Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("fuzz: %w", err)
 	}
-	return fromValue(v), nil
+	return v, nil
 }
 
 const jsonMaxDepth = 200
-
-// fromValue converts a decoded value into the engine's editable tree.
-func fromValue(v *jsonv.Value) *jnode {
-	switch v.Type {
-	case jsonv.Null:
-		return jlit("null")
-	case jsonv.False:
-		return jlit("false")
-	case jsonv.True:
-		return jlit("true")
-	case jsonv.Number:
-		return jlit(v.Num)
-	case jsonv.String:
-		return junits(v.Units)
-	case jsonv.Array:
-		a := jarr()
-		for i := range v.Elems {
-			a.elems = append(a.elems, fromValue(&v.Elems[i]))
-		}
-		return a
-	default:
-		o := &jnode{kind: jObject}
-		for i := range v.Members {
-			m := &v.Members[i]
-			o.members = append(o.members, jmember{string(utf16.Decode(m.Name)), fromValue(&m.Value)})
-		}
-		return o
-	}
-}

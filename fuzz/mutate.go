@@ -5,46 +5,47 @@ import (
 	"math/rand/v2"
 	"slices"
 	"unicode/utf16"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // mutate returns a mutated copy of an input: one to three edits aimed at the
 // suites' edges, applied anywhere in the JSON tree. The original is not
 // changed.
-func mutate(r *rand.Rand, in *jnode) *jnode {
-	out := in.clone()
+func mutate(r *rand.Rand, in *jsonv.Value) *jsonv.Value {
+	out := clone(in)
 	for range 1 + r.IntN(3) {
 		nodes := walkNodes(out, nil)
 		if len(nodes) == 0 {
 			break
 		}
 		n := pickOne(r, nodes)
-		switch n.kind {
-		case jString:
-			n.str = mutateUnits(r, n.str)
-		case jLiteral:
-			if n.lit != "true" && n.lit != "false" && n.lit != "null" {
-				n.lit = pickOne(r, numberEdges)
-			}
-		case jArray:
+		switch n.Type {
+		case jsonv.String:
+			n.Units = mutateUnits(r, n.CodeUnits())
+		case jsonv.Number:
+			n.Num = pickOne(r, numberEdges)
+		case jsonv.Array:
 			mutateArray(r, n)
-		case jObject:
-			if len(n.members) > 0 && r.IntN(8) == 0 {
-				i := r.IntN(len(n.members))
-				n.members = slices.Delete(n.members, i, i+1)
+		case jsonv.Object:
+			if len(n.Members) > 0 && r.IntN(8) == 0 {
+				i := r.IntN(len(n.Members))
+				n.Members = slices.Delete(n.Members, i, i+1)
 			}
 		}
 	}
 	return out
 }
 
-// walk lists every node of v in document order.
-func walkNodes(v *jnode, out []*jnode) []*jnode {
+// walkNodes lists every node of v in document order, as pointers into v:
+// an edit through one changes v, until the slice holding it is replaced.
+func walkNodes(v *jsonv.Value, out []*jsonv.Value) []*jsonv.Value {
 	out = append(out, v)
-	for _, e := range v.elems {
-		out = walkNodes(e, out)
+	for i := range v.Elems {
+		out = walkNodes(&v.Elems[i], out)
 	}
-	for _, m := range v.members {
-		out = walkNodes(m.val, out)
+	for i := range v.Members {
+		out = walkNodes(&v.Members[i].Value, out)
 	}
 	return out
 }
@@ -53,38 +54,38 @@ func walkNodes(v *jnode, out []*jnode) []*jnode {
 // numbers that are not integers at all.
 var numberEdges = []string{"0", "1", "-1", "2", "31", "32", "33", "200", "4096", "8000", "9007199254740991", "9007199254740992", "1.5", "1e2", "-0", "1.0"}
 
-func mutateArray(r *rand.Rand, a *jnode) {
-	n := len(a.elems)
+func mutateArray(r *rand.Rand, a *jsonv.Value) {
+	n := len(a.Elems)
 	switch r.IntN(5) {
 	case 0:
 		if n > 0 {
 			i := r.IntN(n)
-			a.elems = slices.Insert(a.elems, i, a.elems[i].clone())
+			a.Elems = slices.Insert(a.Elems, i, *clone(&a.Elems[i]))
 		}
 	case 1:
 		if n > 0 {
 			i := r.IntN(n)
-			a.elems = slices.Delete(a.elems, i, i+1)
+			a.Elems = slices.Delete(a.Elems, i, i+1)
 		}
 	case 2:
 		if n > 1 {
 			i, j := r.IntN(n), r.IntN(n)
-			a.elems[i], a.elems[j] = a.elems[j], a.elems[i]
+			a.Elems[i], a.Elems[j] = a.Elems[j], a.Elems[i]
 		}
 	case 3: // split a string element: a marker or a surrogate pair across two deltas
-		if n > 0 && a.elems[r.IntN(n)].kind == jString {
+		if n > 0 && a.Elems[r.IntN(n)].Type == jsonv.String {
 			i := r.IntN(n)
-			s := a.elems[i].str
+			s := a.Elems[i].CodeUnits()
 			k := r.IntN(len(s) + 1)
-			a.elems[i] = junits(append([]uint16(nil), s[:k]...))
-			a.elems = slices.Insert(a.elems, i+1, junits(append([]uint16(nil), s[k:]...)))
+			a.Elems[i] = *junits(append([]uint16(nil), s[:k]...))
+			a.Elems = slices.Insert(a.Elems, i+1, *junits(append([]uint16(nil), s[k:]...)))
 		}
 	case 4: // merge two adjacent string elements
 		if n > 1 {
 			i := r.IntN(n - 1)
-			if a.elems[i].kind == jString && a.elems[i+1].kind == jString {
-				a.elems[i] = junits(append(slices.Clone(a.elems[i].str), a.elems[i+1].str...))
-				a.elems = slices.Delete(a.elems, i+1, i+2)
+			if a.Elems[i].Type == jsonv.String && a.Elems[i+1].Type == jsonv.String {
+				a.Elems[i] = *junits(append(slices.Clone(a.Elems[i].CodeUnits()), a.Elems[i+1].CodeUnits()...))
+				a.Elems = slices.Delete(a.Elems, i+1, i+2)
 			}
 		}
 	}

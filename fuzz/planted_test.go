@@ -110,16 +110,14 @@ var plantedBugs = []*plantedBug{
 			if err != nil {
 				return out
 			}
-			sel := tree.get("selector")
-			for _, m := range sel.members {
-				switch m.key {
-				case "prefix":
-					m.val.str = slices.Clone(u[max(0, s-32):s])
-				case "suffix":
-					m.val.str = slices.Clone(u[e:min(len(u), e+32)])
-				}
+			sel := tree.Get("selector")
+			if p := sel.Get("prefix"); p != nil {
+				p.Units = slices.Clone(u[max(0, s-32):s])
 			}
-			return tree.encode()
+			if x := sel.Get("suffix"); x != nil {
+				x.Units = slices.Clone(u[e:min(len(u), e+32)])
+			}
+			return encode(tree)
 		},
 		check: func(t *testing.T, f *Finding) {
 			if !strings.Contains(string(f.Actual), `\ud8`) && !strings.Contains(string(f.Actual), `\ud9`) &&

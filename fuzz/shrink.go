@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // shrink reduces a diverging input to a small one that diverges the same
@@ -13,7 +15,7 @@ import (
 // point (a surrogate pair is one step, a lone surrogate another), then
 // numbers are simplified. It stops at a fixed point or when the budget of
 // Config.ShrinkExecs executions or Config.ShrinkTime is spent.
-func (e *engine) shrink(ctx context.Context, op string, in *jnode, first probe, runStart time.Time) *Finding {
+func (e *engine) shrink(ctx context.Context, op string, in *jsonv.Value, first probe, runStart time.Time) *Finding {
 	s := &shrinker{
 		ctx:      ctx,
 		e:        e,
@@ -29,7 +31,7 @@ func (e *engine) shrink(ctx context.Context, op string, in *jnode, first probe, 
 			s.deadline = end
 		}
 	}
-	cur := in.clone()
+	cur := clone(in)
 	for s.left() {
 		before := s.runs
 		changed := s.structure(cur) || s.strings(cur) || s.numbers(cur)
@@ -37,12 +39,12 @@ func (e *engine) shrink(ctx context.Context, op string, in *jnode, first probe, 
 			break
 		}
 	}
-	f := &Finding{Op: op, Class: first.class, Signature: first.sig, Original: in.encode(), ShrinkRuns: s.runs}
+	f := &Finding{Op: op, Class: first.class, Signature: first.sig, Original: encode(in), ShrinkRuns: s.runs}
 	final := first
-	f.Input = in.encode()
+	f.Input = encode(in)
 	if s.runs > 0 {
-		if o := e.check(ctx, op, cur.encode()); o.sig == first.sig {
-			final, f.Input = o, cur.encode()
+		if o := e.check(ctx, op, encode(cur)); o.sig == first.sig {
+			final, f.Input = o, encode(cur)
 		}
 	}
 	f.Expected, f.Actual, f.Detail, f.Diffs = final.expected, final.actual, final.detail, final.diffs
@@ -65,12 +67,12 @@ func (s *shrinker) left() bool {
 }
 
 // keeps reports whether root, as it is now, still diverges the same way.
-func (s *shrinker) keeps(root *jnode) bool {
+func (s *shrinker) keeps(root *jsonv.Value) bool {
 	if !s.left() {
 		return false
 	}
 	s.runs++
-	o := s.e.check(s.ctx, s.op, root.encode())
+	o := s.e.check(s.ctx, s.op, encode(root))
 	if !o.skip && o.sig == s.sig && !s.e.alive(s.ctx, s.op, o) {
 		s.budget = 0 // a dead implementation fails every input: nothing more to learn
 		return false
@@ -78,40 +80,39 @@ func (s *shrinker) keeps(root *jnode) bool {
 	return !o.skip && o.sig == s.sig
 }
 
-// structure removes array elements and object members, one at a time.
-// Nodes inside a removed subtree are skipped: editing them would not change
-// the input.
-func (s *shrinker) structure(root *jnode) bool {
+// structure removes array elements and object members, one at a time, in
+// document order. A removal kept replaces the list it was made in, so the
+// tree is walked afresh from the node after the one whose list changed:
+// the nodes of a removed subtree are gone from it.
+func (s *shrinker) structure(root *jsonv.Value) bool {
 	changed := false
-	dead := map[*jnode]bool{}
-	kill := func(v *jnode) {
-		for _, d := range walkNodes(v, nil) {
-			dead[d] = true
+	for next := 0; s.left(); {
+		nodes := walkNodes(root, nil)
+		k := next
+		for ; k < len(nodes) && s.left(); k++ {
+			n := nodes[k]
+			if n.Type == jsonv.Array && removeEach(s, root, &n.Elems) || n.Type == jsonv.Object && removeEach(s, root, &n.Members) {
+				changed = true
+				break
+			}
 		}
-	}
-	for _, n := range walkNodes(root, nil) {
-		switch {
-		case dead[n]:
-		case n.kind == jArray:
-			changed = removeEach(s, root, &n.elems, func(e *jnode) *jnode { return e }, kill) || changed
-		case n.kind == jObject:
-			changed = removeEach(s, root, &n.members, func(m jmember) *jnode { return m.val }, kill) || changed
+		if k >= len(nodes) {
+			break
 		}
+		next = k + 1
 	}
 	return changed
 }
 
 // removeEach tries removing each entry of list, last first, keeping every
-// removal after which root still diverges the same way; kill is told the
-// node of each entry removed.
-func removeEach[T any](s *shrinker, root *jnode, list *[]T, node func(T) *jnode, kill func(*jnode)) bool {
+// removal after which root still diverges the same way.
+func removeEach[T any](s *shrinker, root *jsonv.Value, list *[]T) bool {
 	changed := false
 	for i := len(*list) - 1; i >= 0 && s.left(); i-- {
 		saved := *list
 		*list = slices.Delete(slices.Clone(saved), i, i+1)
 		if s.keeps(root) {
 			changed = true
-			kill(node(saved[i]))
 		} else {
 			*list = saved
 		}
@@ -122,14 +123,14 @@ func removeEach[T any](s *shrinker, root *jnode, list *[]T, node func(T) *jnode,
 // strings cuts every string leaf down with ddmin, longest strings first:
 // first over its segments (the fields of a query, the steps of a path, the
 // lines and words of a text), then over its code points.
-func (s *shrinker) strings(root *jnode) bool {
-	var leaves []*jnode
+func (s *shrinker) strings(root *jsonv.Value) bool {
+	var leaves []*jsonv.Value
 	for _, n := range walkNodes(root, nil) {
-		if n.kind == jString && len(n.str) > 0 {
+		if n.Type == jsonv.String && len(n.Units) > 0 {
 			leaves = append(leaves, n)
 		}
 	}
-	slices.SortStableFunc(leaves, func(a, b *jnode) int { return len(b.str) - len(a.str) })
+	slices.SortStableFunc(leaves, func(a, b *jsonv.Value) int { return len(b.Units) - len(a.Units) })
 	changed := false
 	for _, n := range leaves {
 		if s.ddmin(root, n, splitSegments) {
@@ -147,28 +148,28 @@ func (s *shrinker) strings(root *jnode) bool {
 // then pairs of neighbouring ones. Integer members next to n in its object
 // (start and end offsets into it) are tried shifted along with each
 // removal first, then left as they are.
-func (s *shrinker) ddmin(root, n *jnode, split func([]uint16) [][]uint16) bool {
-	atoms := split(n.str)
+func (s *shrinker) ddmin(root, n *jsonv.Value, split func([]uint16) [][]uint16) bool {
+	atoms := split(n.Units)
 	offsets := siblingInts(root, n)
 	// try removes atoms[lo:hi] and keeps the result if root still diverges.
 	try := func(lo, hi int) bool {
 		cand := slices.Concat(atoms[:lo], atoms[hi:])
-		n.str = joinAtoms(cand)
+		n.Units = joinAtoms(cand)
 		if len(offsets) > 0 {
 			from := len(joinAtoms(atoms[:lo]))
 			cut := len(joinAtoms(atoms[lo:hi]))
 			for _, o := range offsets {
-				o.node.lit = strconv.FormatInt(shiftOffset(o.value, int64(from), int64(cut)), 10)
+				o.node.Num = strconv.FormatInt(shiftOffset(o.value, int64(from), int64(cut)), 10)
 			}
 			if s.keeps(root) {
 				for _, o := range offsets {
-					o.value, _ = strconv.ParseInt(o.node.lit, 10, 64)
+					o.value, _ = strconv.ParseInt(o.node.Num, 10, 64)
 				}
 				atoms = cand
 				return true
 			}
 			for _, o := range offsets {
-				o.node.lit = strconv.FormatInt(o.value, 10)
+				o.node.Num = strconv.FormatInt(o.value, 10)
 			}
 		}
 		if s.keeps(root) {
@@ -203,30 +204,35 @@ func (s *shrinker) ddmin(root, n *jnode, split func([]uint16) [][]uint16) bool {
 			parts = min(parts*2, len(atoms))
 		}
 	}
-	n.str = joinAtoms(atoms)
+	n.Units = joinAtoms(atoms)
 	return changed
 }
 
 // intMember is an integer literal of the input and its value.
 type intMember struct {
-	node  *jnode
+	node  *jsonv.Value
 	value int64
 }
 
 // siblingInts returns the integer members of the object that holds leaf as
 // a member: offsets into it, in the ops that take a text and offsets.
-func siblingInts(root, leaf *jnode) []*intMember {
+func siblingInts(root, leaf *jsonv.Value) []*intMember {
 	for _, n := range walkNodes(root, nil) {
-		if n.kind != jObject || !slices.ContainsFunc(n.members, func(m jmember) bool { return m.val == leaf }) {
+		holds := false
+		for i := range n.Members {
+			holds = holds || &n.Members[i].Value == leaf
+		}
+		if n.Type != jsonv.Object || !holds {
 			continue
 		}
 		var out []*intMember
-		for _, m := range n.members {
-			if m.val.kind != jLiteral {
+		for i := range n.Members {
+			m := &n.Members[i].Value
+			if m.Type != jsonv.Number {
 				continue
 			}
-			if v, err := strconv.ParseInt(m.val.lit, 10, 64); err == nil {
-				out = append(out, &intMember{m.val, v})
+			if v, err := strconv.ParseInt(m.Num, 10, 64); err == nil {
+				out = append(out, &intMember{m, v})
 			}
 		}
 		return out
@@ -248,28 +254,28 @@ func shiftOffset(v, from, cut int64) int64 {
 }
 
 // numbers tries smaller values for every integer literal: 0, then halving.
-func (s *shrinker) numbers(root *jnode) bool {
+func (s *shrinker) numbers(root *jsonv.Value) bool {
 	changed := false
 	for _, n := range walkNodes(root, nil) {
-		if n.kind != jLiteral {
+		if n.Type != jsonv.Number {
 			continue
 		}
-		v, err := strconv.ParseInt(n.lit, 10, 64)
+		v, err := strconv.ParseInt(n.Num, 10, 64)
 		if err != nil || v == 0 {
 			continue
 		}
-		saved := n.lit
+		saved := n.Num
 		for _, c := range []int64{0, v / 2, v - 1} {
 			if c == v || c < 0 && v > 0 || !s.left() {
 				continue
 			}
-			n.lit = strconv.FormatInt(c, 10)
+			n.Num = strconv.FormatInt(c, 10)
 			if s.keeps(root) {
-				saved, changed = n.lit, true
+				saved, changed = n.Num, true
 				break
 			}
 		}
-		n.lit = saved
+		n.Num = saved
 	}
 	return changed
 }
