@@ -3,15 +3,13 @@ package features
 import (
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/conform-suite/conform/report"
 	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v34"
-
-	"github.com/conform-suite/conform/internal/safetext"
 )
 
 // The "conform" formatter ends a run with what godog's formatters do not
@@ -19,7 +17,8 @@ import (
 // scenarios it leaves unrun as diverging, the skipped scenarios by reason
 // (without a terminal, a skipped step looks like a passed one), the
 // refusals taken without their code, and every failure again with the
-// command that runs its scenario alone. The pretty and progress formats
+// command that runs its scenario alone; it gathers them from the run's
+// records and report.ScenarioSummary writes them. The pretty and progress formats
 // are godog's with this summary in place of godog's own, whose tally
 // counts a skipped scenario as passed and whose snippets ask for Go step
 // definitions.
@@ -82,9 +81,6 @@ func (f *progress) Summary() {
 }
 
 func newSummary(w io.Writer) *summary { return &summary{w: w, lines: map[string]int64{}} }
-
-// maxListed bounds the scenarios listed under one skip reason.
-const maxListed = 3
 
 // summary is the "conform" formatter. It reads the features to learn the
 // line of each scenario and example row; everything else comes from the
@@ -163,77 +159,25 @@ func (f *summary) Summary() {
 	list := slices.Clone(vs.list)
 	vs.mu.Unlock()
 	t := vs.tally()
-	var b strings.Builder
-	b.WriteString("\n")
-	var failed []*record
-	skipped := map[string][]string{}
+	sum := report.Scenarios{Skipped: map[string][]string{}, Tally: t.Line(), Codes: t.CodelessLine(), Profile: vs.profile, Diverging: t.Diverging}
 	for _, r := range list {
 		if r.pickle == "" {
 			continue // set up, never run (filtered out by tags)
 		}
 		switch r.status() {
 		case "failed":
-			failed = append(failed, r)
+			fs := report.FailedScenario{Where: f.where(r), Name: r.title, Step: r.failedStep, Failure: r.failure}
+			if h.replay != "" {
+				fs.Replay = h.replay + " " + f.scenarioLine(r)
+			}
+			sum.Failed = append(sum.Failed, fs)
 		case "skipped":
 			reason := firstNonEmpty(r.skipReason, "a step was skipped")
-			skipped[reason] = append(skipped[reason], f.where(r)+": "+r.title)
+			sum.Skipped[reason] = append(sum.Skipped[reason], f.where(r)+": "+r.title)
 		}
 	}
-	if len(failed) > 0 {
-		b.WriteString("failed:\n")
-		for _, r := range failed {
-			fmt.Fprintf(&b, "  %s: %s\n", f.where(r), safetext.Text(r.title))
-			if r.failedStep != "" {
-				fmt.Fprintf(&b, "    step: %s\n", safetext.Text(r.failedStep))
-			}
-			for line := range strings.SplitSeq(r.failure, "\n") {
-				fmt.Fprintf(&b, "    %s\n", safetext.Text(strings.TrimSpace(line)))
-			}
-			if h.replay != "" {
-				fmt.Fprintf(&b, "    replay: %s %s\n", h.replay, f.scenarioLine(r))
-			}
-		}
-		b.WriteString("\n")
+	for _, c := range t.Codeless {
+		sum.Codeless = append(sum.Codeless, report.CodelessScenario{Scenario: c.Scenario, Member: c.Member, Code: c.Code})
 	}
-	for _, reason := range slices.Sorted(maps.Keys(skipped)) {
-		names := skipped[reason]
-		fmt.Fprintf(&b, "skipped (%s): %d\n", safetext.Text(reason), len(names))
-		for i, name := range names {
-			if i == maxListed {
-				fmt.Fprintf(&b, "  … and %d more\n", len(names)-maxListed)
-				break
-			}
-			fmt.Fprintf(&b, "  %s\n", safetext.Text(name))
-		}
-	}
-	if len(t.Codeless) > 0 {
-		b.WriteString("refusals without the code the scenario expects:\n")
-		for _, c := range t.Codeless {
-			fmt.Fprintf(&b, "  %s (%s, want code %s)\n", safetext.Text(c.Scenario), c.Member, safetext.Text(c.Code))
-		}
-	}
-	b.WriteString(t.Line() + "\n")
-	if l := t.CodelessLine(); l != "" {
-		fmt.Fprintf(&b, "codes: %s\n", l)
-	}
-	fmt.Fprintf(&b, "profile: %s\n", vs.profile)
-	if len(t.Diverging) > 0 {
-		fmt.Fprintf(&b, "diverging (tagged @divergence:%s, not judged):\n", vs.profile)
-		count := map[string]int{}
-		for _, name := range t.Diverging {
-			count[name]++
-		}
-		for _, name := range t.Diverging {
-			switch n := count[name]; n {
-			case 0:
-				continue // listed already
-			case 1:
-				fmt.Fprintf(&b, "  %s\n", name)
-			default:
-				fmt.Fprintf(&b, "  %s (%d rows)\n", name, n)
-			}
-			count[name] = 0
-		}
-	}
-	io.WriteString(f.w, b.String())
+	report.ScenarioSummary(f.w, sum)
 }
