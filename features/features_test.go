@@ -9,11 +9,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/conform-suite/conform/internal/fakeimpl"
 	"github.com/conform-suite/conform/protocol"
@@ -136,6 +138,34 @@ func TestHarnessRawStdio(t *testing.T) {
 		if mode == "dup" && (len(statuses) != 4 || statuses[2].Status != "failed" || !strings.Contains(statuses[2].Detail, "want each of")) {
 			t.Errorf("dup: the pipelined scenario does not fail on the answers given twice: %+v\n%s", statuses, out.String())
 		}
+	}
+}
+
+// TestHarnessRawStdioDaemon: the run ends although each process left a
+// child holding its output (the shared session's reader must not wait for
+// that output to close). The scenarios on the shared process pass; the one
+// that ends the input fails, since the output did not end with the process.
+func TestHarnessRawStdioDaemon(t *testing.T) {
+	hold := filepath.Join(t.TempDir(), "hold")
+	if err := os.WriteFile(hold, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(hold) })
+	raw := StdioRaw{Command: []string{os.Args[0]}, Env: []string{serveEnv + "=daemon", holdEnv + "=" + hold}}
+	var statuses []scenarioStatus
+	opts := Options{Impl: fake{}, Raw: raw, FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", NoColors: true,
+		Output: logOutput(t), statuses: &statuses}
+	if got := Run(opts); got != StatusFailed {
+		t.Errorf("raw.feature against a process leaving a daemon: status %d, want %d", got, StatusFailed)
+	}
+	var passed []string
+	for _, st := range statuses {
+		if st.Status == "passed" {
+			passed = append(passed, st.Name)
+		}
+	}
+	if len(statuses) != 4 || len(passed) != 3 || statuses[3].Status != "failed" || !strings.Contains(statuses[3].Detail, "WaitDelay") {
+		t.Errorf("statuses %+v, want the three scenarios on the shared process passed and the one ending the input failed", statuses)
 	}
 }
 
@@ -286,6 +316,7 @@ func logOutput(t *testing.T) io.Writer {
 const (
 	serveEnv  = "CONFORM_FEATURES_SERVE"
 	startsEnv = "CONFORM_FEATURES_STARTS"
+	holdEnv   = "CONFORM_FEATURES_HOLD" // "daemon": the file whose removal ends its child
 )
 
 // TestMain lets the test binary play an implementation: the reference over
@@ -302,6 +333,25 @@ func TestMain(m *testing.M) {
 			return protocol.ServeStdio(ctx, reference.InProcess{}, r, w, 0)
 		}
 		switch mode {
+		case "orphan":
+			// A child that holds its parent's output after the parent is
+			// gone, as a daemon started by an implementation would: until
+			// the test removes the file holdEnv names (at most two
+			// minutes, should the test die first).
+			for end := time.Now().Add(2 * time.Minute); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+				if _, err := os.Stat(os.Getenv(holdEnv)); err != nil {
+					break
+				}
+			}
+			os.Exit(0)
+		case "daemon":
+			child := exec.Command(os.Args[0])
+			child.Env = append(os.Environ(), serveEnv+"=orphan", startsEnv+"=")
+			child.Stdout = os.Stdout
+			if err := child.Start(); err != nil {
+				os.Exit(3)
+			}
+			serve = fakeServe(false, false)
 		case "fake":
 			serve = fakeServe(false, false)
 		case "dup":

@@ -276,11 +276,13 @@ func (ss *stdioSession) exchange(ctx context.Context, input []byte) ([]byte, err
 	return out.Bytes(), nil
 }
 
-// close ends the session's process.
+// close ends the session's process. Wait closes the read end of its
+// output, so the reader ends even when a child of the process still holds
+// the write end.
 func (ss *stdioSession) close() {
 	ss.stdin.Close()
 	ss.cmd.Process.Kill()
+	ss.cmd.Wait()
 	for range ss.lines {
 	}
-	ss.cmd.Wait()
 }
