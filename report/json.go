@@ -14,7 +14,7 @@ import (
 )
 
 // jsonHead is the JSON report (schemas/report.schema.json) but for its
-// results, which WriteJSON writes one by one.
+// results, which JSON writes one by one.
 type jsonHead struct {
 	Schema         string               `json:"$schema"`
 	SuiteVersion   string               `json:"suite_version"`

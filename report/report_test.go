@@ -50,7 +50,7 @@ func sampleReport(t *testing.T) *runner.Report {
 	}
 }
 
-func TestWriteText(t *testing.T) {
+func TestText(t *testing.T) {
 	r := sampleReport(t)
 	var b bytes.Buffer
 	if err := Text(&b, r, TextOptions{}); err != nil {
@@ -77,55 +77,55 @@ func TestWriteText(t *testing.T) {
 		"implementation: sample 1.2 (go), protocol 1, over stdio: ./impl",
 	} {
 		if !strings.Contains(out, want) {
-			t.Errorf("WriteText() lacks %q:\n%s", want, out)
+			t.Errorf("Text() lacks %q:\n%s", want, out)
 		}
 	}
 	if strings.Contains("\n"+out, "\nPASS ") {
-		t.Errorf("WriteText() without Verbose lists a passing vector:\n%s", out)
+		t.Errorf("Text() without Verbose lists a passing vector:\n%s", out)
 	}
 }
 
-func TestWriteJSONValidates(t *testing.T) {
+func TestJSONValidates(t *testing.T) {
 	var b bytes.Buffer
 	if err := JSON(&b, sampleReport(t)); err != nil {
 		t.Fatal(err)
 	}
 	if err := fixture.Validate("report.schema.json", b.Bytes()); err != nil {
-		t.Fatalf("WriteJSON() does not match report.schema.json: %v\n%s", err, b.String())
+		t.Fatalf("JSON() does not match report.schema.json: %v\n%s", err, b.String())
 	}
 	var got struct {
 		Totals struct{ Total, Passed, Failed, Skipped, Stale int }
 	}
 	json.Unmarshal(b.Bytes(), &got)
 	if got.Totals.Total != 9 || got.Totals.Passed != 1 || got.Totals.Failed != 6 || got.Totals.Skipped != 2 || got.Totals.Stale != 1 {
-		t.Errorf("WriteJSON() totals = %+v, want 9 vectors: 1 passed, 6 failed, 2 skipped; 1 stale", got.Totals)
+		t.Errorf("JSON() totals = %+v, want 9 vectors: 1 passed, 6 failed, 2 skipped; 1 stale", got.Totals)
 	}
 }
 
-func TestWriteJUnit(t *testing.T) {
+func TestJUnit(t *testing.T) {
 	var b bytes.Buffer
 	if err := JUnit(&b, sampleReport(t)); err != nil {
 		t.Fatal(err)
 	}
 	var got JUnitSuites
 	if err := xml.Unmarshal(b.Bytes(), &got); err != nil {
-		t.Fatalf("WriteJUnit() is not XML: %v\n%s", err, b.String())
+		t.Fatalf("JUnit() is not XML: %v\n%s", err, b.String())
 	}
 	// failures: fail, xpass, the stale entry; errors: crash, timeout,
 	// protocol, error; skipped: unsupported, xfail.
 	if got.Tests != 10 || got.Failures != 3 || got.Errors != 4 || got.Skipped != 2 {
-		t.Errorf("WriteJUnit() counts tests=%d failures=%d errors=%d skipped=%d, want 10, 3, 4, 2", got.Tests, got.Failures, got.Errors, got.Skipped)
+		t.Errorf("JUnit() counts tests=%d failures=%d errors=%d skipped=%d, want 10, 3, 4, 2", got.Tests, got.Failures, got.Errors, got.Skipped)
 	}
 }
 
-func TestWriteTAP(t *testing.T) {
+func TestTAP(t *testing.T) {
 	var b bytes.Buffer
 	if err := TAP(&b, sampleReport(t)); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
 	if !strings.HasPrefix(out, "TAP version 13\n1..10\n") {
-		t.Errorf("WriteTAP() starts %q, want the version and a plan of 10", out[:min(len(out), 30)])
+		t.Errorf("TAP() starts %q, want the version and a plan of 10", out[:min(len(out), 30)])
 	}
 	ok, notOK := 0, 0
 	for _, l := range strings.Split(out, "\n") {
@@ -139,14 +139,14 @@ func TestWriteTAP(t *testing.T) {
 		}
 	}
 	if ok != 2 || notOK != 7 {
-		t.Errorf("WriteTAP() has %d ok and %d failing points, want 2 and 7:\n%s", ok, notOK, out)
+		t.Errorf("TAP() has %d ok and %d failing points, want 2 and 7:\n%s", ok, notOK, out)
 	}
 	if !strings.Contains(out, `# TODO issue 4 \# hash`) {
-		t.Errorf("WriteTAP() does not escape '#' in a TODO reason:\n%s", out)
+		t.Errorf("TAP() does not escape '#' in a TODO reason:\n%s", out)
 	}
 }
 
-func TestWriteMarkdown(t *testing.T) {
+func TestMarkdown(t *testing.T) {
 	var b bytes.Buffer
 	if err := Markdown(&b, sampleReport(t)); err != nil {
 		t.Fatal(err)
@@ -154,7 +154,7 @@ func TestWriteMarkdown(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{"## conform: failed", "| crash | 1 |", "| `quote.parse/lone-surrogate` | accepted-wrongly |", "**Failed: 1 stale expectation entry (names no vector).**", "1 passed, 6 failed, 2 skipped\n"} {
 		if !strings.Contains(out, want) {
-			t.Errorf("WriteMarkdown() lacks %q:\n%s", want, out)
+			t.Errorf("Markdown() lacks %q:\n%s", want, out)
 		}
 	}
 }

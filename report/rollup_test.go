@@ -26,7 +26,7 @@ func TestConformanceInReports(t *testing.T) {
 		"requirements: conforms to 0 of 1 MAY requirements run\n",
 	} {
 		if !strings.Contains(text.String(), want) {
-			t.Errorf("WriteText() = %q, want it to contain %q", text.String(), want)
+			t.Errorf("Text() = %q, want it to contain %q", text.String(), want)
 		}
 	}
 	var js bytes.Buffer
@@ -40,7 +40,7 @@ func TestConformanceInReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	if want := r.Conformance(); !slices.Equal(got.Conformance, want) {
-		t.Errorf("WriteJSON() conformance = %+v, want %+v", got.Conformance, want)
+		t.Errorf("JSON() conformance = %+v, want %+v", got.Conformance, want)
 	}
 }
 

@@ -149,7 +149,7 @@ func TestBuild(t *testing.T) {
 	}
 }
 
-func TestWriteText(t *testing.T) {
+func TestText(t *testing.T) {
 	var buf bytes.Buffer
 	report.Coverage(&buf, build(t), true)
 	out := buf.String()
@@ -166,7 +166,7 @@ func TestWriteText(t *testing.T) {
 		"MUST        3 of 3 exercised (1 by a vector)\n",
 	} {
 		if !strings.Contains(out, want) {
-			t.Errorf("WriteText() = %q, want it to contain %q", out, want)
+			t.Errorf("Text() = %q, want it to contain %q", out, want)
 		}
 	}
 }
@@ -238,7 +238,7 @@ func TestSeeds(t *testing.T) {
 		"seed reference at sel.md:6: SEL-A-004: seed reference names seed 007",
 	} {
 		if !strings.Contains(out, want) {
-			t.Errorf("WriteText() = %q, want it to contain %q", out, want)
+			t.Errorf("Text() = %q, want it to contain %q", out, want)
 		}
 	}
 	data, err := json.Marshal(r)
