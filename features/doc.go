@@ -10,7 +10,8 @@
 //
 // [Run] runs them with godog, in strict mode: an undefined or ambiguous
 // step fails the run. Its pretty and progress formats end with conform's
-// summary (summary.go), and its JUnit report is conform's (junit.go), whose
+// summary (summary.go gathers it, report.ScenarioSummary writes it), and
+// its JUnit report is conform's (junit.go, on report's JUnit model), whose
 // totals count skipped scenarios as skipped. A scenario that calls an op of
 // a suite the implementation does not list in its hello answer is skipped,
 // as the runner reports such vectors as unsupported rather than failed.

@@ -164,7 +164,7 @@ func TestReplayedIncumbents(t *testing.T) {
 			if code != ExitOK {
 				t.Errorf("the replay of %s under its own profile: exit %d, want %d\n%s%s", system, code, ExitOK, stdout, stderr)
 			}
-			rep := readReport(t, own)
+			rep := readJSONReport(t, own)
 			if rep.Profile != system || rep.Totals.Passed != len(c.Vectors()) {
 				t.Errorf("own profile: profile %q, %d of %d vectors passed", rep.Profile, rep.Totals.Passed, len(c.Vectors()))
 			}
@@ -200,7 +200,7 @@ func TestReplayedIncumbents(t *testing.T) {
 			if code != ExitFailed {
 				t.Errorf("the replay of %s under the default profile: exit %d, want %d\n%s", system, code, ExitFailed, stderr)
 			}
-			rep = readReport(t, spec)
+			rep = readJSONReport(t, spec)
 			var failing []string
 			for _, r := range rep.Results {
 				switch r.Outcome {
@@ -267,29 +267,6 @@ func TestReplayIsByteExact(t *testing.T) {
 		}
 	}
 	t.Fatal("no recorded output holds a lone surrogate escape")
-}
-
-type jsonReportView struct {
-	Profile string
-	Totals  struct{ Passed, Failed int }
-	Results []struct {
-		ID, Op, Outcome, Detail string
-		Requirements            []string
-		Recorded                *struct{ System, Reason string }
-	}
-}
-
-func readReport(t *testing.T, path string) jsonReportView {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep jsonReportView
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
-	return rep
 }
 
 // TestUnknownProfile: every command taking --profile refuses a name it does

@@ -110,8 +110,11 @@ func junitTotals(t *testing.T, data []byte) (tests, failures, errors, skipped in
 	return tests, failures, errors, skipped
 }
 
+// jsonReport is a JSON report as the CLI's tests read it: the document as
+// written, read independently of report.ReadJSON.
 type jsonReport struct {
-	Totals struct {
+	Profile string
+	Totals  struct {
 		Total, Passed, Failed, Skipped, Interrupted, Codeless int
 	}
 	Verdict struct {
@@ -119,8 +122,10 @@ type jsonReport struct {
 		Problems []string
 	}
 	Results []struct {
-		ID, Outcome, Codeless string
-		Required              bool
+		ID, Op, Outcome, Detail, Codeless string
+		Required                          bool
+		Requirements                      []string
+		Recorded                          *struct{ System, Reason string }
 	}
 	CodelessRefusals []struct{ ID, Outcome, Member, Code string } `json:"codeless_refusals"`
 }
