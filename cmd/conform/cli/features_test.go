@@ -109,3 +109,26 @@ func TestCoverage(t *testing.T) {
 		t.Errorf("conform coverage extra = exit %d, %q", code, stderr)
 	}
 }
+
+// TestFeaturesReplayLine: the summary's replay line of a failed scenario is
+// a command that runs that scenario alone (an outline with all its rows),
+// against the same implementation, and fails it again.
+func TestFeaturesReplayLine(t *testing.T) {
+	t.Setenv(liarEnv, "surrogate")
+	liar := quoteArg(os.Args[0])
+	code, stdout, stderr := conform(t, "", "features", "--stdio", liar, "--format", "progress", "--no-color", "--tags", "@QUOTE-ANCHOR-002")
+	i := strings.Index(stdout, "    replay: ")
+	if code != ExitFailed || i < 0 {
+		t.Fatalf("features against the surrogate liar = exit %d, want 1 and a replay line\n%s%s", code, stdout, stderr)
+	}
+	line := strings.TrimPrefix(stdout[i:i+strings.IndexByte(stdout[i:], '\n')], "    replay: ")
+	args := shellWords(t, line)
+	if len(args) < 4 || args[0] != "features" || args[1] != "--stdio" || args[2] != liar || !strings.HasPrefix(args[len(args)-1], "quote/anchor.feature:") {
+		t.Fatalf("replay line %q reads as %q, want conform features --stdio LIAR quote/anchor.feature:LINE", line, args)
+	}
+	path := args[len(args)-1]
+	code, again, stderr := conform(t, "", append(append(args[:len(args)-1:len(args)-1], "--format", "progress", "--no-color"), path)...)
+	if code != ExitFailed || !strings.Contains(again, "1 scenarios (1 failed)") || !strings.Contains(again, line) {
+		t.Errorf("conform %q = exit %d, want 1 with the one scenario failing again and the same replay line\n%s%s", args, code, again, stderr)
+	}
+}
