@@ -15,7 +15,6 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-	"time"
 
 	"github.com/conform-suite/conform/internal/fakeimpl"
 	"github.com/conform-suite/conform/protocol"
@@ -146,11 +145,16 @@ func TestHarnessRawStdio(t *testing.T) {
 // that output to close). The scenarios on the shared process pass; the one
 // that ends the input fails, since the output did not end with the process.
 func TestHarnessRawStdioDaemon(t *testing.T) {
-	hold := filepath.Join(t.TempDir(), "hold")
-	if err := os.WriteFile(hold, nil, 0o600); err != nil {
+	r, w, err := os.Pipe()
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.Remove(hold) })
+	defer r.Close()
+	t.Cleanup(func() { w.Close() })
+	hold := fmt.Sprintf("/proc/%d/fd/%d", os.Getpid(), r.Fd())
+	if _, err := os.Stat(hold); err != nil {
+		t.Skipf("no /proc to share a pipe through: %v", err)
+	}
 	raw := StdioRaw{Command: []string{os.Args[0]}, Env: []string{serveEnv + "=daemon", holdEnv + "=" + hold}}
 	var statuses []scenarioStatus
 	opts := Options{Impl: fake{}, Raw: raw, FS: os.DirFS("testdata"), Paths: []string{"raw.feature"}, Format: "progress", NoColors: true,
@@ -316,7 +320,7 @@ func logOutput(t *testing.T) io.Writer {
 const (
 	serveEnv  = "CONFORM_FEATURES_SERVE"
 	startsEnv = "CONFORM_FEATURES_STARTS"
-	holdEnv   = "CONFORM_FEATURES_HOLD" // "daemon": the file whose removal ends its child
+	holdEnv   = "CONFORM_FEATURES_HOLD" // "daemon": the pipe whose end ends its child
 )
 
 // TestMain lets the test binary play an implementation: the reference over
@@ -336,12 +340,11 @@ func TestMain(m *testing.M) {
 		case "orphan":
 			// A child that holds its parent's output after the parent is
 			// gone, as a daemon started by an implementation would: until
-			// the test removes the file holdEnv names (at most two
-			// minutes, should the test die first).
-			for end := time.Now().Add(2 * time.Minute); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-				if _, err := os.Stat(os.Getenv(holdEnv)); err != nil {
-					break
-				}
+			// the test closes its end of a pipe, whose other end holdEnv
+			// names (/proc/PID/fd/N). The test's end closes when the test
+			// does, so the child never outlives it.
+			if hold, err := os.Open(os.Getenv(holdEnv)); err == nil {
+				io.Copy(io.Discard, hold)
 			}
 			os.Exit(0)
 		case "daemon":
