@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -103,4 +104,31 @@ func runReport(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// TestPageJudgesFromResults: a JSON report edited to claim it passed (its
+// verdict and totals) over a failing result is shown failed: the page
+// takes the verdict and counts from the results, as the run made them.
+func TestPageJudgesFromResults(t *testing.T) {
+	var doc map[string]any
+	if err := json.Unmarshal(runReport(t, "alpha.json"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["verdict"] = map[string]any{"passed": true, "problems": []any{}}
+	doc["totals"].(map[string]any)["failed"] = 0
+	lie, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadJSON(lie, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := HTML(&b, []Page{{File: "alpha.json", Report: r}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if page := b.String(); !strings.Contains(page, "✗ verdict: failed") || strings.Contains(page, "✓ verdict: passed") || !strings.Contains(page, " 1 fail,") {
+		t.Errorf("a report claiming to pass over a failing result is not shown failed with its failure counted")
+	}
 }
