@@ -1,6 +1,7 @@
 package features
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -72,7 +73,7 @@ func (f *junit) Summary() {
 	var total time.Duration
 	for _, uri := range f.files {
 		list := byFile[uri]
-		slices.SortStableFunc(list, func(a, b *record) int { return f.line(a) - f.line(b) })
+		slices.SortStableFunc(list, func(a, b *record) int { return cmp.Compare(f.line(a), f.line(b)) })
 		s := report.JUnitSuite{Name: f.names[uri], Properties: []report.JUnitProperty{{Name: "profile", Value: vs.profile}}}
 		count := map[string]int{}
 		for _, r := range list {
@@ -100,13 +101,6 @@ func (f *junit) Summary() {
 	}
 	all.Time = report.Seconds(total)
 	all.Write(f.w)
-}
-
-// line is the line of r's scenario or example row, for ordering.
-func (f *junit) line(r *record) int {
-	w := f.where(r)
-	n, _ := strconv.Atoi(w[strings.LastIndexByte(w, ':')+1:])
-	return n
 }
 
 // testCase is the test case of one scenario.

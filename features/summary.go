@@ -129,13 +129,18 @@ func (f *summary) Ambiguous(*messages.Pickle, *messages.PickleStep, *godog.StepD
 
 // where is "file:line" of a scenario (its example row for an outline's).
 func (f *summary) where(r *record) string {
+	return r.uri + ":" + strconv.FormatInt(f.line(r), 10)
+}
+
+// line is the line of r's scenario, or of its example row.
+func (f *summary) line(r *record) int64 {
 	line := int64(0)
 	for _, id := range r.nodes {
 		if l, ok := f.lines[id]; ok {
 			line = l
 		}
 	}
-	return r.uri + ":" + strconv.FormatInt(line, 10)
+	return line
 }
 
 // scenarioLine is "file:line" of the scenario, or of the outline holding
