@@ -18,7 +18,6 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
-	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/fixture"
 	"github.com/conform-suite/conform/protocol"
@@ -185,69 +184,6 @@ func TestWideAnswersDiffsCapped(t *testing.T) {
 const payload = "\x1b]0;pwned\x07 \x1b]52;c;aGk=\x07 \x1b[2J \x00 \u202eevil\u202c\n999 passed, 0 failed\n" +
 	"![](http://x.test/i.png) [x](javascript:alert(1)) <img src=x onerror=alert(1)> \u009b \xff"
 
-// rawTextProblem says what in a report would act on a terminal or hide
-// text: a control other than newline, a format character, a separator, or
-// invalid UTF-8; "" when there is none.
-func rawTextProblem(s string) string {
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
-				return fmt.Sprintf("invalid UTF-8 at byte %d", i)
-			}
-		case r == '\n':
-		case r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f:
-			return fmt.Sprintf("%U at byte %d: %q", r, i, s[max(0, i-40):min(len(s), i+40)])
-		}
-	}
-	for _, l := range strings.Split(s, "\n") {
-		if strings.HasPrefix(strings.TrimLeft(l, " "), "999 passed") {
-			return fmt.Sprintf("a forged line %q", l)
-		}
-	}
-	return ""
-}
-
-// mdOutsideSpans is a Markdown text without its code spans (CommonMark: a
-// run of n backticks opens a span that the next run of exactly n closes).
-func mdOutsideSpans(s string) string {
-	var out strings.Builder
-	for i := 0; i < len(s); {
-		if s[i] != '`' {
-			out.WriteByte(s[i])
-			i++
-			continue
-		}
-		n := 0
-		for i+n < len(s) && s[i+n] == '`' {
-			n++
-		}
-		end := -1
-		for j := i + n; j < len(s); {
-			if s[j] != '`' {
-				j++
-				continue
-			}
-			m := 0
-			for j+m < len(s) && s[j+m] == '`' {
-				m++
-			}
-			if m == n {
-				end = j + m
-				break
-			}
-			j += m
-		}
-		if end < 0 {
-			out.WriteString(s[i : i+n])
-			i += n
-			continue
-		}
-		i = end
-	}
-	return out.String()
-}
-
 var tapPoint = regexp.MustCompile(`^(not )?ok \d+`)
 
 // checkReportsSafe renders rep in every human format and fails t if any
@@ -268,7 +204,7 @@ func checkReportsSafe(t *testing.T, rep *runner.Report, results int) {
 		if err := w.write(w.buf); err != nil {
 			t.Fatalf("%s: %v", w.name, err)
 		}
-		if p := rawTextProblem(w.buf.String()); p != "" {
+		if p := fixture.RawText(w.buf.String()); p != "" {
 			t.Errorf("the %s report holds %s", w.name, p)
 		}
 		if !strings.Contains(w.buf.String(), `\x1b]0;pwned`) {
@@ -302,7 +238,7 @@ func checkReportsSafe(t *testing.T, rep *runner.Report, results int) {
 		}
 	}
 	// Markdown: outside code spans, no HTML, image or link.
-	rest := mdOutsideSpans(md.String())
+	rest := fixture.OutsideCodeSpans(md.String())
 	for _, bad := range []string{"<", "](", "![", "javascript:", "http://x.test"} {
 		if strings.Contains(rest, bad) {
 			t.Errorf("the Markdown report has %q outside a code span:\n%s", bad, rest)

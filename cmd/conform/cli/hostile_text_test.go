@@ -13,9 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/conform-suite/conform/internal/fixture"
 	"github.com/conform-suite/conform/protocol"
 )
 
@@ -85,69 +84,6 @@ func hostileTextDir(t *testing.T, n int) string {
 	return dir
 }
 
-// rawText says what in s would act on a terminal or hide text (a control
-// other than newline, a format character such as a bidi control or U+FEFF,
-// a separator, invalid UTF-8) or forge a closing line; "" when nothing
-// does.
-func rawText(s string) string {
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
-				return fmt.Sprintf("invalid UTF-8 at byte %d", i)
-			}
-		case r == '\n':
-		case r < 0x20 || r >= 0x7f && r <= 0x9f || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r):
-			return fmt.Sprintf("%U at byte %d: %q", r, i, s[max(0, i-40):min(len(s), i+40)])
-		}
-	}
-	for _, l := range strings.Split(s, "\n") {
-		if strings.HasPrefix(strings.TrimLeft(l, " "), "999 passed") {
-			return fmt.Sprintf("a forged line %q", l)
-		}
-	}
-	return ""
-}
-
-// outsideCodeSpans is Markdown text without its code spans.
-func outsideCodeSpans(s string) string {
-	var out strings.Builder
-	for i := 0; i < len(s); {
-		if s[i] != '`' {
-			out.WriteByte(s[i])
-			i++
-			continue
-		}
-		n := 0
-		for i+n < len(s) && s[i+n] == '`' {
-			n++
-		}
-		end := -1
-		for j := i + n; j < len(s); {
-			m := 0
-			for j+m < len(s) && s[j+m] == '`' {
-				m++
-			}
-			if m == 0 {
-				j++
-				continue
-			}
-			if m == n {
-				end = j + m
-				break
-			}
-			j += m
-		}
-		if end < 0 {
-			out.WriteString(s[i : i+n])
-			i += n
-			continue
-		}
-		i = end
-	}
-	return out.String()
-}
-
 // A liar that writes escape sequences and Markdown everywhere: every report
 // shows them as escapes, the run fails with exit code 1, and the closing
 // lines cannot be forged.
@@ -165,7 +101,7 @@ func TestHostileTextStaysText(t *testing.T) {
 		t.Errorf("the text report ends %q, want %q", got, "2 passed, 8 failed")
 	}
 	for name, s := range map[string]string{"stdout": stdout, "stderr": stderr} {
-		if p := rawText(s); p != "" {
+		if p := fixture.RawText(s); p != "" {
 			t.Errorf("%s holds %s", name, p)
 		}
 	}
@@ -182,7 +118,7 @@ func TestHostileTextStaysText(t *testing.T) {
 		return string(data)
 	}
 	for _, p := range []string{tap, junit, md, known} {
-		if problem := rawText(read(p)); problem != "" {
+		if problem := fixture.RawText(read(p)); problem != "" {
 			t.Errorf("%s holds %s", filepath.Base(p), problem)
 		}
 	}
@@ -209,7 +145,7 @@ func TestHostileTextStaysText(t *testing.T) {
 	if tests, failures, errs, _ := junitTotals(t, []byte(read(junit))); tests != 10 || failures+errs != 8 {
 		t.Errorf("JUnit: %d tests, %d failures, %d errors; want 10 tests, 8 failing", tests, failures, errs)
 	}
-	rest := outsideCodeSpans(read(md))
+	rest := fixture.OutsideCodeSpans(read(md))
 	for _, bad := range []string{"<", "](", "![", "javascript:", "x.test"} {
 		if strings.Contains(rest, bad) {
 			t.Errorf("the Markdown report has %q outside a code span:\n%s", bad, rest)
@@ -238,7 +174,7 @@ func TestExplainEscapes(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("explain: exit %d\n%s", code, stderr)
 	}
-	if p := rawText(stdout); p != "" {
+	if p := fixture.RawText(stdout); p != "" {
 		t.Errorf("explain prints %s", p)
 	}
 	for _, want := range []string{`description: a\u0085b\ufeffc\u200bd\u009be`, `"text": "a\u0085b\ufeffc\u200bd\u009be\ud800"`, `"text": "\ufeff"`} {
@@ -264,7 +200,7 @@ func TestDoctorHostileHello(t *testing.T) {
 		t.Errorf("doctor does not fail the hello's control characters:\n%s", stdout)
 	}
 	for name, s := range map[string]string{"stdout": stdout, "stderr": stderr} {
-		if p := rawText(s); p != "" {
+		if p := fixture.RawText(s); p != "" {
 			t.Errorf("%s holds %s", name, p)
 		}
 	}
