@@ -15,11 +15,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cucumber/godog"
+
 	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/internal/schemaset"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
-	"github.com/cucumber/godog"
 )
 
 // Exit statuses of [Run]: 0 every scenario judged passed, 1 some
@@ -49,12 +50,13 @@ type Options struct {
 	// Tags is a tag expression: "@QUOTE-LINK-004", "~@slow",
 	// "@MARKER-STRIP-001,@MARKER-STRIP-002" (or), "@a && @b".
 	Tags string
-	// Format names formatters, comma separated: godog's pretty, progress,
-	// junit and cucumber, and conform (the summary: profile, diverging and
-	// skipped scenarios, refusals without a code, and every failure again
-	// with the command that runs it alone). "name:FILE" writes that
-	// formatter to FILE. Empty means progress. The summary is added on
-	// Output unless Format names it or writes JUnit or Cucumber there.
+	// Format names formatters, comma separated: pretty and progress
+	// (godog's, ended by conform's summary), cucumber (godog's), junit
+	// (conform's) and conform (the summary alone: every failure again with
+	// the command that runs it alone, skipped scenarios by reason, refusals
+	// without a code, the tally, profile and diverging scenarios).
+	// "name:FILE" writes that formatter to FILE. Empty means progress. The
+	// summary alone is added on Output when no formatter writes there.
 	Format string
 	// Output receives the formatters' output; nil means os.Stdout.
 	Output   io.Writer

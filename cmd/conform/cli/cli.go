@@ -8,11 +8,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/conform-suite/conform/internal/safetext"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/vectors"
 )
 

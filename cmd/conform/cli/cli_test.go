@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"github.com/conform-suite/conform/vectors"
 	"net"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/conform-suite/conform/internal/fakeimpl"
 	"github.com/conform-suite/conform/internal/schemaset"
+	"github.com/conform-suite/conform/vectors"
 )
 
 // conform runs the command line in process.
