@@ -204,6 +204,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		cfg.Corpus = c
 	}
+	// The implementation's answers and an external oracle's share the run's
+	// memory budget: each holds Parallel requests in flight.
+	inflight := max(1, cfg.Parallel)
+	if external {
+		inflight *= 2
+	}
+	for _, im := range []runner.Implementation{cfg.Impl, cfg.Ref} {
+		if b, ok := im.(runner.Budgeted); ok {
+			b.SetInflight(inflight)
+		}
+	}
 	e := newEngine(cfg, external)
 	ops, err := e.selectOps(ctx)
 	if err != nil {

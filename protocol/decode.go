@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,9 +13,10 @@ import (
 
 // Options of the member values: a request's are read strictly (its input is
 // the op's, and a member named twice is a bad request); an answer's output is
-// read strictly too, but a member named twice or bytes that are not UTF-8
-// inside it make a wrong output (PROTO-RESULT-001), judged by comparison, so
-// the output is then read again leniently to learn where it ends.
+// read strictly too, but bytes that are not UTF-8 inside it make a wrong
+// output (PROTO-RESULT-001), judged by comparison, so the output is then read
+// again leniently to learn where it ends. A member named twice anywhere in an
+// answer is a protocol violation (PROTO-RESULT-003).
 //
 // A request's input keeps a member named twice (InputOptions): its members
 // are the op's business (PROTO-FRAME-005), and an op may take a value that
@@ -22,7 +24,7 @@ import (
 // The op's decoding refuses a member named twice where it reads members.
 var (
 	strict  = jsonv.Options{}
-	lenient = jsonv.Options{AllowDuplicateNames: true, ReplaceInvalidUTF8: true}
+	lenient = jsonv.Options{ReplaceInvalidUTF8: true}
 	// InputOptions are the options with which an input is decoded.
 	InputOptions = jsonv.Options{AllowDuplicateNames: true, KeepText: true}
 )
@@ -40,12 +42,13 @@ type member struct {
 // lenientIn names the member whose value may be ill-formed inside (duplicate
 // names, bytes that are not UTF-8) without failing the envelope.
 func readObject(data []byte, what, lenientIn string, fn func(m member) error) error {
-	return readObjectWith(data, what, lenientIn, "", fn)
+	return readObjectWith(data, what, lenientIn, "", 0, fn)
 }
 
 // readObjectWith is readObject, decoding the member named inputIn with
-// InputOptions.
-func readObjectWith(data []byte, what, lenientIn, inputIn string, fn func(m member) error) error {
+// InputOptions, and each member's value into at most maxValues values (0:
+// jsonv's default).
+func readObjectWith(data []byte, what, lenientIn, inputIn string, maxValues int, fn func(m member) error) error {
 	i := space(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		if _, err := strict.Parse(data); err != nil {
@@ -79,14 +82,22 @@ func readObjectWith(data []byte, what, lenientIn, inputIn string, fn func(m memb
 			i++
 			m := member{name: name}
 			start := space(data, i)
-			opts := strict
+			opts, again := strict, lenient
 			if m.name == inputIn {
 				opts = InputOptions
 			}
+			opts.MaxValues, again.MaxValues = maxValues, maxValues
 			v, n, err := opts.ParseValue(data[i:])
-			if err != nil && m.name == lenientIn && (errors.Is(err, jsonv.ErrDuplicateName) || errors.Is(err, jsonv.ErrInvalidUTF8)) {
-				_, n, err = lenient.ParseValue(data[i:])
+			if err != nil && m.name == lenientIn && errors.Is(err, jsonv.ErrInvalidUTF8) {
+				_, n, err = again.ParseValue(data[i:])
 				v = nil
+			}
+			var je *jsonv.Error
+			switch {
+			case errors.Is(err, jsonv.ErrTooLarge):
+				return &TooLargeError{What: what, Member: quotedName(name, units), MaxValues: cmp.Or(maxValues, jsonv.DefaultMaxValues)}
+			case m.name == lenientIn && errors.As(err, &je) && errors.Is(err, jsonv.ErrDuplicateName):
+				return fmt.Errorf("%s's member %s names the member %s twice at %s", what, quotedName(name, units), je.Detail, je.Path)
 			}
 			if err != nil {
 				return fmt.Errorf("%s is not JSON: member %s: %v", what, quotedName(name, units), err)
@@ -358,7 +369,7 @@ func internOp(b []byte) string {
 func parseRequest(line []byte) (Request, *Response) {
 	var req Request
 	var op *jsonv.Value
-	err := readObjectWith(line, "the request", "", "input", func(m member) error {
+	err := readObjectWith(line, "the request", "", "input", 0, func(m member) error {
 		switch m.name {
 		case "id":
 			req.ID = m.raw
@@ -400,16 +411,39 @@ func parseRequest(line []byte) (Request, *Response) {
 // ErrNoAnswerBody marks an answer with neither output nor error.
 var ErrNoAnswerBody = errors.New("the answer has neither \"output\" nor \"error\"")
 
+// DefaultMaxAnswerValues is how many values each member of an answer may
+// decode into when the caller sets no budget (ParseAnswer's maxValues 0): a
+// thousand times the largest output of the vectors.
+const DefaultMaxAnswerValues = 1 << 16
+
+// TooLargeError reports a member of a message that decodes into more values
+// than its budget allows: what it costs to hold, not its bytes.
+type TooLargeError struct {
+	What      string // the message: "the answer"
+	Member    []byte // the member's name, quoted
+	MaxValues int    // the budget
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s's member %s decodes into more than %d JSON values, over the budget of one answer", e.What, e.Member, e.MaxValues)
+}
+
 // ParseAnswer reads one answer line (PROTO-FRAME-003) in one pass and
 // checks its shape: an object with an id and exactly one of output (an
 // object) and error (an object with a known string kind and a string
-// message). Other members are ignored; a member named twice is a protocol
-// violation, since which of the two counts is anybody's guess. The output is
-// kept as written (Output) and, when it is well-formed, decoded (Value).
-func ParseAnswer(line []byte) (Response, error) {
+// message). Other members are ignored. A member named twice, in the envelope
+// or anywhere inside the output, is a protocol violation (PROTO-RESULT-003),
+// since which of the two counts is anybody's guess. Each member decodes into
+// at most maxValues values (0: DefaultMaxAnswerValues), else the error is a
+// *TooLargeError. The output is kept as written (Output) and, when it is
+// well-formed, decoded (Value).
+func ParseAnswer(line []byte, maxValues int) (Response, error) {
+	if maxValues <= 0 {
+		maxValues = DefaultMaxAnswerValues
+	}
 	r := Response{Raw: line}
 	var out, errv member
-	err := readObject(line, "the answer", "output", func(m member) error {
+	err := readObjectWith(line, "the answer", "output", "", maxValues, func(m member) error {
 		switch m.name {
 		case "id":
 			r.ID = m.raw

@@ -44,6 +44,15 @@ func NewLineReader(r io.Reader, max int) *LineReader {
 	return &LineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
 }
 
+// SetMax changes the cap for the lines still to be read (DefaultMaxLine
+// when max is not positive).
+func (l *LineReader) SetMax(max int) {
+	if max <= 0 {
+		max = DefaultMaxLine
+	}
+	l.max = max
+}
+
 // Buffered is the number of bytes read from the stream and not yet
 // returned as lines: zero when no more input is waiting.
 func (l *LineReader) Buffered() int { return l.r.Buffered() }

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -96,7 +97,7 @@ func TestParseAnswer(t *testing.T) {
 		{`not json`, "", "", "not JSON"},
 	}
 	for _, tt := range tests {
-		r, err := ParseAnswer([]byte(tt.line))
+		r, err := ParseAnswer([]byte(tt.line), 0)
 		switch {
 		case tt.reason != "":
 			if err == nil || !strings.Contains(err.Error(), tt.reason) {
@@ -115,18 +116,53 @@ func TestParseAnswer(t *testing.T) {
 }
 
 // TestParseAnswerLeavesIllFormedOutputsToJudging checks that an output
-// naming a member twice, or holding bytes that are not UTF-8, is an answer
-// (a wrong one, PROTO-RESULT-001), kept as written and not decoded.
+// holding bytes that are not UTF-8 is an answer (a wrong one,
+// PROTO-RESULT-001), kept as written and not decoded.
 func TestParseAnswerLeavesIllFormedOutputsToJudging(t *testing.T) {
-	for _, line := range []string{`{"id":1,"output":{"a":1,"a":2}}`, "{\"id\":1,\"output\":{\"a\":\"\xff\"}}"} {
-		r, err := ParseAnswer([]byte(line))
-		if err != nil {
-			t.Errorf("ParseAnswer(%q): %v", line, err)
-			continue
+	line := "{\"id\":1,\"output\":{\"a\":\"\xff\"}}"
+	r, err := ParseAnswer([]byte(line), 0)
+	if err != nil {
+		t.Fatalf("ParseAnswer(%q): %v", line, err)
+	}
+	if want := line[len(`{"id":1,"output":`) : len(line)-1]; string(r.Output) != want || r.Value != nil {
+		t.Errorf("ParseAnswer(%q) = output %q, decoded %v; want %q, not decoded", line, r.Output, r.Value != nil, want)
+	}
+}
+
+// TestParseAnswerRefusesDuplicateMembers checks PROTO-RESULT-003: a member
+// named twice anywhere in an answer, the output's depths included, is a
+// protocol violation whose message says which member and where.
+func TestParseAnswerRefusesDuplicateMembers(t *testing.T) {
+	for line, want := range map[string]string{
+		`{"id":1,"output":{"a":1,"a":2}}`:                                  `the answer's member "output" names the member "a" twice at $`,
+		`{"id":1,"output":{"c":[{"o":1,"o":1}]}}`:                          `the answer's member "output" names the member "o" twice at $.c[0]`,
+		`{"id":1,"output":{"a":1},"output":{"a":1}}`:                       `the answer names the member "output" twice`,
+		`{"id":1,"error":{"kind":"internal","message":"m","message":"n"}}`: `duplicate member name`,
+	} {
+		_, err := ParseAnswer([]byte(line), 0)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseAnswer(%s) = %v; want an error saying %q", line, err, want)
 		}
-		if want := line[len(`{"id":1,"output":`) : len(line)-1]; string(r.Output) != want || r.Value != nil {
-			t.Errorf("ParseAnswer(%q) = output %q, decoded %v; want %q, not decoded", line, r.Output, r.Value != nil, want)
-		}
+	}
+}
+
+// TestParseAnswerBudget checks that an answer's output decodes into at most
+// the values it is allowed, and that one over is refused with a
+// *TooLargeError naming the budget, whatever its bytes.
+func TestParseAnswerBudget(t *testing.T) {
+	out := func(n int) []byte { // an output of exactly n values: {"a":[0,...]}
+		return []byte(`{"id":1,"output":{"a":[` + strings.TrimSuffix(strings.Repeat("0,", n-2), ",") + `]}}`)
+	}
+	if _, err := ParseAnswer(out(100), 100); err != nil {
+		t.Errorf("an output of 100 values within a budget of 100: %v", err)
+	}
+	_, err := ParseAnswer(out(101), 100)
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || tl.MaxValues != 100 || !strings.Contains(err.Error(), `member "output" decodes into more than 100 JSON values`) {
+		t.Errorf("an output of 101 values within a budget of 100: %v; want a *TooLargeError", err)
+	}
+	if _, err := ParseAnswer(out(DefaultMaxAnswerValues+1), 0); !errors.As(err, &tl) || tl.MaxValues != DefaultMaxAnswerValues {
+		t.Errorf("budget 0 is DefaultMaxAnswerValues: %v", err)
 	}
 }
 

@@ -42,7 +42,7 @@ func FuzzServeLine(f *testing.F) {
 		if bytes.Count(out, []byte("\n")) != 1 || out[len(out)-1] != '\n' {
 			t.Fatalf("ServeLine(%q) = %q, want one line", line, out)
 		}
-		resp, err := protocol.ParseAnswer(out[:len(out)-1])
+		resp, err := protocol.ParseAnswer(out[:len(out)-1], 0)
 		if err != nil && !bytes.HasPrefix(out, []byte(`{"id":null,"error":`)) {
 			t.Fatalf("ServeLine(%q) = %q, not an answer: %v", line, out, err)
 		}

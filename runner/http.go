@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -31,6 +32,8 @@ type HTTP struct {
 	// each answer of a batch's array. 0 means no cap but MaxBody.
 	MaxLine int
 	Grease  bool // add an unknown member to every request
+
+	budget // each answer's share of the run's memory budget
 }
 
 // DefaultMaxAnswerBody is the default cap on an HTTP answer body.
@@ -73,9 +76,9 @@ func (h *HTTP) Call(ctx context.Context, req protocol.Request) (protocol.Respons
 	if h.MaxLine > 0 && len(data) > h.MaxLine {
 		return protocol.Response{}, callErr(ProtocolErr, "the answer is %d bytes, longer than the limit of %d (--max-line)", len(data), h.MaxLine)
 	}
-	resp, err := protocol.ParseAnswer(data)
+	resp, err := protocol.ParseAnswer(data, h.limits().Values)
 	if err != nil {
-		return protocol.Response{}, callErr(ProtocolErr, "%v", err)
+		return protocol.Response{}, callErr(ProtocolErr, "%s", h.refused(err))
 	}
 	if !bytes.Equal(resp.ID, compactID(req.ID)) {
 		return protocol.Response{}, callErr(ProtocolErr, "the answer's id %s is not the request's id %s", resp.ID, req.ID)
@@ -121,8 +124,9 @@ func (h *HTTP) CallBatch(ctx context.Context, reqs []protocol.Request) ([]protoc
 	for i, req := range reqs {
 		index[string(compactID(req.ID))] = i
 	}
+	values := max(1, h.limits().Values/len(reqs)) // the batch's share, split among its answers
 	for _, a := range answers {
-		resp, perr := protocol.ParseAnswer(a)
+		resp, perr := protocol.ParseAnswer(a, values)
 		if perr == nil && h.MaxLine > 0 && len(a) > h.MaxLine {
 			perr = fmt.Errorf("the answer is %d bytes, longer than the limit of %d (--max-line)", len(a), h.MaxLine)
 		}
@@ -131,7 +135,7 @@ func (h *HTTP) CallBatch(ctx context.Context, reqs []protocol.Request) ([]protoc
 		case !ok:
 			return fail(callErr(ProtocolErr, "an answer in the batch has id %s, which matches no request of the batch", resp.ID))
 		case perr != nil:
-			errs[i] = callErr(ProtocolErr, "%v", perr)
+			errs[i] = callErr(ProtocolErr, "%s", h.refused(perr))
 		default:
 			resps[i] = resp
 		}
@@ -173,9 +177,14 @@ func (h *HTTP) post(ctx context.Context, body []byte) ([]byte, error) {
 		return nil, classifyNetErr(ctx, err)
 	}
 	defer hresp.Body.Close()
-	max := h.MaxBody
-	if max <= 0 {
-		max = DefaultMaxAnswerBody
+	own := h.MaxBody
+	if own <= 0 {
+		own = DefaultMaxAnswerBody
+	}
+	share, why := h.maxBytes(int(min(own, math.MaxInt32)))
+	max, limit := int64(share), "(--max-body)"
+	if why != "" {
+		limit = "(" + why + ")"
 	}
 	status := statusText(hresp.Status)
 	if hresp.StatusCode >= 300 && hresp.StatusCode < 400 {
@@ -189,14 +198,14 @@ func (h *HTTP) post(ctx context.Context, body []byte) ([]byte, error) {
 		return nil, callErr(ProtocolErr, "HTTP %s with Content-Encoding %s, which was not asked for (Accept-Encoding: identity)", status, excerpt([]byte(ce)))
 	}
 	if hresp.ContentLength > max {
-		return nil, callErr(ProtocolErr, "the answer body is %d bytes, longer than the limit of %d bytes (--max-body)", hresp.ContentLength, max)
+		return nil, callErr(ProtocolErr, "the answer body is %d bytes, longer than the limit of %d bytes %s", hresp.ContentLength, max, limit)
 	}
 	data, err := io.ReadAll(io.LimitReader(hresp.Body, max+1))
 	if err != nil {
 		return nil, classifyNetErr(ctx, err)
 	}
 	if int64(len(data)) > max {
-		return nil, callErr(ProtocolErr, "the answer body is longer than the limit of %d bytes (--max-body)", max)
+		return nil, callErr(ProtocolErr, "the answer body is longer than the limit of %d bytes %s", max, limit)
 	}
 	switch {
 	case hresp.StatusCode == http.StatusOK:

@@ -54,7 +54,7 @@ func TestServeStdioAnswersValidate(t *testing.T) {
 		if err := fixture.Validate(resp, []byte(l)); err != nil {
 			t.Errorf("answer %q: %v", l, err)
 		}
-		r, err := protocol.ParseAnswer([]byte(l))
+		r, err := protocol.ParseAnswer([]byte(l), 0)
 		if i > 0 && (err != nil && string(r.ID) != "null" || r.Error == nil && string(r.ID) != "null") {
 			t.Errorf("answer %q = %+v, %v; want an error", l, r, err)
 		}

@@ -225,10 +225,14 @@ func (r *Runner) Run(ctx context.Context, vs []*vectors.Vector) []Result {
 	if canBatch && r.Batch > 1 {
 		batch = r.Batch
 	}
+	workers = min(workers, max(1, (len(vs)+batch-1)/batch))
+	if b, ok := r.Impl.(Budgeted); ok {
+		b.SetInflight(workers)
+	}
 	type job struct{ lo, hi int }
 	jobs := make(chan job)
 	var wg sync.WaitGroup
-	for range min(workers, max(1, (len(vs)+batch-1)/batch)) {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

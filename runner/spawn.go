@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,6 +20,8 @@ type Spawn struct {
 	Env       []string
 	MaxLine   int // cap on the answer line, in bytes; 0 for DefaultMaxLine
 	StderrMax int // bytes of stderr kept; 0 for 64 KiB
+
+	budget // each answer's share of the run's memory budget
 }
 
 // Call runs one process for req. The process runs in a process group of
@@ -49,9 +52,10 @@ func (s *Spawn) Call(ctx context.Context, req protocol.Request) (protocol.Respon
 		line []byte
 		err  error
 	}
+	maxLine, why := s.maxBytes(cmp.Or(s.MaxLine, protocol.DefaultMaxLine))
 	done := make(chan read, 1)
 	go func() {
-		lr := protocol.NewLineReader(p.stdout, s.MaxLine)
+		lr := protocol.NewLineReader(p.stdout, maxLine)
 		lr.Stop = true
 		l, err := lr.ReadLine()
 		done <- read{bytes.Clone(l), err}
@@ -72,14 +76,16 @@ func (s *Spawn) Call(ctx context.Context, req protocol.Request) (protocol.Respon
 	stderr := p.stderr.String()
 	var tooLong *protocol.LineTooLongError
 	switch {
+	case errors.As(r.err, &tooLong) && why != "":
+		return protocol.Response{}, &CallError{Outcome: ProtocolErr, Msg: "the implementation wrote " + tooLong.Error() + ": the limit is " + why, Stderr: stderr}
 	case errors.As(r.err, &tooLong):
 		return protocol.Response{}, &CallError{Outcome: ProtocolErr, Msg: "the implementation wrote " + tooLong.Error(), Stderr: stderr}
 	case r.err != nil:
 		return protocol.Response{}, &CallError{Outcome: Crash, Msg: "the process ended without answering (" + p.status() + ")", Stderr: stderr}
 	}
-	resp, err := protocol.ParseAnswer(r.line)
+	resp, err := protocol.ParseAnswer(r.line, s.limits().Values)
 	if err != nil {
-		return protocol.Response{}, &CallError{Outcome: ProtocolErr, Msg: err.Error(), Stderr: stderr}
+		return protocol.Response{}, &CallError{Outcome: ProtocolErr, Msg: s.refused(err), Stderr: stderr}
 	}
 	if !bytes.Equal(resp.ID, compactID(req.ID)) {
 		return protocol.Response{}, &CallError{Outcome: ProtocolErr, Msg: fmt.Sprintf("the answer's id %s is not the request's id %s", resp.ID, req.ID), Stderr: stderr}

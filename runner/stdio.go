@@ -3,6 +3,7 @@ package runner
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -47,6 +48,7 @@ type Stdio struct {
 	StderrMax int      // bytes of stderr kept; 0 for 64 KiB
 	Grease    bool     // add an unknown member to every request (PROTO-FRAME-005)
 
+	budget   // each answer's share of the run's memory budget
 	mu       sync.Mutex
 	cur      *child
 	started  int // children started so far
@@ -314,9 +316,14 @@ func (c *child) read() {
 	lr := protocol.NewLineReader(c.p.stdout, c.s.MaxLine)
 	lr.Stop = true // the child is abandoned after an over-long line
 	for {
+		maxLine, why := c.s.maxBytes(cmp.Or(c.s.MaxLine, protocol.DefaultMaxLine))
+		lr.SetMax(maxLine)
 		line, err := lr.ReadLine()
 		var tooLong *protocol.LineTooLongError
 		switch {
+		case errors.As(err, &tooLong) && why != "":
+			c.desync(callErr(ProtocolErr, "the implementation wrote %v: the limit is %s", tooLong, why))
+			return
 		case errors.As(err, &tooLong):
 			c.desync(callErr(ProtocolErr, "the implementation wrote %v", tooLong))
 			return
@@ -326,7 +333,7 @@ func (c *child) read() {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		resp, perr := protocol.ParseAnswer(bytes.Clone(line))
+		resp, perr := protocol.ParseAnswer(bytes.Clone(line), c.s.limits().Values)
 		key := string(resp.ID)
 		wire, err := strconv.ParseInt(key, 10, 64)
 		if err != nil {
@@ -341,7 +348,7 @@ func (c *child) read() {
 		c.mu.Unlock()
 		switch {
 		case ok && perr != nil:
-			ch <- answer{err: &CallError{Outcome: ProtocolErr, Msg: perr.Error(), Stderr: c.stderr.String()}}
+			ch <- answer{err: &CallError{Outcome: ProtocolErr, Msg: c.s.refused(perr), Stderr: c.stderr.String()}}
 		case ok:
 			resp.Stderr = c.stderr.String
 			ch <- answer{resp: resp}

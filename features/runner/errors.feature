@@ -23,6 +23,13 @@ Feature: The runner: Errors and rejections
     Then the actual output '{"b":[1,2],"a":1e1}' matches
     And the actual output '{"a":10,"b":[1,2],"c":null}' does not match
 
+  @PROTO-RESULT-003
+  Scenario: An answer naming a member twice is a protocol violation, not a wrong answer
+    Given the fake implementation "twice"
+    When the runner runs every vector
+    Then the outcome of "echo.echo/wrong-answer" is "protocol"
+    And the outcome of "echo.echo/plain" is "pass"
+
   @PROTO-RESULT-002
   Scenario: A wrong answer fails the run with the vector, its requirements and a diff
     Given the fake implementation "wrong"

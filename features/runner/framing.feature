@@ -10,3 +10,10 @@ Feature: The runner: Framing of protocol v1
     Then the outcome of "echo.echo/huge-answer" is "protocol"
     And the outcome of "echo.echo/after-all" is "pass"
     And the run completes
+
+  @PROTO-FRAME-007
+  Scenario: An answer that decodes into more values than its budget is a protocol outcome
+    Given the fake implementation "many"
+    When the runner runs every vector
+    Then the outcome of "echo.echo/huge-answer" is "protocol"
+    And the outcome of "echo.echo/after-all" is "pass"

@@ -190,9 +190,10 @@ type SeedExclusion struct {
 // scenarioOnly are the protocol requirements (by id or id prefix) that no
 // vector can exercise: a vector is one op's input and the answer expected to
 // it, so it can state nothing about framing, request ids, the hello
-// handshake, a request for an op that is not offered, a transport or a time
-// limit. The scenarios of features/protocol exercise them.
-var scenarioOnly = []string{"PROTO-FRAME-", "PROTO-ID-", "PROTO-HELLO-", "PROTO-ERROR-002", "PROTO-STDIO-", "PROTO-HTTP-", "PROTO-TIME-"}
+// handshake, a request for an op that is not offered, a transport, a time
+// limit or an answer that names a member twice. The scenarios of
+// features/protocol and features/runner exercise them.
+var scenarioOnly = []string{"PROTO-FRAME-", "PROTO-ID-", "PROTO-HELLO-", "PROTO-ERROR-002", "PROTO-STDIO-", "PROTO-HTTP-", "PROTO-TIME-", "PROTO-RESULT-003"}
 
 // ScenarioOnly reports whether the requirement id is one that only a
 // scenario can exercise, so that naming no vector is not a gap.

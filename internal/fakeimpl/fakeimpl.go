@@ -46,7 +46,13 @@ const (
 	NoHelloBad  = "nohellobad"  // answers hello unsupported, without the message an error must carry
 	Unsupported = "unsupported" // lists no op in hello
 	ErrorAnswer = "errorkind"   // answers {"internal":true} with error kind internal
+	Twice       = "twice"       // answers {"text":"b"} with an output naming a member twice
+	Many        = "many"        // answers {"huge":true} with an output of ManyValues JSON values
 )
+
+// ManyValues is the number of JSON values of Many's output: more than any
+// answer may decode into (protocol.DefaultMaxAnswerValues), in 140 KB.
+const ManyValues = 70000
 
 // HugeSize is the length of HugeLine's line, in bytes.
 const HugeSize = 100 << 20
@@ -160,6 +166,10 @@ func answer(w *bufio.Writer, mode string, req request) {
 			w.WriteString(chunk)
 		}
 		w.WriteString("\"}}\n")
+	case mode == Twice && in["text"] == "b":
+		fmt.Fprintf(w, `{"id":%s,"output":{"text":"b","text":"b"}}`+"\n", id)
+	case mode == Many && in["huge"] == true:
+		fmt.Fprintf(w, `{"id":%s,"output":{"many":[0%s]}}`+"\n", id, strings.Repeat(",0", ManyValues-3))
 	case mode == Wrong && in["text"] == "b":
 		fmt.Fprintf(w, `{"id":%s,"output":{"text":"wrong"}}`+"\n", id)
 	default:

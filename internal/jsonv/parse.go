@@ -98,7 +98,7 @@ func (o Options) ParseValue(data []byte) (*Value, int, error) {
 		p.opts.MaxDepth = DefaultMaxDepth
 	}
 	if p.values == 0 {
-		p.values = DefaultMaxValues
+		p.values, p.opts.MaxValues = DefaultMaxValues, DefaultMaxValues
 	}
 	v := new(Value)
 	p.space()

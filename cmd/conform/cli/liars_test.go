@@ -70,9 +70,9 @@ func TestLiarsFailThroughTheCLI(t *testing.T) {
 		{"tiny", []string{"run", "--stdio", self, "--op", "quote.select"},
 			[]string{"FAIL        quote.select/lone-surrogate-counts-one-unit", "$.selector.start: want 2, got 2." + strings.Repeat("0", 80) + "1"}},
 		{"twice", []string{"run", "--stdio", self, "--op", "quote.normalize"},
-			[]string{"FAIL        quote.normalize/", `$: duplicate member "text"`}},
+			[]string{"PROTOCOL    quote.normalize/", `the answer's member "output" names the member "text" twice at $`}},
 		{"twice", []string{"doctor", "--pings", "0", "--stdio", self},
-			[]string{"the answer is not a protocol response: jsonv: duplicate member name", "FAIL answers:"}},
+			[]string{`protocol: the answer's member "output" names the member`, "FAIL answers:"}},
 		{"surrogate", []string{"features", "--stdio", self, "--format", "progress", "--no-color", "--tags", "@SELREF-TEXT-002,@QUOTE-ANCHOR-002,@MARKER-STRIP-008"},
 			[]string{
 				"selref/selref.feature:217: A broken half of an emoji becomes a replacement character", `got "half \ud83d face"`,

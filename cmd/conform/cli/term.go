@@ -124,6 +124,14 @@ func (c *countingImpl) Call(ctx context.Context, req protocol.Request) (protocol
 	return resp, err
 }
 
+// SetInflight passes the run's number of requests in flight on to a
+// runner.Budgeted implementation.
+func (c *countingImpl) SetInflight(n int) {
+	if b, ok := c.Implementation.(runner.Budgeted); ok {
+		b.SetInflight(n)
+	}
+}
+
 type countingBatcher struct {
 	*countingImpl
 	b runner.Batcher
