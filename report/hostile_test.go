@@ -18,6 +18,7 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/fixture"
 	"github.com/conform-suite/conform/protocol"
@@ -359,4 +360,78 @@ func httpReadRequest(br *bufio.Reader) (string, error) {
 	body := make([]byte, n)
 	_, err := io.ReadFull(br, body)
 	return string(body), err
+}
+
+// deepAnswer is an output of 60 arrays nested 500 deep, about 60 KB: under
+// every cap, and O(depth²) to indent.
+func deepAnswer() []byte {
+	b := []byte(`{"text":[`)
+	for i := range 60 {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, strings.Repeat("[", 500)...)
+		b = append(b, strings.Repeat("]", 500)...)
+	}
+	return append(b, "]}"...)
+}
+
+// Ten answers of deeply nested arrays once made a JSON report of 306 MB: a
+// report writes each answer once, as kept, never re-indented.
+func TestDeepAnswersReportLinear(t *testing.T) {
+	vs := sameEchoVectors(t, 10)
+	deep := deepAnswer()
+	impl := answerImpl{answer: func(req protocol.Request) (protocol.Response, error) {
+		return protocol.ParseAnswer([]byte(`{"id":`+string(req.ID)+`,"output":`+string(deep)+`}`), 0)
+	}}
+	r := &runner.Runner{Impl: impl, Hello: &protocol.Hello{Protocol: 1, Ops: []string{"echo.echo"}}}
+	rep := &runner.Report{SuiteVersion: runner.SuiteVersion, Transport: "in-process", Results: r.Run(context.Background(), vs), Started: time.Unix(0, 0)}
+	var js bytes.Buffer
+	if err := JSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	// Each answer once, plus the request, the expectation and the diffs.
+	if limit := 10 * (len(deep) + 8<<10); js.Len() > limit {
+		t.Errorf("the JSON report of 10 answers of %d bytes is %d bytes, want at most %d", len(deep), js.Len(), limit)
+	}
+	if err := fixture.Validate("report.schema.json", js.Bytes()); err != nil {
+		t.Errorf("JSON report: %v", err)
+	}
+}
+
+// An answer holding bytes that are not UTF-8 is a wrong answer, and the
+// report that shows it is still UTF-8: the bytes are kept as U+FFFD, with a
+// note giving the size and SHA-256 of the answer as sent.
+func TestNotUTF8AnswerReportStaysUTF8(t *testing.T) {
+	vs := sameEchoVectors(t, 1)
+	sent := "{\"text\":\"a\xff\xfeb\"}"
+	impl := answerImpl{answer: func(req protocol.Request) (protocol.Response, error) {
+		return protocol.ParseAnswer([]byte(`{"id":`+string(req.ID)+`,"output":`+sent+`}`), 0)
+	}}
+	r := &runner.Runner{Impl: impl, Hello: &protocol.Hello{Protocol: 1, Ops: []string{"echo.echo"}}}
+	results := r.Run(context.Background(), vs)
+	if res := results[0]; res.Outcome != runner.Fail {
+		t.Fatalf("outcome %s (%s); want fail", res.Outcome, res.Detail)
+	}
+	rep := &runner.Report{SuiteVersion: runner.SuiteVersion, Transport: "in-process", Results: results, Started: time.Unix(0, 0)}
+	var js bytes.Buffer
+	if err := JSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !utf8.Valid(js.Bytes()) {
+		t.Fatalf("the JSON report is not UTF-8:\n%q", js.String())
+	}
+	if err := fixture.Validate("report.schema.json", js.Bytes()); err != nil {
+		t.Errorf("JSON report: %v", err)
+	}
+	sum := sha256.Sum256([]byte(sent))
+	for _, want := range []string{`"actual":{"text":"a` + "\ufffd\ufffd" + `b"}`, fmt.Sprintf(`"actual_note":"the answer held bytes that are not UTF-8, kept here as U+FFFD (as sent: %d bytes, sha256 %x)"`, len(sent), sum)} {
+		if !strings.Contains(js.String(), want) {
+			t.Errorf("the JSON report lacks %q:\n%s", want, js.String())
+		}
+	}
+	back, err := ReadJSON(js.Bytes(), nil)
+	if err != nil || back.Results[0].ActualNote == "" {
+		t.Errorf("read back: %v; the note is %q", err, back.Results[0].ActualNote)
+	}
 }

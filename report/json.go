@@ -73,6 +73,7 @@ type jsonResult struct {
 	Expected     json.RawMessage `json:"expected,omitempty"`
 	Actual       json.RawMessage `json:"actual,omitempty"`
 	Clipped      *jsonClipped    `json:"actual_clipped,omitempty"`
+	ActualNote   string          `json:"actual_note,omitempty"`
 	Stderr       string          `json:"stderr,omitempty"`
 	Recorded     *jsonRecorded   `json:"recorded,omitempty"`
 }
@@ -169,7 +170,7 @@ func JSON(w io.Writer, r *runner.Report) error {
 				jw.raw(",")
 			}
 			jw.raw("\n    ")
-			jw.value(jsonResultOf(&r.Results[i]), "    ")
+			jw.compact(jsonResultOf(&r.Results[i]))
 		}
 		jw.raw("\n  ],\n")
 	}
@@ -204,7 +205,7 @@ func jsonResultOf(res *runner.Result) jsonResult {
 	if res.Failed() || res.Outcome == runner.XFail {
 		jr.Request, _ = runner.RequestLine(res.Request)
 		jr.Request = strings.TrimSuffix(jr.Request, "\n")
-		jr.Expected, jr.Actual, jr.Stderr = res.Expected, res.Actual, res.Stderr
+		jr.Expected, jr.Actual, jr.ActualNote, jr.Stderr = res.Expected, res.Actual, res.ActualNote, res.Stderr
 		if c := res.Clipped; c != nil {
 			jr.Clipped = &jsonClipped{c.Size, c.SHA256, c.Prefix}
 		}
@@ -239,6 +240,20 @@ func (j *jsonWriter) value(v any, prefix string) {
 		return
 	}
 	_, j.err = j.w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+}
+
+// compact writes v on one line: a result's answer is written as it was
+// kept, never indented (indenting costs its depth on every line).
+func (j *jsonWriter) compact(v any) {
+	if j.err != nil {
+		return
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if j.err = enc.Encode(v); j.err == nil {
+		_, j.err = j.w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	}
 }
 
 func (j *jsonWriter) member(name string, v any) {

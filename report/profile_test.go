@@ -33,7 +33,7 @@ func TestReportsNameTheProfile(t *testing.T) {
 		want []string
 	}{
 		{"text", text.String(), []string{"profile: t3code (" + detail + ")", "  recorded: graded against the answer recorded for t3code: r1"}},
-		{"json", js.String(), []string{`"profile": "t3code"`, `"recorded": {` + "\n" + `        "system": "t3code",` + "\n" + `        "reason": "r1"`}},
+		{"json", js.String(), []string{`"profile": "t3code"`, `"recorded":{"system":"t3code","reason":"r1"}`}},
 		{"junit", junit.String(), []string{`<property name="profile" value="t3code"></property>`}},
 		{"tap", tap.String(), []string{"# profile: t3code (" + detail + ")"}},
 		{"markdown", md.String(), []string{"Profile **t3code**: " + detail + "."}},

@@ -75,7 +75,7 @@ func ReadJSON(data []byte, sp *spec.Spec) (*runner.Report, error) {
 		res := runner.Result{
 			Vector:  &vectors.Vector{ID: x.ID, Op: x.Op, Requirements: x.Requirements},
 			Outcome: x.Outcome, Required: x.Required, Detail: x.Detail, Diffs: x.Diffs, Reason: x.Reason,
-			Expected: x.Expected, Actual: x.Actual, Stderr: x.Stderr,
+			Expected: x.Expected, Actual: x.Actual, ActualNote: x.ActualNote, Stderr: x.Stderr,
 			Duration: time.Duration(x.DurationMS * float64(time.Millisecond)),
 		}
 		switch x.Kind {

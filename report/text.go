@@ -155,6 +155,9 @@ func writeFailure(r *runner.Report, b *strings.Builder, res *runner.Result) {
 	if c := res.Clipped; c != nil {
 		fmt.Fprintf(b, "  answer:   %s bytes, sha256 %s, begins %s\n", safetext.Thousands(c.Size), c.SHA256, safetext.Clip(c.Prefix, 200))
 	}
+	if res.ActualNote != "" {
+		fmt.Fprintf(b, "  answer:   %s\n", res.ActualNote)
+	}
 	if d := res.Recorded; d != nil {
 		fmt.Fprintf(b, "  recorded: graded against the answer recorded for %s: %s\n", d.System, d.Reason)
 	}

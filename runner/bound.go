@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 
 	"github.com/conform-suite/conform/internal/safetext"
 )
@@ -21,8 +24,8 @@ const (
 	MaxAnswerKept = 64 << 10
 	// AnswerPrefix is the number of bytes kept of a longer answer.
 	AnswerPrefix = 4 << 10
-	// MaxDiffs is the number of difference lines a Result keeps; a last
-	// line says how many more there were.
+	// MaxDiffs is the number of difference lines a Result keeps, and the
+	// number Compare formats; a last line says how many more there were.
 	MaxDiffs = 20
 	// MaxDiffLine caps each difference line, in bytes.
 	MaxDiffLine = 1000
@@ -53,10 +56,18 @@ func (res *Result) bound() {
 		}
 		res.Actual = nil
 	}
+	if len(res.Actual) > 0 && !utf8.Valid(res.Actual) {
+		sum := sha256.Sum256(res.Actual)
+		res.ActualNote = fmt.Sprintf("the answer held bytes that are not UTF-8, kept here as U+FFFD (as sent: %s bytes, sha256 %s)", safetext.Thousands(len(res.Actual)), hex.EncodeToString(sum[:]))
+		v, err := jsonv.Options{AllowDuplicateNames: true, ReplaceInvalidUTF8: true}.Parse(res.Actual)
+		res.Actual = nil
+		if err == nil {
+			res.Actual = jsonv.Append(nil, v)
+		}
+	}
 	res.Actual = bytes.Clone(res.Actual) // not a window on a larger buffer
-	if len(res.Diffs) > MaxDiffs {
-		more := len(res.Diffs) - MaxDiffs
-		res.Diffs = append(res.Diffs[:MaxDiffs:MaxDiffs], fmt.Sprintf("… and %d more differences", more))
+	if len(res.Diffs) > MaxDiffs+1 {     // a list cut short by Compare ends with its count already
+		res.Diffs = append(res.Diffs[:MaxDiffs:MaxDiffs], moreDiffs(len(res.Diffs)-MaxDiffs))
 	}
 	for i, d := range res.Diffs {
 		res.Diffs[i] = strings.Clone(clipText(d, MaxDiffLine))

@@ -77,13 +77,35 @@ func compareDecoded(want *jsonv.Value, expected, actual json.RawMessage, got *js
 	case wantRefusal == "" && gotRefusal != "":
 		return RejectedWrongly, []string{fmt.Sprintf("$: want %s, got %s", short(want), short(got))}, got
 	}
-	var diffs []string
-	diff("$", false, want, got, &diffs)
-	if len(diffs) > 0 {
-		return Mismatch, diffs, got
+	var d diffList
+	diff("$", false, want, got, &d)
+	if len(d.lines) > 0 {
+		if d.more > 0 {
+			d.lines = append(d.lines, moreDiffs(d.more))
+		}
+		return Mismatch, d.lines, got
 	}
 	return Match, nil, got
 }
+
+// diffList collects difference lines: the first MaxDiffs are formatted,
+// the rest only counted, so that an answer of a million extra members costs
+// twenty lines, not a million.
+type diffList struct {
+	lines []string
+	more  int
+}
+
+func (d *diffList) add(format string, args ...any) {
+	if len(d.lines) < MaxDiffs {
+		d.lines = append(d.lines, fmt.Sprintf(format, args...))
+	} else {
+		d.more++
+	}
+}
+
+// moreDiffs is the last line of a list of differences cut short.
+func moreDiffs(n int) string { return fmt.Sprintf("… and %d more differences", n) }
 
 // refusal returns the refusal key of an output object, or "".
 func refusal(v *jsonv.Value) string {
@@ -95,12 +117,10 @@ func refusal(v *jsonv.Value) string {
 	return ""
 }
 
-// diff appends the differences between want and got at path to out;
+// diff adds the differences between want and got at path to out;
 // inRefusal says that path names a refusal's body.
-func diff(path string, inRefusal bool, want, got *jsonv.Value, out *[]string) {
-	differ := func() {
-		*out = append(*out, fmt.Sprintf("%s: want %s, got %s", path, short(want), short(got)))
-	}
+func diff(path string, inRefusal bool, want, got *jsonv.Value, out *diffList) {
+	differ := func() { out.add("%s: want %s, got %s", path, lazy{want}, lazy{got}) }
 	if want.Type != got.Type {
 		differ()
 		return
@@ -138,16 +158,16 @@ func diff(path string, inRefusal bool, want, got *jsonv.Value, out *[]string) {
 			case inRefusal && !code:
 				// A refusal's other members (a message) are never compared.
 			case !p.inG:
-				*out = append(*out, fmt.Sprintf("%s: missing, want %s", at, short(p.wv)))
+				out.add("%s: missing, want %s", at, lazy{p.wv})
 			case !p.inW:
-				*out = append(*out, fmt.Sprintf("%s: unexpected member %s", at, short(p.gv)))
+				out.add("%s: unexpected member %s", at, lazy{p.gv})
 			default:
 				diff(at, slices.Contains(protocol.RefusalMembers, k), p.wv, p.gv, out)
 			}
 		}
 	case jsonv.Array:
 		if len(want.Elems) != len(got.Elems) {
-			*out = append(*out, fmt.Sprintf("%s: want %d elements, got %d", path, len(want.Elems), len(got.Elems)))
+			out.add("%s: want %d elements, got %d", path, len(want.Elems), len(got.Elems))
 		}
 		for i := range min(len(want.Elems), len(got.Elems)) {
 			diff(path+"["+strconv.Itoa(i)+"]", false, &want.Elems[i], &got.Elems[i], out)
@@ -185,6 +205,11 @@ func sameUnits(want, got []uint16) bool {
 	}
 	return true
 }
+
+// lazy is a value rendered by short only when a line is formatted.
+type lazy struct{ v *jsonv.Value }
+
+func (l lazy) String() string { return short(l.v) }
 
 // short renders a JSON value (a *jsonv.Value, or a Go value for
 // encoding/json) for a diff line, eliding the middle of long ones.

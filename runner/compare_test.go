@@ -2,6 +2,8 @@ package runner
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -101,5 +103,29 @@ func TestCompareBadExpectation(t *testing.T) {
 		if _, _, err := Compare(json.RawMessage(want), json.RawMessage(want)); err == nil {
 			t.Errorf("Compare(%s, itself): no error, want the expectation refused", want)
 		}
+	}
+}
+
+// TestCompareFormatsBoundedDiffs checks that an answer with many more
+// differences than a result keeps gets MaxDiffs formatted lines and a count
+// of the rest, which stays exact.
+func TestCompareFormatsBoundedDiffs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"a":1`)
+	for i := range 5000 {
+		fmt.Fprintf(&b, `,"x%d":%d`, i, i)
+	}
+	b.WriteString("}")
+	v, diffs, err := Compare(json.RawMessage(`{"a":1}`), json.RawMessage(b.String()))
+	if err != nil || v != Mismatch {
+		t.Fatalf("Compare = %v, %v; want a mismatch", v, err)
+	}
+	if len(diffs) != MaxDiffs+1 || diffs[MaxDiffs] != "… and 4980 more differences" {
+		t.Errorf("Compare gave %d lines, the last %q; want %d and a count of 4980 more", len(diffs), diffs[len(diffs)-1], MaxDiffs+1)
+	}
+	res := Result{Diffs: diffs}
+	res.bound()
+	if !slices.Equal(res.Diffs, diffs) {
+		t.Errorf("bound changed a list Compare had cut: %q", res.Diffs[MaxDiffs:])
 	}
 }

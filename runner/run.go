@@ -90,11 +90,15 @@ type Result struct {
 	Actual     json.RawMessage // the output the implementation gave, when at most MaxAnswerKept bytes
 	// Clipped describes an output longer than MaxAnswerKept (Actual is
 	// then nil): its size, hash and first bytes.
-	Clipped  *Clipped
-	Duration time.Duration
-	Started  time.Time // when the request was sent (zero when none was): reports' wall-clock spans
-	Reason   string    // for XFail and XPass: the expectations file's reason
-	Original Outcome
+	Clipped *Clipped
+	// ActualNote says how Actual differs from the bytes the implementation
+	// sent: bytes that are not UTF-8 are kept as U+FFFD, so that every
+	// report is valid UTF-8 JSON.
+	ActualNote string
+	Duration   time.Duration
+	Started    time.Time // when the request was sent (zero when none was): reports' wall-clock spans
+	Reason     string    // for XFail and XPass: the expectations file's reason
+	Original   Outcome
 	// Required marks an Unsupported result of an op that Runner.RequireOps
 	// requires: it fails the run.
 	Required bool
