@@ -430,8 +430,99 @@ func TestNotUTF8AnswerReportStaysUTF8(t *testing.T) {
 			t.Errorf("the JSON report lacks %q:\n%s", want, js.String())
 		}
 	}
-	back, err := ReadJSON(js.Bytes(), nil)
+	back, err := ReadJSON(bytes.NewReader(js.Bytes()), nil)
 	if err != nil || back.Results[0].ActualNote == "" {
 		t.Errorf("read back: %v; the note is %q", err, back.Results[0].ActualNote)
+	}
+}
+
+// endless is a reader of white space that never ends.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
+
+// ReadJSON reads at most its limit of a report, whatever follows.
+func TestReadJSONCapsItsInput(t *testing.T) {
+	_, err := readJSON(io.MultiReader(strings.NewReader(`{"results":[`), endless{}), nil, 1<<20)
+	if err == nil || !strings.Contains(err.Error(), "longer than the limit of 1,048,576 bytes") {
+		t.Errorf("ReadJSON(an endless report) = %v; want the limit named", err)
+	}
+}
+
+// pageBound is the largest page the HTML page may be for reports of
+// inputSize bytes with the given number of cells (rows times columns): each
+// failure is rendered once, and a cell links to it.
+func pageBound(inputSize, cells int) int { return 8*inputSize + 2<<10*cells + 64<<10 }
+
+// One failure naming 3,000 requirements, with 200 KB of stderr, once made a
+// page of 601 MB: the page renders the failure once, and the 3,000 rows link
+// to it.
+func TestPageRendersEachFailureOnce(t *testing.T) {
+	reqs := make([]string, 3000)
+	for i := range reqs {
+		reqs[i] = fmt.Sprintf("QUOTE-LINK-%04d", i)
+	}
+	stderr := strings.Repeat("a line of diagnostics that goes on and on and on\n", 4000)
+	res := runner.Result{
+		Vector:  &vectors.Vector{ID: "quote.parse/x", Op: "quote.parse", Requirements: reqs},
+		Request: protocol.Request{ID: protocol.IntID(1), Op: "quote.parse", Input: json.RawMessage(`{"href":"x"}`)},
+		Outcome: runner.Fail, Comparison: runner.Mismatch, Diffs: []string{"$.a: want 1, got 2"},
+		Expected: json.RawMessage(`{"a":1}`), Actual: json.RawMessage(`{"a":2}`), Stderr: stderr,
+	}
+	rep := &runner.Report{SuiteVersion: runner.SuiteVersion, Transport: "stdio", Results: []runner.Result{res}, Started: time.Unix(0, 0)}
+	var js bytes.Buffer
+	if err := JSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(bytes.NewReader(js.Bytes()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page countWriter
+	if err := HTML(&page, []Page{{File: "a.json", Report: back}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if limit := pageBound(js.Len(), len(reqs)); page.n > int64(limit) {
+		t.Errorf("the page of a %d-byte report is %d bytes, want at most %d", js.Len(), page.n, limit)
+	}
+	var b bytes.Buffer
+	HTML(&b, []Page{{File: "a.json", Report: back}}, nil)
+	if n := strings.Count(b.String(), `id="failure-`); n != 1 {
+		t.Errorf("the failure is rendered %d times, want once", n)
+	}
+	if n := strings.Count(b.String(), `href="#failure-1"`); n != len(reqs) {
+		t.Errorf("%d cells link to the failure, want %d", n, len(reqs))
+	}
+}
+
+// Ten answers nested 500 deep: the page shows each on one line, within the
+// bound, and never indents it.
+func TestPageOfDeepAnswersBounded(t *testing.T) {
+	vs := sameEchoVectors(t, 10)
+	deep := deepAnswer()
+	impl := answerImpl{answer: func(req protocol.Request) (protocol.Response, error) {
+		return protocol.ParseAnswer([]byte(`{"id":`+string(req.ID)+`,"output":`+string(deep)+`}`), 0)
+	}}
+	r := &runner.Runner{Impl: impl, Hello: &protocol.Hello{Protocol: 1, Ops: []string{"echo.echo"}}}
+	rep := &runner.Report{SuiteVersion: runner.SuiteVersion, Transport: "in-process", Results: r.Run(context.Background(), vs), Started: time.Unix(0, 0)}
+	var js bytes.Buffer
+	if err := JSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(bytes.NewReader(js.Bytes()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page countWriter
+	if err := HTML(&page, []Page{{File: "a.json", Report: back}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if limit := pageBound(js.Len(), 1); page.n > int64(limit) {
+		t.Errorf("the page of a %d-byte report is %d bytes, want at most %d", js.Len(), page.n, limit)
 	}
 }

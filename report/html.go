@@ -95,13 +95,15 @@ type Cell struct {
 	Passed   int
 	Judged   int
 	Vectors  int
-	Failures []Failure
+	Failures []*Failure // each shown once on the page, below the matrix
 }
 
-// Failure is a failed result as a cell shows it.
+// Failure is a failed result as the page shows it, once, however many
+// requirement rows name it: its cells link to it by N.
 type Failure struct {
 	*runner.Result
-	ID, Kind, Request string
+	N                         int
+	Column, ID, Kind, Request string
 }
 
 // Count says how many of the cell's judged vectors failed or passed:
@@ -139,6 +141,7 @@ type Group struct {
 type page struct {
 	Columns   []*column
 	Groups    []Group
+	Failures  []*Failure
 	Rows      int
 	Digests   []string
 	Suites    []string
@@ -166,6 +169,12 @@ var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 
 // HTML renders the reports as one HTML page. text, when not nil, gives
 // the text of a requirement by its id ("" when it knows none).
+//
+// The page is bounded by what it reads: each failed result is rendered once,
+// below the matrix, and every cell of a requirement it names links to it; a
+// value nested deeper than safetext.MaxIndentDepth is shown on one line. The
+// page is at most 8 times the size of the JSON reports it renders, plus
+// 2 KiB a cell and 64 KiB (report/hostile_test.go holds it to that).
 func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 	if len(reports) == 0 {
 		return errors.New("no report to render")
@@ -245,6 +254,11 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 		return strings.Compare(a.op+"\x00"+a.req, b.op+"\x00"+b.req)
 	})
 	suites := map[string]bool{}
+	type failureKey struct {
+		column int
+		id     string
+	}
+	failures := map[failureKey]*Failure{}
 	for _, k := range keys {
 		suite, _, _ := strings.Cut(k.op, ".")
 		suites[suite] = true
@@ -263,7 +277,7 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 			row.Text = text(k.req)
 		}
 		search := []string{k.op, k.req}
-		for _, c := range p.Columns {
+		for ci, c := range p.Columns {
 			cell := Cell{State: StateNotRun}
 			for _, id := range ids {
 				res, ok := c.results[id]
@@ -279,11 +293,18 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 					cell.Passed++
 				}
 				if st == StateFail {
-					line := ""
-					if res.Request.Op != "" {
-						line, _ = runner.RequestLine(res.Request)
+					fk := failureKey{ci, id}
+					f := failures[fk]
+					if f == nil {
+						line := ""
+						if res.Request.Op != "" {
+							line, _ = runner.RequestLine(res.Request)
+						}
+						f = &Failure{Result: res, N: len(p.Failures) + 1, Column: c.Label, ID: id, Kind: res.Kind(), Request: strings.TrimSuffix(line, "\n")}
+						failures[fk] = f
+						p.Failures = append(p.Failures, f)
 					}
-					cell.Failures = append(cell.Failures, Failure{Result: res, ID: res.Vector.ID, Kind: res.Kind(), Request: strings.TrimSuffix(line, "\n")})
+					cell.Failures = append(cell.Failures, f)
 					search = append(search, id)
 				}
 				if cell.State == StateNotRun || rank(st) < rank(cell.State) {

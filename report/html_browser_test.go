@@ -119,7 +119,7 @@ func writePage(t *testing.T) string {
 	t.Helper()
 	var reports []Page
 	for _, name := range []string{"alpha.json", "beta.json"} {
-		r, err := ReadJSON(runReport(t, name), nil)
+		r, err := ReadJSON(bytes.NewReader(runReport(t, name)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

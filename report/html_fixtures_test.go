@@ -120,7 +120,7 @@ func TestPageJudgesFromResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := ReadJSON(lie, nil)
+	r, err := ReadJSON(bytes.NewReader(lie), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

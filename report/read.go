@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"time"
 
+	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/spec"
@@ -30,16 +32,22 @@ type jsonReport struct {
 // read; the totals, verdict and roll-ups are not read but made again from
 // the results, as they were made when the report was written. A result
 // without its id, op or a known outcome is an error.
-func ReadJSON(data []byte, sp *spec.Spec) (*runner.Report, error) {
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return nil, fmt.Errorf("not a conform JSON report: %v", err)
+//
+// The report is read as a stream, a result at a time, and at most
+// MaxReportInput bytes of it: what it holds is the results, decoded, never
+// the text whole besides them.
+func ReadJSON(rd io.Reader, sp *spec.Spec) (*runner.Report, error) {
+	return readJSON(rd, sp, MaxReportInput)
+}
+
+// readJSON is ReadJSON reading at most limit bytes.
+func readJSON(rd io.Reader, sp *spec.Spec, limit int64) (*runner.Report, error) {
+	lr := &io.LimitedReader{R: rd, N: limit + 1}
+	jr, err := decodeReport(json.NewDecoder(lr))
+	if lr.N <= 0 {
+		return nil, fmt.Errorf("the report is longer than the limit of %s bytes", safetext.Thousands(int(limit)))
 	}
-	if _, ok := probe["results"]; !ok {
-		return nil, errors.New(`not a conform JSON report: it has no "results" member (write one with 'conform run --json FILE')`)
-	}
-	var jr jsonReport
-	if err := json.Unmarshal(data, &jr); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("not a conform JSON report: %v", err)
 	}
 	r := &runner.Report{
@@ -103,6 +111,70 @@ func ReadJSON(data []byte, sp *spec.Spec) (*runner.Report, error) {
 		r.Results = append(r.Results, res)
 	}
 	return r, nil
+}
+
+// MaxReportInput is the longest JSON report ReadJSON reads: about twice
+// the report of a whole corpus failing with every answer kept at its limit.
+const MaxReportInput = 256 << 20
+
+// decodeReport decodes a report member by member, the results one by one.
+func decodeReport(dec *json.Decoder) (*jsonReport, error) {
+	if t, err := dec.Token(); err != nil {
+		return nil, err
+	} else if t != json.Delim('{') {
+		return nil, errors.New("it is not a JSON object")
+	}
+	head := map[string]json.RawMessage{}
+	var jr jsonReport
+	results := false
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		name, _ := t.(string)
+		if name != "results" {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return nil, err
+			}
+			head[name] = raw
+			continue
+		}
+		results = true
+		if t, err := dec.Token(); err != nil {
+			return nil, err
+		} else if t != json.Delim('[') {
+			return nil, errors.New(`its "results" is not an array`)
+		}
+		for dec.More() {
+			var x jsonResult
+			if err := dec.Decode(&x); err != nil {
+				return nil, fmt.Errorf("result %d: %v", len(jr.Results), err)
+			}
+			jr.Results = append(jr.Results, x)
+		}
+		if _, err := dec.Token(); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the report's object")
+	}
+	if !results {
+		return nil, errors.New(`it has no "results" member (write one with 'conform run --json FILE')`)
+	}
+	data, err := json.Marshal(head)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(data, &jr); err != nil { // Results is not in head: it stays
+		return nil, err
+	}
+	return &jr, nil
 }
 
 // profileName is a report's profile: a string, or an object's "name".

@@ -22,7 +22,7 @@ func TestReadJSONRoundTrip(t *testing.T) {
 	if err := JSON(&first, rep); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadJSON(first.Bytes(), rep.Spec)
+	back, err := ReadJSON(bytes.NewReader(first.Bytes()), rep.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +48,11 @@ func TestReadJSONRefuses(t *testing.T) {
 		`{"results":[{"id":"a.b/c","op":"a.b","outcome":"fail","request":"not a request"}]}`,
 		`{"started":"yesterday","results":[]}`, `{"shard":"3/2","results":[]}`,
 	} {
-		if _, err := ReadJSON([]byte(bad), nil); err == nil {
+		if _, err := ReadJSON(strings.NewReader(bad), nil); err == nil {
 			t.Errorf("ReadJSON(%s) = nil error", bad)
 		}
 	}
-	r, err := ReadJSON([]byte(`{"future":{"x":1},"profile":{"name":"t3code"},"results":[{"id":"a.b/c","op":"a.b","outcome":"pass","new":true}]}`), nil)
+	r, err := ReadJSON(strings.NewReader(`{"future":{"x":1},"profile":{"name":"t3code"},"results":[{"id":"a.b/c","op":"a.b","outcome":"pass","new":true}]}`), nil)
 	if err != nil || len(r.Results) != 1 || r.Profile != "t3code" || !strings.HasPrefix(r.Results[0].Vector.ID, "a.b/") {
 		t.Errorf("ReadJSON(newer report) = %+v, %v", r, err)
 	}

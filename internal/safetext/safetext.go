@@ -111,16 +111,45 @@ func escape(s string, json bool) string {
 // IndentJSON renders JSON text for humans on several lines: indented with
 // json.Indent, each line starting with prefix, every dangerous character
 // of its strings an escape as with JSON, so that it is still JSON of the
-// same value. Text that is not JSON renders with JSON on one line.
+// same value. Text that is not JSON, and a value nested more than
+// MaxIndentDepth levels deep (indenting costs its depth on every line, so a
+// deep answer would grow with the square of its depth), render with JSON
+// on one line.
 func IndentJSON(raw []byte, prefix, indent string) string {
 	var c, b bytes.Buffer
 	if err := json.Compact(&c, raw); err != nil {
 		return prefix + JSON(string(raw))
 	}
+	if depth(c.Bytes()) > MaxIndentDepth {
+		return prefix + JSON(c.String())
+	}
 	if err := json.Indent(&b, []byte(JSON(c.String())), prefix, indent); err != nil {
 		return prefix + JSON(c.String())
 	}
 	return prefix + b.String()
+}
+
+// MaxIndentDepth is the deepest nesting IndentJSON indents.
+const MaxIndentDepth = 16
+
+// depth is the deepest nesting of arrays and objects in compact JSON text.
+func depth(data []byte) int {
+	d, deepest, inString := 0, 0, false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			d++
+			deepest = max(deepest, d)
+		case c == ']' || c == '}':
+			d--
+		}
+	}
+	return deepest
 }
 
 func surrogates(r rune) (rune, rune) {

@@ -145,3 +145,20 @@ func TestCodeSpan(t *testing.T) {
 		}
 	}
 }
+
+// TestIndentJSONDepth checks that a value nested deeper than MaxIndentDepth
+// is shown on one line, in bytes linear in its size, and a shallow one
+// indented; brackets inside strings do not count.
+func TestIndentJSONDepth(t *testing.T) {
+	deep := strings.Repeat("[", 500) + strings.Repeat("]", 500)
+	if got := IndentJSON([]byte(deep), "", "  "); got != deep {
+		t.Errorf("500 levels: %d bytes, want the %d of the value on one line", len(got), len(deep))
+	}
+	atLimit := strings.Repeat("[", MaxIndentDepth) + strings.Repeat("]", MaxIndentDepth)
+	if got := IndentJSON([]byte(atLimit), "", "  "); !strings.Contains(got, "\n") {
+		t.Errorf("%d levels: %q, want it indented", MaxIndentDepth, got)
+	}
+	if got := IndentJSON([]byte(`{"a":"[[[[[[[[[[[[[[[[[[[[\"[[["}`), "", "  "); got != "{\n  \"a\": \"[[[[[[[[[[[[[[[[[[[[\\\"[[[\"\n}" {
+		t.Errorf("brackets in a string: %q", got)
+	}
+}

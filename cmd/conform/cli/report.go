@@ -1,7 +1,8 @@
 package cli
 
 import (
-	"bytes"
+	"bufio"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -47,19 +48,19 @@ func (e *env) report(args []string) int {
 	sp, _ := spec.Embedded()
 	var reports []report.Page
 	for _, p := range fs.Args() {
-		data, err := os.ReadFile(p)
+		f, err := os.Open(p)
 		if err != nil {
 			e.errorf("%v", err)
 			return ExitUsage
 		}
-		r, err := report.ReadJSON(data, sp)
+		r, err := report.ReadJSON(bufio.NewReader(f), sp)
+		f.Close()
 		if err != nil {
 			e.errorf("%s: %v", p, err)
 			return ExitUsage
 		}
 		reports = append(reports, report.Page{File: filepath.Base(p), Report: r})
 	}
-	var b bytes.Buffer
 	var text func(string) string
 	if sp != nil {
 		text = func(id string) string {
@@ -67,11 +68,15 @@ func (e *env) report(args []string) int {
 			return r.Text
 		}
 	}
-	if err := report.HTML(&b, reports, text); err != nil {
-		e.errorf("--html: %v", err)
-		return ExitUsage
-	}
-	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+	// The page is written as it is rendered, never held whole.
+	err := e.writeTo(*out, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if err := report.HTML(bw, reports, text); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+	if err != nil {
 		e.errorf("--html: %v", err)
 		return ExitUsage
 	}
