@@ -14,6 +14,8 @@ import (
 	"reflect"
 	"sync"
 	"time"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // Answerer answers protocol v1 requests: the in-process reference, or
@@ -117,6 +119,10 @@ const (
 	// DefaultBodyBudget is the default cap on the request bytes that all
 	// requests together hold in memory at once.
 	DefaultBodyBudget = 128 << 20
+	// DefaultDecodedBudget is the default cap on what the bodies being
+	// served decode into, all together, in bytes: a body's JSON values
+	// counted at jsonv.ValueCost each, and its strings at two bytes a byte.
+	DefaultDecodedBudget = 256 << 20
 	// DefaultMaxConns is the default cap on connections open at once.
 	DefaultMaxConns = 64
 )
@@ -128,6 +134,9 @@ type ServeOptions struct {
 	MaxBody    int64 // longest request body, in bytes
 	MaxBatch   int   // most requests in one batch
 	BodyBudget int64 // request bytes held at once by all requests together
+	// DecodedBudget bounds what the bodies being served decode into, all
+	// together (DefaultDecodedBudget says how it is counted).
+	DecodedBudget int64
 
 	// ReadHeaderTimeout bounds reading the headers of a request,
 	// ReadTimeout reading the whole request (headers and body), WriteTimeout
@@ -153,6 +162,7 @@ func DefaultServeOptions() ServeOptions {
 		MaxBody:           DefaultMaxBody,
 		MaxBatch:          DefaultMaxBatch,
 		BodyBudget:        DefaultBodyBudget,
+		DecodedBudget:     DefaultDecodedBudget,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      2 * time.Minute,
@@ -173,6 +183,9 @@ func (o ServeOptions) withDefaults() ServeOptions {
 	}
 	if o.BodyBudget <= 0 {
 		o.BodyBudget = d.BodyBudget
+	}
+	if o.DecodedBudget <= 0 {
+		o.DecodedBudget = d.DecodedBudget
 	}
 	if o.ReadHeaderTimeout <= 0 {
 		o.ReadHeaderTimeout = d.ReadHeaderTimeout
@@ -201,11 +214,14 @@ func (o ServeOptions) withDefaults() ServeOptions {
 // when the client goes away or WriteTimeout has passed. A body that is not
 // JSON is answered with status 400, one longer than MaxBody or a batch of
 // more than MaxBatch requests with 413 (PROTO-HTTP-004), a body that does
-// not fit in the BodyBudget left with 503, and any method but POST with 405;
+// not fit in the BodyBudget left, or whose decoded cost does not fit in the
+// DecodedBudget left, with 503 and Retry-After, one whose decoded cost is
+// over the whole DecodedBudget with 413, and any method but POST with 405;
 // each with a bad_request error whose id is null.
 func (o ServeOptions) Handler(impl Answerer) http.Handler {
 	o = o.withDefaults()
 	budget := &byteBudget{left: o.BodyBudget}
+	decoded := &byteBudget{left: o.DecodedBudget}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reply := func(status int, v any) {
 			w.Header().Set("Content-Type", "application/json")
@@ -243,26 +259,61 @@ func (o ServeOptions) Handler(impl Answerer) http.Handler {
 		rc.SetReadDeadline(time.Time{})
 		ctx, cancel := context.WithTimeout(r.Context(), o.WriteTimeout)
 		defer cancel()
-
 		body = bytes.TrimSpace(body)
-		if len(body) > 0 && body[0] == '[' {
+		batch := len(body) > 0 && body[0] == '['
+		if batch {
 			n, err := countBatch(body, o.MaxBatch)
 			switch {
 			case err != nil:
 				refuse(http.StatusBadRequest, "the body is not a JSON array of requests: %v", err)
+				return
 			case n > o.MaxBatch:
 				refuse(http.StatusRequestEntityTooLarge, "the batch holds more than the limit of %d requests", o.MaxBatch)
-			default:
-				serveBatch(ctx, impl, w, body)
+				return
 			}
+		} else if !json.Valid(body) {
+			refuse(http.StatusBadRequest, "the body is not JSON")
 			return
 		}
-		if !json.Valid(body) {
-			refuse(http.StatusBadRequest, "the body is not JSON")
+		// What the body decodes into is counted before it is decoded, from
+		// its bytes: at most one value per comma, colon and opening bracket.
+		values := valueBound(body)
+		cost := int64(values)*int64(jsonv.ValueCost) + 2*int64(len(body))
+		switch {
+		case cost > o.DecodedBudget:
+			refuse(http.StatusRequestEntityTooLarge, "the body decodes into up to %d JSON values, more than the server holds at once (%d bytes at %d a value)", values, o.DecodedBudget, jsonv.ValueCost)
+			return
+		case !decoded.take(cost):
+			w.Header().Set("Retry-After", "1")
+			refuse(http.StatusServiceUnavailable, "the server is decoding too many request bodies at once; try again")
+			return
+		}
+		defer decoded.give(cost)
+		if batch {
+			serveBatch(ctx, impl, w, body)
 			return
 		}
 		reply(http.StatusOK, serveOne(ctx, impl, body))
 	})
+}
+
+// valueBound is an upper bound on the JSON values of body, found without
+// decoding it: every value but the first follows an opening bracket, a
+// comma or a colon outside strings.
+func valueBound(body []byte) int {
+	n, inString := 1, false
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{' || c == ',' || c == ':':
+			n++
+		}
+	}
+	return n
 }
 
 // countBatch checks that body is one JSON array and counts its items, up to

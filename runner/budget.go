@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/protocol"
@@ -22,14 +21,9 @@ const (
 	// request's answer).
 	AnswerBytesBudget = 128 << 20
 	// AnswerValuesBudget bounds what the answers in flight decode into, in
-	// bytes: each JSON value of an answer costs ValueCost.
+	// bytes: each JSON value of an answer costs jsonv.ValueCost.
 	AnswerValuesBudget = 128 << 20
 )
-
-// ValueCost is what one decoded JSON value may cost to hold, in bytes: a
-// member of an object (a name and a value), twice over for the room a
-// growing list keeps.
-const ValueCost = 2 * int(unsafe.Sizeof(jsonv.Member{}))
 
 // Limits are what one request's answer may hold.
 type Limits struct {
@@ -46,7 +40,7 @@ func LimitsFor(inflight int) Limits {
 	return Limits{
 		Inflight: inflight,
 		Bytes:    AnswerBytesBudget / inflight,
-		Values:   min(protocol.DefaultMaxAnswerValues, AnswerValuesBudget/ValueCost/inflight),
+		Values:   min(protocol.DefaultMaxAnswerValues, AnswerValuesBudget/jsonv.ValueCost/inflight),
 	}
 }
 

@@ -595,3 +595,86 @@ func TestHTTPClientQuotesStatusText(t *testing.T) {
 		t.Errorf("the detail quotes the server's text raw or whole (%d bytes): %q", len(ce.Msg), ce.Msg)
 	}
 }
+
+// heldImpl holds every echo.echo request until release is closed,
+// saying on entered that one arrived.
+type heldImpl struct{ entered, release chan struct{} }
+
+func (b heldImpl) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	if req.Op == "echo.echo" {
+		b.entered <- struct{}{}
+		<-b.release
+	}
+	return echoImpl{}.Call(ctx, req)
+}
+
+func (heldImpl) Close() error { return nil }
+
+// postBody POSTs body and returns the status, the Retry-After header and
+// the answer.
+func postBody(t *testing.T, addr string, body []byte) (int, string, string) {
+	t.Helper()
+	c := &http.Client{}
+	resp, err := c.Post("http://"+addr+"/", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Retry-After"), string(data)
+}
+
+// smallValues is a request whose input holds n small values.
+func smallValues(n int) []byte {
+	return []byte(`{"id":1,"op":"echo.echo","input":{"v":[0` + strings.Repeat(",0", n-1) + `]}}`)
+}
+
+// serve --http counts what a body decodes into before decoding it: bodies
+// of small values, each within MaxBody, once took the server to 3.1 GB.
+// One whose values alone pass the budget is refused with 413; one that
+// does not fit in what is left while others are served gets 503 and
+// Retry-After; the server answers again once they are done.
+func TestServeDecodedBudget(t *testing.T) {
+	t.Run("over the whole budget", func(t *testing.T) {
+		addr := serveTest(t, echoImpl{}, protocol.ServeOptions{})
+		body := smallValues(2 << 20) // 4 MB: 2 million values at 272 bytes, over 256 MiB
+		var wg sync.WaitGroup
+		peak := peakHeap(func() {
+			for range 7 {
+				wg.Go(func() {
+					status, _, answer := postBody(t, addr, body)
+					if status != http.StatusRequestEntityTooLarge || !strings.Contains(answer, "decodes into up to") {
+						t.Errorf("a body of 2 million values = %d %s; want 413 naming the values", status, answer)
+					}
+				})
+			}
+			wg.Wait()
+			postHello(t, addr)
+		})
+		if peak > 512*mb {
+			t.Errorf("7 bodies of 2 million values took the heap to %d MB, want under 512", peak/mb)
+		}
+	})
+	t.Run("none left", func(t *testing.T) {
+		b := heldImpl{entered: make(chan struct{}), release: make(chan struct{})}
+		body := smallValues(1000) // about 276 KB of decoded cost
+		addr := serveTest(t, b, protocol.ServeOptions{DecodedBudget: 400 << 10})
+		first := make(chan int, 1)
+		go func() {
+			status, _, _ := postBody(t, addr, body)
+			first <- status
+		}()
+		<-b.entered // the first body holds its cost while it is served
+		if status, retry, answer := postBody(t, addr, body); status != http.StatusServiceUnavailable || retry != "1" {
+			t.Errorf("a body beyond what is left = %d (Retry-After %q) %s; want 503 with Retry-After 1", status, retry, answer)
+		}
+		close(b.release)
+		if status := <-first; status != http.StatusOK {
+			t.Errorf("the first body = %d, want 200", status)
+		}
+		go func() { <-b.entered }() // the next body may be served now
+		if status, _, answer := postBody(t, addr, body); status != http.StatusOK {
+			t.Errorf("a body after the first was served = %d %s, want 200", status, answer)
+		}
+	})
+}

@@ -4,10 +4,15 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"github.com/conform-suite/conform/cmd/conform/cli"
 )
 
 func main() {
+	cli.RouteLibraryLog(os.Stderr)
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(cli.MemoryLimit)
+	}
 	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,4 +142,63 @@ func readOutputs(t *testing.T, path string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// overlongServer answers every POST with a correct answer followed by bytes
+// its Content-Length does not count: Go's HTTP transport then prints its
+// own "Unsolicited response received on idle HTTP channel" line through
+// the standard logger. It answers hello with quote.parse and every other
+// request with error kind internal.
+func overlongServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				br := bufio.NewReader(c)
+				for {
+					req, err := http.ReadRequest(br)
+					if err != nil {
+						return
+					}
+					var in struct {
+						ID json.RawMessage `json:"id"`
+						Op string          `json:"op"`
+					}
+					json.NewDecoder(req.Body).Decode(&in)
+					answer := `{"id":` + string(in.ID) + `,"error":{"kind":"internal","message":"no"}}`
+					if in.Op == "hello" {
+						answer = `{"id":` + string(in.ID) + `,"output":{"protocol":1,"name":"overlong","version":"0","language":"go","ops":["quote.parse"]}}`
+					}
+					fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%sHTTP/1.1 200 OK\r\n\r\n", len(answer), answer)
+				}
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String() + "/"
+}
+
+// What a library prints to the standard logger reaches stderr as
+// conform's own warning lines, never in a format of its own.
+func TestLibraryLogInConformsFormat(t *testing.T) {
+	bin := build(t)
+	url := overlongServer(t)
+	_, _, stderr := runIn(t, t.TempDir(), nil, bin, "run", "--http", url, "--op", "quote.parse", "--batch", "1", "--parallel", "1")
+	if !strings.Contains(stderr, "conform: warning: Unsolicited response received on idle HTTP channel") {
+		t.Errorf("stderr lacks the transport's line as a warning:\n%s", stderr)
+	}
+	for _, l := range strings.Split(strings.TrimRight(stderr, "\n"), "\n") {
+		if !strings.HasPrefix(l, "conform: ") {
+			t.Errorf("a line of stderr not in conform's format: %q", l)
+		}
+	}
 }

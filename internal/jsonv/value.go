@@ -25,6 +25,7 @@ package jsonv
 
 import (
 	"unicode/utf16"
+	"unsafe"
 )
 
 // Type is the type of a JSON value.
@@ -63,6 +64,11 @@ func (v *Value) CodeUnits() []uint16 {
 	}
 	return utf16.Encode([]rune(v.Str))
 }
+
+// ValueCost is what one decoded value may cost to hold, in bytes: a member
+// of an object (a name and a value), twice over for the room a growing list
+// keeps. Budgets of decoded JSON count values at this cost.
+const ValueCost = 2 * int(unsafe.Sizeof(Member{}))
 
 // Member is one member of an object.
 type Member struct {
