@@ -53,7 +53,12 @@ func NewHTTPClient() *http.Client {
 	return &http.Client{
 		Transport: &http.Transport{
 			Proxy:               http.ProxyFromEnvironment,
-			MaxIdleConnsPerHost: 64,
+			MaxIdleConnsPerHost: protocol.DefaultMaxConns,
+			// No more connections than a server of conform's accepts: a
+			// request written on a connection the server has not accepted
+			// yet (it waits in the listen backlog) would go unanswered
+			// until another one closes.
+			MaxConnsPerHost: protocol.DefaultMaxConns,
 			DisableCompression:  true,
 		},
 		CheckRedirect: noRedirect,

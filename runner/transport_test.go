@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -347,5 +348,54 @@ func TestHTTPConnectionRefused(t *testing.T) {
 	res := (&Runner{Impl: NewHTTP(url), Timeout: time.Second}).RunOne(context.Background(), 1, echoCorpus(t)[0])
 	if res.Outcome != Crash {
 		t.Errorf("RunOne against a closed port: outcome %s (%s), want crash", res.Outcome, res.Detail)
+	}
+}
+
+// The HTTP transport never opens more connections than a server of
+// conform's accepts (protocol.DefaultMaxConns): a request written on a
+// connection still waiting in the listen backlog went unanswered until its
+// timeout (about one run in two at --parallel 64 --batch 1). 200 requests
+// at once: the server holds the first DefaultMaxConns until that many are
+// in, then answers all; the connections open at once never pass the cap.
+func TestHTTPConnectionsCapped(t *testing.T) {
+	var mu sync.Mutex
+	open, most, inside := 0, 0, 0
+	full := make(chan struct{})
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if inside++; inside == protocol.DefaultMaxConns {
+			close(full)
+		}
+		mu.Unlock()
+		<-full
+		var req protocol.Request
+		json.NewDecoder(r.Body).Decode(&req)
+		w.Write(protocol.AppendAnswer(nil, protocol.Response{ID: req.ID, Output: json.RawMessage(`{}`)}))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch s {
+		case http.StateNew:
+			open++
+			most = max(most, open)
+		case http.StateClosed, http.StateHijacked:
+			open--
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	h := NewHTTP(srv.URL)
+	var wg sync.WaitGroup
+	for i := range 200 {
+		wg.Go(func() {
+			if _, err := h.Call(context.Background(), protocol.Request{ID: protocol.IntID(int64(i)), Op: "echo.echo", Input: json.RawMessage(`{}`)}); err != nil {
+				t.Errorf("request %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	if most > protocol.DefaultMaxConns {
+		t.Errorf("%d connections open at once, want at most %d", most, protocol.DefaultMaxConns)
 	}
 }
