@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/conform-suite/conform/internal/await"
 	"github.com/conform-suite/conform/protocol"
+	"github.com/conform-suite/conform/vectors"
 )
 
 // The hostile battery for HTTP: clients that try to make the server hold
@@ -677,4 +679,52 @@ func TestServeDecodedBudget(t *testing.T) {
 			t.Errorf("a body after the first was served = %d %s, want 200", status, answer)
 		}
 	})
+}
+
+// manyMembers is an output of n members: {"m0":0,"m1":0,...}.
+func manyMembers(n int) []byte {
+	b := []byte(`{`)
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `"m`...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, `":0`...)
+	}
+	return append(b, '}')
+}
+
+// Answers of many members, each under every byte cap, once cost 50 times
+// their bytes decoded, times the requests in flight (2 GB over stdio, past
+// 12 GB over HTTP). Each answer now holds its share of the run's budget: 32
+// requests in flight, each answered with 300,000 members (4 MB), are each
+// outcome protocol with a detail naming the budget, and the heap stays
+// within the budgets.
+func TestRunDecodedAnswersBudget(t *testing.T) {
+	out := manyMembers(300_000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req protocol.Request
+		json.NewDecoder(r.Body).Decode(&req)
+		w.Write([]byte(`{"id":` + string(req.ID) + `,"output":`))
+		w.Write(out)
+		w.Write([]byte("}\n"))
+	}))
+	defer srv.Close()
+	vs := make([]*vectors.Vector, 64)
+	for i := range vs {
+		vs[i] = &vectors.Vector{ID: fmt.Sprintf("echo.echo/v%d", i), Op: "echo.echo", Input: json.RawMessage(`{}`), Expect: vectors.Expect{Output: json.RawMessage(`{}`)}}
+	}
+	r := &Runner{Impl: NewHTTP(srv.URL), Hello: &protocol.Hello{Protocol: 1, Ops: []string{"echo.echo"}}, Parallel: 32}
+	var results []Result
+	peak := peakHeap(func() { results = r.Run(context.Background(), vs) })
+	share := LimitsFor(32)
+	for _, res := range results {
+		if res.Outcome != ProtocolErr || !strings.Contains(res.Detail, fmt.Sprintf("more than %d JSON values", share.Values)) || !strings.Contains(res.Detail, "memory budget, with 32 in flight") {
+			t.Fatalf("%s: %s %s; want protocol, naming the share of the budget", res.Vector.ID, res.Outcome, res.Detail)
+		}
+	}
+	if bound := uint64(2*(AnswerBytesBudget+AnswerValuesBudget) + 64*mb); peak > bound {
+		t.Errorf("32 answers of 300,000 members in flight took the heap to %d MB, want under %d", peak/mb, bound/mb)
+	}
 }
