@@ -10,7 +10,7 @@ FUZZTIME ?= 60s
 SMOKETIME ?= 3s
 BENCHTIME ?= 1s
 
-.PHONY: all run test stress test-times lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser
+.PHONY: all run test stress test-times budget-attacks lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser
 
 all: test
 
@@ -46,6 +46,11 @@ stress:
 ## and go test ./... (warm), and list the ten slowest tests (scripts/test-times.sh)
 test-times:
 	scripts/test-times.sh
+
+## budget-attacks: the memory budget's attacks at scale (scripts/budget-attacks.sh): peak
+## RSS, time and verdict of each, for docs/runner.md's "Measured at scale"
+budget-attacks:
+	scripts/budget-attacks.sh
 
 ## lint: staticcheck, the dead-code check and actionlint (the linters are pinned as tools in go.mod)
 lint: staticcheck deadcode actionlint

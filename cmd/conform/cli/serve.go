@@ -23,7 +23,9 @@ give a host (0.0.0.0:8080) to listen elsewhere.
 
 Over HTTP the server bounds what a client can make it hold: a body of at
 most --max-body bytes, a batch of at most 10000 requests (both refused with
-status 413), 128 MiB of request bodies held at once (503 past it), 64
+status 413), 128 MiB of request bodies held at once (503 past it), 256 MiB
+of what they decode into, counted before decoding (a body over all of it is
+refused with 413, one over what is left with 503 and Retry-After), 64
 connections open at once (more wait to be accepted), 10 s to send the
 headers, 1 min to send the whole request, 2 min to serve a POST and write
 its answer (answers of a batch are written as they are made, and work stops
