@@ -58,8 +58,8 @@ func NewHTTPClient() *http.Client {
 			// request written on a connection the server has not accepted
 			// yet (it waits in the listen backlog) would go unanswered
 			// until another one closes.
-			MaxConnsPerHost: protocol.DefaultMaxConns,
-			DisableCompression:  true,
+			MaxConnsPerHost:    protocol.DefaultMaxConns,
+			DisableCompression: true,
 		},
 		CheckRedirect: noRedirect,
 	}
