@@ -39,16 +39,11 @@ type member struct {
 // readObject reads the members of the JSON object that is the whole of data,
 // decoding each member's value once, and calls fn for each in order. A
 // member name written twice is an error: what names the message in errors.
-// lenientIn names the member whose value may be ill-formed inside (duplicate
-// names, bytes that are not UTF-8) without failing the envelope.
-func readObject(data []byte, what, lenientIn string, fn func(m member) error) error {
-	return readObjectWith(data, what, lenientIn, "", 0, fn)
-}
-
-// readObjectWith is readObject, decoding the member named inputIn with
-// InputOptions, and each member's value into at most maxValues values (0:
-// jsonv's default).
-func readObjectWith(data []byte, what, lenientIn, inputIn string, maxValues int, fn func(m member) error) error {
+// lenientIn names the member whose value may hold bytes that are not UTF-8
+// without failing the envelope; the member named inputIn is decoded with
+// InputOptions; each member's value decodes into at most maxValues values
+// (0: jsonv's default).
+func readObject(data []byte, what, lenientIn, inputIn string, maxValues int, fn func(m member) error) error {
 	i := space(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		if _, err := strict.Parse(data); err != nil {
@@ -369,7 +364,7 @@ func internOp(b []byte) string {
 func parseRequest(line []byte) (Request, *Response) {
 	var req Request
 	var op *jsonv.Value
-	err := readObjectWith(line, "the request", "", "input", 0, func(m member) error {
+	err := readObject(line, "the request", "", "input", 0, func(m member) error {
 		switch m.name {
 		case "id":
 			req.ID = m.raw
@@ -443,7 +438,7 @@ func ParseAnswer(line []byte, maxValues int) (Response, error) {
 	}
 	r := Response{Raw: line}
 	var out, errv member
-	err := readObjectWith(line, "the answer", "output", "", maxValues, func(m member) error {
+	err := readObject(line, "the answer", "output", "", maxValues, func(m member) error {
 		switch m.name {
 		case "id":
 			r.ID = m.raw
