@@ -276,8 +276,8 @@ func (o ServeOptions) Handler(impl Answerer) http.Handler {
 			return
 		}
 		// What the body decodes into is counted before it is decoded, from
-		// its bytes: at most one value per comma, colon and opening bracket.
-		values := valueBound(body)
+		// its bytes (jsonv.Measure).
+		values, _ := jsonv.Measure(body)
 		cost := int64(values)*int64(jsonv.ValueCost) + 2*int64(len(body))
 		switch {
 		case cost > o.DecodedBudget:
@@ -295,25 +295,6 @@ func (o ServeOptions) Handler(impl Answerer) http.Handler {
 		}
 		reply(http.StatusOK, serveOne(ctx, impl, body))
 	})
-}
-
-// valueBound is an upper bound on the JSON values of body, found without
-// decoding it: every value but the first follows an opening bracket, a
-// comma or a colon outside strings.
-func valueBound(body []byte) int {
-	n, inString := 1, false
-	for i := 0; i < len(body); i++ {
-		switch c := body[i]; {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '[' || c == '{' || c == ',' || c == ':':
-			n++
-		}
-	}
-	return n
 }
 
 // countBatch checks that body is one JSON array and counts its items, up to

@@ -376,20 +376,27 @@ func deepAnswer() []byte {
 	return append(b, "]}"...)
 }
 
-// Ten answers of deeply nested arrays once made a JSON report of 306 MB: a
-// report writes each answer once, as kept, never re-indented.
-func TestDeepAnswersReportLinear(t *testing.T) {
-	vs := sameEchoVectors(t, 10)
-	deep := deepAnswer()
+// deepReport is the JSON report of ten vectors answered with out, each
+// answer read as a transport reads it.
+func deepReport(t *testing.T, out []byte) *bytes.Buffer {
+	t.Helper()
 	impl := answerImpl{answer: func(req protocol.Request) (protocol.Response, error) {
-		return protocol.ParseAnswer([]byte(`{"id":`+string(req.ID)+`,"output":`+string(deep)+`}`), 0)
+		return protocol.ParseAnswer([]byte(`{"id":`+string(req.ID)+`,"output":`+string(out)+`}`), 0)
 	}}
 	r := &runner.Runner{Impl: impl, Hello: &protocol.Hello{Protocol: 1, Ops: []string{"echo.echo"}}}
-	rep := &runner.Report{SuiteVersion: runner.SuiteVersion, Transport: "in-process", Results: r.Run(context.Background(), vs), Started: time.Unix(0, 0)}
+	rep := &runner.Report{SuiteVersion: runner.SuiteVersion, Transport: "in-process", Results: r.Run(context.Background(), sameEchoVectors(t, 10)), Started: time.Unix(0, 0)}
 	var js bytes.Buffer
 	if err := JSON(&js, rep); err != nil {
 		t.Fatal(err)
 	}
+	return &js
+}
+
+// Ten answers of deeply nested arrays once made a JSON report of 306 MB: a
+// report writes each answer once, as kept, never re-indented.
+func TestDeepAnswersReportLinear(t *testing.T) {
+	deep := deepAnswer()
+	js := deepReport(t, deep)
 	// Each answer once, plus the request, the expectation and the diffs.
 	if limit := 10 * (len(deep) + 8<<10); js.Len() > limit {
 		t.Errorf("the JSON report of 10 answers of %d bytes is %d bytes, want at most %d", len(deep), js.Len(), limit)
@@ -454,6 +461,21 @@ func TestReadJSONCapsItsInput(t *testing.T) {
 	}
 }
 
+// pageOf is the HTML page of a JSON report, read back as report --html
+// reads it.
+func pageOf(t *testing.T, js []byte) string {
+	t.Helper()
+	back, err := ReadJSON(bytes.NewReader(js), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page strings.Builder
+	if err := HTML(&page, []Page{{File: "a.json", Report: back}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return page.String()
+}
+
 // pageBound is the largest page the HTML page may be for reports of
 // inputSize bytes with the given number of cells (rows times columns): each
 // failure is rendered once, and a cell links to it.
@@ -479,23 +501,14 @@ func TestPageRendersEachFailureOnce(t *testing.T) {
 	if err := JSON(&js, rep); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadJSON(bytes.NewReader(js.Bytes()), nil)
-	if err != nil {
-		t.Fatal(err)
+	page := pageOf(t, js.Bytes())
+	if limit := pageBound(js.Len(), len(reqs)); len(page) > limit {
+		t.Errorf("the page of a %d-byte report is %d bytes, want at most %d", js.Len(), len(page), limit)
 	}
-	var page countWriter
-	if err := HTML(&page, []Page{{File: "a.json", Report: back}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if limit := pageBound(js.Len(), len(reqs)); page.n > int64(limit) {
-		t.Errorf("the page of a %d-byte report is %d bytes, want at most %d", js.Len(), page.n, limit)
-	}
-	var b bytes.Buffer
-	HTML(&b, []Page{{File: "a.json", Report: back}}, nil)
-	if n := strings.Count(b.String(), `id="failure-`); n != 1 {
+	if n := strings.Count(page, `id="failure-`); n != 1 {
 		t.Errorf("the failure is rendered %d times, want once", n)
 	}
-	if n := strings.Count(b.String(), `href="#failure-1"`); n != len(reqs) {
+	if n := strings.Count(page, `href="#failure-1"`); n != len(reqs) {
 		t.Errorf("%d cells link to the failure, want %d", n, len(reqs))
 	}
 }
@@ -503,26 +516,8 @@ func TestPageRendersEachFailureOnce(t *testing.T) {
 // Ten answers nested 500 deep: the page shows each on one line, within the
 // bound, and never indents it.
 func TestPageOfDeepAnswersBounded(t *testing.T) {
-	vs := sameEchoVectors(t, 10)
-	deep := deepAnswer()
-	impl := answerImpl{answer: func(req protocol.Request) (protocol.Response, error) {
-		return protocol.ParseAnswer([]byte(`{"id":`+string(req.ID)+`,"output":`+string(deep)+`}`), 0)
-	}}
-	r := &runner.Runner{Impl: impl, Hello: &protocol.Hello{Protocol: 1, Ops: []string{"echo.echo"}}}
-	rep := &runner.Report{SuiteVersion: runner.SuiteVersion, Transport: "in-process", Results: r.Run(context.Background(), vs), Started: time.Unix(0, 0)}
-	var js bytes.Buffer
-	if err := JSON(&js, rep); err != nil {
-		t.Fatal(err)
-	}
-	back, err := ReadJSON(bytes.NewReader(js.Bytes()), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var page countWriter
-	if err := HTML(&page, []Page{{File: "a.json", Report: back}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if limit := pageBound(js.Len(), 1); page.n > int64(limit) {
-		t.Errorf("the page of a %d-byte report is %d bytes, want at most %d", js.Len(), page.n, limit)
+	js := deepReport(t, deepAnswer())
+	if page, limit := pageOf(t, js.Bytes()), pageBound(js.Len(), 1); len(page) > limit {
+		t.Errorf("the page of a %d-byte report is %d bytes, want at most %d", js.Len(), len(page), limit)
 	}
 }

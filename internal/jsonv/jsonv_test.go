@@ -288,3 +288,35 @@ func TestStringAsEncodingJSON(t *testing.T) {
 		}
 	})
 }
+
+// TestMeasureBoundsParse checks Measure against the decoder: the values it
+// counts are never fewer than Parse decodes, and its depth is the tree's.
+func TestMeasureBoundsParse(t *testing.T) {
+	for _, text := range []string{`0`, `[]`, `{}`, `[0,1,[2,{"a":3,"b":[4]}]]`, `{"a,b":"[{:,"}`, `"\"[,"`, `[[[[[]]]]]`, `{"a":{"b":{"c":null}}}`} {
+		v, err := Parse([]byte(text))
+		if err != nil {
+			t.Fatalf("Parse(%s): %v", text, err)
+		}
+		values, depth := Measure([]byte(text))
+		if n, d := count(v, 0); values < n || depth != d {
+			t.Errorf("Measure(%s) = %d values, depth %d; Parse decodes %d values, depth %d", text, values, depth, n, d)
+		}
+	}
+}
+
+// count returns the values of v and its depth of nesting, from depth d.
+func count(v *Value, d int) (int, int) {
+	n, deepest := 1, d
+	if v.Type == Array || v.Type == Object {
+		deepest = d + 1
+	}
+	for i := range v.Elems {
+		k, e := count(&v.Elems[i], d+1)
+		n, deepest = n+k, max(deepest, e)
+	}
+	for i := range v.Members {
+		k, e := count(&v.Members[i].Value, d+1)
+		n, deepest = n+k, max(deepest, e)
+	}
+	return n, deepest
+}

@@ -32,6 +32,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // Dangerous reports whether r renders as an escape: a control, a format
@@ -120,7 +122,7 @@ func IndentJSON(raw []byte, prefix, indent string) string {
 	if err := json.Compact(&c, raw); err != nil {
 		return prefix + JSON(string(raw))
 	}
-	if depth(c.Bytes()) > MaxIndentDepth {
+	if _, depth := jsonv.Measure(c.Bytes()); depth > MaxIndentDepth {
 		return prefix + JSON(c.String())
 	}
 	if err := json.Indent(&b, []byte(JSON(c.String())), prefix, indent); err != nil {
@@ -131,26 +133,6 @@ func IndentJSON(raw []byte, prefix, indent string) string {
 
 // MaxIndentDepth is the deepest nesting IndentJSON indents.
 const MaxIndentDepth = 16
-
-// depth is the deepest nesting of arrays and objects in compact JSON text.
-func depth(data []byte) int {
-	d, deepest, inString := 0, 0, false
-	for i := 0; i < len(data); i++ {
-		switch c := data[i]; {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '[' || c == '{':
-			d++
-			deepest = max(deepest, d)
-		case c == ']' || c == '}':
-			d--
-		}
-	}
-	return deepest
-}
 
 func surrogates(r rune) (rune, rune) {
 	r -= 0x10000
