@@ -16,6 +16,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 //go:embed quote marker selref
@@ -39,9 +41,13 @@ type Vector struct {
 	Description  string          `json:"description"`
 	Requirements []string        `json:"requirements"`
 	Tags         []string        `json:"tags,omitempty"`
-	Input        json.RawMessage `json:"input"`
-	Expect       Expect          `json:"expect"`
-	Divergences  []*Divergence   `json:"divergences,omitempty"`
+	Input        json.RawMessage `json:"input,omitempty"`
+	// InputText is the input as JSON text, sent byte for byte, for an input
+	// a vector file cannot hold as a value: one that names a member twice.
+	// A vector gives input or input_text; Parse sets Input from it.
+	InputText   string        `json:"input_text,omitempty"`
+	Expect      Expect        `json:"expect"`
+	Divergences []*Divergence `json:"divergences,omitempty"`
 
 	// Op and File are filled in by Load from the enclosing file.
 	Op   string `json:"-"`
@@ -123,6 +129,9 @@ func (v *Vector) Divergence(system string) *Divergence {
 func (v *Vector) MarshalJSON() ([]byte, error) {
 	type plain Vector
 	p := plain(*v)
+	if p.InputText != "" {
+		p.Input = nil // it is input_text's
+	}
 	p.Tags = slices.DeleteFunc(slices.Clone(v.Tags), func(t string) bool { return strings.HasPrefix(t, DivergencePrefix) })
 	if len(p.Tags) == 0 {
 		p.Tags = nil
@@ -265,6 +274,15 @@ func Parse(name string, data []byte) (*File, error) {
 		if !strings.HasPrefix(v.ID, f.Op+"/") {
 			errs = append(errs, fmt.Errorf("vectors: %s: vector %d: id %q does not start with %q", name, i, v.ID, f.Op+"/"))
 		}
+		switch {
+		case v.InputText != "" && len(v.Input) > 0:
+			errs = append(errs, fmt.Errorf("vectors: %s: %s: gives input and input_text: give one", name, v.ID))
+		case v.InputText != "":
+			if err := duplicateName(v.InputText); err != nil {
+				errs = append(errs, fmt.Errorf("vectors: %s: %s: input_text: %v", name, v.ID, err))
+			}
+			v.Input = json.RawMessage(v.InputText)
+		}
 		switch e := v.Expect; {
 		case e.Error != nil && (len(e.Output) > 0 || e.Choice != "" || len(e.Outputs) > 0):
 			errs = append(errs, fmt.Errorf("vectors: %s: %s: expect gives an error and an output: give one", name, v.ID))
@@ -280,6 +298,20 @@ func Parse(name string, data []byte) (*File, error) {
 		return nil, errors.Join(errs...)
 	}
 	return &f, nil
+}
+
+// duplicateName checks that text is a JSON object that names a member
+// twice, the one input input_text is for.
+func duplicateName(text string) error {
+	if v, err := (jsonv.Options{AllowDuplicateNames: true}).Parse([]byte(text)); err != nil {
+		return err
+	} else if v.Type != jsonv.Object {
+		return errors.New("not a JSON object")
+	}
+	if _, err := jsonv.Parse([]byte(text)); !errors.Is(err, jsonv.ErrDuplicateName) {
+		return errors.New("names no member twice: give it as input")
+	}
+	return nil
 }
 
 // deriveTags checks a vector's divergence records and adds the tag

@@ -23,6 +23,11 @@ Feature: Errors and rejections
     Then the answer has error kind "bad_request"
 
   @PROTO-ERROR-003
-  Scenario: A member of an input named twice is a bad request, even when both say the same
-    When "quote.parse" is called with {"href":"x","href":"x"}
+  Scenario Outline: A member of an input named twice is a bad request, even when both say the same
+    When "<op>" is called with <input>
     Then the answer has error kind "bad_request"
+
+    Examples:
+      | op              | input                   |
+      | quote.parse     | {"href":"x","href":"x"} |
+      | quote.normalize | {"text":"a","text":"a"} |

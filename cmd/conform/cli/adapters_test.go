@@ -125,6 +125,12 @@ func TestExampleAdaptersFeatures(t *testing.T) {
 			if code != ExitOK || m == nil || m[3] != "" || m[2] == "0" || m[4] == "" {
 				t.Errorf("features against the %s adapter = exit %d, summary %q; want exit 0, some passed, the rest skipped, none failed\n%s%s", a.interpreter, code, m, lastLines(stdout, 40), stderr)
 			}
+			// The op they offer, required: every scenario of it passes, a
+			// request naming a member twice among them (PROTO-ERROR-003).
+			code, stdout, _ = conform(t, "", "features", "--stdio", cmd, "--format", "progress", "--no-color", "--exit-within", "10m", "--require-ops=quote.normalize")
+			if m := summary.FindStringSubmatch(stdout); code != ExitOK || m == nil || m[3] != "" {
+				t.Errorf("features --require-ops=quote.normalize against the %s adapter = exit %d, summary %q; want exit 0, none failed\n%s", a.interpreter, code, m, lastLines(stdout, 40))
+			}
 			code, stdout, _ = conform(t, "", "features", "--stdio", cmd, "--format", "progress", "--no-color", "--require-ops", "selref/selref.feature")
 			if m := regexp.MustCompile(`(?m)^(\d+) scenarios \((\d+) failed\)$`).FindStringSubmatch(stdout); code != ExitFailed || m == nil || m[1] != m[2] {
 				t.Errorf("features --require-ops selref/selref.feature against the %s adapter = exit %d, summary %q; want exit 1 and every scenario failed", a.interpreter, code, m)

@@ -64,7 +64,7 @@ func TestFeaturesLiarCodeless(t *testing.T) {
 	if want := fmt.Sprintf("\ncodes: %d refusals without a code failed (--require-codes)\n", n); code != ExitFailed || !strings.Contains(stdout, want) || !strings.Contains(stdout, "got no code (--require-codes)") {
 		t.Errorf("features --require-codes against the codeless proxy = exit %d, want %d and %q\n%s", code, ExitFailed, want, stdout)
 	}
-	if !regexp.MustCompile(`(?m)^420 scenarios \(\d+ passed, \d+ failed\)$`).MatchString(stdout) {
+	if !regexp.MustCompile(`(?m)^\d+ scenarios \(\d+ passed, \d+ failed\)$`).MatchString(stdout) {
 		t.Errorf("features --require-codes: the failures are not counted as failed scenarios\n%s", stdout)
 	}
 

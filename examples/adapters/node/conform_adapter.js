@@ -39,11 +39,41 @@ const OPS = {
   'quote.normalize': quoteNormalize,
 };
 
+// JSON.parse keeps the last of two members silently, and a request or an
+// input that names a member twice is a bad request (PROTO-ERROR-003):
+// namedTwice reads the JSON text of the line and returns the first member
+// name an object repeats, or undefined. (An op whose input holds arbitrary
+// JSON would check only the objects whose members it reads.)
+function namedTwice(text) {
+  const objects = []; // the names seen so far in each open object
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      let k = j + 1;
+      while (' \t\r\n'.includes(text[k])) k++;
+      const names = objects[objects.length - 1];
+      if (text[k] === ':' && names) {
+        const name = JSON.parse(text.slice(i, j + 1));
+        if (names.has(name)) return name;
+        names.add(name);
+      }
+      i = j;
+    } else if (c === '{') {
+      objects.push(new Set());
+    } else if (c === '}') {
+      objects.pop();
+    }
+  }
+  return undefined;
+}
+
 function isObject(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function answer(req) {
+function answer(req, line) {
   if (!isObject(req)) {
     return { id: null, error: { kind: 'bad_request', message: 'not a request object' } };
   }
@@ -61,6 +91,10 @@ function answer(req) {
   if (!handler) {
     return { id, error: { kind: 'unsupported', message: 'op not implemented: ' + req.op } };
   }
+  const twice = namedTwice(line);
+  if (twice !== undefined) {
+    return { id, error: { kind: 'bad_request', message: 'the request names a member twice: ' + twice } };
+  }
   try {
     return { id, output: handler(req.input) };
   } catch (e) {
@@ -74,7 +108,7 @@ rl.on('line', (line) => {
   if (line.trim() === '') return;
   let resp;
   try {
-    resp = answer(JSON.parse(line));
+    resp = answer(JSON.parse(line), line);
   } catch (e) {
     resp = { id: null, error: { kind: 'bad_request', message: 'not JSON: ' + e.message } };
   }

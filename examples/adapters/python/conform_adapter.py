@@ -33,6 +33,22 @@ class BadRequest(Exception):
     """The input does not have the op's shape: answered as bad_request."""
 
 
+class Members(dict):
+    """A JSON object as read, remembering the names it had more than once:
+    json.loads keeps the last of two members silently, and an input that
+    names a member twice is a bad request (PROTO-ERROR-003)."""
+
+    twice = frozenset()
+
+
+def members(pairs):
+    obj = Members(pairs)
+    if len(obj) != len(pairs):
+        seen = set()
+        obj.twice = frozenset(k for k, _ in pairs if k in seen or seen.add(k))
+    return obj
+
+
 def quote_normalize(inp):
     """quote.normalize: each maximal run of whitespace becomes one space.
 
@@ -74,6 +90,9 @@ def answer(req):
     handler = OPS.get(op)
     if handler is None:
         return {"id": rid, "error": {"kind": "unsupported", "message": "op not implemented: " + op}}
+    twice = req.twice | inp.twice
+    if twice:
+        return {"id": rid, "error": {"kind": "bad_request", "message": "the request names a member twice: " + ", ".join(sorted(twice))}}
     try:
         return {"id": rid, "output": handler(inp)}
     except BadRequest as e:
@@ -88,7 +107,7 @@ def main():
         if not raw.strip():
             continue
         try:
-            req = json.loads(raw.decode("utf-8"))
+            req = json.loads(raw.decode("utf-8"), object_pairs_hook=members)
         except ValueError as e:
             resp = {"id": None, "error": {"kind": "bad_request", "message": "not JSON: %s" % e}}
         else:
