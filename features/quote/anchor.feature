@@ -160,7 +160,7 @@ Feature: Finding a quoted span again
       | a\u{85}b\u{200B}c\u{180E}d    | a\u{85}b\u{200B}c\u{180E}d |
       | Cafe\u{301} CAFÉ              | Cafe\u{301} CAFÉ       |
 
-  @QUOTE-ANCHOR-002
+  @QUOTE-ANCHOR-002 @divergence:t3code
   Scenario: Half an emoji reads as a replacement character, one unit long
     When "quote.normalize" is called with:
       """json

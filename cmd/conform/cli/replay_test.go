@@ -132,7 +132,8 @@ func replayLine(answers map[string]*vectors.Divergence, line []byte, out *bufio.
 // complete and not stale, through the command line: for every system, an
 // implementation answering exactly as recorded (a replay) passes every
 // vector under that system's profile, and under the default profile fails
-// exactly the vectors 'conform list --profile SYSTEM --divergent' prints.
+// exactly the vectors 'conform list --profile SYSTEM --divergent' prints;
+// and conform features under that profile fails no scenario of it.
 func TestReplayedIncumbents(t *testing.T) {
 	c, err := vectors.Load(vectors.FS())
 	if err != nil {
@@ -225,6 +226,14 @@ func TestReplayedIncumbents(t *testing.T) {
 				if !slices.Contains(failing, id) {
 					t.Errorf("%s records a divergence of %s, but the replay passes it under the default profile: the record is the expected answer", id, system)
 				}
+			}
+
+			// The scenarios agree with the records: under the system's
+			// profile the replay fails none (a scenario row that sends a
+			// recorded request is tagged @divergence:SYSTEM, and skipped).
+			code, stdout, _ = conform(t, "", "features", "--stdio", impl, "--profile", system, "--format", "progress", "--no-color", "--exit-within", "10m")
+			if code != ExitOK {
+				t.Errorf("features against the replay of %s under its own profile: exit %d, want %d\n%s", system, code, ExitOK, lastLines(stdout, 40))
 			}
 		})
 	}
