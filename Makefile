@@ -10,7 +10,7 @@ FUZZTIME ?= 60s
 SMOKETIME ?= 3s
 BENCHTIME ?= 1s
 
-.PHONY: all run test stress test-times budget-attacks lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser
+.PHONY: all run test stress test-times budget-attacks unicode lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser
 
 all: test
 
@@ -118,6 +118,12 @@ CAMPAIGN_PARALLEL ?= $(shell nproc)
 CAMPAIGN_JOBS ?= 1
 fuzz-campaign:
 	CAMPAIGN_TIME=$(CAMPAIGN_TIME) CAMPAIGN_LONG_TIME=$(CAMPAIGN_LONG_TIME) CAMPAIGN_PARALLEL=$(CAMPAIGN_PARALLEL) CAMPAIGN_JOBS=$(CAMPAIGN_JOBS) scripts/fuzz-campaign.sh
+
+## unicode: fetch the Unicode data packages (npm, @unicode/unicode-<version>), write the
+## punctuation tables the spec pins (spec/data/punctuation.txt) and the reference's snap
+## set from them (reference/marker/snapset.go); then run make vectors
+unicode:
+	scripts/unicode-tables.sh
 
 ## vectors: regenerate generated vector files (*.gen.json)
 vectors:

@@ -76,22 +76,20 @@ func userOriginBytes(id []byte) bool {
 }
 
 // Snaps reports whether a citation offset moves past r: r is in the
-// Unicode (15.0.0) general category Po, Pe or Pf, and is not one of the
-// inverted marks U+00A1, U+00BF, U+2E18, which open a clause.
+// Unicode 15.0.0 general category Po, Pe or Pf, and is not one of the
+// inverted marks U+00A1, U+00BF, U+2E18, which open a clause. The set is
+// the generated snapSet, from the tables the spec pins: the Go toolchain's
+// own Unicode version does not change it.
 func Snaps(r rune) bool {
 	if r < utf8.RuneSelf {
 		return asciiSnap[r]
 	}
-	switch r {
-	case '\u00a1', '\u00bf', '\u2e18':
-		return false
-	}
-	return unicode.In(r, unicode.Po, unicode.Pe, unicode.Pf)
+	return unicode.Is(snapSet, r)
 }
 
 var asciiSnap = func() (t [utf8.RuneSelf]bool) {
 	for r := range rune(utf8.RuneSelf) {
-		t[r] = unicode.In(r, unicode.Po, unicode.Pe, unicode.Pf)
+		t[r] = unicode.Is(snapSet, r)
 	}
 	return t
 }()
