@@ -2,10 +2,12 @@ package fuzz
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"unicode/utf16"
 
 	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/conform-suite/conform/spec"
 )
 
 // An inputGen builds one input for its op from r. It knows the op's format:
@@ -39,6 +41,66 @@ var (
 	genControls  = []rune("\x00\x01\x07\x1b\x7f\u0080\u009f")
 	genMarkers   = []rune("\ue200\ue201\ue202")
 )
+
+// The punctuation of the Unicode tables the spec pins (spec/data), for the
+// snap set of marker offsets: the whole set of Unicode 15.0.0, and its edge,
+// the runes whose snapping an implementation on another version's tables
+// gets wrong (the runes that entered the set in 14.0 and 15.0, those that
+// enter Po, Pe or Pf after it) and the exceptions that never snap.
+var punctPinned, punctEdge = func() (pinned, edge []rune) {
+	pinned, err := spec.SnapSet(spec.UnicodeVersion)
+	if err != nil {
+		panic(err) // the embedded data is part of the program
+	}
+	p, err := spec.Punctuation()
+	if err != nil {
+		panic(err)
+	}
+	seen := map[rune]bool{}
+	for v := range p {
+		set, err := spec.SnapSet(v)
+		if err != nil {
+			panic(err)
+		}
+		for _, r := range symmetricDifference(set, pinned) {
+			seen[r] = true
+		}
+	}
+	for _, r := range spec.SnapExceptions {
+		seen[r] = true
+	}
+	for r := range seen {
+		edge = append(edge, r)
+	}
+	slices.Sort(edge)
+	return pinned, edge
+}()
+
+// symmetricDifference returns the runes in exactly one of a and b (sorted).
+func symmetricDifference(a, b []rune) []rune {
+	var out []rune
+	for _, x := range [2][2][]rune{{a, b}, {b, a}} {
+		for _, r := range x[0] {
+			if _, ok := slices.BinarySearch(x[1], r); !ok {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// genPunctRune returns a punctuation rune: ASCII half the time, else one
+// of the pinned snap set or, as often, of its edge between Unicode
+// versions.
+func genPunctRune(r *rand.Rand) rune {
+	switch r.IntN(4) {
+	case 0:
+		return pickOne(r, punctEdge)
+	case 1:
+		return pickOne(r, punctPinned)
+	}
+	return pickOne(r, genPunct)
+}
 
 // Boundary lengths of the suites' limits, in their own units: quote
 // context 32, selref label 200, ids 512, selref addresses 1000, marker hold
@@ -77,7 +139,7 @@ func genProse(r *rand.Rand, n int) string {
 			case 1:
 				b.WriteString(". ")
 			case 2:
-				b.WriteRune(pickOne(r, genPunct))
+				b.WriteRune(genPunctRune(r))
 			case 3:
 				b.WriteRune(pickOne(r, genNearSpace))
 			case 4:

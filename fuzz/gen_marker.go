@@ -156,13 +156,17 @@ func genAnswer(r *rand.Rand, ids []string) string {
 }
 
 // genMarkedText returns prose with markers placed before and after
-// punctuation, at the ends, and after astral characters.
+// punctuation (of every Unicode version's tables, sometimes), at the ends,
+// and after astral characters.
 func genMarkedText(r *rand.Rand, ids []string) string {
 	var b strings.Builder
 	for range 1 + r.IntN(6) {
 		switch r.IntN(5) {
 		case 0:
 			b.WriteString(genMarker(r, ids))
+			if r.IntN(3) == 0 { // the snap set, by the pinned tables and their edge
+				b.WriteRune(genPunctRune(r))
+			}
 			b.WriteString(pickOne(r, []string{".", ",", ".)", "!?", "。", "…", " ", "\n", ""}))
 		case 1:
 			b.WriteString(pickOne(r, []string{"😀", "引", "e\u0301"}))

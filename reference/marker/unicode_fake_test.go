@@ -2,11 +2,16 @@ package marker_test
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"unicode"
 
+	"github.com/conform-suite/conform/fuzz"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/reference/marker"
@@ -18,9 +23,11 @@ import (
 // tableOf is the snap set an implementation would use on the tables of
 // Unicode version v.
 func tableOf(t testing.TB, v string) *unicode.RangeTable {
-	t.Helper()
 	set, err := spec.SnapSet(v)
 	if err != nil {
+		if t == nil {
+			panic(err)
+		}
 		t.Fatal(err)
 	}
 	tab := &unicode.RangeTable{}
@@ -86,4 +93,58 @@ func TestPlatformTablesFailNamingTheirVersion(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fakeUnicodeEnv makes the test binary a protocol v1 server over stdio
+// whose snap set is that of the Unicode version it names: the
+// platform-table fake, as a process of its own, so that an oracle in the
+// test process keeps the pinned set.
+const fakeUnicodeEnv = "CONFORM_FAKE_UNICODE"
+
+func TestMain(m *testing.M) {
+	if v := os.Getenv(fakeUnicodeEnv); v != "" {
+		marker.UseSnapSet(tableOf(nil, v))
+		if err := protocol.ServeStdio(context.Background(), reference.InProcess{}, os.Stdin, os.Stdout, 0); err != nil {
+			fmt.Fprintln(os.Stderr, "fake:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// conform fuzz, seeded, finds the fake on Unicode 14.0.0 tables out: its
+// generators draw punctuation from the pinned tables and their edge
+// between versions, not from ASCII alone. The run is bounded by a count of
+// executions, so its findings depend on the seed only.
+func TestFuzzFindsPlatformTables(t *testing.T) {
+	impl := runner.NewStdio(os.Args[0])
+	impl.Env = append(os.Environ(), fakeUnicodeEnv+"=14.0.0")
+	defer impl.Close()
+	// Without the vectors of the Unicode tables, whose inputs the fuzzer
+	// would otherwise mutate: the generators must find it themselves.
+	files := fstest.MapFS{}
+	err := fs.WalkDir(vectors.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || p == "marker/strip-unicode.gen.json" {
+			return err
+		}
+		data, err := fs.ReadFile(vectors.FS(), p)
+		files[p] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus, err := vectors.Load(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := fuzz.Run(context.Background(), fuzz.Config{Impl: impl, Corpus: corpus, Ops: []string{"marker.strip"}, Seed: 1, Count: 3000, Parallel: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Diverged() {
+		t.Fatalf("3,000 executions of marker.strip against Unicode 14.0.0 tables found nothing")
+	}
+	t.Logf("%d findings in %d executions; the first: %s", len(rep.Findings), rep.Execs, rep.Findings[0].Input)
 }
