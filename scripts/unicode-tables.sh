@@ -9,9 +9,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 args=()
-for v in 13.0.0 14.0.0 15.0.0 15.1.0 16.0.0; do
+# Unicode version @ the version of its npm package.
+for vp in 13.0.0@2.0.7 14.0.0@2.0.7 15.0.0@2.0.7 15.1.0@2.0.7 16.0.0@2.0.7 17.0.0@2.1.0; do
+  v=${vp%@*}
   mkdir -p "$work/$v"
-  (cd "$work/$v" && npm pack --silent "@unicode/unicode-$v@2.0.7" >/dev/null && tar xzf ./*.tgz)
+  (cd "$work/$v" && npm pack --silent "@unicode/unicode-$vp" >/dev/null && tar xzf ./*.tgz)
   args+=("$v=$work/$v/package")
 done
 node "$root/scripts/unicode-tables.mjs" "${args[@]}" >"$root/spec/data/punctuation.txt"

@@ -36,3 +36,13 @@ func TestPinnedSetAgreesWithGo(t *testing.T) {
 		}
 	}
 }
+
+// The white space of MARKER-STRIP-010 is the property White_Space, which
+// Go's unicode.IsSpace gives too: held to it over the whole code space.
+func TestWhiteSpaceIsThePinnedSet(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if notSpace(r) == unicode.IsSpace(r) {
+			t.Errorf("notSpace(%U) = %v; White_Space says %v", r, notSpace(r), unicode.IsSpace(r))
+		}
+	}
+}

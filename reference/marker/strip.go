@@ -193,7 +193,20 @@ func (k *sink) releaseBytes(b []byte) {
 	k.runes += utf8.RuneCount(b)
 }
 
-func notSpace(r rune) bool { return !unicode.IsSpace(r) }
+// notSpace reports whether r is not white space: the Unicode 15.0.0
+// property White_Space, written out (MARKER-STRIP-010), so that no Go
+// toolchain's tables change it.
+func notSpace(r rune) bool {
+	switch {
+	case r >= 0x09 && r <= 0x0d, r >= 0x2000 && r <= 0x200a:
+		return false
+	}
+	switch r {
+	case 0x20, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
+		return false
+	}
+	return true
+}
 
 // retry reports whether the artifact is to be retried: some marker cited a
 // user-origin id, every marker did, and no rune but white space was released.

@@ -56,7 +56,8 @@ func TestPlatformTablesFailNamingTheirVersion(t *testing.T) {
 	}{
 		{"13.0.0", []string{"unicode-14-0-additions-snap", "unicode-15-0-additions-snap"}, []string{"unicode-16-0-additions-do-not-snap"}},
 		{"14.0.0", []string{"unicode-15-0-additions-snap"}, []string{"unicode-14-0-additions-snap", "unicode-16-0-additions-do-not-snap"}},
-		{"16.0.0", []string{"unicode-16-0-additions-do-not-snap"}, []string{"unicode-14-0-additions-snap", "unicode-15-0-additions-snap"}},
+		{"16.0.0", []string{"unicode-16-0-additions-do-not-snap"}, []string{"unicode-14-0-additions-snap", "unicode-15-0-additions-snap", "unicode-17-0-additions-do-not-snap"}},
+		{"17.0.0", []string{"unicode-16-0-additions-do-not-snap", "unicode-17-0-additions-do-not-snap"}, []string{"unicode-15-0-additions-snap"}},
 	} {
 		t.Run(tt.version, func(t *testing.T) {
 			defer marker.UseSnapSet(tableOf(t, tt.version))()

@@ -6,9 +6,9 @@ package main
 // package or the reference. Each rune follows a marker and precedes a
 // space, so its citation's offset is after it exactly when it snaps.
 // Beside the whole set of Unicode 15.0.0, the runes that entered it in
-// each version, and those that enter Po, Pe or Pf only after it, have a
-// vector each, named by the version: the vectors an implementation fails
-// name the Unicode version of its tables.
+// each version before, and those that enter Po, Pe or Pf in each version
+// after it, have a vector each, named by the version: the vectors an
+// implementation fails name the Unicode version of its tables.
 
 import (
 	"fmt"
@@ -66,15 +66,15 @@ func stripUnicode() ([]vec, error) {
 		case c <= 0:
 			if added := without(set, prev); len(added) > 0 {
 				vs = append(vs, snapVec("unicode-"+dashed(v)+"-additions-snap",
-					fmt.Sprintf("The %d runes that entered the snap set in Unicode %s are passed: tables older than %s miss them", len(added), v, v), rq, added, true))
+					fmt.Sprintf("Runes that entered the snap set in Unicode %s (%d) snap: tables older than %s miss them", v, len(added), v), rq, added, true))
 			}
 			if gone := without(prev, set); len(gone) > 0 {
 				return nil, fmt.Errorf("Unicode %s takes %U out of the snap set: no vector says so yet", v, gone)
 			}
 		default:
-			if later := without(set, pinned); len(later) > 0 {
+			if later := without(set, prev); len(later) > 0 {
 				vs = append(vs, snapVec("unicode-"+dashed(v)+"-additions-do-not-snap",
-					fmt.Sprintf("The %d runes that enter Po, Pe or Pf only in Unicode %s stop the snap: %s tables pass them", len(later), v, v), rq, later, false))
+					fmt.Sprintf("Runes that entered Po, Pe or Pf in Unicode %s (%d) stop the snap: tables of %s or later pass them", v, len(later), v), rq, later, false))
 			}
 			if gone := without(pinned, set); len(gone) > 0 {
 				return nil, fmt.Errorf("Unicode %s takes %U out of the snap set: no vector says so yet", v, gone)
