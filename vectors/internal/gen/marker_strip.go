@@ -237,6 +237,15 @@ func stripOffsets() []vec {
 			in:  in(before + mk(t1) + after),
 			out: stripOut{before + after, cites(c(t1, offset, "")), ids(t1)}}
 	}
+	// inToken is a marker before a punctuation rune inside a token: the
+	// offset snaps past it; the seed's clause-boundary reading would not
+	// move it (the spec's Divergence paragraph after MARKER-OFFSET-005).
+	inToken := func(id, desc, before, after string) vec {
+		v := one(id, desc, reqs(o("004"), o("005")), before, after, runes(before)+1)
+		v.div = vectorkit.Diverges("seed", "seed 001 snaps so that the citation lands on a clause boundary: a punctuation rune inside a token ends no clause, so the offset stays before it",
+			rawJSON(stripOut{before + after, cites(c(t1, runes(before), "")), ids(t1)}))
+		return v
+	}
 	seedA := "Doxorubicin is associated with dose-dependent cardiotoxicity"
 	seedB := ". The recommended cumulative dose limit is 450 mg/m²"
 	return []vec{
@@ -281,7 +290,12 @@ func stripOffsets() []vec {
 		one("no-snap-over-inverted-question", "An inverted question mark, though Po, stops the snap", reqs(o("004"), o("005")), "claim", "¿Qué?", 5),
 		one("no-snap-over-inverted-exclamation", "An inverted exclamation mark, though Po, stops the snap", reqs(o("004"), o("005")), "claim", "¡Sí!", 5),
 		one("no-snap-over-symbol", "A currency symbol (Sc) stops the snap", reqs(o("005")), "claim", "$5", 5),
-		one("decimal-point", "3<M>.5 snaps past the point and stops at the digit", reqs(o("005")), "3", ".5", 2),
+		inToken("decimal-point", "3<M>.5 snaps past the point and stops at the digit", "3", ".5"),
+		inToken("snap-inside-token-slash", "mg<M>/m² snaps past the slash (Po) inside the unit", "450 mg", "/m² daily"),
+		inToken("snap-inside-token-ampersand", "AT<M>&T snaps past the ampersand (Po) inside the name", "AT", "&T network"),
+		inToken("snap-inside-token-apostrophe", "don<M>'t snaps past the apostrophe (Po) inside the word", "don", "'t stop"),
+		inToken("snap-inside-token-number-sign", "a<M>#tag snaps past the number sign (Po)", "a", "#tag"),
+		inToken("snap-inside-token-at-sign", "user<M>@example.com snaps past the at sign (Po) inside the address", "user", "@example.com"),
 		{id: "no-snap-over-literal-delimiter", desc: "A literal DELIM (private use) after a marker stops the snap",
 			reqs: reqs(o("005")),
 			in:   in("claim" + mk(t1) + mDelim + "."), out: stripOut{"claim" + mDelim + ".", cites(c(t1, 5, "")), ids(t1)}},
