@@ -22,6 +22,10 @@ func init() {
 	})
 }
 
+// seedNeverFails is the reason of the seed's reading of a parts list that
+// names one id twice (the Divergence paragraph after MARKER-STRIP-007).
+const seedNeverFails = "seed 001: citations never fail a task, so the text is stripped as if the two parts were one"
+
 const (
 	t1 = "tool_data_01"
 	t2 = "tool_data_02"
@@ -207,10 +211,12 @@ func stripCitations() []vec {
 			out:  stripOut{"A B C", cites(c(t1, 1, ""), c(t2, 3, ""), c(t1, 5, "")), ids(t1, t2)}},
 		{id: "duplicate-part-id-rejected", desc: "Two parts with one id are rejected",
 			reqs: reqs(s("007")),
-			in:   stripIn{Text: "Claim" + mk(t1), Parts: dup}, out: reject("MARKER_DUPLICATE_PART_ID")},
+			in:   stripIn{Text: "Claim" + mk(t1), Parts: dup}, out: reject("MARKER_DUPLICATE_PART_ID"),
+			div: vectorkit.Diverges("seed", seedNeverFails, rawJSON(stripOut{"Claim", cites(c(t1, 5, "")), ids(t1)}))},
 		{id: "duplicate-part-id-rejected-without-markers", desc: "Duplicate part ids are rejected even when nothing is cited",
 			reqs: reqs(s("007")),
-			in:   stripIn{Text: "Plain.", Parts: dup}, out: reject("MARKER_DUPLICATE_PART_ID")},
+			in:   stripIn{Text: "Plain.", Parts: dup}, out: reject("MARKER_DUPLICATE_PART_ID"),
+			div: vectorkit.Diverges("seed", seedNeverFails, rawJSON(literal("Plain.")))},
 		{id: "lone-surrogate-is-one-rune", desc: "A lone surrogate escape reads as U+FFFD, one rune before the marker",
 			reqs: reqs(s("008"), "MARKER-OFFSET-001"), tags: tags("lone-surrogate"),
 			in: in("a" + loneD83D + "b" + mk(t1)), out: stripOut{"a\uFFFDb", cites(c(t1, 3, "")), ids(t1)}},
