@@ -3,7 +3,6 @@ package features
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"regexp"
 	"slices"
@@ -84,6 +83,6 @@ func TestScenarioTwinsShareDivergences(t *testing.T) {
 		t.Fatal(err)
 	}
 	if checked == 0 || twins == 0 {
-		t.Fatal(fmt.Sprintf("%d calls read, %d twins found: the scenarios' calls are no longer recognised", checked, twins))
+		t.Fatalf("%d calls read, %d twins found: the scenarios' calls are no longer recognised", checked, twins)
 	}
 }

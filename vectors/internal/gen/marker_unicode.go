@@ -69,7 +69,7 @@ func stripUnicode() ([]vec, error) {
 					fmt.Sprintf("Runes that entered the snap set in Unicode %s (%d) snap: tables older than %s miss them", v, len(added), v), rq, added, true))
 			}
 			if gone := without(prev, set); len(gone) > 0 {
-				return nil, fmt.Errorf("Unicode %s takes %U out of the snap set: no vector says so yet", v, gone)
+				return nil, fmt.Errorf("the snap set of Unicode %s leaves out %U: no vector says so yet", v, gone)
 			}
 		default:
 			if later := without(set, prev); len(later) > 0 {
@@ -77,7 +77,7 @@ func stripUnicode() ([]vec, error) {
 					fmt.Sprintf("Runes that entered Po, Pe or Pf in Unicode %s (%d) stop the snap: tables of %s or later pass them", v, len(later), v), rq, later, false))
 			}
 			if gone := without(pinned, set); len(gone) > 0 {
-				return nil, fmt.Errorf("Unicode %s takes %U out of the snap set: no vector says so yet", v, gone)
+				return nil, fmt.Errorf("the snap set of Unicode %s leaves out %U: no vector says so yet", v, gone)
 			}
 		}
 		prev = set
