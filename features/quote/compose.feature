@@ -275,7 +275,7 @@ Feature: From the composer to the model
     When the server receives it as a provider turn
     Then the output member "text" starts with "Yes, this one: [assistant-quote-1]\n\n<assistant_citations>\n"
 
-  @QUOTE-COMPOSE-036 @QUOTE-COMPOSE-033
+  @QUOTE-COMPOSE-036 @QUOTE-COMPOSE-033 @divergence:seed
   Scenario: A long answer to a pending question is neither blocked nor refused
     Given the user writes a prompt of "x" repeated 120001 times
     When the composer checks it as the answer to a pending question

@@ -8,6 +8,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/conform-suite/conform/vectors"
+	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
 
 // Builders shared by the compose_*.go generators (spec/quote-compose.md).
@@ -75,6 +76,15 @@ func newCompFile(op, desc string) *compFile {
 
 func (cf *compFile) add(id, desc string, reqs, tags []string, in, out any) {
 	cf.f.Vectors = append(cf.f.Vectors, qVector(cf.f.Op, id, desc, reqs, tags, in, out))
+}
+
+// seedLimits records on the vector added last the seed's reading of an
+// answer to a pending user-input request (the Divergence paragraph after
+// QUOTE-COMPOSE-036): only expansion is skipped, the limit and the
+// trimming apply.
+func (cf *compFile) seedLimits(out any) {
+	v := cf.f.Vectors[len(cf.f.Vectors)-1]
+	v.Divergences = vectorkit.Diverges("seed", "seed 000 exempts pending user-input answers from expansion only: the 120,000-unit limit and the trimming still apply to them", vectorkit.Raw(out))
 }
 
 // compMessage is the composer's over-limit message for an excess below

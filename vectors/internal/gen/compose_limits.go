@@ -91,10 +91,13 @@ func composeSubmitLimits() (*vectors.File, error) {
 		}
 		cf.add(lc.id, lc.desc, r, lc.tags, map[string]string{"prompt": lc.prompt, "target": "provider-turn"}, out)
 	}
+	pending := compX(compLimit-78) + compLink(compSimple("q")) + compX(1000)
 	cf.add("pending-input-over-limit", "an answer to pending user input is not checked, even over the limit",
 		[]string{"QUOTE-COMPOSE-073", "QUOTE-COMPOSE-033"}, []string{"boundary"},
-		map[string]string{"prompt": compX(compLimit-78) + compLink(compSimple("q")) + compX(1000), "target": "pending-user-input"},
+		map[string]string{"prompt": pending, "target": "pending-user-input"},
 		map[string]bool{"ok": true})
+	excess := compUnits(pending) - compLimit
+	cf.seedLimits(map[string]any{"ok": false, "excess": excess, "message": compMessage(excess)})
 	return cf.f, nil
 }
 
@@ -123,6 +126,7 @@ func composeSendLimits() (*vectors.File, error) {
 		[]string{"QUOTE-COMPOSE-074", "QUOTE-COMPOSE-036"}, []string{"boundary"},
 		map[string]string{"input": answer, "target": "pending-user-input"},
 		map[string]string{"text": answer})
+	cf.seedLimits(map[string]any{"rejected": map[string]string{"code": "QUOTE_INPUT_TOO_LONG"}})
 	return cf.f, nil
 }
 
