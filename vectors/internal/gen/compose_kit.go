@@ -78,14 +78,19 @@ func (cf *compFile) add(id, desc string, reqs, tags []string, in, out any) {
 	cf.f.Vectors = append(cf.f.Vectors, qVector(cf.f.Op, id, desc, reqs, tags, in, out))
 }
 
-// seedLimits records on the vector added last the seed's reading of an
-// answer to a pending user-input request (the Divergence paragraph after
-// QUOTE-COMPOSE-036): only expansion is skipped, the limit and the
-// trimming apply.
-func (cf *compFile) seedLimits(out any) {
+// seedReading records on the vector added last the seed's answer out,
+// where a Divergence paragraph of quote-compose.md says why the spec
+// answers otherwise.
+func (cf *compFile) seedReading(reason string, out any) {
 	v := cf.f.Vectors[len(cf.f.Vectors)-1]
-	v.Divergences = vectorkit.Diverges("seed", "seed 000 exempts pending user-input answers from expansion only: the 120,000-unit limit and the trimming still apply to them", vectorkit.Raw(out))
+	v.Divergences = vectorkit.Diverges("seed", reason, vectorkit.Raw(out))
 }
+
+// Reasons of the seed's readings (quote-compose.md's Divergence paragraphs).
+const (
+	seedPendingLimits = "seed 000 exempts pending user-input answers from expansion only: the 120,000-unit limit and the trimming still apply to them"
+	seedNoNavCap      = "seed 000 caps no fragment: a valid citation's hash decodes whatever its length"
+)
 
 // compMessage is the composer's over-limit message for an excess below
 // one million.

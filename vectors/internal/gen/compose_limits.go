@@ -97,7 +97,7 @@ func composeSubmitLimits() (*vectors.File, error) {
 		map[string]string{"prompt": pending, "target": "pending-user-input"},
 		map[string]bool{"ok": true})
 	excess := compUnits(pending) - compLimit
-	cf.seedLimits(map[string]any{"ok": false, "excess": excess, "message": compMessage(excess)})
+	cf.seedReading(seedPendingLimits, map[string]any{"ok": false, "excess": excess, "message": compMessage(excess)})
 	return cf.f, nil
 }
 
@@ -126,7 +126,7 @@ func composeSendLimits() (*vectors.File, error) {
 		[]string{"QUOTE-COMPOSE-074", "QUOTE-COMPOSE-036"}, []string{"boundary"},
 		map[string]string{"input": answer, "target": "pending-user-input"},
 		map[string]string{"text": answer})
-	cf.seedLimits(map[string]any{"rejected": map[string]string{"code": "QUOTE_INPUT_TOO_LONG"}})
+	cf.seedReading(seedPendingLimits, map[string]any{"rejected": map[string]string{"code": "QUOTE_INPUT_TOO_LONG"}})
 	return cf.f, nil
 }
 
@@ -174,6 +174,7 @@ func composeNavDecodeLimits() (*vectors.File, error) {
 		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(under)}, map[string]any{"citation": under.json()})
 	cf.add("valid-hash-over-cap", "a valid hash of 140,001 units is refused by its length", reqs,
 		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(over)}, qRejected("QUOTE_NAV_TOO_LONG"))
+	cf.seedReading(seedNoNavCap, map[string]any{"citation": over.json()})
 	payload := compNavCap - len(compNavPrefix) // 139,981 characters: one over a group of four
 	cf.add("fragment-at-cap", "a fragment of exactly 140,000 units passes the cap and fails as base64", reqs,
 		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload)}, qRejected("QUOTE_NAV_BASE64"))

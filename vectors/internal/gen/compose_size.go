@@ -110,5 +110,6 @@ func composeNavDecodeSize() (*vectors.File, error) {
 	cf.add("max-cjk-citation", "the largest citation's hash is refused by the cap",
 		[]string{"QUOTE-COMPOSE-076", "QUOTE-COMPOSE-054"}, compSizeTags,
 		map[string]string{"location": "https://app.example/t#" + compHash(qMaxCJK())}, qRejected("QUOTE_NAV_TOO_LONG"))
+	cf.seedReading(seedNoNavCap, map[string]any{"citation": qMaxCJK().json()})
 	return cf.f, nil
 }
