@@ -17,6 +17,9 @@ const (
 	CodeDuplicatePartID Code = "MARKER_DUPLICATE_PART_ID"
 	// CodeInvalidUTF8: the bytes of a byte stream are not UTF-8.
 	CodeInvalidUTF8 Code = "MARKER_INVALID_UTF8"
+	// CodeUserOrigin: a client was asked to resolve a citation of a
+	// user-origin part.
+	CodeUserOrigin Code = "MARKER_USER_ORIGIN"
 )
 
 // Error is the one error type of the package: a rejection of an input for

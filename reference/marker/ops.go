@@ -49,8 +49,9 @@ type streamOut struct {
 }
 
 type locateIn struct {
-	Value   json.RawMessage `json:"value"`
-	Locator *string         `json:"locator"`
+	Value      json.RawMessage `json:"value"`
+	Locator    *string         `json:"locator"`
+	DataPartID *string         `json:"data_part_id"`
 }
 
 type locateOut struct {
@@ -163,6 +164,9 @@ func locateOp(input *jsonv.Value) (any, error) {
 	}
 	if len(in.Value) == 0 || in.Locator == nil {
 		return nil, opkit.BadRequest("input: value and locator are required")
+	}
+	if in.DataPartID != nil && userOriginBytes([]byte(*in.DataPartID)) {
+		return opkit.Reject(string(CodeUserOrigin)), nil // the client's guard (MARKER-LOCATE-011)
 	}
 	loc, err := Locate(in.Value, *in.Locator)
 	if err != nil {

@@ -130,5 +130,24 @@ func locateCases() []vec {
 		bad("leading-space", "A leading space before / falls back, marked malformed", " /foo"),
 		on("malformed-on-string-value", "A malformed locator on a string value falls back the same way", "one\ntwo", "L1-2", malformedOut{false, true}, l("010")),
 		on("malformed-on-null-value", "A malformed locator on a null value falls back the same way", nil, "x", malformedOut{false, true}, l("010")),
+		guarded("user-origin-part-refused", "A user_data_ part is not resolved by the client", "user_data_1", reject("MARKER_USER_ORIGIN")),
+		guarded("user-text-part-refused", "A user_text_ part is not resolved by the client", "user_text_9", reject("MARKER_USER_ORIGIN")),
+		guarded("user-origin-upper-case-refused", "USER_DATA_ in upper case is user origin for the client too", "USER_DATA_2", reject("MARKER_USER_ORIGIN")),
+		guarded("user-origin-bare-prefix-refused", "The bare prefix user_text_ is user origin", "user_text_", reject("MARKER_USER_ORIGIN")),
+		guarded("tool-part-resolved", "A tool part's citation resolves as without an id", "tool_data_01", found{true, "bar"}),
+		guarded("user-lookalike-resolved", "userdata_1, without the prefix's underscore, is no user-origin id", "userdata_1", found{true, "bar"}),
 	}
+}
+
+// guardedIn is locate's input with the cited part's id.
+type guardedIn struct {
+	Value      json.RawMessage `json:"value"`
+	Locator    string          `json:"locator"`
+	DataPartID string          `json:"data_part_id"`
+}
+
+// guarded is a vector of the client's guard (MARKER-LOCATE-011): the
+// pointer /foo/0 into RFC 6901's document, citing the part id.
+func guarded(id, desc, partID string, out any) vec {
+	return vec{id: id, desc: desc, reqs: reqs("MARKER-LOCATE-011", "MARKER-STRIP-004"), in: guardedIn{rfc6901Doc, "/foo/0", partID}, out: out}
 }
