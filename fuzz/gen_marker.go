@@ -51,6 +51,10 @@ func init() {
 		if r.IntN(4) == 0 {
 			value = jstr(pickOne(r, []string{"l1\nl2\nl3", "", "\n", "a\r\nb"}))
 		}
+		if r.IntN(3) == 0 { // the client's guard (MARKER-LOCATE-011), and ids that only look like it
+			id := pickOne(r, []string{"tool_data_01", "user_data_1", "USER_TEXT_2", "user_text_", "userdata_1", "user_dat_1", "User_Data_x"})
+			return jobj("value", value, "locator", jstr(genLocator(r)), "data_part_id", jstr(id))
+		}
 		return jobj("value", value, "locator", jstr(genLocator(r)))
 	})
 }
