@@ -227,6 +227,9 @@ type Judge struct {
 	// as the tests use.
 	EqCount  int
 	baseline string // the unmutated conform binary
+
+	reachOnce sync.Once
+	reach     reach // the ops each function of the reference is reached from; nil if the graph failed
 }
 
 // CommandLine describes how mutants are judged, for the judge key: the
@@ -242,9 +245,9 @@ func (j *Judge) checkKey(equivalent bool) string {
 		return "no-eqcheck"
 	}
 	if j.EqCount > 0 {
-		return "eqcount:" + strconv.Itoa(j.EqCount)
+		return "eqcount:" + strconv.Itoa(j.EqCount) + ":reach"
 	}
-	return "eqcheck:" + j.EqCheck.String()
+	return "eqcheck:" + j.EqCheck.String() + ":reach" // over the ops that reach the function
 }
 
 // Overlay returns the JSON of a go build overlay replacing file orig by
@@ -337,7 +340,7 @@ func (j *Judge) Baseline(ctx context.Context) (time.Duration, error) {
 	if j.EqCheck > 0 {
 		// The check must find nothing between the original and itself,
 		// or a difference it reports would mean nothing.
-		if msg := j.Equivalence(ctx, dir, bin, "reference/reference.go"); msg != "" {
+		if msg := j.Equivalence(ctx, dir, bin, "reference/reference.go", ""); msg != "" {
 			return 0, fmt.Errorf("the equivalence check finds a difference between the unmutated reference and itself: %s", msg)
 		}
 	}
@@ -361,14 +364,40 @@ func opsOf(file string, ops []string) []string {
 	return flags
 }
 
+// opsFor returns the --op flags that fuzz the ops whose handlers reach the
+// function fn of file (the call graph of reach.go), so that the check
+// spends its time where the mutant can show; the ops of the file's suite
+// when the graph does not know the function (a package-level variable's
+// initializer) or could not be built.
+func (j *Judge) opsFor(file, fn string) []string {
+	j.reachOnce.Do(func() {
+		r, err := buildReach(j.Root)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "mutants: the call graph of the reference: %v; the equivalence check fuzzes whole suites\n", err)
+			return
+		}
+		j.reach = r
+	})
+	ops, ok := j.reach[strings.TrimPrefix(file, "reference/")+":"+fn]
+	if fn == "" || !ok {
+		return opsOf(file, referenceOps())
+	}
+	var flags []string
+	for _, op := range ops {
+		flags = append(flags, "--op", op)
+	}
+	return flags
+}
+
 // Equivalence fuzzes the conform binary bin (its in-process reference
-// mutated) against the unmutated one, both ways: each side's in-process
-// reference is the oracle once while the other serves over stdio, since the
-// fuzzer compares only the inputs its oracle accepts. The seed is fixed, the
-// run bounded by EqCheck (or EqCount). It returns "" when no answer differed and an
-// account of the first difference otherwise.
-func (j *Judge) Equivalence(ctx context.Context, dir, bin, file string) string {
-	ops := opsOf(file, referenceOps())
+// mutated in function fn of file) against the unmutated one, both ways:
+// each side's in-process reference is the oracle once while the other
+// serves over stdio, since the fuzzer compares only the inputs its oracle
+// accepts. It fuzzes only the ops whose handlers reach fn (opsFor). The
+// seed is fixed, the run bounded by EqCheck (or EqCount). It returns ""
+// when no answer differed and an account of the first difference otherwise.
+func (j *Judge) Equivalence(ctx context.Context, dir, bin, file, fn string) string {
+	ops := j.opsFor(file, fn)
 	for _, pair := range [][2]string{{bin, j.baseline}, {j.baseline, bin}} {
 		out := filepath.Join(dir, "eqcheck")
 		os.RemoveAll(out)
@@ -450,7 +479,7 @@ func (j *Judge) Mutant(ctx context.Context, worker int, m *Mutation, src []byte,
 	}
 	r := res(Survived, "")
 	if equivalent && j.EqCheck > 0 {
-		r.Diverged = j.Equivalence(ctx, dir, bin, m.File)
+		r.Diverged = j.Equivalence(ctx, dir, bin, m.File, m.Func)
 		r.Seconds = time.Since(start).Seconds()
 	}
 	return r

@@ -184,11 +184,11 @@ func TestEquivalenceCheck(t *testing.T) {
 		return wdir, bin
 	}
 	wdir, bin := build(0, planted("\tif input != nil {\n\t\treturn map[string]string{\"text\": \"planted\"}, nil\n\t}\n"))
-	if msg := j.Equivalence(ctx, wdir, bin, file); msg == "" {
+	if msg := j.Equivalence(ctx, wdir, bin, file, ""); msg == "" {
 		t.Error("a mutant of quote.normalize that answers every input with a fixed text passed the equivalence check")
 	}
 	wdir, bin = build(1, planted("\t_ = input != nil\n"))
-	if msg := j.Equivalence(ctx, wdir, bin, file); msg != "" {
+	if msg := j.Equivalence(ctx, wdir, bin, file, ""); msg != "" {
 		t.Errorf("a mutant that changes no answer failed the equivalence check: %s", msg)
 	}
 }

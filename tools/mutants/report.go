@@ -165,9 +165,10 @@ ledger, ´mutant-id  # reason´ on a line: tools/mutants/equivalent.txt when no 
 apart, tools/mutants/unjudgeable.txt when it is observable but not through protocol v1 (the reason
 says what would observe it). Unjudgeable mutants count as not killed in the kill rate. Every
 equivalent entry is checked: the mutant's conform binary and the original's are fuzzed against
-each other (´conform fuzz --stdio´ with a fixed seed, each side the oracle once, over the ops of the
-mutated file's suite) for ´-eqcheck´ (2s) each way, and any difference in their answers fails the
-entry. The run fails on a survivor, on a listed id that matches no mutant, on a listed mutant that
+each other (´conform fuzz --stdio´ with a fixed seed, each side the oracle once, over the ops whose
+handlers reach the mutated function in the reference's call graph, or the ops of the file's suite
+where the graph does not know the function) for ´-eqcheck´ (2s) each way, and any difference in
+their answers fails the entry. The run fails on a survivor, on a listed id that matches no mutant, on a listed mutant that
 is killed or does not compile, and on an equivalent entry that fails its check. Mutant ids are
 ´file:function:kind:n´, n counting that kind of mutation in that function in source order, so an
 id moves only when its own function changes.
