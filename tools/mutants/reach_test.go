@@ -114,3 +114,23 @@ func TestEquivalenceCheckFindsTheMathMLSvgMutant(t *testing.T) {
 		t.Error("the MathML svg mutant passed the equivalence check without its vector")
 	}
 }
+
+// A generated file of the reference (the snap set's table) is data: it is
+// not mutated, and every hand-written file is.
+func TestCollectLeavesGeneratedFiles(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources, err := Collect(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, s := range sources {
+		paths = append(paths, s.Path)
+	}
+	if slices.Contains(paths, "reference/marker/snapset.go") || !slices.Contains(paths, "reference/marker/strip.go") {
+		t.Errorf("Collect = %v; want reference/marker/strip.go and not the generated snapset.go", paths)
+	}
+}
