@@ -63,7 +63,8 @@ func TestLevelSummary(t *testing.T) {
 	}{
 		{runner.LevelRollup{Level: spec.Must, Tested: 214, Conforming: 212}, "conforms to 212 of 214 MUST requirements run"},
 		{runner.LevelRollup{Level: spec.Must, Tested: 2, Conforming: 1, Unsupported: 3}, "conforms to 1 of 2 MUST requirements run (3 more unsupported)"},
-		{runner.LevelRollup{Level: spec.May}, "conforms to 0 of 0 MAY requirements run"},
+		{runner.LevelRollup{Level: spec.May}, "no MAY requirement run"},
+		{runner.LevelRollup{Level: spec.Should, Unsupported: 3}, "no SHOULD requirement run (3 unsupported)"},
 	}
 	for _, tt := range tests {
 		if got := tt.l.Summary(); got != tt.want {

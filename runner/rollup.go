@@ -20,7 +20,16 @@ type LevelRollup struct {
 // requirements run", and the unsupported count when there are any. Only the
 // requirements that the run's vectors name are counted: those exercised by
 // scenarios alone are checked by conform features.
+// A level none of whose requirements was judged says so ("no SHOULD
+// requirement run (3 unsupported)"), never "conforms to 0 of 0".
 func (l LevelRollup) Summary() string {
+	if l.Tested == 0 {
+		s := fmt.Sprintf("no %s requirement run", l.Level)
+		if l.Unsupported > 0 {
+			s += fmt.Sprintf(" (%d unsupported)", l.Unsupported)
+		}
+		return s
+	}
 	s := fmt.Sprintf("conforms to %d of %d %s requirements run", l.Conforming, l.Tested, l.Level)
 	if l.Unsupported > 0 {
 		s += fmt.Sprintf(" (%d more unsupported)", l.Unsupported)

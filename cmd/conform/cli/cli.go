@@ -162,13 +162,40 @@ func (e *env) parse(fs *flag.FlagSet, args []string, maxArgs int) (done bool, co
 		return true, ExitUsage
 	}
 	if fs.NArg() > maxArgs {
-		e.errorf("unexpected argument %q", fs.Arg(maxArgs))
-		if strings.HasPrefix(fs.Arg(maxArgs), "-") {
+		arg := fs.Arg(maxArgs)
+		e.errorf("unexpected argument %q", arg)
+		switch prev := boolFlagBefore(fs, args, len(args)-fs.NArg()+maxArgs); {
+		case prev != "":
+			e.hintf("--%s takes a value only after '=': --%s=%s", prev, prev, arg)
+		case strings.HasPrefix(arg, "-"):
 			e.hintf("flags go before arguments")
 		}
 		return true, ExitUsage
 	}
 	return false, ExitOK
+}
+
+// boolFlagBefore returns the name of the flag args[i-1] is when it is one
+// that stands alone or takes its value after '=' (a boolean flag, or
+// --require-ops), written without '=': the argument at i was then most
+// likely meant as its value. "" otherwise.
+func boolFlagBefore(fs *flag.FlagSet, args []string, i int) string {
+	if i < 1 || i > len(args) {
+		return ""
+	}
+	prev := args[i-1]
+	if !strings.HasPrefix(prev, "-") || strings.Contains(prev, "=") {
+		return ""
+	}
+	name := strings.TrimLeft(prev, "-")
+	f := fs.Lookup(name)
+	if f == nil {
+		return ""
+	}
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+		return name
+	}
+	return ""
 }
 
 // listFlag is a repeatable flag; each use may also hold a comma-separated

@@ -91,8 +91,8 @@ func (e *env) features(args []string) int {
 		if !ok {
 			return ExitUsage
 		}
-		if err := checkNames(corpus, nil, requireOps.ops.Ops); err != nil {
-			e.errorf("--require-ops: %v", err)
+		if err := checkNames(corpus, nil, requireOps.ops.Ops, "--require-ops="); err != nil {
+			e.errorf("%v", err)
 			return ExitUsage
 		}
 	}

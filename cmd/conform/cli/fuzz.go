@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,6 +53,10 @@ func (e *env) fuzz(args []string) int {
 		ora   implFlags
 	)
 	impl.register(fs)
+	// Crashing the implementation is what fuzzing is for: the restart
+	// budget's default is fuzz's own, and -h says so.
+	impl.restarts = fuzzRestarts
+	fs.Lookup("restarts").DefValue = strconv.Itoa(fuzzRestarts)
 	fs.StringVar(&ora.stdio, "oracle", "", "take the answers of `CMD` (a persistent child speaking protocol v1 on stdio) as expected, instead of the reference's")
 	fs.StringVar(&ora.stdio, "oracle-stdio", "", "the same as --oracle `CMD`")
 	fs.StringVar(&ora.http, "oracle-http", "", "take the answers of the protocol v1 service at `URL` as expected")
@@ -65,14 +70,8 @@ func (e *env) fuzz(args []string) int {
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
-	seedSet, restartsSet := false, false
-	fs.Visit(func(f *flag.Flag) {
-		seedSet = seedSet || f.Name == "seed"
-		restartsSet = restartsSet || f.Name == "restarts"
-	})
-	if !restartsSet {
-		impl.restarts = fuzzRestarts // crashing the implementation is what fuzzing is for
-	}
+	seedSet := false
+	fs.Visit(func(f *flag.Flag) { seedSet = seedSet || f.Name == "seed" })
 	// The oracle is started with the implementation's limits.
 	ora.timeout, ora.restarts, ora.maxLine, ora.maxBody, ora.noGrease = impl.timeout, impl.restarts, impl.maxLine, impl.maxBody, impl.noGrease
 	oracle := ora.stdio != "" || ora.http != ""

@@ -56,16 +56,18 @@ func (e *env) selection(f *selectFlags) (*vectors.Corpus, []*vectors.Vector, boo
 	if !ok {
 		return nil, nil, false
 	}
-	if err := checkNames(corpus, f.suites, f.ops); err != nil {
+	if err := checkNames(corpus, f.suites, f.ops, "--op "); err != nil {
 		e.errorf("%v", err)
 		return nil, nil, false
 	}
 	return corpus, sel.Select(corpus.Vectors()), true
 }
 
-// checkNames refuses a --suite or --op that names nothing in the corpus: a
-// misspelt name would otherwise select no vector and pass silently.
-func checkNames(corpus *vectors.Corpus, suites, ops []string) error {
+// checkNames refuses a --suite or an op that names nothing in the corpus: a
+// misspelt name would otherwise select no vector and pass silently. opFlag
+// is how the flag that named the ops is written before one ("--op ",
+// "--require-ops="), for the message.
+func checkNames(corpus *vectors.Corpus, suites, ops []string, opFlag string) error {
 	knownSuites, knownOps := map[string]bool{}, map[string]bool{}
 	for _, v := range corpus.Vectors() {
 		knownSuites[v.Suite()] = true
@@ -78,7 +80,7 @@ func checkNames(corpus *vectors.Corpus, suites, ops []string) error {
 	}
 	for _, op := range ops {
 		if !knownOps[op] {
-			return fmt.Errorf("--op %q: no vector of the corpus has this op (ops: %s)", op, strings.Join(slices.Sorted(maps.Keys(knownOps)), ", "))
+			return fmt.Errorf("%s%q: no vector of the corpus has this op (ops: %s)", opFlag, op, strings.Join(slices.Sorted(maps.Keys(knownOps)), ", "))
 		}
 	}
 	return nil
@@ -160,8 +162,8 @@ func (e *env) run(args []string) int {
 	if !ok {
 		return ExitUsage
 	}
-	if err := checkNames(corpus, nil, requireOps.ops.Ops); err != nil {
-		e.errorf("--require-ops: %v", err)
+	if err := checkNames(corpus, nil, requireOps.ops.Ops, "--require-ops="); err != nil {
+		e.errorf("%v", err)
 		return ExitUsage
 	}
 	if len(vs) == 0 {
