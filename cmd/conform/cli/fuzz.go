@@ -60,7 +60,7 @@ func (e *env) fuzz(args []string) int {
 	fs.StringVar(&ora.stdio, "oracle", "", "take the answers of `CMD` (a persistent child speaking protocol v1 on stdio) as expected, instead of the reference's")
 	fs.StringVar(&ora.stdio, "oracle-stdio", "", "the same as --oracle `CMD`")
 	fs.StringVar(&ora.http, "oracle-http", "", "take the answers of the protocol v1 service at `URL` as expected")
-	fs.Var(&ops, "op", "fuzz only `OP` (repeatable; default every op both sides offer)")
+	fs.Var(&ops, "op", "fuzz only `OP` (repeatable, or comma separated: --op a,b; default every op both sides offer)")
 	fs.DurationVar(&dur, "time", 0, "stop after `D` (default 30s unless --count is given)")
 	fs.IntVar(&count, "count", 0, "stop after `N` executions")
 	fs.Uint64Var(&seed, "seed", 0, "random seed `S` (default: from the clock; printed in the summary)")

@@ -13,7 +13,9 @@ func TestCLIManners(t *testing.T) {
 		want []string // in stdout and stderr together
 	}{
 		// fuzz -h gives fuzz's own restart budget as the default.
-		{[]string{"fuzz", "-h"}, ExitOK, []string{"restarted (default 1000)"}},
+		{[]string{"fuzz", "-h"}, ExitOK, []string{"restarted (default 1000)", "comma separated: --op a,b"}},
+		// -h says that --op and --suite take comma-separated lists.
+		{[]string{"run", "-h"}, ExitOK, []string{"or comma separated (--op quote.parse,marker.strip)"}},
 		// A value given to --require-ops after a space is taken for an argument: the hint shows '='.
 		{[]string{"run", "--require-ops", "quote.parse"}, ExitUsage, []string{`unexpected argument "quote.parse"`, "--require-ops takes a value only after '=': --require-ops=quote.parse"}},
 		// A misspelt op of --require-ops= is reported against that flag, not --op.

@@ -29,8 +29,8 @@ type selectFlags struct {
 
 func (f *selectFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.dir, "vectors", "", "read vectors from `DIR` instead of the embedded corpus")
-	fs.Var(&f.suites, "suite", "only vectors of this `SUITE` (quote, marker, selref); repeatable")
-	fs.Var(&f.ops, "op", "only vectors of this `OP` (quote.parse); repeatable")
+	fs.Var(&f.suites, "suite", "only vectors of this `SUITE` (quote, marker, selref); repeatable, or comma separated")
+	fs.Var(&f.ops, "op", "only vectors of this `OP` (quote.parse); repeatable, or comma separated (--op quote.parse,marker.strip)")
 	fs.Var(&f.ids, "id", "only vectors whose id matches this `GLOB` (quote.parse/*surrogate*); repeatable")
 	fs.Var(&f.tags, "tag", "only vectors with this `TAG`; repeatable")
 	fs.Var(&f.reqs, "req", "only vectors naming this requirement `ID`, or a prefix ending in '-' (QUOTE-LINK-); repeatable")
