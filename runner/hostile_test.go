@@ -176,6 +176,7 @@ func TestHostileDesync(t *testing.T) {
 		{hostileimpl.Huge, "longer than the limit"},
 		{hostileimpl.Garbage, "not an answer"},
 		{hostileimpl.Unmatched, "matches no request in flight"},
+		{hostileimpl.StringID, "(a string, where the request's id was the integer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {

@@ -358,10 +358,31 @@ func (c *child) read() {
 			c.desync(callErr(ProtocolErr, "the implementation wrote a line that is not an answer (%v): %s", perr, excerpt(line)))
 			return
 		default:
-			c.desync(callErr(ProtocolErr, "the implementation answered id %s, which matches no request in flight: %s", key, excerpt(line)))
+			c.desync(callErr(ProtocolErr, "the implementation answered id %s, which matches no request in flight%s: %s", key, c.idTypeHint(resp.ID), excerpt(line)))
 			return
 		}
 	}
+}
+
+// idTypeHint says, for an answer id that matches nothing, when it is the id
+// of a request in flight written as another JSON type (the integer 5 as
+// the string "5"), which PROTO-ID-001 forbids; "" otherwise.
+func (c *child) idTypeHint(id []byte) string {
+	var s string
+	if json.Unmarshal(id, &s) != nil {
+		return ""
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return ""
+	}
+	c.mu.Lock()
+	_, pending := c.pending[n]
+	c.mu.Unlock()
+	if !pending {
+		return ""
+	}
+	return fmt.Sprintf(" (a string, where the request's id was the integer %d: echo an id with its type, PROTO-ID-001)", n)
 }
 
 // desync handles a child that lost step with the protocol (a line that is

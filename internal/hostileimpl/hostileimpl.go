@@ -38,6 +38,7 @@ const (
 	Huge      = "huge"      // answers with a line of HugeSize bytes (the right id)
 	Garbage   = "garbage"   // answers with a line that is not JSON
 	Unmatched = "unmatched" // answers with an id that was never sent
+	StringID  = "stringid"  // echoes an integer id as a JSON string
 	Hang      = "hang"      // never answers, and never reads again
 	Crash     = "crash"     // exits with status 3
 	Wrong     = "wrong"     // writes a line to stderr, then a wrong output
@@ -136,6 +137,8 @@ func run(mode string, n int, in io.Reader, out, errOut io.Writer) int {
 				fmt.Fprintln(w, "garbage where an answer belongs")
 			case Unmatched:
 				fmt.Fprintf(w, `{"id":%d,"output":%s}`+"\n", 1<<40+count, req.Input)
+			case StringID:
+				fmt.Fprintf(w, `{"id":"%s","output":%s}`+"\n", id, req.Input)
 			case Hang:
 				w.Flush()
 				time.Sleep(5 * time.Minute)
