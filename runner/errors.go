@@ -28,6 +28,9 @@ func callErr(o Outcome, format string, args ...any) *CallError {
 type StartError struct {
 	Msg    string
 	Stderr string
+	// Timeout is set when the implementation was reached but did not
+	// answer hello in time (a buffered stdout is the usual cause).
+	Timeout bool
 }
 
 func (e *StartError) Error() string { return e.Msg }

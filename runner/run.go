@@ -194,8 +194,8 @@ func Connect(ctx context.Context, impl Implementation) (*protocol.Hello, error) 
 		if errors.As(err, &se) {
 			return nil, se
 		}
-		_, detail, stderr := classify(err)
-		return nil, &StartError{Msg: "no answer to hello: " + detail, Stderr: stderr}
+		outcome, detail, stderr := classify(err)
+		return nil, &StartError{Msg: "no answer to hello: " + detail, Stderr: stderr, Timeout: outcome == Timeout}
 	}
 	if resp.Error != nil {
 		if resp.Error.Kind == protocol.KindUnsupported {

@@ -113,6 +113,9 @@ func (e *env) connect(ctx context.Context, f *implFlags) (runner.Implementation,
 				fmt.Fprintf(e.stderr, "  | %s\n", l)
 			}
 		}
+		if errors.As(err, &se) && se.Timeout && f.stdio != "" {
+			e.hintf("an implementation over stdio must flush each answer line: stdout to a pipe is buffered (Python: print(..., flush=True); Node: process.stdout.write; C: fflush(stdout))")
+		}
 		e.hintf("check the command or URL by hand: 'conform explain' prints request lines to send it")
 		return nil, nil, "", false
 	}

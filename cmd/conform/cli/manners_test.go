@@ -21,6 +21,10 @@ func TestCLIManners(t *testing.T) {
 		// A misspelt op of --require-ops= is reported against that flag, not --op.
 		{[]string{"run", "--require-ops=marker.strp"}, ExitUsage, []string{`--require-ops="marker.strp": no vector of the corpus has this op`}},
 		{[]string{"features", "--require-ops=marker.strp"}, ExitUsage, []string{`--require-ops="marker.strp": no vector of the corpus has this op`}},
+		// An implementation that never answers hello (here one that never
+		// reads) gets the hint that stdout must be flushed; the bound is the
+		// hello's own, one second at the least.
+		{[]string{"run", "--stdio", "sleep 3600", "--timeout", "1ms"}, ExitUsage, []string{"no answer to hello", "must flush each answer line"}},
 	} {
 		code, stdout, stderr := conform(t, "", tt.args...)
 		out := stdout + stderr
