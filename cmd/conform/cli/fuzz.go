@@ -28,10 +28,11 @@ Without --stdio, --http or --spawn the reference is fuzzed against the oracle
 and --oracle-http URL make another implementation the oracle, such as the
 incumbent a port replaces: the vectors then record it as the oracle (tag
 oracle:external), an error answer of the oracle agrees with an error of the
-same kind, and an oracle failure is an oracle-error finding without a vector. A progress bar is drawn on a terminal, a line every 10 seconds
-otherwise, then a summary. Exit code 0 when inputs were judged and nothing
-diverged; 1 when something diverged, a finding could not be written, or no
-input was judged; 2 on bad usage or an implementation that cannot be started.
+same kind, and an oracle failure is an oracle-error finding without a vector.
+A progress bar is drawn on a terminal, a line every 10 seconds otherwise, then
+a summary. Exit code 0 when inputs were judged and nothing diverged; 1 when
+something diverged, a finding could not be written, or no input was judged; 2
+on bad usage or an implementation that cannot be started.
 A --stdio child is restarted up to 1000 times unless --restarts says otherwise.
 `
 

@@ -27,6 +27,15 @@ func TestCLIManners(t *testing.T) {
 		{[]string{"run", "--stdio", "sleep 3600", "--timeout", "1ms"}, ExitUsage, []string{"no answer to hello", "must flush each answer line"}},
 	} {
 		code, stdout, stderr := conform(t, "", tt.args...)
+		if strings.HasSuffix(tt.args[len(tt.args)-1], "-h") {
+			// The prose of -h (before the flags) is wrapped at 80 columns.
+			prose, _, _ := strings.Cut(stdout, "\nFlags:")
+			for _, l := range strings.Split(prose, "\n")[1:] { // the usage line may be long
+				if len([]rune(l)) > 80 {
+					t.Errorf("conform %q: a line of %d characters in the help: %q", tt.args, len([]rune(l)), l)
+				}
+			}
+		}
 		out := stdout + stderr
 		if code != tt.code {
 			t.Errorf("conform %q = exit %d, want %d\n%s", tt.args, code, tt.code, out)
