@@ -170,7 +170,7 @@ func JSON(w io.Writer, r *runner.Report) error {
 				jw.raw(",")
 			}
 			jw.raw("\n    ")
-			jw.compact(jsonResultOf(&r.Results[i]))
+			jw.value(jsonResultOf(&r.Results[i]), "", "")
 		}
 		jw.raw("\n  ],\n")
 	}
@@ -226,31 +226,17 @@ func (j *jsonWriter) raw(s string) {
 	}
 }
 
-// value writes v indented as a value nested at the given prefix.
-func (j *jsonWriter) value(v any, prefix string) {
+// value writes v indented as a value nested at the given prefix; with
+// indent "" it writes v on one line (a result: its answer is written as it
+// was kept, never indented, since indenting costs its depth on every line).
+func (j *jsonWriter) value(v any, prefix, indent string) {
 	if j.err != nil {
 		return
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, "  ")
-	if err := enc.Encode(v); err != nil {
-		j.err = err
-		return
-	}
-	_, j.err = j.w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
-}
-
-// compact writes v on one line: a result's answer is written as it was
-// kept, never indented (indenting costs its depth on every line).
-func (j *jsonWriter) compact(v any) {
-	if j.err != nil {
-		return
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, indent)
 	if j.err = enc.Encode(v); j.err == nil {
 		_, j.err = j.w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 	}
@@ -263,7 +249,7 @@ func (j *jsonWriter) member(name string, v any) {
 
 func (j *jsonWriter) last(name string, v any) {
 	j.raw("  " + strconv.Quote(name) + ": ")
-	j.value(v, "  ")
+	j.value(v, "  ", "  ")
 	if name == "conformance" {
 		j.raw("\n")
 	}
