@@ -62,7 +62,7 @@ var punctPinned, punctEdge = func() (pinned, edge []rune) {
 		if err != nil {
 			panic(err)
 		}
-		for _, r := range symmetricDifference(set, pinned) {
+		for _, r := range append(spec.Without(set, pinned), spec.Without(pinned, set)...) {
 			seen[r] = true
 		}
 	}
@@ -75,19 +75,6 @@ var punctPinned, punctEdge = func() (pinned, edge []rune) {
 	slices.Sort(edge)
 	return pinned, edge
 }()
-
-// symmetricDifference returns the runes in exactly one of a and b (sorted).
-func symmetricDifference(a, b []rune) []rune {
-	var out []rune
-	for _, x := range [2][2][]rune{{a, b}, {b, a}} {
-		for _, r := range x[0] {
-			if _, ok := slices.BinarySearch(x[1], r); !ok {
-				out = append(out, r)
-			}
-		}
-	}
-	return out
-}
 
 // genPunctRune returns a punctuation rune: ASCII half the time, else one
 // of the pinned snap set or, as often, of its edge between Unicode

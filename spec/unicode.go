@@ -57,6 +57,18 @@ func Punctuation() (map[string]map[string][]rune, error) {
 	return out, nil
 }
 
+// Without returns the runes of a that are not in b, both sorted, as the
+// sets of SnapSet are: what entered or left a set between two versions.
+func Without(a, b []rune) []rune {
+	var out []rune
+	for _, r := range a {
+		if _, ok := slices.BinarySearch(b, r); !ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // SnapExceptions are the punctuation runes outside the snap set: they open
 // a clause (MARKER-OFFSET-004).
 var SnapExceptions = []rune{'\u00a1', '\u00bf', '\u2e18'}

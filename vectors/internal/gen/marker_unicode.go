@@ -64,19 +64,19 @@ func stripUnicode() ([]vec, error) {
 		switch c := compareVersions(v, spec.UnicodeVersion); {
 		case prev == nil:
 		case c <= 0:
-			if added := without(set, prev); len(added) > 0 {
+			if added := spec.Without(set, prev); len(added) > 0 {
 				vs = append(vs, snapVec("unicode-"+dashed(v)+"-additions-snap",
 					fmt.Sprintf("Runes that entered the snap set in Unicode %s (%d) snap: tables older than %s miss them", v, len(added), v), rq, added, true))
 			}
-			if gone := without(prev, set); len(gone) > 0 {
+			if gone := spec.Without(prev, set); len(gone) > 0 {
 				return nil, fmt.Errorf("the snap set of Unicode %s leaves out %U: no vector says so yet", v, gone)
 			}
 		default:
-			if later := without(set, prev); len(later) > 0 {
+			if later := spec.Without(set, prev); len(later) > 0 {
 				vs = append(vs, snapVec("unicode-"+dashed(v)+"-additions-do-not-snap",
 					fmt.Sprintf("Runes that entered Po, Pe or Pf in Unicode %s (%d) stop the snap: tables of %s or later pass them", v, len(later), v), rq, later, false))
 			}
-			if gone := without(pinned, set); len(gone) > 0 {
+			if gone := spec.Without(pinned, set); len(gone) > 0 {
 				return nil, fmt.Errorf("the snap set of Unicode %s leaves out %U: no vector says so yet", v, gone)
 			}
 		}
@@ -105,17 +105,6 @@ func snapVec(id, desc string, rq []string, rs []rune, snap bool) vec {
 		cs = append(cs, c(t1, offset, ""))
 	}
 	return vec{id: id, desc: desc, reqs: rq, tags: tags("unicode"), in: in(text.String()), out: stripOut{out.String(), cs, ids(t1)}}
-}
-
-// without returns the runes of a (sorted) that are not in b (sorted).
-func without(a, b []rune) []rune {
-	var out []rune
-	for _, r := range a {
-		if _, ok := slices.BinarySearch(b, r); !ok {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 // compareVersions orders Unicode versions "15.0.0" by their numbers.
