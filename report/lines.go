@@ -75,3 +75,86 @@ func requirementText(r *runner.Report, id string) (spec.Level, string) {
 	}
 	return req.Level, req.Text
 }
+
+// An unsupportedOp is the unsupported results of one op, which the text and
+// Markdown reports show on one line instead of one block a vector.
+type unsupportedOp struct {
+	op       string
+	n        int
+	listed   bool // the op is in hello: the implementation answered error kind unsupported
+	required bool // --require-ops names the op: the results failed
+}
+
+// line describes the op's unsupported results, ending with what
+// --require-ops does about them.
+func (u unsupportedOp) line() string {
+	s := fmt.Sprintf("%s: %d %s, ", u.op, u.n, plural(u.n, "vector", "vectors"))
+	if u.listed {
+		s += "answered error kind unsupported"
+	} else {
+		s += "the op is not listed in hello"
+	}
+	if u.required {
+		return s + "; failed under --require-ops"
+	}
+	return s + "; not judged (--require-ops would fail " + plural(u.n, "it", "them") + ")"
+}
+
+// unsupportedOps gathers the unsupported results by op, in the order the
+// ops first appear, and names the ops that were judged (some result not
+// unsupported) as a --require-ops flag, or "" when there are none.
+func unsupportedOps(r *runner.Report) (ops []unsupportedOp, judged string) {
+	at := map[string]int{}
+	var offered []string
+	seen := map[string]bool{}
+	for i := range r.Results {
+		res := &r.Results[i]
+		op := res.Vector.Op
+		if res.Outcome != runner.Unsupported {
+			if !seen[op] {
+				seen[op] = true
+				offered = append(offered, op)
+			}
+			continue
+		}
+		k, ok := at[op]
+		if !ok {
+			k = len(ops)
+			at[op] = k
+			ops = append(ops, unsupportedOp{op: op, listed: r.Implementation.Supports(op)})
+		}
+		ops[k].n++
+		ops[k].required = ops[k].required || res.Required
+	}
+	if len(offered) > 0 {
+		judged = "--require-ops=" + strings.Join(offered, ",")
+	}
+	return ops, judged
+}
+
+// requiredUnsupported counts the unsupported results that failed under
+// --require-ops.
+func requiredUnsupported(r *runner.Report) int {
+	n := 0
+	for i := range r.Results {
+		if r.Results[i].Outcome == runner.Unsupported && r.Results[i].Required {
+			n++
+		}
+	}
+	return n
+}
+
+// unsupportedNote is what the summaries add to the count of unsupported
+// results, n, when some failed under --require-ops, or "".
+func unsupportedNote(r *runner.Report, o runner.Outcome, n int) string {
+	if o != runner.Unsupported {
+		return ""
+	}
+	switch req := requiredUnsupported(r); {
+	case req == n:
+		return " failing under --require-ops"
+	case req > 0:
+		return fmt.Sprintf(" (%d failing under --require-ops)", req)
+	}
+	return ""
+}

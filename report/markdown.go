@@ -38,7 +38,7 @@ func Markdown(w io.Writer, r *runner.Report) error {
 	b.WriteString("| outcome | vectors |\n|---|---:|\n")
 	for _, o := range runner.Outcomes {
 		if n := t.ByOutcome[o]; n > 0 {
-			fmt.Fprintf(&b, "| %s | %d |\n", o, n)
+			fmt.Fprintf(&b, "| %s%s | %d |\n", o, unsupportedNote(r, o, n), n)
 		}
 	}
 	if len(r.Stale) > 0 {
@@ -67,9 +67,24 @@ func Markdown(w io.Writer, r *runner.Report) error {
 	var rows []string
 	for i := range r.Results {
 		res := &r.Results[i]
-		if res.Failed() && res.Outcome != runner.Interrupted {
+		if res.Failed() && res.Outcome != runner.Interrupted && res.Outcome != runner.Unsupported {
 			rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s |", mdSpan(res.Vector.ID, true), res.Kind(), strings.Join(res.Vector.Requirements, " "), mdSpan(res.FirstLine(), true)))
 		}
+	}
+	ops, judged := unsupportedOps(r)
+	var skipped []string
+	required := false
+	for _, u := range ops {
+		if !u.required {
+			skipped = append(skipped, mdSpan(u.op, false)+fmt.Sprintf(" %d", u.n))
+			continue
+		}
+		note := "not listed in hello"
+		if u.listed {
+			note = "answered error kind unsupported"
+		}
+		rows = append(rows, fmt.Sprintf("| %s (%d %s) | unsupported | | %s; failed under `--require-ops` |", mdSpan(u.op, true), u.n, plural(u.n, "vector", "vectors"), note))
+		required = true
 	}
 	for _, x := range r.Stale {
 		rows = append(rows, fmt.Sprintf("| %s | stale | | expectations line %d names no vector |", mdSpan(x.ID, true), x.Line))
@@ -83,6 +98,12 @@ func Markdown(w io.Writer, r *runner.Report) error {
 			}
 			b.WriteString(row + "\n")
 		}
+	}
+	if required && judged != "" {
+		fmt.Fprintf(&b, "\nTo require only the ops this run judged: %s.\n", mdSpan(judged, false))
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(&b, "\nUnsupported, not judged (`--require-ops` would fail them): %s.\n", strings.Join(skipped, ", "))
 	}
 	if l := staleLine(t); l != "" {
 		fmt.Fprintf(&b, "\n**Failed: %s.**\n", l)

@@ -20,7 +20,8 @@ const maxRequestShown = 2000
 
 // Text writes the human report: one block per failing result (vector
 // id, requirements with their text, the request sent, the difference or
-// what happened, the stderr tail), a summary, and as its last line, alone,
+// what happened, the stderr tail), then one line per op for the
+// unsupported results (failed under --require-ops or not), a summary, and as its last line, alone,
 // "N passed, N failed" (", N skipped" added when some were). Interrupted
 // vectors are summed up in one block; refusals that passed without a code
 // are listed; a run that judged nothing or was interrupted says so on a
@@ -34,7 +35,7 @@ func Text(w io.Writer, r *runner.Report, opt TextOptions) error {
 			interrupted = append(interrupted, res.Vector.ID)
 			continue
 		}
-		if !res.Failed() {
+		if !res.Failed() || res.Outcome == runner.Unsupported {
 			if opt.Verbose {
 				fmt.Fprintf(&b, "%-11s %s", strings.ToUpper(res.Kind()), res.Vector.ID)
 				if res.Reason != "" {
@@ -45,6 +46,18 @@ func Text(w io.Writer, r *runner.Report, opt TextOptions) error {
 			continue
 		}
 		writeFailure(r, &b, res)
+	}
+	ops, judged := unsupportedOps(r)
+	required := false
+	for _, u := range ops {
+		fmt.Fprintf(&b, "UNSUPPORTED %s\n", u.line())
+		required = required || u.required
+	}
+	if required && judged != "" {
+		fmt.Fprintf(&b, "  (%s requires only the ops this run judged)\n", judged)
+	}
+	if len(ops) > 0 {
+		b.WriteByte('\n')
 	}
 	for _, x := range r.Stale {
 		fmt.Fprintf(&b, "STALE       %s (expectations line %d): names no vector; remove the entry\n\n", x.ID, x.Line)
@@ -70,7 +83,7 @@ func Text(w io.Writer, r *runner.Report, opt TextOptions) error {
 	var parts []string
 	for _, o := range runner.Outcomes {
 		if n := t.ByOutcome[o]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, o))
+			parts = append(parts, fmt.Sprintf("%d %s%s", n, o, unsupportedNote(r, o, n)))
 		}
 	}
 	if len(parts) > 0 {

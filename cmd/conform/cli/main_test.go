@@ -16,6 +16,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(codelessEnv) != "" {
 		os.Exit(serveCodeless())
 	}
+	if os.Getenv(partialEnv) != "" {
+		os.Exit(servePartial())
+	}
 	if os.Getenv(hostileEnv) != "" {
 		os.Exit(serveHostile())
 	}
