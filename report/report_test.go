@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -172,5 +174,28 @@ func TestRequirementsRollUp(t *testing.T) {
 		if got[id] != w {
 			t.Errorf("Requirements()[%s] = %s, want %s", id, got[id], w)
 		}
+	}
+}
+
+// TestShortenStrings: a long string keeps a head and a tail of whole
+// characters and escapes around a count of what was left out; short
+// strings and everything outside strings stay as written.
+func TestShortenStrings(t *testing.T) {
+	long := strings.Repeat(`\u00e9%E4`, 100) + strings.Repeat("é", 100)
+	line := `{"id":1,"op":"quote.parse","input":{"short":"a\"b","long":"` + long + `","after":true}}`
+	got := shortenStrings(line, 40)
+	m := regexp.MustCompile(`^\{"id":1,"op":"quote.parse","input":\{"short":"a\\"b","long":"(.*)…\((\d+) bytes\)…(.*)","after":true\}\}$`).FindStringSubmatch(got)
+	if m == nil {
+		t.Fatalf("shortenStrings = %s", got)
+	}
+	n, _ := strconv.Atoi(m[2])
+	if m[1]+long[len(m[1]):len(m[1])+n]+m[3] != long || len(m[1]) > 20 || len(m[3]) > 10 || len(m[1]) == 0 || len(m[3]) == 0 {
+		t.Errorf("head %q, %d bytes left out, tail %q: not the string's own head and tail within the bounds", m[1], n, m[3])
+	}
+	if !strings.HasSuffix(m[1], `%E4`) || !strings.HasPrefix(m[3], "é") {
+		t.Errorf("the cut splits an escape or a character: head %q, tail %q", m[1], m[3])
+	}
+	if got := shortenStrings(`{"a":"short","b":[1,2]}`, 40); got != `{"a":"short","b":[1,2]}` {
+		t.Errorf("a line without long strings became %s", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/runner"
@@ -15,8 +16,12 @@ type TextOptions struct {
 	Verbose bool // one line per vector, passing ones too
 }
 
-// maxRequestShown caps the request line printed for a failure, in bytes.
-const maxRequestShown = 2000
+// maxRequestShown caps the request line printed for a failure, in bytes;
+// in a longer one, each string over maxStringShown bytes is shortened.
+const (
+	maxRequestShown = 2000
+	maxStringShown  = 240
+)
 
 // Text writes the human report: one block per failing result (vector
 // id, requirements with their text, the request sent, the difference or
@@ -160,8 +165,12 @@ func writeFailure(r *runner.Report, b *strings.Builder, res *runner.Result) {
 	}
 	if line, err := runner.RequestLine(res.Request); err == nil {
 		line = strings.TrimSuffix(line, "\n")
-		if len(line) > maxRequestShown {
-			line = safetext.Head(line, maxRequestShown) + fmt.Sprintf("… (%d bytes; 'conform explain %s' prints it whole)", len(line), res.Vector.ID)
+		if n := len(line); n > maxRequestShown {
+			line = shortenStrings(line, maxStringShown)
+			if len(line) > maxRequestShown {
+				line = safetext.Head(line, maxRequestShown) + "…"
+			}
+			line += fmt.Sprintf(" (%d bytes, long strings shortened; 'conform explain %s' prints it whole)", n, res.Vector.ID)
 		}
 		fmt.Fprintf(b, "  request:  %s\n", safetext.JSON(line))
 	}
@@ -211,4 +220,54 @@ func failureText(r *runner.Report, res *runner.Result) string {
 	var b strings.Builder
 	writeFailure(r, &b, res)
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// shortenStrings shortens each string literal of the JSON text line that is
+// longer than max bytes: its middle gives way to "…(N bytes)…", cut between
+// characters and escapes, so that every member of a long request stays in
+// view.
+func shortenStrings(line string, max int) string {
+	var b strings.Builder
+	for i := 0; i < len(line); {
+		if line[i] != '"' {
+			b.WriteByte(line[i])
+			i++
+			continue
+		}
+		// A string literal: bounds holds where each character or escape of
+		// its body starts.
+		var bounds []int
+		j := i + 1
+		for j < len(line) && line[j] != '"' {
+			bounds = append(bounds, j)
+			switch {
+			case line[j] == '\\' && j+1 < len(line) && line[j+1] == 'u':
+				j += 6
+			case line[j] == '\\':
+				j += 2
+			default:
+				_, n := utf8.DecodeRuneInString(line[j:])
+				j += n
+			}
+		}
+		j = min(j, len(line))
+		body := line[i+1 : j]
+		if len(body) <= max {
+			b.WriteString(line[i:min(j+1, len(line))])
+			i = j + 1
+			continue
+		}
+		head, tail := i+1, j
+		for _, at := range bounds {
+			if at-(i+1) <= max/2 {
+				head = at
+			}
+			if j-at <= max/4 && tail == j {
+				tail = at
+			}
+		}
+		fmt.Fprintf(&b, "\"%s…(%d bytes)…%s", line[i+1:head], tail-head, line[tail:min(j+1, len(line))])
+		i = j + 1
+	}
+	return b.String()
 }
