@@ -139,11 +139,30 @@ func (e *env) newFlags(name, head string) *flag.FlagSet {
 	return fs
 }
 
-// parse parses args; done is true when the command is over (help or a bad
-// flag), with code its exit code. A misspelt flag gets the nearest defined
-// one as a suggestion, not the whole usage text.
+// parse parses args, flags and arguments in any order (everything after
+// "--" is an argument); done is true when the command is over (help or a
+// bad flag), with code its exit code. A misspelt flag gets the nearest
+// defined one as a suggestion, not the whole usage text.
 func (e *env) parse(fs *flag.FlagSet, args []string, maxArgs int) (done bool, code int) {
-	if err := fs.Parse(args); err != nil {
+	var positional []string
+	var at []int // where each argument stands in args
+	err := fs.Parse(args)
+	for err == nil && fs.NArg() > 0 {
+		rest := fs.Args()
+		i := len(args) - len(rest) // fs.Args() is always a suffix of args
+		if i > 0 && args[i-1] == "--" {
+			for k := range rest {
+				positional, at = append(positional, rest[k]), append(at, i+k)
+			}
+			break
+		}
+		positional, at = append(positional, rest[0]), append(at, i)
+		err = fs.Parse(rest[1:])
+	}
+	if err == nil {
+		err = fs.Parse(append([]string{"--"}, positional...)) // fs.Args() is the arguments
+	}
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(e.stdout)
 			fs.Usage()
@@ -164,11 +183,8 @@ func (e *env) parse(fs *flag.FlagSet, args []string, maxArgs int) (done bool, co
 	if fs.NArg() > maxArgs {
 		arg := fs.Arg(maxArgs)
 		e.errorf("unexpected argument %q", arg)
-		switch prev := boolFlagBefore(fs, args, len(args)-fs.NArg()+maxArgs); {
-		case prev != "":
+		if prev := boolFlagBefore(fs, args, at[maxArgs]); prev != "" {
 			e.hintf("--%s takes a value only after '=': --%s=%s", prev, prev, arg)
-		case strings.HasPrefix(arg, "-"):
-			e.hintf("flags go before arguments")
 		}
 		return true, ExitUsage
 	}

@@ -21,6 +21,10 @@ func TestCLIManners(t *testing.T) {
 		// A misspelt op of --require-ops= is reported against that flag, not --op.
 		{[]string{"run", "--require-ops=marker.strp"}, ExitUsage, []string{`--require-ops="marker.strp": no vector of the corpus has this op`}},
 		{[]string{"features", "--require-ops=marker.strp"}, ExitUsage, []string{`--require-ops="marker.strp": no vector of the corpus has this op`}},
+		// Flags may follow arguments; after "--" everything is an argument.
+		{[]string{"explain", "quote.parse/comment-ascii-at-limit", "--vectors", "/nonexistent"}, ExitUsage, []string{"--vectors /nonexistent: not a directory"}},
+		{[]string{"features", "nofile.feature", "--format", "bogus"}, ExitUsage, []string{`--format: unknown format "bogus"`}},
+		{[]string{"explain", "--", "--vectors"}, ExitUsage, []string{`no vector has the id "--vectors"`}},
 		// An implementation that never answers hello (here one that never
 		// reads) gets the hint that stdout must be flushed; the bound is the
 		// hello's own, one second at the least.
