@@ -10,7 +10,7 @@ FUZZTIME ?= 60s
 SMOKETIME ?= 3s
 BENCHTIME ?= 1s
 
-.PHONY: all run test stress test-times budget-attacks unicode lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser
+.PHONY: all run test stress test-times budget-attacks unicode lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser export-check
 
 all: test
 
@@ -134,12 +134,23 @@ vectors:
 vectors-check:
 	$(GO) run ./vectors/internal/gen -check
 
+## export-check: conform export into build/export, then the pytest and JUnit 5 loaders of
+## examples/export judge the Python and Java quote.normalize from the exported files (pytest
+## from PyPI and JUnit 5 from Maven Central when missing)
+export-check:
+	rm -rf build/export
+	$(GO) run ./cmd/conform export --out build/export
+	python3 -c 'import pytest' 2>/dev/null || python3 -m pip install --quiet pytest
+	CONFORM_EXPORT=$(CURDIR)/build/export python3 -m pytest -q -p no:cacheprovider examples/export/pytest
+	cd examples/export/junit5 && mvn -q -B test -Dconform.export=$(CURDIR)/build/export
+	@grep -ho 'tests="[0-9]*" errors="0" skipped="0" failures="0"' examples/export/junit5/target/surefire-reports/TEST-*.xml
+
 ## mutants: mutation score of the vectors against the reference; report in docs/mutants.md (MUTANTS_FLAGS, e.g. -fresh)
 mutants:
 	$(GO) run ./tools/mutants $(MUTANTS_FLAGS)
 
 clean:
-	rm -rf bin
+	rm -rf bin build examples/export/junit5/target
 
 ## serve: serve the reference over HTTP on 127.0.0.1:8080 (ADDR=... to change)
 ADDR ?= 127.0.0.1:8080

@@ -36,6 +36,7 @@ Usage:
   conform serve --http ADDR      serve the reference implementation over HTTP
   conform features [flags]       run the Gherkin scenarios against an implementation
   conform coverage [--json]      list each requirement with the vectors and scenarios exercising it
+  conform export --out DIR       write the vectors, their schemas and an index as data for any test framework
   conform report --html OUT R... compare JSON reports of several implementations on one HTML page
   conform version [--json]       print the conform version, revision and corpus digest
   conform help                   show this help
@@ -106,6 +107,8 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 		return e.coverage(args[1:])
 	case "report":
 		return e.report(args[1:])
+	case "export":
+		return e.export(args[1:])
 	case "version", "--version":
 		return e.version(args[1:])
 	case "help", "-h", "-help", "--help":
@@ -123,7 +126,7 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 }
 
 // commands are the command names, for suggestions.
-var commands = []string{"run", "list", "explain", "doctor", "fuzz", "serve", "features", "coverage", "report", "version", "help"}
+var commands = []string{"run", "list", "explain", "doctor", "fuzz", "serve", "features", "coverage", "report", "export", "version", "help"}
 
 // newFlags returns a flag set whose usage text is head followed by the
 // flags. The flag package's own messages are silenced: parse reports a bad

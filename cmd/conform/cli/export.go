@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/conform-suite/conform/runner"
+	"github.com/conform-suite/conform/schemas"
+	"github.com/conform-suite/conform/spec"
+	"github.com/conform-suite/conform/vectors"
+)
+
+const exportHead = `Usage: conform export --out DIR [--vectors DIR]
+
+Writes the conformance vectors as data that any test framework loads without
+conform (pytest, JUnit, XCTest; docs/porting.md shows each):
+
+  DIR/vectors/    the vector files, byte for byte ('conform run --vectors
+                  DIR/vectors' judges them, under the same corpus digest)
+  DIR/schemas/    the JSON Schemas of a vector file, of the protocol and of
+                  each op's input and output
+  DIR/index.json  the conform version, the corpus digest, each op with its
+                  vector files and ids, and each requirement of the
+                  specification with its level, text and vector ids
+  DIR/README.md   how to load the vectors and judge an answer
+
+DIR must be new or empty.
+`
+
+// exportIndex is DIR/index.json.
+type exportIndex struct {
+	Note         string                       `json:"//"`
+	Conform      string                       `json:"conform"`
+	Suite        string                       `json:"suite_version"`
+	CorpusDigest string                       `json:"corpus_digest"`
+	Ops          map[string]*exportOp         `json:"ops"`
+	Requirements map[string]exportRequirement `json:"requirements"`
+}
+
+type exportOp struct {
+	Files   []string `json:"files"`
+	Vectors []string `json:"vectors"`
+}
+
+type exportRequirement struct {
+	Level   spec.Level `json:"level"`
+	Text    string     `json:"text"`
+	File    string     `json:"file"`
+	Vectors []string   `json:"vectors"`
+}
+
+func (e *env) export(args []string) int {
+	flags := e.newFlags("export", exportHead)
+	out := flags.String("out", "", "write the export to `DIR` (new or empty)")
+	dir := flags.String("vectors", "", "export the vectors of `DIR` instead of the embedded corpus")
+	if done, code := e.parse(flags, args, 0); done {
+		return code
+	}
+	if *out == "" {
+		e.errorf("--out DIR is required: the directory to write the export to")
+		return ExitUsage
+	}
+	if entries, err := os.ReadDir(*out); err == nil && len(entries) > 0 {
+		e.errorf("--out %s: not empty; give a new or empty directory", *out)
+		return ExitUsage
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		e.errorf("--out %s: %v", *out, err)
+		return ExitUsage
+	}
+	corpus, ok := e.loadCorpus(*dir)
+	if !ok {
+		return ExitUsage
+	}
+	id, ok := e.identity(*dir)
+	if !ok {
+		return ExitUsage
+	}
+	sp, err := spec.Embedded()
+	if err != nil {
+		e.errorf("%v", err)
+		return ExitUsage
+	}
+	src := vectors.FS()
+	if *dir != "" {
+		src = os.DirFS(*dir)
+	}
+	index := exportIndex{
+		Note:    "Written by 'conform export'; README.md beside it says how to load the vectors.",
+		Conform: id.Version, Suite: runner.SuiteVersion, CorpusDigest: id.CorpusDigest,
+		Ops: map[string]*exportOp{}, Requirements: map[string]exportRequirement{},
+	}
+	for _, r := range sp.Requirements {
+		index.Requirements[r.ID] = exportRequirement{Level: r.Level, Text: r.Text, File: r.File, Vectors: []string{}}
+	}
+	for _, f := range corpus.Files {
+		op := index.Ops[f.Op]
+		if op == nil {
+			op = &exportOp{}
+			index.Ops[f.Op] = op
+		}
+		op.Files = append(op.Files, path.Join("vectors", f.Path))
+		for _, v := range f.Vectors {
+			op.Vectors = append(op.Vectors, v.ID)
+			for _, rid := range v.Requirements {
+				if r, ok := index.Requirements[rid]; ok {
+					r.Vectors = append(r.Vectors, v.ID)
+					index.Requirements[rid] = r
+				}
+			}
+		}
+	}
+	indexJSON, err := json.MarshalIndent(index, "", "  ")
+	if err != nil {
+		e.errorf("%v", err)
+		return ExitUsage
+	}
+	err = errors.Join(
+		copyTree(src, filepath.Join(*out, "vectors"), func(p string) bool { return path.Ext(p) == ".json" || path.Base(p) == "README.md" }),
+		copyTree(schemas.FS(), filepath.Join(*out, "schemas"), func(p string) bool { return path.Ext(p) == ".json" }),
+		os.WriteFile(filepath.Join(*out, "index.json"), append(indexJSON, '\n'), 0o644),
+		os.WriteFile(filepath.Join(*out, "README.md"), []byte(exportReadme), 0o644),
+	)
+	if err != nil {
+		e.errorf("export to %s: %v", *out, err)
+		return ExitFailed
+	}
+	n := 0
+	for _, op := range index.Ops {
+		n += len(op.Vectors)
+	}
+	fmt.Fprintf(e.stdout, "exported %d vectors of %d ops to %s (corpus %s)\n", n, len(index.Ops), *out, id.CorpusDigest)
+	return ExitOK
+}
+
+// copyTree copies the files of fsys that keep accepts to dir, under their
+// paths, byte for byte.
+func copyTree(fsys fs.FS, dir string, keep func(string) bool) error {
+	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !keep(p) {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if bytes.Contains(data, []byte{0}) {
+			return fmt.Errorf("%s: holds a NUL byte, not a text file", p)
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+}
+
+// exportReadme is DIR/README.md: the rules a loader must keep to judge an
+// answer as conform run does (docs/runner.md gives them in full).
+const exportReadme = `<!-- Written by 'conform export'; do not edit. -->
+
+# conform vectors, exported
+
+Each file of vectors/ holds the vectors of one op: {"op", "description",
+"vectors": [...]}. A vector has an id, the requirement ids it exercises
+(index.json gives their level and text), an input (or input_text: the
+input as raw JSON text, for inputs that a JSON library cannot build, such
+as a member written twice), and what is expected:
+
+- expect.output: the output an implementation must give;
+- expect.outputs: one output per value of expect.choice, a choice the
+  implementation declares in its hello's "choices";
+- expect.error: the answer must be a protocol error of this kind
+  ("bad_request": the input is not one the op accepts).
+
+Judge as conform run does:
+
+- compare the output as JSON values: members in any order, no member
+  missing or extra, numbers by value, strings code unit by code unit (a
+  lone surrogate such as \ud800 is one code unit and must stay one: use a
+  JSON reader that keeps it);
+- in a refusal ({"rejected": {...}} or {"dropped": {...}}) only the "code"
+  is compared, and an answer that leaves it out still matches
+  (PROTO-REJECT-002; a strict gate fails it: conform run --require-codes);
+  a refusal's other members (a message) are never compared;
+- "divergences" record what named real systems answer instead; they
+  matter only when grading under a profile (conform run --profile);
+- tags describe a vector; they never change how it is judged.
+
+The schemas/ directory holds vector.schema.json (a vector file) and
+ops/OP.json (each op's input and output, under $defs). 'conform run
+--vectors vectors' judges an implementation from these very files.
+`
