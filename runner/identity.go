@@ -22,9 +22,28 @@ type Identity struct {
 	CorpusDigest string `json:"corpus_digest"`
 }
 
+// StampedVersion and StampedRevision, when set at link time
+// (-ldflags "-X github.com/conform-suite/conform/runner.StampedVersion=v1.2.3
+// -X ...StampedRevision=SHA"), are the binary's version and revision: a
+// release build, or a build from a source tree without .git (the Action's),
+// has no VCS information of its own. They take precedence over the build
+// information.
+var StampedVersion, StampedRevision string
+
 // NewIdentity returns the identity of this binary with the given corpus
 // digest.
 func NewIdentity(corpusDigest string) *Identity {
+	id := buildIdentity(corpusDigest)
+	if StampedVersion != "" {
+		id.Version = StampedVersion
+	}
+	if StampedRevision != "" {
+		id.Revision, id.Modified = StampedRevision, false
+	}
+	return id
+}
+
+func buildIdentity(corpusDigest string) *Identity {
 	id := &Identity{Module: "github.com/conform-suite/conform", Version: "unknown",
 		Protocol: protocol.Version, Suite: SuiteVersion, CorpusDigest: corpusDigest}
 	info, ok := debug.ReadBuildInfo()
