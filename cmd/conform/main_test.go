@@ -128,6 +128,30 @@ func TestActionRunScript(t *testing.T) {
 	if code != 1 || outputs["exit-code"] != "1" || !strings.HasPrefix(string(sum), "## conform: failed\n") || !strings.Contains(string(sum), "xpass") {
 		t.Errorf("with a wrong expectation: exit %d, outputs %v, summary:\n%s", code, outputs, sum)
 	}
+	// Its failure is an annotation on the step's output, with the replay.
+	code, stdout, _ = runIn(t, work, env, "bash", script)
+	want := "::error title=conform%3A " + first + "::xpass " + first
+	if code != 1 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "%0Areplay: conform run --stdio ") {
+		t.Errorf("with a wrong expectation: no annotation %q in the step's output\n%s", want, stdout)
+	}
+
+	// features and a time-boxed fuzz beside the run: both reports, the
+	// scenarios in the summary, the findings directory as an output.
+	os.Remove(summary)
+	os.Remove(output)
+	env = append(env, "INPUT_EXPECTATIONS=", "INPUT_OP=quote.parse", "INPUT_FEATURES=true", "INPUT_FUZZ_TIME=1s")
+	code, stdout, stderr = runIn(t, work, env, "bash", script)
+	outputs = readOutputs(t, output)
+	sum, _ = os.ReadFile(summary)
+	if code != 0 || outputs["exit-code"] != "0" || outputs["features-junit"] != "out/features.xml" || outputs["findings"] != "out/findings" || outputs["findings-artifact"] != "conform-findings" {
+		t.Fatalf("with features and fuzz: exit %d, outputs %v\n%s%s", code, outputs, stdout, stderr)
+	}
+	if !strings.Contains(string(sum), "### conform features") || !strings.Contains(string(sum), "### conform fuzz") {
+		t.Errorf("the summary lacks the scenarios or the fuzzing:\n%s", sum)
+	}
+	if data, err := os.ReadFile(filepath.Join(work, outputs["features-junit"])); err != nil || xml.Unmarshal(data, new(struct{})) != nil || !bytes.Contains(data, []byte("<testcase")) {
+		t.Errorf("the scenarios' JUnit report: %v", err)
+	}
 }
 
 func readOutputs(t *testing.T, path string) map[string]string {
@@ -200,5 +224,87 @@ func TestLibraryLogInConformsFormat(t *testing.T) {
 		if !strings.HasPrefix(l, "conform: ") {
 			t.Errorf("a line of stderr not in conform's format: %q", l)
 		}
+	}
+}
+
+// The action's install script, outside GitHub: from a directory laid out as
+// a release it installs the binary of a release tag, checked against
+// checksums.txt (a tampered archive is refused, a missing one sends the
+// action to build); for a commit it builds conform with the commit stamped
+// in, and a second run finds the build in place (as the cache restores it).
+func TestActionInstallScript(t *testing.T) {
+	script, _ := filepath.Abs("../../.github/action/install.sh")
+	root, _ := filepath.Abs("../..")
+	work := t.TempDir()
+
+	// A release v1.2.3 of a binary stamped as the release workflow stamps it.
+	const sha = "0123456789abcdef0123456789abcdef01234567"
+	stage := filepath.Join(work, "stage")
+	os.MkdirAll(stage, 0o755)
+	ldflags := "-X github.com/conform-suite/conform/runner.StampedVersion=1.2.3 -X github.com/conform-suite/conform/runner.StampedRevision=" + sha
+	if out, err := exec.Command("go", "build", "-ldflags", ldflags, "-o", filepath.Join(stage, "conform"), ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	releases := filepath.Join(work, "releases")
+	os.MkdirAll(filepath.Join(releases, "v1.2.3"), 0o755)
+	archive := filepath.Join(releases, "v1.2.3", "conform_1.2.3_linux_amd64.tar.gz")
+	if out, err := exec.Command("tar", "-czf", archive, "-C", stage, "conform").CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v\n%s", err, out)
+	}
+	sum, err := exec.Command("sha256sum", archive).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checksums := filepath.Join(releases, "v1.2.3", "checksums.txt")
+	os.WriteFile(checksums, []byte(strings.Fields(string(sum))[0]+"  conform_1.2.3_linux_amd64.tar.gz\n"), 0o644)
+
+	install := func(ref, step string) (code int, outputs map[string]string, stdout, stderr, binDir string) {
+		t.Helper()
+		binDir = filepath.Join(t.TempDir(), "bin")
+		output, path := filepath.Join(work, "output-"+step), filepath.Join(work, "path-"+step)
+		os.Remove(output)
+		os.WriteFile(output, nil, 0o644)
+		env := []string{"ACTION_PATH=" + root, "ACTION_REF=" + ref, "ACTION_REPO=conform-suite/conform", "RUNNER_OS=Linux", "RUNNER_ARCH=X64",
+			"BIN_DIR=" + binDir, "RELEASE_URL=file://" + releases, "GITHUB_OUTPUT=" + output, "GITHUB_PATH=" + path}
+		code, stdout, stderr = runIn(t, work, env, "bash", script, step)
+		return code, readOutputs(t, output), stdout, stderr, binDir
+	}
+
+	code, outputs, stdout, stderr, binDir := install("v1.2.3", "release")
+	if code != 0 || outputs["source"] != "release" || !strings.Contains(stdout, "conform 1.2.3\n") || !strings.Contains(stdout, "revision: "+sha) {
+		t.Fatalf("install.sh release v1.2.3 = exit %d, outputs %v\n%s%s", code, outputs, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(binDir, "conform")); err != nil {
+		t.Errorf("no binary in %s: %v", binDir, err)
+	}
+
+	// A liar: checksums.txt lists another digest; nothing is installed.
+	os.WriteFile(checksums, []byte(strings.Repeat("0", 64)+"  conform_1.2.3_linux_amd64.tar.gz\n"), 0o644)
+	code, _, _, stderr, binDir = install("v1.2.3", "release")
+	if _, err := os.Stat(filepath.Join(binDir, "conform")); code != 1 || err == nil || !strings.Contains(stderr, "does not match checksums.txt") {
+		t.Errorf("install.sh release with a wrong checksum = exit %d (binary installed: %v), want 1 and nothing installed\n%s", code, err == nil, stderr)
+	}
+	// No release for the tag, or a ref that is no tag: build instead.
+	for _, ref := range []string{"v9.9.9", "main", sha} {
+		if code, _, _, stderr, _ := install(ref, "release"); code != 3 {
+			t.Errorf("install.sh release %s = exit %d, want 3 (build instead)\n%s", ref, code, stderr)
+		}
+	}
+
+	if _, outputs, _, _, _ := install(sha, "key"); outputs["key"] != sha {
+		t.Errorf("the cache key of a commit = %q, want the commit", outputs["key"])
+	}
+	if _, outputs, _, _, _ := install("main", "key"); !strings.HasPrefix(outputs["key"], "src-") || len(outputs["key"]) != len("src-")+64 {
+		t.Errorf("the cache key of a branch = %q, want a digest of the source", outputs["key"])
+	}
+	code, outputs, stdout, stderr, binDir = install(sha, "build")
+	if code != 0 || outputs["source"] != "build" || !strings.Contains(stdout, "conform action@0123456789ab\n") || !strings.Contains(stdout, "revision: "+sha) {
+		t.Fatalf("install.sh build at a commit = exit %d, outputs %v\n%s%s", code, outputs, stdout, stderr)
+	}
+	// The cache restored the binary: it is used as it is.
+	cmd := exec.Command("bash", script, "build")
+	cmd.Env = append(os.Environ(), "ACTION_PATH=/nonexistent", "ACTION_REF="+sha, "BIN_DIR="+binDir)
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "restored from the cache") {
+		t.Errorf("install.sh build with the binary in place: %v\n%s", err, out)
 	}
 }

@@ -92,8 +92,9 @@ func TestHostileTextStaysText(t *testing.T) {
 	dir := hostileTextDir(t, 10)
 	out := t.TempDir()
 	tap, junit, md, known := filepath.Join(out, "r.tap"), filepath.Join(out, "r.xml"), filepath.Join(out, "r.md"), filepath.Join(out, "known.txt")
+	annotations := filepath.Join(out, "annotations.txt")
 	code, stdout, stderr := conform(t, "", "run", "--stdio", quoteArg(os.Args[0]), "--vectors", dir, "--parallel", "1",
-		"--tap", tap, "--junit", junit, "--markdown", md, "--write-expectations", known)
+		"--tap", tap, "--junit", junit, "--markdown", md, "--write-expectations", known, "--annotations", annotations)
 	if code != ExitFailed {
 		t.Errorf("exit code %d, want %d\n%s", code, ExitFailed, stderr)
 	}
@@ -117,10 +118,23 @@ func TestHostileTextStaysText(t *testing.T) {
 		}
 		return string(data)
 	}
-	for _, p := range []string{tap, junit, md, known} {
+	for _, p := range []string{tap, junit, md, known, annotations} {
 		if problem := fixture.RawText(read(p)); problem != "" {
 			t.Errorf("%s holds %s", filepath.Base(p), problem)
 		}
+	}
+	// Each line is one workflow command that conform wrote: the payload's
+	// line breaks cannot start a command of its own, and the title ends at
+	// the first "::".
+	command := regexp.MustCompile(`^::(error title=conform%3A [^:,]*|notice title=conform)::[^\r]*$`)
+	lines := strings.Split(strings.TrimSuffix(read(annotations), "\n"), "\n")
+	for _, l := range lines {
+		if !command.MatchString(l) {
+			t.Errorf("annotations: a line that is not one of conform's workflow commands: %q", l)
+		}
+	}
+	if len(lines) < 8 {
+		t.Errorf("annotations: %d lines for 8 failures", len(lines))
 	}
 	points := 0
 	sc := bufio.NewScanner(strings.NewReader(read(tap)))

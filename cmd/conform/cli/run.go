@@ -118,6 +118,7 @@ func (e *env) run(args []string) int {
 		parallel, batch                     int
 		expect, writeExpect                 string
 		text, jsonOut, junit, tap, markdown string
+		annotations                         string
 		verbose, requireCodes               bool
 		choices                             listFlag
 		requireOps                          requireOpsFlag
@@ -135,6 +136,7 @@ func (e *env) run(args []string) int {
 	fs.StringVar(&junit, "junit", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&tap, "tap", "", "write a TAP 13 report to `FILE`")
 	fs.StringVar(&markdown, "markdown", "", "write a Markdown summary to `FILE`")
+	fs.StringVar(&annotations, "annotations", "", "write the failures as GitHub workflow commands (an error annotation each, with its replay command) to `FILE`")
 	fs.BoolVar(&verbose, "v", false, "list every vector in the human report, passing ones too")
 	fs.Var(&choices, "choice", "override an implementation-defined choice: `NAME=VALUE`; repeatable")
 	fs.Var(&requireOps, "require-ops", "fail every vector whose op the implementation does not offer (`=OPS`: only these ops, comma separated)")
@@ -207,6 +209,9 @@ func (e *env) run(args []string) int {
 		{"--junit", junit, func(w io.Writer) error { return report.JUnit(w, rep) }},
 		{"--tap", tap, func(w io.Writer) error { return report.TAP(w, rep) }},
 		{"--markdown", markdown, func(w io.Writer) error { return report.Markdown(w, rep) }},
+		{"--annotations", annotations, func(w io.Writer) error {
+			return report.Annotations(w, rep, strings.Join(append([]string{"conform run"}, implArgs(&impl)...), " "))
+		}},
 		{"--write-expectations", writeExpect, func(w io.Writer) error { return runner.WriteExpectations(w, results) }},
 	}) {
 		return ExitUsage
