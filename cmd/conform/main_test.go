@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -306,5 +307,57 @@ func TestActionInstallScript(t *testing.T) {
 	cmd.Env = append(os.Environ(), "ACTION_PATH=/nonexistent", "ACTION_REF="+sha, "BIN_DIR="+binDir)
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "restored from the cache") {
 		t.Errorf("install.sh build with the binary in place: %v\n%s", err, out)
+	}
+}
+
+// The example workflow pins conform to one commit everywhere (the action
+// and the go install), and gives the action only inputs that action.yml
+// declares.
+func TestExampleWorkflowPinned(t *testing.T) {
+	example, err := os.ReadFile("../../examples/workflows/conform.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	action, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pins := regexp.MustCompile(`conform-suite/conform(?:/cmd/conform)?@(\S+)`).FindAllStringSubmatch(string(example), -1)
+	if len(pins) < 2 {
+		t.Fatalf("the example names conform %d times, want the action and the go install", len(pins))
+	}
+	for _, p := range pins {
+		if !regexp.MustCompile(`^[0-9a-f]{40}$`).MatchString(p[1]) || p[1] != pins[0][1] {
+			t.Errorf("conform pinned at %q, want one full commit SHA everywhere (first: %s)", p[1], pins[0][1])
+		}
+	}
+	declared := map[string]bool{}
+	inInputs := false
+	for _, l := range strings.Split(string(action), "\n") {
+		switch {
+		case l == "inputs:":
+			inInputs = true
+		case inInputs && regexp.MustCompile(`^\S`).MatchString(l):
+			inInputs = false
+		case inInputs && regexp.MustCompile(`^  [a-z-]+:$`).MatchString(l):
+			declared[strings.TrimSuffix(strings.TrimSpace(l), ":")] = true
+		}
+	}
+	_, step, _ := strings.Cut(string(example), "uses: conform-suite/conform@")
+	_, with, _ := strings.Cut(step, "with:\n")
+	n := 0
+	for _, l := range strings.Split(with, "\n") {
+		if !strings.HasPrefix(l, "          ") {
+			break
+		}
+		if m := regexp.MustCompile(`^          ([a-z-]+):`).FindStringSubmatch(l); m != nil {
+			n++
+			if !declared[m[1]] {
+				t.Errorf("the example passes %q, which action.yml does not declare (it declares %v)", m[1], declared)
+			}
+		}
+	}
+	if n == 0 || len(declared) == 0 {
+		t.Errorf("read %d inputs of the example and %d of action.yml", n, len(declared))
 	}
 }
