@@ -105,7 +105,7 @@ func (all *JUnitSuites) Write(w io.Writer) error {
 func Seconds(d time.Duration) string { return fmt.Sprintf("%.6f", d.Seconds()) }
 
 // JUnit writes a JUnit XML report: one testsuite per op, one testcase
-// per vector. Wrong answers, xpasses and unsupported vectors of a required
+// per vector, failures first (and the suites with failures first). Wrong answers, xpasses and unsupported vectors of a required
 // op are failures; error, crash, timeout, protocol and interrupted outcomes
 // are errors; other unsupported vectors and xfails are skipped. A refusal
 // that passed without a code says so in its system-out, and its suite
@@ -116,8 +116,7 @@ func JUnit(w io.Writer, r *runner.Report) error {
 	all := JUnitSuites{Name: "conform", Time: Seconds(r.Duration)}
 	index := map[string]int{}
 	codeless := map[int]int{} // suite index -> refusals without a code
-	for i := range r.Results {
-		res := &r.Results[i]
+	for _, res := range failuresFirst(r) {
 		k, ok := index[res.Vector.Op]
 		if !ok {
 			k = len(all.Suites)

@@ -158,3 +158,22 @@ func unsupportedNote(r *runner.Report, o runner.Outcome, n int) string {
 	}
 	return ""
 }
+
+// failuresFirst returns the results in the order the reports list them:
+// the failures other than unsupported ops, then the unsupported results
+// that failed under --require-ops, then the rest, each group in run order.
+func failuresFirst(r *runner.Report) []*runner.Result {
+	var groups [3][]*runner.Result
+	for i := range r.Results {
+		res := &r.Results[i]
+		switch {
+		case res.Failed() && res.Outcome != runner.Unsupported:
+			groups[0] = append(groups[0], res)
+		case res.Failed():
+			groups[1] = append(groups[1], res)
+		default:
+			groups[2] = append(groups[2], res)
+		}
+	}
+	return append(append(groups[0], groups[1]...), groups[2]...)
+}

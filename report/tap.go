@@ -9,8 +9,8 @@ import (
 	"github.com/conform-suite/conform/runner"
 )
 
-// TAP writes a TAP version 13 report: one test point per vector, a YAML
-// block for each failure; unsupported vectors are SKIP (unless their op is
+// TAP writes a TAP version 13 report: one test point per vector, failures
+// first, a YAML block for each failure; unsupported vectors are SKIP (unless their op is
 // required) and xfails TODO. A refusal that passed without a code gets a
 // diagnostic line. Stale expectation entries, and a run that judged nothing
 // or was interrupted, are extra failing points at the end.
@@ -20,8 +20,7 @@ func TAP(w io.Writer, r *runner.Report) error {
 	b.WriteString("TAP version 13\n")
 	fmt.Fprintf(&b, "1..%d\n", len(r.Results)+len(r.Stale)+len(problems))
 	fmt.Fprintf(&b, "# profile: %s\n", profileLine(r))
-	for i := range r.Results {
-		res := &r.Results[i]
+	for i, res := range failuresFirst(r) {
 		n := i + 1
 		switch {
 		case res.Outcome == runner.Pass:

@@ -34,8 +34,7 @@ const (
 func Text(w io.Writer, r *runner.Report, opt TextOptions) error {
 	var b strings.Builder
 	var interrupted []string
-	for i := range r.Results {
-		res := &r.Results[i]
+	for _, res := range failuresFirst(r) {
 		if res.Outcome == runner.Interrupted {
 			interrupted = append(interrupted, res.Vector.ID)
 			continue

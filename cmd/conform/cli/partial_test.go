@@ -102,8 +102,8 @@ func TestPartialClientGate(t *testing.T) {
 		t.Errorf("the report begins %q, want its first failure", first)
 	}
 
-	md := filepath.Join(dir, "summary.md")
-	code, stdout, stderr = conform(t, "", "run", "--stdio", client, "--require-ops", "--markdown", md)
+	md, tap := filepath.Join(dir, "summary.md"), filepath.Join(dir, "r.tap")
+	code, stdout, stderr = conform(t, "", "run", "--stdio", client, "--require-ops", "--markdown", md, "--tap", tap)
 	total := len(corpus.Vectors())
 	nUnsupported := total - len(want) - passedOf(t, stdout)
 	if lines := strings.Count(stdout, "\n"); code != ExitFailed || lines >= 300 {
@@ -121,6 +121,18 @@ func TestPartialClientGate(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "(--require-ops=marker.strip,quote.parse requires only the ops this run judged)") {
 		t.Errorf("the text report does not name the ops it judged as a flag\n%s", lastLines(stdout, 12))
+	}
+	// The TAP report lists the same failures first.
+	tapData, err := os.ReadFile(tap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var points []string
+	for _, m := range regexp.MustCompile(`(?m)^(?:not )?ok \d+ - (\S+)`).FindAllStringSubmatch(string(tapData), len(want)) {
+		points = append(points, m[1])
+	}
+	if !slices.Equal(sorted(points), sorted(want)) || !strings.Contains(string(tapData), "\nnot ok 1 - ") {
+		t.Errorf("the TAP report begins with %v, want the failures %v", points, want)
 	}
 	data, err := os.ReadFile(md)
 	if err != nil {
