@@ -47,29 +47,51 @@ func (serveLine) Call(ctx context.Context, req protocol.Request) (protocol.Respo
 func (serveLine) Close() error { return nil }
 
 var (
-	sharedMu   sync.Mutex
-	sharedImpl runner.Implementation
+	sharedMu    sync.Mutex
+	sharedImpl  runner.Implementation
+	sharedHello *protocol.Hello
 )
 
 // implementation returns the implementation under test, started once per
-// process (a libFuzzer build runs the target's setup before every input).
-func implementation() (runner.Implementation, string) {
+// process (a libFuzzer build runs the target's setup before every input),
+// and its answer to hello: nil when it does not know hello (every op is
+// then taken as offered).
+func implementation() (runner.Implementation, string, *protocol.Hello, error) {
 	cmd := os.Getenv(StdioEnv)
+	name := cmd
+	if cmd == "" {
+		name = "the reference over ServeLine"
+	}
 	sharedMu.Lock()
 	defer sharedMu.Unlock()
 	if sharedImpl == nil {
-		if cmd == "" {
-			sharedImpl = serveLine{}
-		} else {
+		var impl runner.Implementation = serveLine{}
+		if cmd != "" {
 			s := runner.NewStdio("/bin/sh", "-c", "exec "+cmd)
 			s.Restarts = 1000
-			sharedImpl = s
+			impl = s
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		hello, err := runner.Connect(ctx, impl)
+		if err != nil {
+			impl.Close()
+			return nil, name, nil, fmt.Errorf("%s: %v", name, err)
+		}
+		sharedImpl, sharedHello = impl, hello
+	}
+	return sharedImpl, name, sharedHello, nil
+}
+
+// offered returns the entries of opInputs whose op hello offers.
+func offered(hello *protocol.Hello) []opInput {
+	var ops []opInput
+	for _, e := range opInputs {
+		if hello.Supports(e.op) {
+			ops = append(ops, e)
 		}
 	}
-	if cmd == "" {
-		return sharedImpl, "the reference over ServeLine"
-	}
-	return sharedImpl, cmd
+	return ops
 }
 
 // closeImplementation stops the implementation started by implementation.
@@ -78,7 +100,7 @@ func closeImplementation() {
 	defer sharedMu.Unlock()
 	if sharedImpl != nil {
 		sharedImpl.Close()
-		sharedImpl = nil
+		sharedImpl, sharedHello = nil, nil
 	}
 }
 

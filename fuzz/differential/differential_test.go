@@ -14,20 +14,30 @@ import (
 	"github.com/conform-suite/conform/runner"
 )
 
-// FuzzDifferential fills an op input from the fuzzer's bytes (gofuzz's
-// NewFromGoFuzz, into the op's input struct), sends it to the implementation
-// named by CONFORM_FUZZ_STDIO and to the reference, and fails on any
-// difference with the request line and the differences. Without
-// CONFORM_FUZZ_STDIO it compares the reference in process with the
-// reference through the stdio server's line handler.
+// FuzzDifferential asks the implementation named by CONFORM_FUZZ_STDIO
+// hello, then fills an input of one of the ops it offers from the fuzzer's
+// bytes (gofuzz's NewFromGoFuzz, into the op's input struct), sends it to
+// the implementation and to the reference, and fails on any difference
+// with the request line and the differences. Without CONFORM_FUZZ_STDIO it
+// compares the reference in process with the reference through the stdio
+// server's line handler. The coverage that guides it is this process's:
+// the reference's and the runner's code, not the implementation's, which
+// runs in a process of its own.
 func FuzzDifferential(f *testing.F) {
-	impl, name := implementation()
+	impl, name, hello, err := implementation()
+	if err != nil {
+		f.Fatalf("cannot start the implementation: %v", err)
+	}
 	f.Cleanup(closeImplementation)
+	ops := offered(hello)
+	if len(ops) == 0 {
+		f.Fatalf("%s offers none of the ops this target fuzzes (hello lists %v)", name, hello.Ops)
+	}
 	for i := range seedCount {
 		f.Add(seedData(i))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		op, input, err := fill(data)
+		op, input, err := fill(data, ops)
 		if err != nil {
 			t.Fatalf("filling an input of %s: %v", op, err)
 		}
@@ -64,7 +74,11 @@ func TestPlantedHelperProcess(t *testing.T) {
 	if os.Getenv(plantedEnv) == "" {
 		t.Skip("helper process for the planted-fault tests")
 	}
-	if err := protocol.ServeStdio(context.Background(), ucs2{}, os.Stdin, os.Stdout, 0); err != nil {
+	var impl protocol.Answerer = ucs2{}
+	if os.Getenv(plantedEnv) == "partial" {
+		impl = onlyParse{}
+	}
+	if err := protocol.ServeStdio(context.Background(), impl, os.Stdin, os.Stdout, 0); err != nil {
 		os.Exit(4)
 	}
 	os.Exit(0)
@@ -85,6 +99,43 @@ func (ucs2) Call(ctx context.Context, req protocol.Request) (protocol.Response, 
 
 func (ucs2) Close() error { return nil }
 
+// onlyParse is a correct implementation of quote.parse alone: hello lists
+// it, and every other op is answered unsupported.
+type onlyParse struct{}
+
+func (onlyParse) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	switch req.Op {
+	case "hello":
+		h := reference.Hello()
+		h.Ops = []string{"quote.parse"}
+		out, err := json.Marshal(h)
+		return protocol.Response{ID: req.ID, Output: out}, err
+	case "quote.parse":
+		return reference.InProcess{}.Call(ctx, req)
+	}
+	return protocol.Response{ID: req.ID, Error: &protocol.Error{Kind: protocol.KindUnsupported, Message: req.Op + " is not implemented"}}, nil
+}
+
+// TestFuzzDifferentialPartial runs the target against an implementation of
+// quote.parse alone: it asks hello and fuzzes only that op, so every seed
+// passes (before, the second seed failed as "answered unsupported").
+func TestFuzzDifferentialPartial(t *testing.T) {
+	if os.Getenv(StdioEnv) != "" {
+		t.Skip("runs only when no implementation is given")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^FuzzDifferential$", "-test.v")
+	cmd.Env = append(os.Environ(), StdioEnv+"="+plantedCommand(), plantedEnv+"=partial")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: FuzzDifferential") || strings.Count(string(out), "--- PASS: FuzzDifferential/seed#") != seedCount {
+		t.Fatalf("FuzzDifferential against a quote.parse-only implementation: %v\n%s", err, out)
+	}
+	for i := range seedCount {
+		if op, _, _ := fill(seedData(i), offered(&protocol.Hello{Ops: []string{"quote.parse"}})); op != "quote.parse" {
+			t.Errorf("seed %d fills %s for an implementation offering quote.parse alone", i, op)
+		}
+	}
+}
+
 func plantedCommand() string {
 	return os.Args[0] + " -test.run=^TestPlantedHelperProcess$"
 }
@@ -97,7 +148,7 @@ func TestSeedsFindPlantedFault(t *testing.T) {
 	impl.Env = append(os.Environ(), plantedEnv+"=1")
 	defer impl.Close()
 	for i := range seedCount {
-		op, input, err := fill(seedData(i))
+		op, input, err := fill(seedData(i), opInputs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +169,7 @@ func TestSeedsFindPlantedFault(t *testing.T) {
 func TestSeedsAgreeWithoutImplementation(t *testing.T) {
 	ops := map[string]bool{}
 	for i := range seedCount {
-		op, input, err := fill(seedData(i))
+		op, input, err := fill(seedData(i), opInputs)
 		if err != nil {
 			t.Fatal(err)
 		}

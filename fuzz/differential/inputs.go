@@ -63,11 +63,14 @@ type (
 	}
 )
 
-// opInputs lists the ops the target fuzzes, each with a fresh input struct.
-var opInputs = []struct {
+// An opInput is an op the target fuzzes, with a fresh input struct.
+type opInput struct {
 	op  string
 	new func() any
-}{
+}
+
+// opInputs lists the ops the target fuzzes.
+var opInputs = []opInput{
 	{"quote.parse", func() any { return &hrefInput{} }},
 	{"quote.collect", func() any { return &textInput{} }},
 	{"quote.normalize", func() any { return &textInput{} }},
@@ -94,8 +97,8 @@ var fragments = []string{
 	"😀", "\xed\xa0\xbd", "中文", "é", "e\u0301", "\x00", "\u200b",
 }
 
-// fill decodes the fuzzer's bytes into an op and its input.
-func fill(data []byte) (op string, input json.RawMessage, err error) {
+// fill decodes the fuzzer's bytes into one of ops and its input.
+func fill(data []byte, ops []opInput) (op string, input json.RawMessage, err error) {
 	f := gofuzz.NewFromGoFuzz(data).NilChance(0.1).NumElements(0, 4).MaxDepth(4).Funcs(
 		func(s *string, c gofuzz.Continue) {
 			if c.Intn(4) == 0 {
@@ -122,7 +125,7 @@ func fill(data []byte) (op string, input json.RawMessage, err error) {
 	)
 	var choice uint8
 	f.Fuzz(&choice)
-	entry := opInputs[int(choice)%len(opInputs)]
+	entry := ops[int(choice)%len(ops)]
 	in := entry.new()
 	f.Fuzz(in)
 	input, err = json.Marshal(in)
