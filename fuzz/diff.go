@@ -162,6 +162,7 @@ type engine struct {
 	lastGood    map[string][]byte // per op, the last input both sides agreed on
 	dead        string            // why the implementation is considered gone
 	byKey       map[string]*Finding
+	codes       map[string][]string // per op, the implementation's codes the keys name (key)
 	start       time.Time
 	stopped     bool // Config.StopWhen said so
 }
@@ -253,7 +254,7 @@ func newEngine(cfg Config, external bool) *engine {
 // batch of cases is generated in order, checked concurrently, and recorded
 // in order: the findings do not depend on Parallel.
 func (e *engine) loop(ctx context.Context, rep *Report, ops []string) {
-	e.byKey = map[string]*Finding{}
+	e.byKey, e.codes = map[string]*Finding{}, map[string][]string{}
 	e.start = time.Now()
 	lastProgress := e.start
 	for i := 0; !e.over(ctx, rep, i); {
@@ -340,7 +341,8 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 		e.lastGood[c.op] = c.data
 	default:
 		e.stats.Divergent++
-		known := e.byKey[o.sig]
+		key := e.key(c.op, o)
+		known := e.byKey[key]
 		alive := e.alive(ctx, c.op, o)
 		var f *Finding
 		switch {
@@ -354,8 +356,8 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 			f = e.shrink(ctx, c.op, c.in, o, e.start)
 		}
 		if f != nil {
-			f.Seed, f.Case, f.From, f.Hits = e.cfg.Seed, c.i, c.from, 1
-			e.byKey[o.sig] = f
+			f.Seed, f.Case, f.From, f.Hits, f.Signature = e.cfg.Seed, c.i, c.from, 1, key
+			e.byKey[key] = f
 			rep.Findings = append(rep.Findings, f)
 			e.stopped = e.stopped || e.cfg.StopWhen != nil && e.cfg.StopWhen(f)
 		}
@@ -435,6 +437,7 @@ type probe struct {
 	unsupported bool  // the implementation does not offer the op
 	class       Class // "" when both agree
 	sig         string
+	code        string // the implementation's refusal code when sig ends with it (compareSig)
 	expected    json.RawMessage
 	actual      json.RawMessage
 	detail      string
@@ -487,7 +490,7 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	case runner.Unsupported:
 		return probe{skip: true, unsupported: true}
 	case runner.Fail:
-		o.sig = compareSig(res.Comparison, rresp.Output, iresp.Output, res.Diffs)
+		o.sig, o.code = compareSig(res.Comparison, rresp.Output, iresp.Output, res.Diffs)
 	case runner.Errored:
 		o.sig = errorKindSig(iresp.Error.Kind)
 	}
@@ -542,6 +545,28 @@ func (e *engine) oracleError(ctx context.Context, op string, req protocol.Reques
 func (e *engine) finish(op string, o probe) probe {
 	o.sig = strings.TrimSuffix(op+" "+string(o.class)+" "+o.sig, " ")
 	return o
+}
+
+// maxCodes is how many distinct refusal codes of the implementation's own
+// an op's signatures name; past them a code counts as "another code", so
+// that an implementation answering random codes cannot multiply findings.
+const maxCodes = 8
+
+// key is the de-duplication key of a divergence of op: its signature, with
+// an implementation's code past the first maxCodes of the op (in the order
+// recorded, so the key does not depend on Parallel) as "another code".
+func (e *engine) key(op string, o probe) string {
+	if o.code == "" {
+		return o.sig
+	}
+	codes := e.codes[op]
+	if !slices.Contains(codes, o.code) {
+		if len(codes) == maxCodes {
+			return strings.TrimSuffix(o.sig, o.code) + "another code"
+		}
+		e.codes[op] = append(codes, o.code)
+	}
+	return o.sig
 }
 
 // alive reports whether the implementation still answers after an outcome

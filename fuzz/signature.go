@@ -14,41 +14,50 @@ import (
 )
 
 // The signature of a finding is its de-duplication key: the op, the kind,
-// and what differs, built only from what the reference answered and from a
-// fixed set of categories, never from a value the implementation chose.
-// An implementation that answers at random can therefore make no more
-// findings than there are distinct (op, reference answer class,
-// difference) triples, while two faults that differ in the reference's
-// refusal code, or in the member that differs, stay two findings.
+// and what the implementation did wrong, as the class of its answer
+// against the class of the expected one, never which of the reference's
+// many refusal codes an input happened to reach: an implementation that
+// refuses every href holding a comment with one code makes one finding
+// (two at most: where the reference accepts, and where it refuses for
+// another reason), however many rules of the format those inputs break.
+// Values the implementation chose are kept out of it, but for a refusal
+// code, of which each op's signatures name at most maxCodes (engine.key):
+// an implementation that answers at random makes a bounded number of
+// findings, while two faults answering different codes stay two.
 
-// compareSig is the signature part of a comparison (runner.Comparison):
-//   - accepted-wrongly: the reference's refusal ("reference rejected:CODE");
+// compareSig is the signature part of a comparison (runner.Comparison),
+// and the implementation's refusal code when the signature ends with it:
+//   - accepted-wrongly: the reference's refusal ("reference rejected:CODE"):
+//     which rule the implementation does not check;
 //   - rejected-wrongly: the kind of refusal the implementation made and
 //     whether it carries a code ("rejected with a code", "dropped without a
 //     code"), not the code itself;
-//   - mismatch: the shape of the difference (diffShape), and when the
-//     reference refused, its refusal: a wrong code is
-//     "$.rejected.code=value; reference rejected:CODE".
-func compareSig(cmp runner.Comparison, expected, actual json.RawMessage, diffs []string) string {
+//   - mismatch: the shape of the difference (diffShape); when both refused,
+//     the implementation's refusal ("$.rejected.code=value; answered
+//     rejected:CODE"), when only the reference did, its refusal.
+func compareSig(cmp runner.Comparison, expected, actual json.RawMessage, diffs []string) (sig, code string) {
 	ref := parseRefusal(expected)
 	switch cmp {
 	case runner.AcceptedWrongly:
-		return "reference " + ref.String()
+		return "reference " + ref.String(), ""
 	case runner.RejectedWrongly:
 		got := parseRefusal(actual)
 		if got.key == "" {
-			return "refused"
+			return "refused", ""
 		}
 		if got.hasCode {
-			return got.key + " with a code"
+			return got.key + " with a code", ""
 		}
-		return got.key + " without a code"
+		return got.key + " without a code", ""
 	}
-	sig := diffShape(diffs)
-	if ref.key != "" {
-		sig += "; reference " + ref.String()
+	sig = diffShape(diffs)
+	if ref.key == "" {
+		return sig, ""
 	}
-	return sig
+	if got := parseRefusal(actual); got.key != "" && got.hasCode {
+		return sig + "; answered " + got.key + ":" + got.code, got.code
+	}
+	return sig + "; reference " + ref.String(), ""
 }
 
 // refusalOf is the refusal member of an output, if it has one.
