@@ -37,6 +37,7 @@ Usage:
   conform features [flags]       run the Gherkin scenarios against an implementation
   conform coverage [--json]      list each requirement with the vectors and scenarios exercising it
   conform export --out DIR       write the vectors, their schemas and an index as data for any test framework
+  conform profile export NAME    write a built-in profile as a profile file (run --profile-file reads it)
   conform report --html OUT R... compare JSON reports of several implementations on one HTML page
   conform version [--json]       print the conform version, revision and corpus digest
   conform help                   show this help
@@ -109,6 +110,8 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 		return e.report(args[1:])
 	case "export":
 		return e.export(args[1:])
+	case "profile":
+		return e.profile(args[1:])
 	case "version", "--version":
 		return e.version(args[1:])
 	case "help", "-h", "-help", "--help":
@@ -126,7 +129,7 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 }
 
 // commands are the command names, for suggestions.
-var commands = []string{"run", "list", "explain", "doctor", "fuzz", "serve", "features", "coverage", "report", "export", "version", "help"}
+var commands = []string{"run", "list", "explain", "doctor", "fuzz", "serve", "features", "coverage", "report", "export", "profile", "version", "help"}
 
 // newFlags returns a flag set whose usage text is head followed by the
 // flags. The flag package's own messages are silenced: parse reports a bad

@@ -63,7 +63,7 @@ func (e *env) features(args []string) int {
 		exitWithin        time.Duration
 	)
 	impl.register(fs)
-	registerProfile(fs, &profile)
+	registerProfile(fs, &profile, nil)
 	fs.StringVar(&format, "format", "pretty", "report `FORMAT`s, comma separated: "+strings.Join(features.Formats(), ", ")+"; NAME:FILE writes one to FILE; conform is the summary pretty and progress end with")
 	fs.StringVar(&tags, "tags", "", "run only the scenarios matching the tag `EXPR` (@QUOTE-LINK-004, ~@slow, @a,@b for or, @a && @b)")
 	fs.StringVar(&dir, "dir", "", "read the feature files from `DIR` instead of the embedded ones")

@@ -38,16 +38,19 @@ func (e *env) list(args []string) int {
 	)
 	sel.register(fs)
 	fs.BoolVar(&idsOnly, "ids", false, "print the ids only")
-	registerProfile(fs, &profile)
+	registerProfile(fs, &profile, &sel)
 	fs.BoolVar(&divergent, "divergent", false, "list only the vectors whose expectation differs under --profile")
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
-	if err := runner.CheckProfile(profile); err != nil {
+	if err := checkProfile(profile, &sel); err != nil {
 		e.errorf("--profile: %v", err)
 		return ExitUsage
 	}
 	_, vs, ok := e.selection(&sel)
+	if ok && sel.profile != "" {
+		profile = sel.profile
+	}
 	if !ok {
 		return ExitUsage
 	}

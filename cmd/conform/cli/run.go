@@ -25,6 +25,8 @@ type selectFlags struct {
 	dir                          string
 	suites, ops, ids, tags, reqs listFlag
 	shard                        string
+	profileFile                  string // --profile-file, for the commands that register it (registerProfile)
+	profile                      string // the profile of --profile-file, once selection has read it
 }
 
 func (f *selectFlags) register(fs *flag.FlagSet) {
@@ -55,6 +57,16 @@ func (e *env) selection(f *selectFlags) (*vectors.Corpus, []*vectors.Vector, boo
 	corpus, ok := e.loadCorpus(f.dir)
 	if !ok {
 		return nil, nil, false
+	}
+	if f.profileFile != "" {
+		data, err := os.ReadFile(f.profileFile)
+		if err == nil {
+			f.profile, err = corpus.ApplyProfile(f.profileFile, data)
+		}
+		if err != nil {
+			e.errorf("--profile-file: %v", err)
+			return nil, nil, false
+		}
 	}
 	if err := checkNames(corpus, f.suites, f.ops, "--op "); err != nil {
 		e.errorf("%v", err)
@@ -126,7 +138,7 @@ func (e *env) run(args []string) int {
 	)
 	impl.register(fs)
 	sel.register(fs)
-	registerProfile(fs, &profile)
+	registerProfile(fs, &profile, &sel)
 	fs.IntVar(&parallel, "parallel", 0, "requests in flight at once (0: 4 per CPU)")
 	fs.IntVar(&batch, "batch", 32, "vectors per HTTP request (--http only; 1 disables batching)")
 	fs.StringVar(&expect, "expectations", "", "known failures `FILE`: one 'vector-id  # reason' per line")
@@ -148,7 +160,7 @@ func (e *env) run(args []string) int {
 		e.errorf("%v", err)
 		return ExitUsage
 	}
-	if err := runner.CheckProfile(profile); err != nil {
+	if err := checkProfile(profile, &sel); err != nil {
 		e.errorf("--profile: %v", err)
 		return ExitUsage
 	}
@@ -163,6 +175,9 @@ func (e *env) run(args []string) int {
 	corpus, vs, ok := e.selection(&sel)
 	if !ok {
 		return ExitUsage
+	}
+	if sel.profile != "" {
+		profile = sel.profile
 	}
 	if err := checkNames(corpus, nil, requireOps.ops.Ops, "--require-ops="); err != nil {
 		e.errorf("%v", err)
@@ -345,8 +360,24 @@ func (e *env) writeTo(path string, write func(io.Writer) error) error {
 	return f.Close()
 }
 
-// registerProfile adds --profile to a command's flags.
-func registerProfile(fs *flag.FlagSet, profile *string) {
+// registerProfile adds --profile to a command's flags, and --profile-file
+// when sel is not nil.
+func registerProfile(fs *flag.FlagSet, profile *string, sel *selectFlags) {
 	fs.StringVar(profile, "profile", runner.DefaultProfile, "grade under `PROFILE`: "+strings.Join(runner.Profiles(), ", ")+
 		" (a system's name grades against its recorded answers where a vector records one)")
+	if sel != nil {
+		fs.StringVar(&sel.profileFile, "profile-file", "", "grade under the profile in `FILE`, a profile file ('conform profile export', 'conform fuzz --record-profile'); its vectors join the corpus")
+	}
+}
+
+// checkProfile checks --profile before the corpus is read; with
+// --profile-file, it only checks that --profile does not name another.
+func checkProfile(profile string, sel *selectFlags) error {
+	if sel != nil && sel.profileFile != "" {
+		if profile != "" && profile != runner.DefaultProfile {
+			return fmt.Errorf("give --profile or --profile-file, not both")
+		}
+		return nil
+	}
+	return runner.CheckProfile(profile)
 }

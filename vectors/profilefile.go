@@ -1,0 +1,130 @@
+package vectors
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// A ProfileFile records what a system outside the corpus answers where it
+// differs from the specification, in a file its team keeps in its own
+// repository: 'conform run --profile-file FILE' grades under it as under a
+// built-in profile. Records name the vectors they apply to, of the corpus
+// or of the file's own vector files (inputs found by fuzzing an incumbent:
+// 'conform fuzz --record-profile'); 'conform profile export NAME' writes a
+// built-in profile in this same form.
+type ProfileFile struct {
+	Note    string            `json:"//,omitempty"`
+	Profile string            `json:"profile"`
+	Records []ProfileRecord   `json:"records"`
+	Vectors []json.RawMessage `json:"vectors,omitempty"` // vector files, as a vector file is written
+}
+
+// A ProfileRecord is one divergence of the profile's system: the vector it
+// applies to, why, and exactly one of the output and the error it answers.
+type ProfileRecord struct {
+	Vector string          `json:"vector"`
+	Reason string          `json:"reason"`
+	Output json.RawMessage `json:"output,omitempty"`
+	Error  *AnswerError    `json:"error,omitempty"`
+}
+
+var profileName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,39}$`)
+
+// ApplyProfile reads a profile file (named name, for messages) into c: its
+// vector files join the corpus, and each record becomes the divergence of
+// the profile's system on the vector it names, in place of any the corpus
+// records for that system. It returns the profile's name, and every
+// problem of the file at once.
+func (c *Corpus) ApplyProfile(name string, data []byte) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var pf ProfileFile
+	if err := dec.Decode(&pf); err != nil {
+		return "", fmt.Errorf("profile file %s: %w", name, err)
+	}
+	if dec.More() {
+		return "", fmt.Errorf("profile file %s: trailing data after the top-level object", name)
+	}
+	if !profileName.MatchString(pf.Profile) || pf.Profile == "spec" {
+		return "", fmt.Errorf("profile file %s: profile %q: want a name of lower-case letters, digits, '-' and '_' (not spec)", name, pf.Profile)
+	}
+	var errs []error
+	byID := map[string]*Vector{}
+	for _, v := range c.Vectors() {
+		byID[v.ID] = v
+	}
+	for i, raw := range pf.Vectors {
+		f, err := Parse(fmt.Sprintf("%s#vectors[%d]", name, i), raw)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, v := range f.Vectors {
+			if byID[v.ID] != nil {
+				errs = append(errs, fmt.Errorf("profile file %s: vector %s is already in the corpus", name, v.ID))
+			}
+			byID[v.ID] = v
+		}
+		c.Files = append(c.Files, f)
+	}
+	seen := map[string]bool{}
+	for i, r := range pf.Records {
+		v := byID[r.Vector]
+		switch {
+		case v == nil:
+			errs = append(errs, fmt.Errorf("profile file %s: records[%d]: no vector %q in the corpus or the file", name, i, r.Vector))
+			continue
+		case seen[r.Vector]:
+			errs = append(errs, fmt.Errorf("profile file %s: records[%d]: vector %s recorded twice", name, i, r.Vector))
+		case (len(r.Output) == 0) == (r.Error == nil):
+			errs = append(errs, fmt.Errorf("profile file %s: records[%d] (%s): give exactly one of output and error", name, i, r.Vector))
+		case strings.TrimSpace(r.Reason) == "":
+			errs = append(errs, fmt.Errorf("profile file %s: records[%d] (%s): missing reason", name, i, r.Vector))
+		}
+		seen[r.Vector] = true
+	}
+	if len(errs) > 0 {
+		return "", errors.Join(errs...)
+	}
+	tag := DivergencePrefix + pf.Profile
+	for _, v := range byID {
+		v.Divergences = slices.DeleteFunc(v.Divergences, func(d *Divergence) bool { return d.System == pf.Profile })
+		v.Tags = slices.DeleteFunc(v.Tags, func(t string) bool { return t == tag })
+	}
+	for _, r := range pf.Records {
+		v := byID[r.Vector]
+		v.Divergences = append(v.Divergences, &Divergence{System: pf.Profile, Reason: r.Reason, Output: r.Output, Error: r.Error})
+		v.Tags = append(v.Tags, tag)
+	}
+	return pf.Profile, nil
+}
+
+// ExportProfile writes the divergences the corpus records for system as a
+// profile file (records only: they name the corpus's vectors).
+func (c *Corpus) ExportProfile(system string) ([]byte, error) {
+	pf := ProfileFile{
+		Note:    "A conform profile file: 'conform run --profile-file FILE' grades under it. Written by 'conform profile export " + system + "'.",
+		Profile: system, Records: []ProfileRecord{},
+	}
+	for _, v := range c.Vectors() {
+		if d := v.Divergence(system); d != nil {
+			pf.Records = append(pf.Records, ProfileRecord{Vector: v.ID, Reason: d.Reason, Output: d.Output, Error: d.Error})
+		}
+	}
+	if len(pf.Records) == 0 {
+		return nil, fmt.Errorf("no vector records a divergence of %q (systems: %s)", system, strings.Join(Systems, ", "))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(&pf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
