@@ -43,6 +43,24 @@ const (
 	ClassOracle    Class = "oracle-error"    // an oracle other than the reference gave no answer to compare, or an error the implementation did not give
 )
 
+// Triage says, for a finding against an oracle other than the reference,
+// who is off the specification: the in-process reference judges the
+// implementation's answer and the oracle's.
+type Triage string
+
+// Triages.
+const (
+	TriagePort      Triage = "port-off-spec"      // the reference agrees with the oracle
+	TriageIncumbent Triage = "incumbent-off-spec" // the reference agrees with the implementation
+	TriageBoth      Triage = "both-off-spec"      // the implementation and the oracle agree, the reference does not
+	TriageThreeWay  Triage = "three-way"          // all three answer differently
+)
+
+// PortOffSpec reports whether the implementation under test is off the
+// specification in a finding of this triage: only then does the finding
+// become a vector that fails it.
+func (t Triage) PortOffSpec() bool { return t != TriageIncumbent }
+
 // classOf is the class of a finding the judge failed: its comparison for a
 // wrong answer, its outcome otherwise.
 func classOf(res runner.Result) Class {
@@ -129,6 +147,12 @@ type Finding struct {
 	Actual   json.RawMessage // the implementation's output for Input, if it gave one
 	Detail   string          // the error, crash, timeout or protocol detail
 	Diffs    []string        // for the compare kinds
+
+	// Triage, with an oracle other than the reference, says who is off the
+	// specification; Oracle is then the oracle's output when it differs
+	// from the reference's (Expected is always the reference's).
+	Triage Triage
+	Oracle json.RawMessage
 
 	Seed       uint64 // Config.Seed
 	Case       int    // the case number that found it (0-based)
@@ -438,6 +462,8 @@ type probe struct {
 	class       Class // "" when both agree
 	sig         string
 	code        string // the implementation's refusal code when sig ends with it (compareSig)
+	triage      Triage
+	oracle      json.RawMessage // the oracle's output, when triaged and off the specification
 	expected    json.RawMessage
 	actual      json.RawMessage
 	detail      string
@@ -483,20 +509,103 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	// expectation; the fuzzer only names the finding.
 	v := &vectors.Vector{ID: op + "/fuzz", Op: op, Input: input, Expect: vectors.Expect{Output: rresp.Output}}
 	res := (&runner.Runner{Timeout: e.cfg.Timeout}).Judge(v, req, iresp, err)
-	o.actual, o.detail, o.diffs = iresp.Output, res.Detail, res.Diffs
+	if res.Outcome == runner.Unsupported {
+		return probe{skip: true, unsupported: true}
+	}
+	o.describe(res, iresp, e.oracleName())
+	if e.external {
+		return e.triage(ctx, op, req, iresp, err, rresp.Output, o)
+	}
+	if o.class == "" {
+		return o
+	}
+	return e.finish(op, o)
+}
+
+// describe fills o from the judge's result on the implementation's answer:
+// its class and signature, unless it passed.
+func (o *probe) describe(res runner.Result, iresp protocol.Response, who string) {
+	o.actual, o.detail, o.diffs, o.class, o.sig, o.code = iresp.Output, res.Detail, res.Diffs, "", "", ""
 	switch res.Outcome {
 	case runner.Pass:
-		return o
-	case runner.Unsupported:
-		return probe{skip: true, unsupported: true}
+		return
 	case runner.Fail:
-		o.sig, o.code = compareSig(res.Comparison, rresp.Output, iresp.Output, res.Diffs)
+		o.sig, o.code = compareSig(res.Comparison, o.expected, iresp.Output, res.Diffs, who)
 	case runner.Errored:
 		o.sig = errorKindSig(iresp.Error.Kind)
 	}
 	o.class = classOf(res)
+}
+
+// oracleName is what signatures call the side whose answer is expected.
+func (e *engine) oracleName() string {
+	if e.external {
+		return "oracle"
+	}
+	return "reference"
+}
+
+// triage labels a comparison with an external oracle by the
+// specification: the in-process reference answers the same request, and
+// judges the implementation's answer and the oracle's (for an op it knows).
+// An input on which
+// the implementation and the oracle agree is a finding only when both are
+// off the specification. The probe's expectation becomes the reference's,
+// so that a vector made of it fails the implementation only where the
+// implementation is off the specification.
+func (e *engine) triage(ctx context.Context, op string, req protocol.Request, iresp protocol.Response, ierr error, oracle json.RawMessage, o probe) probe {
+	sresp, err := reference.InProcess{}.Call(ctx, req)
+	switch {
+	case err == nil && sresp.Error != nil && sresp.Error.Kind == protocol.KindUnsupported:
+		// An op the reference does not know: the oracle alone decides.
+		if o.class == "" {
+			return o
+		}
+		return e.finish(op, o)
+	case err != nil:
+		return e.finish(op, probe{class: ClassReference, detail: "the reference gave no answer: " + err.Error()})
+	case sresp.Error != nil && sresp.Error.Kind != protocol.KindBadRequest:
+		return e.finish(op, probe{class: ClassReference, detail: sresp.Error.Kind + ": " + sresp.Error.Message})
+	}
+	spec := &vectors.Vector{ID: op + "/fuzz", Op: op, Input: req.Input}
+	if sresp.Error != nil {
+		spec.Expect.Error = &vectors.ExpectError{Kind: sresp.Error.Kind}
+	} else {
+		spec.Expect.Output = sresp.Output
+	}
+	judge := &runner.Runner{Timeout: e.cfg.Timeout}
+	port := judge.Judge(spec, req, iresp, ierr)
+	incumbent := judge.Judge(spec, req, protocol.Response{ID: req.ID, Output: oracle}, nil)
+	portOK, incumbentOK := port.Outcome == runner.Pass, incumbent.Outcome == runner.Pass
+	agree := o.class == ""
+	switch {
+	case agree && portOK:
+		return o
+	case !agree && !portOK && incumbentOK:
+		o.triage = TriagePort
+	case !agree && portOK && !incumbentOK:
+		o.triage, o.oracle = TriageIncumbent, oracle
+	default:
+		o.triage, o.oracle = TriageThreeWay, oracle
+		if agree {
+			o.triage = TriageBoth
+		}
+		if sresp.Error != nil {
+			// The specification refuses the input as a bad request: no
+			// vector can expect an output of it.
+			return o.skipped()
+		}
+		o.expected = sresp.Output
+		o.describe(port, iresp, "reference")
+	}
+	if sresp.Error == nil {
+		o.expected = sresp.Output
+	}
 	return e.finish(op, o)
 }
+
+// skipped is a probe that records nothing.
+func (o probe) skipped() probe { return probe{skip: true} }
 
 // callOracle asks the oracle, under the per-request deadline when it is not
 // the in-process reference.
@@ -543,7 +652,11 @@ func (e *engine) oracleError(ctx context.Context, op string, req protocol.Reques
 }
 
 func (e *engine) finish(op string, o probe) probe {
-	o.sig = strings.TrimSuffix(op+" "+string(o.class)+" "+o.sig, " ")
+	label := string(o.class)
+	if o.triage != "" {
+		label = string(o.triage) + " " + label
+	}
+	o.sig = strings.TrimSuffix(op+" "+label+" "+o.sig, " ")
 	return o
 }
 

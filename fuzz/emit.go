@@ -42,7 +42,8 @@ func (p Provenance) oracleName() string {
 
 // oracleTag is the tag that records which side was the oracle:
 // oracle:reference (the in-process reference), or oracle:external (another
-// implementation, named in the note; the expected output is its answer).
+// implementation, named in the note; the finding's tag triage:... says who
+// is off the specification, and the expected output is the reference's).
 func (p Provenance) oracleTag() string {
 	if p.Oracle == "" {
 		return "oracle:reference"
@@ -80,13 +81,25 @@ func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) (*vecto
 		return nil, fmt.Errorf("fuzz: %s: the corpus names no requirement of this op", f.Op)
 	}
 	date := p.Date.UTC()
+	expectedFrom := "Oracle answer (the expected output): "
+	if f.Triage != "" {
+		// Triaged against the reference: the expectation is the specification's.
+		expectedFrom = "Reference answer (the expected output): "
+	}
 	tags := []string{"fuzz", "fuzz:" + string(f.Class), p.oracleTag(), fmt.Sprintf("seed:%d", f.Seed), "date:" + date.Format("2006-01-02"), "requirements-inferred"}
+	if f.Triage != "" {
+		tags = append(tags, "triage:"+string(f.Triage))
+	}
 	note := fmt.Sprintf("Found by 'conform fuzz --seed %d' (case %d) on %s against %s, with %s as the oracle; shrunk from %d to %d bytes of input in %d runs",
 		f.Seed, f.Case, date.Format(time.RFC3339), orUnnamed(p.Impl), p.oracleName(), len(f.Original), len(f.Input), f.ShrinkRuns)
 	if f.From != "" {
 		note += ", mutated from " + f.From
 	}
-	note += ". Oracle answer (the expected output): " + noteClip(string(f.Expected)) + ". Implementation answer: "
+	note += ". " + expectedFrom + noteClip(string(f.Expected))
+	if f.Oracle != nil {
+		note += ". Oracle answer: " + noteClip(string(f.Oracle))
+	}
+	note += ". Implementation answer: "
 	if f.Actual != nil {
 		note += noteClip(string(f.Actual))
 	} else {
@@ -280,7 +293,7 @@ func WriteVectors(dir string, findings []*Finding, c *vectors.Corpus, p Provenan
 		errs []error
 	)
 	for _, f := range findings {
-		if f.Class == ClassReference || f.Class == ClassOracle {
+		if f.Class == ClassReference || f.Class == ClassOracle || !f.Triage.PortOffSpec() {
 			continue
 		}
 		e, err := writeVector(dir, f, c, p)
@@ -376,4 +389,64 @@ func sameCase(path string, data []byte) bool {
 func sameJSON(a, b []byte) bool {
 	var ca, cb bytes.Buffer
 	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
+}
+
+// RecordProfile writes the findings where only the oracle is off the
+// specification (TriageIncumbent) to the profile file at path as records
+// of the profile name: each finding's input becomes a vector of the file,
+// expecting the reference's answer, recorded with the oracle's answer and
+// why, so that 'conform run --profile-file' grades the incumbent (or a
+// port that keeps its behaviour) against what it does. A file already
+// there keeps its records and vectors, and gains only the findings it
+// lacks; a file of another profile is refused. It returns how many records
+// it added.
+func RecordProfile(path, name string, findings []*Finding, c *vectors.Corpus, p Provenance) (int, error) {
+	pf := vectors.ProfileFile{
+		Note:    "A conform profile file: 'conform run --profile-file FILE' grades under it. Written by 'conform fuzz --record-profile " + name + "'.",
+		Profile: name, Records: []vectors.ProfileRecord{},
+	}
+	if data, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(data, &pf); err != nil {
+			return 0, fmt.Errorf("fuzz: profile file %s: %w", path, err)
+		}
+		if pf.Profile != name {
+			return 0, fmt.Errorf("fuzz: profile file %s records profile %q, not %q", path, pf.Profile, name)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return 0, fmt.Errorf("fuzz: %w", err)
+	}
+	have := map[string]bool{}
+	for _, r := range pf.Records {
+		have[r.Vector] = true
+	}
+	added := 0
+	for _, f := range findings {
+		if f.Triage != TriageIncumbent || f.Oracle == nil || have[f.ID()] {
+			continue
+		}
+		vf, err := f.vectorFile(c, p, f.ID())
+		if err != nil {
+			return added, err
+		}
+		data, err := EncodeVectorFile(vf)
+		if err != nil {
+			return added, err
+		}
+		pf.Vectors = append(pf.Vectors, json.RawMessage(data))
+		pf.Records = append(pf.Records, vectors.ProfileRecord{Vector: f.ID(), Output: f.Oracle,
+			Reason: fmt.Sprintf("found by conform fuzz --seed %d against %s: %s", f.Seed, p.oracleName(), f.Signature)})
+		have[f.ID()] = true
+		added++
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(&pf); err != nil {
+		return added, fmt.Errorf("fuzz: %w", err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return added, fmt.Errorf("fuzz: %w", err)
+	}
+	return added, nil
 }

@@ -309,7 +309,7 @@ func TestSignature(t *testing.T) {
 		if err != nil || v == runner.Match {
 			t.Fatalf("Compare(%s, %s) = %v, %v", expected, actual, v, err)
 		}
-		s, _ := compareSig(v, json.RawMessage(expected), json.RawMessage(actual), diffs)
+		s, _ := compareSig(v, json.RawMessage(expected), json.RawMessage(actual), diffs, "reference")
 		return s
 	}
 	same := []struct{ name, e1, a1, e2, a2 string }{

@@ -39,7 +39,7 @@ func (e *engine) shrink(ctx context.Context, op string, in *jsonv.Value, first p
 			break
 		}
 	}
-	f := &Finding{Op: op, Class: first.class, Signature: first.sig, Original: encode(in), ShrinkRuns: s.runs}
+	f := &Finding{Op: op, Class: first.class, Signature: first.sig, Original: encode(in), ShrinkRuns: s.runs, Triage: first.triage}
 	final := first
 	f.Input = encode(in)
 	if s.runs > 0 {
@@ -47,7 +47,7 @@ func (e *engine) shrink(ctx context.Context, op string, in *jsonv.Value, first p
 			final, f.Input = o, encode(cur)
 		}
 	}
-	f.Expected, f.Actual, f.Detail, f.Diffs = final.expected, final.actual, final.detail, final.diffs
+	f.Expected, f.Actual, f.Detail, f.Diffs, f.Oracle = final.expected, final.actual, final.detail, final.diffs, final.oracle
 	e.stats.Shrinks += s.runs
 	return f
 }

@@ -26,7 +26,8 @@ import (
 // findings, while two faults answering different codes stay two.
 
 // compareSig is the signature part of a comparison (runner.Comparison),
-// and the implementation's refusal code when the signature ends with it:
+// and the implementation's refusal code when the signature ends with it;
+// who names the side whose answer was expected ("reference" or "oracle"):
 //   - accepted-wrongly: the reference's refusal ("reference rejected:CODE"):
 //     which rule the implementation does not check;
 //   - rejected-wrongly: the kind of refusal the implementation made and
@@ -35,11 +36,11 @@ import (
 //   - mismatch: the shape of the difference (diffShape); when both refused,
 //     the implementation's refusal ("$.rejected.code=value; answered
 //     rejected:CODE"), when only the reference did, its refusal.
-func compareSig(cmp runner.Comparison, expected, actual json.RawMessage, diffs []string) (sig, code string) {
+func compareSig(cmp runner.Comparison, expected, actual json.RawMessage, diffs []string, who string) (sig, code string) {
 	ref := parseRefusal(expected)
 	switch cmp {
 	case runner.AcceptedWrongly:
-		return "reference " + ref.String(), ""
+		return who + " " + ref.String(), ""
 	case runner.RejectedWrongly:
 		got := parseRefusal(actual)
 		if got.key == "" {
@@ -57,7 +58,7 @@ func compareSig(cmp runner.Comparison, expected, actual json.RawMessage, diffs [
 	if got := parseRefusal(actual); got.key != "" && got.hasCode {
 		return sig + "; answered " + got.key + ":" + got.code, got.code
 	}
-	return sig + "; reference " + ref.String(), ""
+	return sig + "; " + who + " " + ref.String(), ""
 }
 
 // refusalOf is the refusal member of an output, if it has one.

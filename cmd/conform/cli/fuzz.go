@@ -26,13 +26,20 @@ de-duplicated, and written under DIR as a vector file that 'conform run
 Without --stdio, --http or --spawn the reference is fuzzed against the oracle
 (against itself by default: a self-check). --oracle CMD (or --oracle-stdio CMD)
 and --oracle-http URL make another implementation the oracle, such as the
-incumbent a port replaces: the vectors then record it as the oracle (tag
-oracle:external), an error answer of the oracle agrees with an error of the
-same kind, and an oracle failure is an oracle-error finding without a vector.
+incumbent a port replaces. Every input then goes to the reference too, and a
+finding says who is off the specification: port-off-spec (the reference
+agrees with the oracle), incumbent-off-spec (it agrees with the
+implementation), both-off-spec (the two agree, the reference does not) or
+three-way. Only findings where the implementation is off the specification
+become vectors, expecting the reference's answer; --record-profile NAME
+writes the incumbent-off-spec ones to a profile file. An error answer of the
+oracle agrees with an error of the same kind, and an oracle failure is an
+oracle-error finding without a vector.
 A progress bar is drawn on a terminal, a line every 10 seconds otherwise, then
-a summary. Exit code 0 when inputs were judged and nothing diverged; 1 when
-something diverged, a finding could not be written, or no input was judged; 2
-on bad usage or an implementation that cannot be started.
+a summary. Exit code 0 when inputs were judged and no finding has the
+implementation off the specification; 1 when one has, a finding could not be
+written, or no input was judged; 2 on bad usage or an implementation that
+cannot be started.
 A --stdio child is restarted up to 1000 times unless --restarts says otherwise.
 `
 
@@ -68,6 +75,8 @@ func (e *env) fuzz(args []string) int {
 	fs.StringVar(&out, "out", "fuzz-findings", "write finding vectors under `DIR`")
 	fs.IntVar(&par, "parallel", 4, "requests in flight at once (the findings of a seed do not depend on it)")
 	fs.IntVar(&shr, "shrink", 2000, "spend at most `N` executions shrinking each finding")
+	var recordProfile string
+	fs.StringVar(&recordProfile, "record-profile", "", "with --oracle: record the findings where only the oracle is off the specification as profile `NAME`, in NAME.profile.json ('conform run --profile-file' reads it)")
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
@@ -93,6 +102,9 @@ func (e *env) fuzz(args []string) int {
 		return ExitUsage
 	case out == "":
 		e.errorf("--out needs a directory")
+		return ExitUsage
+	case recordProfile != "" && !oracle:
+		e.errorf("--record-profile records an oracle's divergences: give --oracle or --oracle-http")
 		return ExitUsage
 	}
 	if dur == 0 && count == 0 {
@@ -143,12 +155,31 @@ func (e *env) fuzz(args []string) int {
 	if werr != nil {
 		e.errorf("%v", werr)
 	}
+	portOff := 0
+	for _, f := range rep.Findings {
+		if f.Triage.PortOffSpec() {
+			portOff++
+		}
+	}
+	if recordProfile != "" {
+		file := recordProfile + ".profile.json"
+		added, err := fuzz.RecordProfile(file, recordProfile, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Oracle: oracleName, Date: started})
+		if err != nil {
+			e.errorf("%v", err)
+			werr = err
+		} else {
+			fmt.Fprintf(e.stdout, "profile %s: %d %s where only the oracle is off the specification added to %s; grade under it with 'conform run --profile-file %s'\n",
+				recordProfile, added, map[bool]string{true: "record", false: "records"}[added == 1], file, shellQuote(file))
+		}
+	}
 	if rep.Stopped != "" {
 		e.errorf("stopped early: %s", rep.Stopped)
 		e.hintf("raise --restarts, or look at the implementation's stderr for why it died")
 	}
 	switch {
-	case rep.Diverged():
+	case portOff > 0:
+		// Findings where only the oracle is off the specification are the
+		// incumbent's: they fail no port that keeps to the specification.
 		return ExitFailed
 	case werr != nil:
 		return ExitFailed

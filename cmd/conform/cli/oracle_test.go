@@ -73,3 +73,29 @@ func TestFuzzOracleUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestFuzzRecordsTheIncumbentsDivergences fuzzes a correct port (the
+// reference over stdio) against an incumbent with a planted fault as the
+// oracle: every finding is the incumbent's, so the run passes, writes no
+// vector, and --record-profile writes a profile file under which the
+// incumbent passes its findings and the port fails them.
+func TestFuzzRecordsTheIncumbentsDivergences(t *testing.T) {
+	incumbent := faultyCommand(t, "1")
+	out, work := t.TempDir(), t.TempDir()
+	t.Chdir(work) // the profile file goes to the working directory
+	code, stdout, stderr := conform(t, "", "fuzz", "--stdio", serveCommand(), "--oracle", incumbent, "--op", "selref.replay",
+		"--count", "200", "--seed", "2", "--out", out, "--record-profile", "incumbent")
+	if code != ExitOK || !strings.Contains(stdout, "incumbent-off-spec") || !strings.Contains(stdout, "0 vector files written") ||
+		!strings.Contains(stdout, "added to incumbent.profile.json") {
+		t.Fatalf("conform fuzz = exit %d, want 0, incumbent-off-spec findings, no vector and a profile file\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	file := filepath.Join(work, "incumbent.profile.json")
+	if code, stdout, _ := conform(t, "", "run", "--profile-file", file, "--tag", "triage:incumbent-off-spec", "--stdio", incumbent); code != ExitOK || !strings.Contains(stdout, "profile: incumbent") {
+		t.Errorf("the incumbent under its profile file = exit %d, want 0\n%s", code, lastLines(stdout, 8))
+	}
+	// The profile records a real difference: the port, which keeps to the
+	// specification, fails those vectors under it.
+	if code, stdout, _ := conform(t, "", "run", "--profile-file", file, "--tag", "triage:incumbent-off-spec", "--stdio", serveCommand()); code != ExitFailed {
+		t.Errorf("the port under the incumbent's profile file = exit %d, want 1\n%s", code, lastLines(stdout, 8))
+	}
+}
