@@ -104,6 +104,11 @@ type Config struct {
 	// returns true.
 	StopWhen func(*Finding) bool
 
+	// Known maps divergence classes a profile records (Known) to a vector
+	// that records each: a divergence of one of them is counted in
+	// Report.Known, not made a finding.
+	Known map[string]string
+
 	// ShrinkExecs and ShrinkTime bound the work spent shrinking one finding;
 	// zero means 2000 executions and 20s.
 	ShrinkExecs int
@@ -149,8 +154,8 @@ type Finding struct {
 	Diffs    []string        // for the compare kinds
 
 	// Triage, with an oracle other than the reference, says who is off the
-	// specification; Oracle is then the oracle's output when it differs
-	// from the reference's (Expected is always the reference's).
+	// specification; Oracle is then the oracle's output (and Expected the
+	// reference's).
 	Triage Triage
 	Oracle json.RawMessage
 
@@ -167,6 +172,9 @@ type Report struct {
 	Ops         []string   // the ops fuzzed
 	Unsupported []string   // ops the implementation declared or answered as unsupported
 	Findings    []*Finding // in order of discovery
+	// Known counts, per divergence class of Config.Known, the executions
+	// that diverged in that class.
+	Known map[string]int
 	// Stopped, when not empty, says why the run ended early: the
 	// implementation stopped answering even inputs it had answered right.
 	Stopped string
@@ -365,6 +373,13 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 		e.lastGood[c.op] = c.data
 	default:
 		e.stats.Divergent++
+		if _, ok := e.cfg.Known[o.sig]; ok {
+			if rep.Known == nil {
+				rep.Known = map[string]int{}
+			}
+			rep.Known[o.sig]++
+			return
+		}
 		key := e.key(c.op, o)
 		known := e.byKey[key]
 		alive := e.alive(ctx, c.op, o)
@@ -463,7 +478,7 @@ type probe struct {
 	sig         string
 	code        string // the implementation's refusal code when sig ends with it (compareSig)
 	triage      Triage
-	oracle      json.RawMessage // the oracle's output, when triaged and off the specification
+	oracle      json.RawMessage // the oracle's output, when triaged
 	expected    json.RawMessage
 	actual      json.RawMessage
 	detail      string
@@ -582,7 +597,7 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 	case agree && portOK:
 		return o
 	case !agree && !portOK && incumbentOK:
-		o.triage = TriagePort
+		o.triage, o.oracle = TriagePort, oracle
 	case !agree && portOK && !incumbentOK:
 		o.triage, o.oracle = TriageIncumbent, oracle
 	default:

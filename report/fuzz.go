@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +21,7 @@ type FuzzRun struct {
 	Dir       string // where the findings' vectors were written
 	Emitted   []fuzz.Emitted
 	Replay    string // the command that replays the vectors written
+	Profile   string // the profile whose recorded divergences are known (Report.Known)
 }
 
 // Fuzz writes the summary of a fuzzing run: what was fuzzed, every finding
@@ -59,7 +62,14 @@ func Fuzz(w io.Writer, run FuzzRun) {
 		fmt.Fprintf(w, "\n%s %s (%d hits, shrunk in %d runs)\n", f.Class, f.Op, f.Hits, f.ShrinkRuns)
 		fmt.Fprintf(w, "    signature:      %s\n", clipLine(f.Signature))
 		fmt.Fprintf(w, "    input:          %s\n", clipLine(string(f.Input)))
-		if f.Expected != nil {
+		switch {
+		case f.Triage != "":
+			fmt.Fprintf(w, "    triage:         %s\n", f.Triage)
+			fmt.Fprintf(w, "    reference:      %s\n", clipLine(string(f.Expected)))
+			if f.Oracle != nil {
+				fmt.Fprintf(w, "    oracle:         %s\n", clipLine(string(f.Oracle)))
+			}
+		case f.Expected != nil:
 			fmt.Fprintf(w, "    %s %s\n", oracleLabel, clipLine(string(f.Expected)))
 		}
 		if f.Actual != nil {
@@ -76,12 +86,24 @@ func Fuzz(w io.Writer, run FuzzRun) {
 			fmt.Fprintln(w, "    (a failure of the reference itself: please report it; no vector written)")
 		case f.Class == fuzz.ClassOracle:
 			fmt.Fprintln(w, "    (the oracle failed, or answered an error the implementation did not give: no vector written)")
+		case !f.Triage.PortOffSpec():
+			fmt.Fprintln(w, "    (only the oracle is off the specification: no vector; --record-profile records it)")
 		case ok && em.Kept:
 			fmt.Fprintf(w, "    vector:         %s (already there)\n", em.Path)
 		case ok:
 			fmt.Fprintf(w, "    vector:         %s\n", em.Path)
 		default:
 			fmt.Fprintln(w, "    vector:         none written (see the error below)")
+		}
+	}
+	if len(rep.Known) > 0 {
+		n := 0
+		for _, k := range rep.Known {
+			n += k
+		}
+		fmt.Fprintf(w, "\nknown: %d divergent executions in %d %s that profile %s records (not findings)\n", n, len(rep.Known), plural(len(rep.Known), "class", "classes"), run.Profile)
+		for _, sig := range slices.Sorted(maps.Keys(rep.Known)) {
+			fmt.Fprintf(w, "    %d × %s\n", rep.Known[sig], clipLine(sig))
 		}
 	}
 	if !rep.Diverged() {
@@ -92,7 +114,7 @@ func Fuzz(w io.Writer, run FuzzRun) {
 		len(rep.Findings), rep.Divergent, written, dir, kept)
 	fmt.Fprintf(w, "replay: %s\n", run.Replay)
 	if oracle != "" {
-		fmt.Fprintln(w, "the vectors expect the oracle's answers: replaying them against the oracle itself passes")
+		fmt.Fprintln(w, "the vectors expect the reference's answers: each fails the implementation, which is off the specification there")
 	}
 }
 

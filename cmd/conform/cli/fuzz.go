@@ -35,6 +35,9 @@ become vectors, expecting the reference's answer; --record-profile NAME
 writes the incumbent-off-spec ones to a profile file. An error answer of the
 oracle agrees with an error of the same kind, and an oracle failure is an
 oracle-error finding without a vector.
+--profile NAME (or --profile-file FILE) counts a divergence of a class the
+profile records (the signature its recorded answer would have) as known: a
+line in the summary, not a finding.
 A progress bar is drawn on a terminal, a line every 10 seconds otherwise, then
 a summary. Exit code 0 when inputs were judged and no finding has the
 implementation off the specification; 1 when one has, a finding could not be
@@ -75,7 +78,9 @@ func (e *env) fuzz(args []string) int {
 	fs.StringVar(&out, "out", "fuzz-findings", "write finding vectors under `DIR`")
 	fs.IntVar(&par, "parallel", 4, "requests in flight at once (the findings of a seed do not depend on it)")
 	fs.IntVar(&shr, "shrink", 2000, "spend at most `N` executions shrinking each finding")
-	var recordProfile string
+	var recordProfile, profile string
+	var profileSel selectFlags // for --profile-file
+	registerProfile(fs, &profile, &profileSel)
 	fs.StringVar(&recordProfile, "record-profile", "", "with --oracle: record the findings where only the oracle is off the specification as profile `NAME`, in NAME.profile.json ('conform run --profile-file' reads it)")
 	if done, code := e.parse(fs, args, 0); done {
 		return code
@@ -103,6 +108,9 @@ func (e *env) fuzz(args []string) int {
 	case out == "":
 		e.errorf("--out needs a directory")
 		return ExitUsage
+	case checkProfile(profile, &profileSel) != nil:
+		e.errorf("--profile: %v", checkProfile(profile, &profileSel))
+		return ExitUsage
 	case recordProfile != "" && !oracle:
 		e.errorf("--record-profile records an oracle's divergences: give --oracle or --oracle-http")
 		return ExitUsage
@@ -116,6 +124,20 @@ func (e *env) fuzz(args []string) int {
 	corpus, ok := e.loadCorpus("")
 	if !ok {
 		return ExitUsage
+	}
+	if profileSel.profileFile != "" {
+		data, err := os.ReadFile(profileSel.profileFile)
+		if err == nil {
+			profile, err = corpus.ApplyProfile(profileSel.profileFile, data)
+		}
+		if err != nil {
+			e.errorf("--profile-file: %v", err)
+			return ExitUsage
+		}
+	}
+	var known map[string]string
+	if profile != "" && profile != runner.DefaultProfile {
+		known = fuzz.Known(corpus, profile)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -141,7 +163,7 @@ func (e *env) fuzz(args []string) int {
 	started := time.Now()
 	rep, err := fuzz.Run(ctx, fuzz.Config{
 		Impl: im, Ref: ref, Ops: ops, Corpus: corpus, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout, Parallel: par,
-		ShrinkExecs: shr, Progress: prog.update,
+		ShrinkExecs: shr, Progress: prog.update, Known: known,
 	})
 	prog.done()
 	if err != nil {
@@ -151,7 +173,7 @@ func (e *env) fuzz(args []string) int {
 	replay := strings.Join(implArgs(&impl), " ")
 	emitted, werr := fuzz.WriteVectors(out, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Oracle: oracleName, Date: started})
 	report.Fuzz(e.stdout, report.FuzzRun{Report: rep, Seed: seed, Transport: transport, Oracle: oracleName, Dir: out, Emitted: emitted,
-		Replay: strings.TrimSpace(strings.Join([]string{"conform run --vectors", shellQuote(out), replay}, " "))})
+		Replay: strings.TrimSpace(strings.Join([]string{"conform run --vectors", shellQuote(out), replay}, " ")), Profile: profile})
 	if werr != nil {
 		e.errorf("%v", werr)
 	}
