@@ -10,7 +10,7 @@ FUZZTIME ?= 60s
 SMOKETIME ?= 3s
 BENCHTIME ?= 1s
 
-.PHONY: all run test stress test-times budget-attacks unicode lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser export-check release-snapshot
+.PHONY: all run test stress test-times budget-attacks unicode lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser export-check release-snapshot fuzzkit-check
 
 all: test
 
@@ -145,6 +145,11 @@ export-check:
 	cd examples/export/junit5 && mvn -q -B test -Dconform.export=$(CURDIR)/build/export
 	@grep -ho 'tests="[0-9]*" errors="0" skipped="0" failures="0"' examples/export/junit5/target/surefire-reports/TEST-*.xml
 
+## fuzzkit-check: conform fuzzkit for quote.parse, then Atheris and Jazzer (examples/fuzzkit)
+## each find the planted bug of a small quote.parse within 2 minutes (scripts/fuzzkit-check.sh)
+fuzzkit-check:
+	scripts/fuzzkit-check.sh
+
 ## release-snapshot: what the release workflow publishes for a tag, built locally into dist/
 ## without publishing: conform for linux, darwin and windows on amd64 and arm64, checksums,
 ## an SBOM per binary and the vectors archive (GoReleaser, pinned in tools/release/go.mod)
@@ -156,7 +161,7 @@ mutants:
 	$(GO) run ./tools/mutants $(MUTANTS_FLAGS)
 
 clean:
-	rm -rf bin build dist examples/export/junit5/target
+	rm -rf bin build dist examples/export/junit5/target examples/fuzzkit/jazzer/target
 
 ## serve: serve the reference over HTTP on 127.0.0.1:8080 (ADDR=... to change)
 ADDR ?= 127.0.0.1:8080

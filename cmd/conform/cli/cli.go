@@ -38,6 +38,7 @@ Usage:
   conform coverage [--json]      list each requirement with the vectors and scenarios exercising it
   conform export --out DIR       write the vectors, their schemas and an index as data for any test framework
   conform profile export NAME    write a built-in profile as a profile file (run --profile-file reads it)
+  conform fuzzkit --out DIR      seeds, a dictionary and properties for a client's own fuzzer
   conform report --html OUT R... compare JSON reports of several implementations on one HTML page
   conform version [--json]       print the conform version, revision and corpus digest
   conform help                   show this help
@@ -112,6 +113,8 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 		return e.export(args[1:])
 	case "profile":
 		return e.profile(args[1:])
+	case "fuzzkit":
+		return e.fuzzkit(args[1:])
 	case "version", "--version":
 		return e.version(args[1:])
 	case "help", "-h", "-help", "--help":
@@ -129,7 +132,7 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 }
 
 // commands are the command names, for suggestions.
-var commands = []string{"run", "list", "explain", "doctor", "fuzz", "serve", "features", "coverage", "report", "export", "profile", "version", "help"}
+var commands = []string{"run", "list", "explain", "doctor", "fuzz", "serve", "features", "coverage", "report", "export", "profile", "fuzzkit", "version", "help"}
 
 // newFlags returns a flag set whose usage text is head followed by the
 // flags. The flag package's own messages are silenced: parse reports a bad

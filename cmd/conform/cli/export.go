@@ -66,75 +66,15 @@ func (e *env) export(args []string) int {
 		e.errorf("--out DIR is required: the directory to write the export to")
 		return ExitUsage
 	}
-	if entries, err := os.ReadDir(*out); err == nil && len(entries) > 0 {
-		e.errorf("--out %s: not empty; give a new or empty directory", *out)
-		return ExitUsage
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		e.errorf("--out %s: %v", *out, err)
-		return ExitUsage
-	}
-	corpus, ok := e.loadCorpus(*dir)
-	if !ok {
-		return ExitUsage
-	}
-	id, ok := e.identity(*dir)
-	if !ok {
-		return ExitUsage
-	}
-	sp, err := spec.Embedded()
-	if err != nil {
-		e.errorf("%v", err)
-		return ExitUsage
-	}
-	src := vectors.FS()
-	if *dir != "" {
-		src = os.DirFS(*dir)
-	}
-	index := exportIndex{
-		Note:    "Written by 'conform export'; README.md beside it says how to load the vectors.",
-		Conform: id.Version, Suite: runner.SuiteVersion, CorpusDigest: id.CorpusDigest,
-		Ops: map[string]*exportOp{}, Requirements: map[string]exportRequirement{},
-	}
-	for _, r := range sp.Requirements {
-		index.Requirements[r.ID] = exportRequirement{Level: r.Level, Text: r.Text, File: r.File, Vectors: []string{}}
-	}
-	for _, f := range corpus.Files {
-		op := index.Ops[f.Op]
-		if op == nil {
-			op = &exportOp{}
-			index.Ops[f.Op] = op
-		}
-		op.Files = append(op.Files, path.Join("vectors", f.Path))
-		for _, v := range f.Vectors {
-			op.Vectors = append(op.Vectors, v.ID)
-			for _, rid := range v.Requirements {
-				if r, ok := index.Requirements[rid]; ok {
-					r.Vectors = append(r.Vectors, v.ID)
-					index.Requirements[rid] = r
-				}
-			}
-		}
-	}
-	indexJSON, err := json.MarshalIndent(index, "", "  ")
-	if err != nil {
-		e.errorf("%v", err)
-		return ExitUsage
-	}
-	err = errors.Join(
-		copyTree(src, filepath.Join(*out, "vectors"), func(p string) bool { return path.Ext(p) == ".json" || path.Base(p) == "README.md" }),
-		copyTree(schemas.FS(), filepath.Join(*out, "schemas"), func(p string) bool { return path.Ext(p) == ".json" }),
-		os.WriteFile(filepath.Join(*out, "index.json"), append(indexJSON, '\n'), 0o644),
-		os.WriteFile(filepath.Join(*out, "README.md"), []byte(exportReadme), 0o644),
-	)
-	if err != nil {
-		e.errorf("export to %s: %v", *out, err)
-		return ExitFailed
+	index, code := e.writeExport(*out, *dir)
+	if code != ExitOK {
+		return code
 	}
 	n := 0
 	for _, op := range index.Ops {
 		n += len(op.Vectors)
 	}
-	fmt.Fprintf(e.stdout, "exported %d vectors of %d ops to %s (corpus %s)\n", n, len(index.Ops), *out, id.CorpusDigest)
+	fmt.Fprintf(e.stdout, "exported %d vectors of %d ops to %s (corpus %s)\n", n, len(index.Ops), *out, index.CorpusDigest)
 	return ExitOK
 }
 
@@ -196,3 +136,74 @@ The schemas/ directory holds vector.schema.json (a vector file) and
 ops/OP.json (each op's input and output, under $defs). 'conform run
 --vectors vectors' judges an implementation from these very files.
 `
+
+// writeExport writes the corpus (the embedded one, or dir's) to out as
+// 'conform export' does, and returns its index; on failure it says why,
+// and returns the exit code (ExitUsage, or ExitFailed when writing failed).
+func (e *env) writeExport(out, dir string) (*exportIndex, int) {
+	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
+		e.errorf("--out %s: not empty; give a new or empty directory", out)
+		return nil, ExitUsage
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		e.errorf("--out %s: %v", out, err)
+		return nil, ExitUsage
+	}
+	corpus, ok := e.loadCorpus(dir)
+	if !ok {
+		return nil, ExitUsage
+	}
+	id, ok := e.identity(dir)
+	if !ok {
+		return nil, ExitUsage
+	}
+	sp, err := spec.Embedded()
+	if err != nil {
+		e.errorf("%v", err)
+		return nil, ExitUsage
+	}
+	src := vectors.FS()
+	if dir != "" {
+		src = os.DirFS(dir)
+	}
+	index := exportIndex{
+		Note:    "Written by 'conform export'; README.md beside it says how to load the vectors.",
+		Conform: id.Version, Suite: runner.SuiteVersion, CorpusDigest: id.CorpusDigest,
+		Ops: map[string]*exportOp{}, Requirements: map[string]exportRequirement{},
+	}
+	for _, r := range sp.Requirements {
+		index.Requirements[r.ID] = exportRequirement{Level: r.Level, Text: r.Text, File: r.File, Vectors: []string{}}
+	}
+	for _, f := range corpus.Files {
+		op := index.Ops[f.Op]
+		if op == nil {
+			op = &exportOp{}
+			index.Ops[f.Op] = op
+		}
+		op.Files = append(op.Files, path.Join("vectors", f.Path))
+		for _, v := range f.Vectors {
+			op.Vectors = append(op.Vectors, v.ID)
+			for _, rid := range v.Requirements {
+				if r, ok := index.Requirements[rid]; ok {
+					r.Vectors = append(r.Vectors, v.ID)
+					index.Requirements[rid] = r
+				}
+			}
+		}
+	}
+	indexJSON, err := json.MarshalIndent(index, "", "  ")
+	if err != nil {
+		e.errorf("%v", err)
+		return nil, ExitUsage
+	}
+	err = errors.Join(
+		copyTree(src, filepath.Join(out, "vectors"), func(p string) bool { return path.Ext(p) == ".json" || path.Base(p) == "README.md" }),
+		copyTree(schemas.FS(), filepath.Join(out, "schemas"), func(p string) bool { return path.Ext(p) == ".json" }),
+		os.WriteFile(filepath.Join(out, "index.json"), append(indexJSON, '\n'), 0o644),
+		os.WriteFile(filepath.Join(out, "README.md"), []byte(exportReadme), 0o644),
+	)
+	if err != nil {
+		e.errorf("export to %s: %v", out, err)
+		return nil, ExitFailed
+	}
+	return &index, ExitOK
+}
