@@ -295,13 +295,24 @@ func (e *engine) loop(ctx context.Context, rep *Report, ops []string) {
 			break
 		}
 		batch := e.batch(i, live)
+		// Parallel workers take the batch's cases in turn, so that a slow
+		// case holds up one worker, not the batch; none starts a case once
+		// the run's time is up.
+		var next atomic.Int64
 		var wg sync.WaitGroup
-		for k := range batch {
-			wg.Go(func() { batch[k].o = e.check(ctx, batch[k].op, batch[k].data) })
+		for range min(max(1, e.cfg.Parallel), len(batch)) {
+			wg.Go(func() {
+				for k := int(next.Add(1)) - 1; k < len(batch) && !e.timeUp(ctx); k = int(next.Add(1)) - 1 {
+					c := &batch[k]
+					c.in, c.from = e.input(c.r, c.op)
+					c.data = encode(c.in)
+					c.o, c.done = e.check(ctx, c.op, c.data), true
+				}
+			})
 		}
 		wg.Wait()
 		for k := range batch {
-			if k > 0 && e.over(ctx, rep, i) {
+			if k > 0 && e.over(ctx, rep, i) || !batch[k].done {
 				break
 			}
 			e.record(ctx, rep, &batch[k])
@@ -314,21 +325,32 @@ func (e *engine) loop(ctx context.Context, rep *Report, ops []string) {
 	}
 }
 
-// batch generates the next cases, from case i on: as many as run in
-// parallel, never past the count.
+// batchPerWorker is how many cases a batch holds per parallel worker: the
+// ops still offered are settled between batches (so the findings do not
+// depend on Parallel), and a larger batch leaves the workers idle less
+// often at its end.
+const batchPerWorker = 16
+
+// batch starts the next cases, from case i on: batchPerWorker for each
+// case in flight, never past the count, each with its op and the random
+// source its input is generated from (in parallel: an input is a function
+// of the seed and its case number alone).
 func (e *engine) batch(i int, live []string) []caseRun {
-	batch := make([]caseRun, max(1, e.cfg.Parallel))
+	batch := make([]caseRun, batchPerWorker*max(1, e.cfg.Parallel))
 	if e.cfg.Count > 0 {
 		batch = batch[:min(len(batch), e.cfg.Count-i)]
 	}
 	for k := range batch {
 		c := &batch[k]
-		r := newCaseRand(e.cfg.Seed, uint64(i+k))
-		c.i, c.op = i+k, pickOne(r, live)
-		c.in, c.from = e.input(r, c.op)
-		c.data = encode(c.in)
+		c.r = newCaseRand(e.cfg.Seed, uint64(i+k))
+		c.i, c.op = i+k, pickOne(c.r, live)
 	}
 	return batch
+}
+
+// timeUp reports whether the run's time is up or ctx is done.
+func (e *engine) timeUp(ctx context.Context) bool {
+	return e.cfg.Duration > 0 && time.Since(e.start) >= e.cfg.Duration || ctx.Err() != nil
 }
 
 // over reports whether the run is over before case i: its count or time is
@@ -351,6 +373,8 @@ func (e *engine) progress(rep *Report) {
 // caseRun is one case of a run: its input and both sides' answers.
 type caseRun struct {
 	i    int
+	done bool // checked (a case the run ended before is not)
+	r    *rand.Rand
 	op   string
 	in   *jsonv.Value
 	from string

@@ -1,6 +1,8 @@
 package runner
 
-import "testing"
+import (
+	"testing"
+)
 
 // TestStampedIdentity: a version and revision set at link time (a release
 // build, or a build from a source tree without .git) are the identity's,

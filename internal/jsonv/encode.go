@@ -1,6 +1,7 @@
 package jsonv
 
 import (
+	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -11,10 +12,13 @@ import (
 // units are; '"' and '\' are escaped, and LF, CR and TAB as \n, \r, \t.
 func AppendString(dst []byte, u []uint16) []byte {
 	const hex = "0123456789abcdef"
+	dst = slices.Grow(dst, len(u)+2)
 	dst = append(dst, '"')
 	for i := 0; i < len(u); i++ {
 		c := u[i]
 		switch {
+		case c >= 0x20 && c < 0x7f && c != '"' && c != '\\':
+			dst = append(dst, byte(c)) // the common case first
 		case c == '"':
 			dst = append(dst, '\\', '"')
 		case c == '\\':
