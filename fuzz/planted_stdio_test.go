@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/conform-suite/conform/protocol"
+	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
 )
 
@@ -25,10 +26,14 @@ func TestPlantedHelperProcess(t *testing.T) {
 	}
 	all := append(slices.Clone(plantedBugs), exitOnNUL)
 	i := slices.IndexFunc(all, func(p *plantedBug) bool { return p.name == name })
-	if i < 0 {
+	var impl protocol.Answerer = reference.InProcess{} // "reference": no bug
+	switch {
+	case i >= 0:
+		impl = all[i]
+	case name != "reference":
 		os.Exit(3)
 	}
-	if err := protocol.ServeStdio(context.Background(), all[i], os.Stdin, os.Stdout, 0); err != nil {
+	if err := protocol.ServeStdio(context.Background(), impl, os.Stdin, os.Stdout, 0); err != nil {
 		os.Exit(4)
 	}
 	os.Exit(0)

@@ -49,6 +49,15 @@ var sections = []section{
 			"alternating blocks of about 10 ms, so that load from other processes does not fall on one side only; ns/op " +
 			"is wall clock. `small` is a 98-byte href; `max-cjk` the corpus's `" + maxVector + "` (every field at its " +
 			"limit in CJK)."},
+	{title: "fuzzing throughput", pkg: "./fuzz", bench: "^BenchmarkFuzz$", benchtime: "5x",
+		intro: "fuzz/bench_test.go: runs of 2,000 executions of the differential engine fuzzing the reference against " +
+			"itself (nothing diverges, so nothing is shrunk), in process and over the runner's stdio transport to a child " +
+			"serving the reference, 4 in flight as `conform fuzz` by default. `execs/s` counts executions over the runs' " +
+			"own time.",
+		after: "Each case's input is generated, encoded and checked by the worker that takes it, workers take cases in " +
+			"turn from batches of 16 a worker (so a slow case holds up one worker, not the batch), and an input the engine " +
+			"encoded compact is sent as it is. Over stdio the child answers one request at a time: its own work, the answer " +
+			"reader's decoding and the in-process oracle's share two cores."},
 	{title: "quote: link codec", pkg: "./reference/quote", bench: "^Benchmark(FormatHref|Parse|Collect)$",
 		intro: "reference/quote/link_bench_test.go. MB/s is bytes of href (or text) processed per second.",
 		after: "Everything is linear in the input. A href longer than 160,000 units is refused after one counting pass " +
@@ -110,6 +119,14 @@ func targets(r map[string]*bench, sbs []sideBySideResult) []target {
 		ts = append(ts, target{fmt.Sprintf("issue 15: `conform serve --stdio`, %s requests of %s hrefs, ahead of the real parser's %.2f s",
 			num(float64(s.requests)), s.name, s.theirs), fmt.Sprintf("< %.2f s", s.theirs),
 			fmt.Sprintf("%.2f s", s.best.Seconds()), s.best.Seconds() < s.theirs, true})
+	}
+	for _, f := range []struct {
+		name, what string
+		then       float64
+	}{{"in-process", "in process", 3313}, {"stdio", "over `conform serve --stdio`", 1763}} {
+		v, ok := fig("./fuzz Fuzz/"+f.name, "execs/s")
+		ts = append(ts, target{fmt.Sprintf("issue 30: `conform fuzz` %s at least twice the %s executions/s of the time", f.what, num(f.then)),
+			"≥ " + num(2*f.then) + " execs/s", num(v) + " execs/s", ok && v >= 2*f.then, ok})
 	}
 	strip, ok1 := fig("./reference/marker StripMarkerFree", "MB/s")
 	scan, ok2 := fig("./reference/marker ScanLeadByte", "MB/s")
