@@ -550,15 +550,7 @@ func (commentRefuser) Close() error { return nil }
 // refuses it for another reason), every other divergence a further hit of
 // those; a second bug of the same op is a finding of its own.
 func TestOneBugOneFinding(t *testing.T) {
-	run := func(impl runner.Implementation) *Report {
-		t.Helper()
-		rep, err := Run(context.Background(), Config{Impl: impl, Ops: []string{"quote.parse"}, Seed: 3, Count: 3000,
-			ShrinkExecs: 300, ShrinkTime: 10 * time.Minute})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rep
-	}
+	run := func(impl runner.Implementation) *Report { return parseRun(t, 3, Config{Impl: impl}) }
 	rep := run(commentRefuser{})
 	hits := 0
 	for _, f := range rep.Findings {

@@ -1,10 +1,8 @@
 package fuzz
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/conform-suite/conform/runner"
 )
@@ -63,15 +61,7 @@ func TestProfileKnownDivergences(t *testing.T) {
 	if len(known) != 2 {
 		t.Fatalf("Known = %v, want the two records' classes", known)
 	}
-	run := func(impl runner.Implementation) *Report {
-		t.Helper()
-		rep, err := Run(context.Background(), Config{Impl: impl, Ops: []string{"quote.parse"}, Seed: 3, Count: 3000, Known: known,
-			ShrinkExecs: 300, ShrinkTime: 10 * time.Minute})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rep
-	}
+	run := func(impl runner.Implementation) *Report { return parseRun(t, 3, Config{Impl: impl, Known: known}) }
 	rep := run(commentRefuser{})
 	hits := 0
 	for _, n := range rep.Known {

@@ -51,11 +51,7 @@ func (plusKeeper) Close() error { return nil }
 func TestThreeWayTriage(t *testing.T) {
 	run := func(port runner.Implementation) *Report {
 		t.Helper()
-		rep, err := Run(context.Background(), Config{Impl: port, Ref: plusKeeper{}, Ops: []string{"quote.parse"}, Seed: 2, Count: 3000,
-			ShrinkExecs: 300, ShrinkTime: 10 * time.Minute})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := parseRun(t, 2, Config{Impl: port, Ref: plusKeeper{}})
 		for _, f := range rep.Findings {
 			t.Logf("%s: %.160s", f.Signature, f.Input)
 		}
