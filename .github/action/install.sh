@@ -28,8 +28,10 @@ bin_dir=${BIN_DIR:?BIN_DIR is not set}
 exe=conform
 [[ ${RUNNER_OS:-Linux} == Windows ]] && exe=conform.exe
 
+# sha256 prints the SHA-256 of the files named (of stdin without one), one
+# "DIGEST  NAME" line each: sha256sum on Linux, shasum on macOS.
 sha256() {
-  if command -v sha256sum > /dev/null; then sha256sum "$1" | cut -d' ' -f1; else shasum -a 256 "$1" | cut -d' ' -f1; fi
+  if command -v sha256sum > /dev/null; then sha256sum "$@"; else shasum -a 256 "$@"; fi
 }
 
 output() {
@@ -61,7 +63,7 @@ release)
     exit 3
   fi
   want=$(awk -v n="$name" '$2 == n { print $1 }' "$tmp/checksums.txt")
-  got=$(sha256 "$tmp/$name")
+  got=$(sha256 "$tmp/$name" | cut -d' ' -f1)
   if [[ -z $want || $want != "$got" ]]; then
     echo "conform: $name does not match checksums.txt (sha256 $got, listed: ${want:-none}): not installed" >&2
     exit 1
@@ -75,7 +77,7 @@ key)
   if [[ $ref =~ ^[0-9a-f]{40}$ ]]; then
     output "key=$ref"
   else
-    digest=$(cd "${ACTION_PATH:?ACTION_PATH is not set}" && find . -path ./.git -prune -o -type f \( -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -name '*.json' -o -name '*.md' -o -name '*.feature' -o -name '*.txt' -o -name '*.tmpl' \) -print | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1)
+    digest=$(cd "${ACTION_PATH:?ACTION_PATH is not set}" && find . -path ./.git -prune -o -type f \( -name '*.go' -o -name 'go.mod' -o -name 'go.sum' -o -name '*.json' -o -name '*.md' -o -name '*.feature' -o -name '*.txt' -o -name '*.tmpl' \) -print | LC_ALL=C sort | while read -r f; do sha256 "$f"; done | sha256 | cut -d' ' -f1)
     output "key=src-$digest"
   fi
   ;;
