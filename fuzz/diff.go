@@ -520,7 +520,7 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	case err != nil && ctx.Err() != nil:
 		return probe{skip: true} // the run was stopped, not the oracle
 	case err != nil:
-		return e.finish(op, probe{class: failed, detail: "the oracle gave no answer: " + err.Error()})
+		return finish(op, probe{class: failed, detail: "the oracle gave no answer: " + err.Error()})
 	case rresp.Error != nil && (rresp.Error.Kind == protocol.KindBadRequest || rresp.Error.Kind == protocol.KindUnsupported):
 		return probe{skip: true}
 	case rresp.Error != nil && e.external:
@@ -528,14 +528,14 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 		// URIError): the implementation agrees when it fails the same way.
 		return e.oracleError(ctx, op, req, rresp.Error)
 	case rresp.Error != nil:
-		return e.finish(op, probe{class: ClassReference, detail: rresp.Error.Kind + ": " + rresp.Error.Message})
+		return finish(op, probe{class: ClassReference, detail: rresp.Error.Kind + ": " + rresp.Error.Message})
 	case rresp.Output == nil:
-		return e.finish(op, probe{class: failed, detail: "the oracle gave no output"})
+		return finish(op, probe{class: failed, detail: "the oracle gave no output"})
 	}
 	// The oracle's output is untrusted too: one that is not JSON fails the
 	// oracle, whatever the implementation answers.
 	if _, err := jsonv.Parse(rresp.Output); err != nil {
-		return e.finish(op, probe{class: failed, detail: "the oracle's output: " + err.Error()})
+		return finish(op, probe{class: failed, detail: "the oracle's output: " + err.Error()})
 	}
 	o := probe{expected: rresp.Output}
 	ictx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
@@ -558,7 +558,7 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	if o.class == "" {
 		return o
 	}
-	return e.finish(op, o)
+	return finish(op, o)
 }
 
 // describe fills o from the judge's result on the implementation's answer:
@@ -600,11 +600,11 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 		if o.class == "" {
 			return o
 		}
-		return e.finish(op, o)
+		return finish(op, o)
 	case err != nil:
-		return e.finish(op, probe{class: ClassReference, detail: "the reference gave no answer: " + err.Error()})
+		return finish(op, probe{class: ClassReference, detail: "the reference gave no answer: " + err.Error()})
 	case sresp.Error != nil && sresp.Error.Kind != protocol.KindBadRequest:
-		return e.finish(op, probe{class: ClassReference, detail: sresp.Error.Kind + ": " + sresp.Error.Message})
+		return finish(op, probe{class: ClassReference, detail: sresp.Error.Kind + ": " + sresp.Error.Message})
 	}
 	spec := &vectors.Vector{ID: op + "/fuzz", Op: op, Input: req.Input}
 	if sresp.Error != nil {
@@ -632,7 +632,7 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 		if sresp.Error != nil {
 			// The specification refuses the input as a bad request: no
 			// vector can expect an output of it.
-			return o.skipped()
+			return probe{skip: true}
 		}
 		o.expected = sresp.Output
 		o.describe(port, iresp, "reference")
@@ -640,11 +640,9 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 	if sresp.Error == nil {
 		o.expected = sresp.Output
 	}
-	return e.finish(op, o)
+	return finish(op, o)
 }
 
-// skipped is a probe that records nothing.
-func (o probe) skipped() probe { return probe{skip: true} }
 
 // callOracle asks the oracle, under the per-request deadline when it is not
 // the in-process reference.
@@ -687,10 +685,12 @@ func (e *engine) oracleError(ctx context.Context, op string, req protocol.Reques
 		o.actual = iresp.Output
 		o.detail = fmt.Sprintf("the oracle answered error %s (%s); the implementation an output", want.Kind, want.Message)
 	}
-	return e.finish(op, o)
+	return finish(op, o)
 }
 
-func (e *engine) finish(op string, o probe) probe {
+// finish puts the op and the probe's label (its triage and class) before
+// its signature: the de-duplication key of a divergence.
+func finish(op string, o probe) probe {
 	label := string(o.class)
 	if o.triage != "" {
 		label = string(o.triage) + " " + label

@@ -438,14 +438,11 @@ func RecordProfile(path, name string, findings []*Finding, c *vectors.Corpus, p 
 		have[f.ID()] = true
 		added++
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(&pf); err != nil {
+	data, err := pf.Encode()
+	if err != nil {
 		return added, fmt.Errorf("fuzz: %w", err)
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return added, fmt.Errorf("fuzz: %w", err)
 	}
 	return added, nil

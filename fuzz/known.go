@@ -49,5 +49,5 @@ func recordedClass(v *vectors.Vector, system string) string {
 	if o.class == "" {
 		return ""
 	}
-	return (&engine{}).finish(v.Op, o).sig
+	return finish(v.Op, o).sig
 }

@@ -35,6 +35,15 @@ type ProfileRecord struct {
 
 var profileName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,39}$`)
 
+// CheckProfileName returns an error when name cannot name a profile of a
+// profile file: lower-case letters, digits, '-' and '_', not "spec".
+func CheckProfileName(name string) error {
+	if !profileName.MatchString(name) || name == "spec" {
+		return fmt.Errorf("profile %q: want a name of lower-case letters, digits, '-' and '_' (not spec)", name)
+	}
+	return nil
+}
+
 // ApplyProfile reads a profile file (named name, for messages) into c: its
 // vector files join the corpus, and each record becomes the divergence of
 // the profile's system on the vector it names, in place of any the corpus
@@ -50,8 +59,8 @@ func (c *Corpus) ApplyProfile(name string, data []byte) (string, error) {
 	if dec.More() {
 		return "", fmt.Errorf("profile file %s: trailing data after the top-level object", name)
 	}
-	if !profileName.MatchString(pf.Profile) || pf.Profile == "spec" {
-		return "", fmt.Errorf("profile file %s: profile %q: want a name of lower-case letters, digits, '-' and '_' (not spec)", name, pf.Profile)
+	if err := CheckProfileName(pf.Profile); err != nil {
+		return "", fmt.Errorf("profile file %s: %w", name, err)
 	}
 	var errs []error
 	byID := map[string]*Vector{}
@@ -119,11 +128,17 @@ func (c *Corpus) ExportProfile(system string) ([]byte, error) {
 	if len(pf.Records) == 0 {
 		return nil, fmt.Errorf("no vector records a divergence of %q (systems: %s)", system, strings.Join(Systems, ", "))
 	}
+	return pf.Encode()
+}
+
+// Encode writes the profile file as JSON, indented, the answers' escapes
+// kept as written.
+func (pf *ProfileFile) Encode() ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(&pf); err != nil {
+	if err := enc.Encode(pf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

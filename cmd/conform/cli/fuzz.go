@@ -14,6 +14,7 @@ import (
 	"github.com/conform-suite/conform/fuzz"
 	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/runner"
+	"github.com/conform-suite/conform/vectors"
 )
 
 const fuzzHead = `Usage: conform fuzz [--stdio CMD | --http URL] [--oracle CMD | --oracle-http URL] [--op OP]... [--time D | --count N] [--seed S] [--out DIR]
@@ -108,11 +109,15 @@ func (e *env) fuzz(args []string) int {
 	case out == "":
 		e.errorf("--out needs a directory")
 		return ExitUsage
-	case checkProfile(profile, &profileSel) != nil:
-		e.errorf("--profile: %v", checkProfile(profile, &profileSel))
-		return ExitUsage
 	case recordProfile != "" && !oracle:
 		e.errorf("--record-profile records an oracle's divergences: give --oracle or --oracle-http")
+		return ExitUsage
+	case recordProfile != "" && vectors.CheckProfileName(recordProfile) != nil:
+		e.errorf("--record-profile: %v", vectors.CheckProfileName(recordProfile))
+		return ExitUsage
+	}
+	if err := checkProfile(profile, &profileSel); err != nil {
+		e.errorf("--profile: %v", err)
 		return ExitUsage
 	}
 	if dur == 0 && count == 0 {
@@ -125,15 +130,11 @@ func (e *env) fuzz(args []string) int {
 	if !ok {
 		return ExitUsage
 	}
-	if profileSel.profileFile != "" {
-		data, err := os.ReadFile(profileSel.profileFile)
-		if err == nil {
-			profile, err = corpus.ApplyProfile(profileSel.profileFile, data)
-		}
-		if err != nil {
-			e.errorf("--profile-file: %v", err)
-			return ExitUsage
-		}
+	if !e.applyProfileFile(corpus, &profileSel) {
+		return ExitUsage
+	}
+	if profileSel.profile != "" {
+		profile = profileSel.profile
 	}
 	var known map[string]string
 	if profile != "" && profile != runner.DefaultProfile {

@@ -21,6 +21,9 @@ func TestCLIManners(t *testing.T) {
 		// A misspelt op of --require-ops= is reported against that flag, not --op.
 		{[]string{"run", "--require-ops=marker.strp"}, ExitUsage, []string{`--require-ops="marker.strp": no vector of the corpus has this op`}},
 		{[]string{"features", "--require-ops=marker.strp"}, ExitUsage, []string{`--require-ops="marker.strp": no vector of the corpus has this op`}},
+		// A profile name that could not be read back (nor be a file name in
+		// the working directory) is refused before anything runs.
+		{[]string{"fuzz", "--oracle", "true", "--record-profile", "../x"}, ExitUsage, []string{`--record-profile: profile "../x": want a name of lower-case letters`}},
 		// Flags may follow arguments; after "--" everything is an argument.
 		{[]string{"explain", "quote.parse/comment-ascii-at-limit", "--vectors", "/nonexistent"}, ExitUsage, []string{"--vectors /nonexistent: not a directory"}},
 		{[]string{"features", "nofile.feature", "--format", "bogus"}, ExitUsage, []string{`--format: unknown format "bogus"`}},

@@ -58,15 +58,8 @@ func (e *env) selection(f *selectFlags) (*vectors.Corpus, []*vectors.Vector, boo
 	if !ok {
 		return nil, nil, false
 	}
-	if f.profileFile != "" {
-		data, err := os.ReadFile(f.profileFile)
-		if err == nil {
-			f.profile, err = corpus.ApplyProfile(f.profileFile, data)
-		}
-		if err != nil {
-			e.errorf("--profile-file: %v", err)
-			return nil, nil, false
-		}
+	if !e.applyProfileFile(corpus, f) {
+		return nil, nil, false
 	}
 	if err := checkNames(corpus, f.suites, f.ops, "--op "); err != nil {
 		e.errorf("%v", err)
@@ -368,6 +361,23 @@ func registerProfile(fs *flag.FlagSet, profile *string, sel *selectFlags) {
 	if sel != nil {
 		fs.StringVar(&sel.profileFile, "profile-file", "", "grade under the profile in `FILE`, a profile file ('conform profile export', 'conform fuzz --record-profile'); its vectors join the corpus")
 	}
+}
+
+// applyProfileFile reads --profile-file, when given, into corpus and
+// records its profile's name in f.profile; on failure it says why.
+func (e *env) applyProfileFile(corpus *vectors.Corpus, f *selectFlags) bool {
+	if f.profileFile == "" {
+		return true
+	}
+	data, err := os.ReadFile(f.profileFile)
+	if err == nil {
+		f.profile, err = corpus.ApplyProfile(f.profileFile, data)
+	}
+	if err != nil {
+		e.errorf("--profile-file: %v", err)
+		return false
+	}
+	return true
 }
 
 // checkProfile checks --profile before the corpus is read; with
