@@ -643,7 +643,6 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 	return finish(op, o)
 }
 
-
 // callOracle asks the oracle, under the per-request deadline when it is not
 // the in-process reference.
 func (e *engine) callOracle(ctx context.Context, req protocol.Request) (protocol.Response, error) {
