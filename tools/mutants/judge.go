@@ -218,7 +218,12 @@ type Judge struct {
 	// over a transport sees. BIN in an argument stands for the binary.
 	Protocol      [][]string
 	ProtocolFiles []string
-	Timeout       time.Duration // per command run
+	// Timeout bounds one run of a judging command; when it is 0,
+	// calibrate gives each command its own bound from its unmutated run
+	// (limits), so that a mutant stuck in a loop is stopped after ten times
+	// what that command takes, not after ten times the whole set.
+	Timeout time.Duration
+	limits  map[string]time.Duration // by the command's arguments, BIN unexpanded
 	// EqCheck is how long an equivalent mutant and the original are fuzzed
 	// against each other, each way (0: no check).
 	EqCheck time.Duration
@@ -235,8 +240,8 @@ type Judge struct {
 // CommandLine describes how mutants are judged, for the judge key: the
 // commands, the conditions under which more run, and the timeout setting.
 func (j *Judge) CommandLine(timeout time.Duration) string {
-	return fmt.Sprintf("conform %v; conform features when help lists it; conform doctor, run and features (when help lists it) --stdio 'BIN serve --stdio' for %v when help lists doctor and serve --stdio; timeout %v (0: 20x the unmutated run, at least 10s)",
-		j.Commands, j.ProtocolFiles, timeout)
+	return fmt.Sprintf("conform %v, built with %v; conform features when help lists it; conform doctor, run and features (when help lists it) --stdio 'BIN serve --stdio' for %v when help lists doctor and serve --stdio; timeout %v (0: 10x each command's unmutated run, at least 10s)",
+		j.Commands, buildFlags, j.ProtocolFiles, timeout)
 }
 
 // checkKey describes the equivalence check a mutant gets, for the cache key.
@@ -262,10 +267,15 @@ func (j *Judge) build(ctx context.Context, dir, overlay string) (string, error) 
 	return j.buildPackage(ctx, dir, overlay, "./cmd/conform", "conform")
 }
 
+// buildFlags leave the symbol table and debug information out of every
+// binary the judge builds: a quarter less link time a mutant, and nothing
+// that a judging command reads (a panic's trace keeps its function names).
+var buildFlags = []string{"-ldflags=-s -w"}
+
 // buildPackage builds the main package pkg of the module into dir/name.
 func (j *Judge) buildPackage(ctx context.Context, dir, overlay, pkg, name string) (string, error) {
 	bin := filepath.Join(dir, name)
-	args := []string{"build", "-o", bin}
+	args := append([]string{"build", "-o", bin}, buildFlags...)
 	if overlay != "" {
 		args = append(args, "-overlay", overlay)
 	}
@@ -282,11 +292,12 @@ func (j *Judge) buildPackage(ctx context.Context, dir, overlay, pkg, name string
 // and a one-line account of the first failure otherwise.
 func (j *Judge) run(ctx context.Context, bin string, cmds [][]string) string {
 	for _, args := range cmds {
+		limit := j.limit(args)
 		args = slices.Clone(args)
 		for i := range args {
 			args[i] = strings.ReplaceAll(args[i], "BIN", bin)
 		}
-		cctx, cancel := context.WithTimeout(ctx, j.Timeout)
+		cctx, cancel := context.WithTimeout(ctx, limit)
 		cmd := exec.CommandContext(cctx, bin, args...)
 		cmd.Dir = j.Root
 		cmd.WaitDelay = time.Second
@@ -297,7 +308,7 @@ func (j *Judge) run(ctx context.Context, bin string, cmds [][]string) string {
 		cancel()
 		switch {
 		case timedOut:
-			return fmt.Sprintf("conform %s: timeout after %v", strings.Join(args, " "), j.Timeout)
+			return fmt.Sprintf("conform %s: timeout after %v", strings.Join(args, " "), limit)
 		case err != nil:
 			return fmt.Sprintf("conform %s: %v: %s", strings.Join(args, " "), err, firstLines(out.String(), 1))
 		}
@@ -305,17 +316,25 @@ func (j *Judge) run(ctx context.Context, bin string, cmds [][]string) string {
 	return ""
 }
 
+// limit is the bound on one run of the judging command args.
+func (j *Judge) limit(args []string) time.Duration {
+	if d, ok := j.limits[strings.Join(args, " ")]; ok {
+		return d
+	}
+	return j.Timeout
+}
+
 // Baseline builds and runs the unmutated command: every judging command
 // must pass, or no mutant can be judged. It returns the time one run of the
-// commands takes.
-func (j *Judge) Baseline(ctx context.Context) (time.Duration, error) {
+// commands takes, and the time each took.
+func (j *Judge) Baseline(ctx context.Context) (time.Duration, map[string]time.Duration, error) {
 	dir := filepath.Join(j.Tmp, "baseline")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	bin, err := j.build(ctx, dir, "")
 	if err != nil {
-		return 0, fmt.Errorf("building conform: %v", err)
+		return 0, nil, fmt.Errorf("building conform: %v", err)
 	}
 	// Judge with `conform features` too when the command has it.
 	help, _ := exec.CommandContext(ctx, bin, "help").CombinedOutput()
@@ -328,23 +347,27 @@ func (j *Judge) Baseline(ctx context.Context) (time.Duration, error) {
 			j.Protocol = append(j.Protocol, []string{"features", "--stdio", "BIN serve --stdio"})
 		}
 	}
-	start := time.Now()
-	if msg := j.run(ctx, bin, j.Commands); msg != "" {
-		return 0, fmt.Errorf("the unmutated reference fails: %s", msg)
-	}
-	d := time.Since(start)
-	if msg := j.run(ctx, bin, j.Protocol); msg != "" {
-		return 0, fmt.Errorf("the unmutated reference fails: %s", msg)
+	took := map[string]time.Duration{}
+	var d time.Duration
+	for _, args := range slices.Concat(j.Commands, j.Protocol) {
+		start := time.Now()
+		if msg := j.run(ctx, bin, [][]string{args}); msg != "" {
+			return 0, nil, fmt.Errorf("the unmutated reference fails: %s", msg)
+		}
+		took[strings.Join(args, " ")] = time.Since(start)
+		if slices.ContainsFunc(j.Commands, func(c []string) bool { return slices.Equal(c, args) }) {
+			d += time.Since(start)
+		}
 	}
 	j.baseline = bin
 	if j.EqCheck > 0 {
 		// The check must find nothing between the original and itself,
 		// or a difference it reports would mean nothing.
 		if msg := j.Equivalence(ctx, dir, bin, "reference/reference.go", ""); msg != "" {
-			return 0, fmt.Errorf("the equivalence check finds a difference between the unmutated reference and itself: %s", msg)
+			return 0, nil, fmt.Errorf("the equivalence check finds a difference between the unmutated reference and itself: %s", msg)
 		}
 	}
-	return d, nil
+	return d, took, nil
 }
 
 // opsOf returns the --op flags that fuzz the ops a file of the reference
@@ -506,3 +529,15 @@ func firstLines(s string, n int) string {
 
 // referenceOps lists the ops of the reference.
 func referenceOps() []string { return reference.Ops() }
+
+// describeLimits lists the timeout of each judging command, for the log.
+func (j *Judge) describeLimits() string {
+	if len(j.limits) == 0 {
+		return j.Timeout.String() + " each"
+	}
+	var parts []string
+	for _, args := range slices.Concat(j.Commands, j.Protocol) {
+		parts = append(parts, fmt.Sprintf("%s %v", strings.Join(args, " "), j.limit(args)))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -75,7 +75,7 @@ func Main(args []string) int {
 	fl.BoolVar(&o.Fresh, "fresh", false, "ignore cached results")
 	fl.BoolVar(&o.List, "list", false, "list the mutants without judging them")
 	fl.DurationVar(&o.Budget, "budget", 0, "start no mutant after this long; the rest are reported as not judged")
-	fl.DurationVar(&o.Timeout, "timeout", 0, "bound on one run of the judging commands (default 20x the unmutated run, at least 10s)")
+	fl.DurationVar(&o.Timeout, "timeout", 0, "bound on one run of the judging commands (default: each command 10x its unmutated run, at least 10s)")
 	fl.StringVar(&o.Report, "report", "docs/mutants.md", "write the report to `FILE`")
 	fl.StringVar(&o.CachePath, "cache", ".cache/mutants/results.json", "cache `FILE`")
 	fl.StringVar(&o.Equivalent, "equivalent", "tools/mutants/equivalent.txt", "equivalent mutants `FILE`")
@@ -231,9 +231,9 @@ func execute(ctx context.Context, o *Options) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	cache := &Cache{path: filepath.Join(o.Root, o.CachePath), Results: map[string]Result{}}
+	cache := &Cache{path: o.path(o.CachePath), Results: map[string]Result{}}
 	if !o.Fresh {
-		if cache, err = LoadCache(filepath.Join(o.Root, o.CachePath)); err != nil {
+		if cache, err = LoadCache(o.path(o.CachePath)); err != nil {
 			return 2, err
 		}
 	}
@@ -262,8 +262,8 @@ func execute(ctx context.Context, o *Options) (int, error) {
 		if baseline, err = j.calibrate(ctx); err != nil {
 			return 2, err
 		}
-		fmt.Fprintf(os.Stderr, "mutants: %d to judge (%d from the cache, %d not selected), %d workers, unmutated run %v, timeout %v, judged by conform %v (and %v for %s)\n",
-			len(queue), cached, len(all)-len(queue)-cached, o.Workers, baseline.Round(time.Millisecond), j.Timeout, j.Commands, j.Protocol, strings.Join(j.ProtocolFiles, ", "))
+		fmt.Fprintf(os.Stderr, "mutants: %d to judge (%d from the cache, %d not selected), %d workers, unmutated run %v, judged by conform %v (and %v for %s), timeouts %s\n",
+			len(queue), cached, len(all)-len(queue)-cached, o.Workers, baseline.Round(time.Millisecond), j.Commands, j.Protocol, strings.Join(j.ProtocolFiles, ", "), j.describeLimits())
 	}
 	judgeQueue(ctx, o, j, queue, src, cache, key, start)
 	if ctx.Err() != nil {
@@ -310,11 +310,11 @@ func collectMutants(root string) ([]*Entry, map[string]*Source, error) {
 // list, and returns the ledgers' problems: an entry matching no mutant, a
 // mutant in both. A mutant id generated twice is an error.
 func readLedgers(o *Options, all []*Entry) ([]string, error) {
-	eq, err := Equivalents(filepath.Join(o.Root, o.Equivalent))
+	eq, err := Equivalents(o.path(o.Equivalent))
 	if err != nil {
 		return nil, err
 	}
-	unj, err := Equivalents(filepath.Join(o.Root, o.Unjudgeable))
+	unj, err := Equivalents(o.path(o.Unjudgeable))
 	if err != nil {
 		return nil, err
 	}
@@ -364,18 +364,22 @@ func fromCache(o *Options, all []*Entry, cache *Cache, key func(*Entry) string) 
 }
 
 // calibrate times the unmutated run and, when no timeout was given, sets
-// the mutants' timeout from it.
+// each judging command's timeout from its own unmutated run: ten times
+// what it took, at least 10s.
 func (j *Judge) calibrate(ctx context.Context) (time.Duration, error) {
 	auto := j.Timeout == 0
 	if auto {
 		j.Timeout = 5 * time.Minute // for the unmutated run
 	}
-	baseline, err := j.Baseline(ctx)
+	baseline, took, err := j.Baseline(ctx)
 	if err != nil {
 		return 0, err
 	}
 	if auto {
-		j.Timeout = max(10*time.Second, 20*baseline)
+		j.limits = map[string]time.Duration{}
+		for cmd, d := range took {
+			j.limits[cmd] = max(10*time.Second, 10*d)
+		}
 	}
 	return baseline, nil
 }
@@ -449,14 +453,18 @@ func verdictProblems(o *Options, all []*Entry) []string {
 	return problems
 }
 
-// writeReport writes the summary's markdown to o.Report (relative to the
-// module root unless absolute).
+// writeReport writes the summary's markdown to o.Report.
 func writeReport(o *Options, s *Summary) error {
-	report := o.Report
-	if !filepath.IsAbs(report) {
-		report = filepath.Join(o.Root, report)
+	return os.WriteFile(o.path(o.Report), []byte(s.Markdown()), 0o644)
+}
+
+// path resolves a file named by a flag: relative to the module root
+// unless absolute.
+func (o *Options) path(name string) string {
+	if filepath.IsAbs(name) {
+		return name
 	}
-	return os.WriteFile(report, []byte(s.Markdown()), 0o644)
+	return filepath.Join(o.Root, name)
 }
 
 // progressLine writes one result line. On a terminal a routine result
