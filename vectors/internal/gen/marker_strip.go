@@ -337,6 +337,14 @@ type retryOut struct {
 	Retry     bool     `json:"retry"`
 }
 
+// whiteSpace is every rune of White_Space as MARKER-STRIP-010 writes it
+// out (Unicode 15.0.0), in order: U+0009 to U+000D, U+0020, U+0085,
+// U+00A0, U+1680, U+2000 to U+200A, U+2028, U+2029, U+202F, U+205F and
+// U+3000.
+const whiteSpace = "\t\n\v\f\r \u0085\u00a0\u1680" +
+	"\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" +
+	"\u2028\u2029\u202f\u205f\u3000"
+
 func retrying(text string) retryOut { return retryOut{text, cites(), ids(), true} }
 
 // stripRetry pins MARKER-STRIP-010 from both sides: an implementation that
@@ -362,6 +370,14 @@ func stripRetry() []vec {
 			"\u00a0"+mk("user_data_1")+"\u3000", retrying("\u00a0\u3000")),
 		u("zero-width-space-is-text", "A zero-width space is not White_Space: no retry",
 			"\u200b"+mk("user_data_1"), literal("\u200b")),
+		u("every-white-space-rune", "Every rune of White_Space as MARKER-STRIP-010 lists it, the ends of its ranges included, is no answer text",
+			whiteSpace+mk("user_data_1"), retrying(whiteSpace), "MARKER-STRIP-010"),
+		u("backspace-is-text", "U+0008, just below White_Space's first range, is text: no retry",
+			"\u0008"+mk("user_data_1"), literal("\u0008"), "MARKER-STRIP-010"),
+		u("shift-out-is-text", "U+000E, just above White_Space's first range, is text: no retry",
+			"\u000e"+mk("user_data_1"), literal("\u000e"), "MARKER-STRIP-010"),
+		u("below-en-quad-is-text", "U+1FFF, just below the range U+2000 to U+200A, is text: no retry",
+			"\u1fff"+mk("user_data_1"), literal("\u1fff"), "MARKER-STRIP-010"),
 		u("user-origin-with-answer-text", "User-origin markers with answer text are not retried",
 			"As you said"+mk("user_data_1")+".", literal("As you said.")),
 		u("user-origin-and-tool-marker", "One tool marker beside user-origin ones: cited, not retried",
