@@ -11,9 +11,12 @@ import (
 
 // shrink reduces a diverging input to a small one that diverges the same
 // way (same signature), by delta debugging: array elements and object
-// members are removed, then every string is cut down code point by code
-// point (a surrogate pair is one step, a lone surrogate another), then
-// numbers are simplified. It stops at a fixed point or when the budget of
+// members are removed, then every string is cut to the shortest head that
+// still diverges (by halves: a finding that needs a length limit keeps what
+// the limit needs in a few runs), its other characters made plain ASCII of
+// the same length in UTF-16 units where that keeps it, and then cut down
+// segment by segment and code point by code point (a surrogate pair is one
+// step, a lone surrogate another), then numbers are simplified. It stops at a fixed point or when the budget of
 // Config.ShrinkExecs executions or Config.ShrinkTime is spent.
 func (e *engine) shrink(ctx context.Context, op string, in *jsonv.Value, first probe, runStart time.Time) *Finding {
 	s := &shrinker{
@@ -120,9 +123,10 @@ func removeEach[T any](s *shrinker, root *jsonv.Value, list *[]T) bool {
 	return changed
 }
 
-// strings cuts every string leaf down with ddmin, longest strings first:
-// first over its segments (the fields of a query, the steps of a path, the
-// lines and words of a text), then over its code points.
+// strings cuts every string leaf down: longest first, to its shortest
+// diverging head and to plain characters (truncate, plain); then, shortest
+// first, with ddmin over its segments (the fields of a query, the steps of
+// a path, the lines and words of a text), then over its code points.
 func (s *shrinker) strings(root *jsonv.Value) bool {
 	var leaves []*jsonv.Value
 	for _, n := range walkNodes(root, nil) {
@@ -133,6 +137,18 @@ func (s *shrinker) strings(root *jsonv.Value) bool {
 	slices.SortStableFunc(leaves, func(a, b *jsonv.Value) int { return len(b.Units) - len(a.Units) })
 	changed := false
 	for _, n := range leaves {
+		if s.truncate(root, n) {
+			changed = true
+		}
+		if s.plain(root, n) {
+			changed = true
+		}
+	}
+	// ddmin takes the shortest strings first: a string held at the length a
+	// limit needs can take the whole budget without losing a unit, and must
+	// not leave the others as they were.
+	slices.SortStableFunc(leaves, func(a, b *jsonv.Value) int { return len(a.Units) - len(b.Units) })
+	for _, n := range leaves {
 		if s.ddmin(root, n, splitSegments) {
 			changed = true
 		}
@@ -141,6 +157,67 @@ func (s *shrinker) strings(root *jsonv.Value) bool {
 		}
 	}
 	return changed
+}
+
+// truncateFrom is the length in atoms from which a string is first cut by
+// halves: a shorter one is left to ddmin alone.
+const truncateFrom = 64
+
+// truncate cuts leaf n to the shortest head of its atoms with which root
+// still diverges, found by bisection: a divergence that needs a length
+// limit passed (a text over 8,000 units) keeps just over the limit in about
+// log2(length) runs, where ddmin's chunks would spend the budget before
+// they are small enough to keep it. A divergence that does not grow with
+// the length still ends at a head that keeps it.
+func (s *shrinker) truncate(root, n *jsonv.Value) bool {
+	atoms := splitAtoms(n.Units)
+	if len(atoms) < truncateFrom {
+		return false
+	}
+	full := n.Units
+	lo, hi := 0, len(atoms) // the head of hi atoms keeps the divergence
+	for lo < hi && s.left() {
+		mid := (lo + hi) / 2
+		n.Units = joinAtoms(atoms[:mid])
+		if s.keeps(root) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if hi == len(atoms) {
+		n.Units = full
+		return false
+	}
+	n.Units = joinAtoms(atoms[:hi])
+	return true
+}
+
+// plain replaces every character of leaf n outside printable ASCII by as
+// many 'x' as it has UTF-16 units, in one run: lengths in units stay, the
+// input gets smaller and easier to read ('x' is no hex digit, so that no
+// percent escape is made of what was not one). It is kept only where root still
+// diverges the same way (a divergence about the characters themselves
+// does not).
+func (s *shrinker) plain(root, n *jsonv.Value) bool {
+	saved := n.Units
+	out := make([]uint16, len(saved))
+	changed := false
+	for i, u := range saved {
+		out[i] = u
+		if u < 0x20 || u > 0x7e {
+			out[i], changed = 'x', true
+		}
+	}
+	if !changed || !s.left() {
+		return false
+	}
+	n.Units = out
+	if s.keeps(root) {
+		return true
+	}
+	n.Units = saved
+	return false
 }
 
 // ddmin removes chunks of code points from leaf n while root keeps
