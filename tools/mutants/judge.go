@@ -221,7 +221,8 @@ type Judge struct {
 	// Timeout bounds one run of a judging command; when it is 0,
 	// calibrate gives each command its own bound from its unmutated run
 	// (limits), so that a mutant stuck in a loop is stopped after ten times
-	// what that command takes, not after ten times the whole set.
+	// what that command takes (at least minLimit), not after twenty times
+	// what the whole set takes.
 	Timeout time.Duration
 	limits  map[string]time.Duration // by the command's arguments, BIN unexpanded
 	// EqCheck is how long an equivalent mutant and the original are fuzzed
@@ -240,8 +241,8 @@ type Judge struct {
 // CommandLine describes how mutants are judged, for the judge key: the
 // commands, the conditions under which more run, and the timeout setting.
 func (j *Judge) CommandLine(timeout time.Duration) string {
-	return fmt.Sprintf("conform %v, built with %v; conform features when help lists it; conform doctor, run and features (when help lists it) --stdio 'BIN serve --stdio' for %v when help lists doctor and serve --stdio; timeout %v (0: 10x each command's unmutated run, at least 10s)",
-		j.Commands, buildFlags, j.ProtocolFiles, timeout)
+	return fmt.Sprintf("conform %v, built with %v; conform features when help lists it; conform doctor, run and features (when help lists it) --stdio 'BIN serve --stdio' for %v when help lists doctor and serve --stdio; timeout %v (0: 10x each command's unmutated run, at least %v)",
+		j.Commands, buildFlags, j.ProtocolFiles, timeout, minLimit)
 }
 
 // checkKey describes the equivalence check a mutant gets, for the cache key.
@@ -354,9 +355,10 @@ func (j *Judge) Baseline(ctx context.Context) (time.Duration, map[string]time.Du
 		if msg := j.run(ctx, bin, [][]string{args}); msg != "" {
 			return 0, nil, fmt.Errorf("the unmutated reference fails: %s", msg)
 		}
-		took[strings.Join(args, " ")] = time.Since(start)
+		t := time.Since(start)
+		took[strings.Join(args, " ")] = t
 		if slices.ContainsFunc(j.Commands, func(c []string) bool { return slices.Equal(c, args) }) {
-			d += time.Since(start)
+			d += t
 		}
 	}
 	j.baseline = bin

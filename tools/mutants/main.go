@@ -75,7 +75,7 @@ func Main(args []string) int {
 	fl.BoolVar(&o.Fresh, "fresh", false, "ignore cached results")
 	fl.BoolVar(&o.List, "list", false, "list the mutants without judging them")
 	fl.DurationVar(&o.Budget, "budget", 0, "start no mutant after this long; the rest are reported as not judged")
-	fl.DurationVar(&o.Timeout, "timeout", 0, "bound on one run of the judging commands (default: each command 10x its unmutated run, at least 10s)")
+	fl.DurationVar(&o.Timeout, "timeout", 0, "bound on one run of the judging commands (default: each command 10x its unmutated run, at least 30s)")
 	fl.StringVar(&o.Report, "report", "docs/mutants.md", "write the report to `FILE`")
 	fl.StringVar(&o.CachePath, "cache", ".cache/mutants/results.json", "cache `FILE`")
 	fl.StringVar(&o.Equivalent, "equivalent", "tools/mutants/equivalent.txt", "equivalent mutants `FILE`")
@@ -363,9 +363,16 @@ func fromCache(o *Options, all []*Entry, cache *Cache, key func(*Entry) string) 
 	return queue, cached
 }
 
+// minLimit is the least time a judging command is given. A mutant that
+// only makes the reference slower (a length counted inside a loop's
+// condition) must not be killed by one run and survive the next as the
+// machine's load varies: 30s is about three times the slowest such mutant
+// seen (about 10s for conform run, whose unmutated run takes 0.6s).
+const minLimit = 30 * time.Second
+
 // calibrate times the unmutated run and, when no timeout was given, sets
 // each judging command's timeout from its own unmutated run: ten times
-// what it took, at least 10s.
+// what it took, at least minLimit.
 func (j *Judge) calibrate(ctx context.Context) (time.Duration, error) {
 	auto := j.Timeout == 0
 	if auto {
@@ -378,7 +385,7 @@ func (j *Judge) calibrate(ctx context.Context) (time.Duration, error) {
 	if auto {
 		j.limits = map[string]time.Duration{}
 		for cmd, d := range took {
-			j.limits[cmd] = max(10*time.Second, 10*d)
+			j.limits[cmd] = max(minLimit, 10*d)
 		}
 	}
 	return baseline, nil

@@ -147,7 +147,7 @@ it) against the mutated in-process reference; mutants of reference/reference.go 
 the hello handshake) and of reference/inprocess.go (the serve path's answer writer) are also judged
 over stdio against ´conform serve --stdio´, by ´conform doctor´, by ´conform run´ on the whole corpus and
 by ´conform features´ (whose framing scenarios send raw lines).
-Any failing vector or check, crash or timeout (10 times the unmutated run of the command that timed out, at least 10s) kills it.
+Any failing vector or check, crash or timeout (10 times the unmutated run of the command that timed out, at least 30s) kills it.
 Mutants that do not compile are discarded and counted. Two workers judge in parallel (´-workers´).
 
 Verdicts are cached in .cache/mutants/results.json under a key made of the mutated file's hash, the
