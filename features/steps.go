@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf16"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/internal/safetext"
@@ -522,7 +521,7 @@ func (s *scenario) refusedWith(want string) func(string) error {
 			}
 			return nil
 		}
-		if code.Type != jsonv.String || !slices.Equal(code.CodeUnits(), utf16.Encode([]rune(wantCode))) {
+		if code.Type != jsonv.String || !slices.Equal(code.CodeUnits(), jsonv.UnitsOf(wantCode)) {
 			return s.failf("the input is %s with code %s, want %q", kind, jsonv.Append(nil, code), wantCode)
 		}
 		return nil

@@ -187,7 +187,7 @@ func genMarkedText(r *rand.Rand, ids []string) string {
 // splitDeltas cuts text into deltas at random code points, rarely between
 // the two halves of a surrogate pair, and sometimes adds empty deltas.
 func splitDeltas(r *rand.Rand, text string) *jsonv.Value {
-	u := utf16.Encode([]rune(text))
+	u := jsonv.UnitsOf(text)
 	out := jarr()
 	for len(u) > 0 {
 		n := 1 + r.IntN(min(len(u), pickOne(r, []int{1, 2, 4, 16, 64})))

@@ -3,7 +3,6 @@ package fuzz
 import (
 	"fmt"
 	"strconv"
-	"unicode/utf16"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 )
@@ -14,7 +13,7 @@ import (
 // keep their member order. These are the constructors the generators use.
 
 func jstr(s string) *jsonv.Value {
-	return &jsonv.Value{Type: jsonv.String, Units: utf16.Encode([]rune(s))}
+	return &jsonv.Value{Type: jsonv.String, Units: jsonv.UnitsOf(s)}
 }
 func junits(u []uint16) *jsonv.Value { return &jsonv.Value{Type: jsonv.String, Units: u} }
 func jint(n int64) *jsonv.Value {
@@ -51,7 +50,7 @@ func jobj(kv ...any) *jsonv.Value {
 		if v == nil {
 			continue
 		}
-		o.Members = append(o.Members, jsonv.Member{Name: utf16.Encode([]rune(kv[i].(string))), Value: *v})
+		o.Members = append(o.Members, jsonv.Member{Name: jsonv.UnitsOf(kv[i].(string)), Value: *v})
 	}
 	return o
 }

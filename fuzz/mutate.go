@@ -146,10 +146,10 @@ func mutateUnits(r *rand.Rand, s []uint16) []uint16 {
 			i := r.IntN(len(s))
 			if s[i] < 0x80 {
 				enc := fmt.Sprintf(pickOne(r, []string{"%%%02X", "%%%02x"}), s[i])
-				return slices.Replace(s, i, i+1, utf16.Encode([]rune(enc))...)
+				return slices.Replace(s, i, i+1, jsonv.UnitsOf(enc)...)
 			}
 		}
-		return slices.Insert(s, pos(), utf16.Encode([]rune(pickOne(r, percentTricks)))...)
+		return slices.Insert(s, pos(), jsonv.UnitsOf(pickOne(r, percentTricks))...)
 	case 7: // duplicate a query field, plainly or with an encoded key
 		return dupQueryField(r, s)
 	case 8: // flip the case of ASCII letters in a range
@@ -161,7 +161,7 @@ func mutateUnits(r *rand.Rand, s []uint16) []uint16 {
 		}
 		return s
 	default: // empty or whitespace only
-		return utf16.Encode([]rune(pickOne(r, []string{"", " ", "\t", "\u3000", "\u00a0"})))
+		return jsonv.UnitsOf(pickOne(r, []string{"", " ", "\t", "\u3000", "\u00a0"}))
 	}
 }
 
@@ -191,7 +191,7 @@ func dupQueryField(r *rand.Rand, s []uint16) []uint16 {
 	f := pickOne(r, fields)
 	dup := slices.Clone(s[f[0]:f[1]])
 	if r.IntN(2) == 0 && len(dup) > 0 && dup[0] < 0x80 {
-		dup = slices.Replace(dup, 0, 1, utf16.Encode([]rune(fmt.Sprintf("%%%02X", dup[0])))...)
+		dup = slices.Replace(dup, 0, 1, jsonv.UnitsOf(fmt.Sprintf("%%%02X", dup[0]))...)
 	}
 	at := fields[len(fields)-1][1]
 	return slices.Insert(s, at, append([]uint16{'&'}, dup...)...)

@@ -12,7 +12,9 @@ import (
 	"net"
 	"net/http"
 	"reflect"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/conform-suite/conform/internal/jsonv"
@@ -29,38 +31,101 @@ type Answerer interface {
 // ServeStdio answers protocol v1 requests read from r, one per line, writing
 // one answer line per request to w, until r ends (PROTO-STDIO-003). A line
 // that is not a request is answered with a bad_request error whose id is the
-// request's when it can be read, null otherwise. Answers are flushed whenever
+// request's when it can be read, null otherwise.
+//
+// Requests are answered concurrently, as many at once as GOMAXPROCS, and
+// the answers written in the order of the requests: a pipelining client
+// keeps every core busy, and the output of a file of requests reads as the
+// file does. At most GOMAXPROCS+2 requests are held at once, each a copy of
+// its line. Answers are flushed whenever none is waiting to be written and
 // no more input is waiting, so a pipelining client gets them in batches.
 func ServeStdio(ctx context.Context, impl Answerer, r io.Reader, w io.Writer, maxLine int) error {
 	lr := NewLineReader(r, maxLine)
-	bw := bufio.NewWriterSize(w, 64<<10)
-	var out []byte
+	s := &stdioServer{
+		bw:      bufio.NewWriterSize(w, 64<<10),
+		pending: make(chan *answerLine, runtime.GOMAXPROCS(0)),
+		failed:  make(chan struct{}),
+		done:    make(chan error, 1),
+	}
+	go s.write()
+	var readErr error
 	for {
 		line, err := lr.ReadLine()
+		s.buffered.Store(int64(lr.Buffered()))
+		var a *answerLine
 		if err != nil {
 			var tooLong *LineTooLongError
-			switch {
-			case errors.As(err, &tooLong):
-				out = AppendAnswer(out[:0], ErrorAnswer(nil, KindBadRequest, tooLong.Error()))
-			case errors.Is(err, io.EOF):
-				return bw.Flush()
-			default:
-				bw.Flush()
-				return err
+			if !errors.As(err, &tooLong) {
+				if !errors.Is(err, io.EOF) {
+					readErr = err
+				}
+				break
 			}
+			a = &answerLine{out: AppendAnswer(nil, ErrorAnswer(nil, KindBadRequest, tooLong.Error())), ready: closed}
 		} else {
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
-			out = appendServe(out[:0], ctx, impl, line)
+			a = &answerLine{ready: make(chan struct{})}
+			go func(data []byte) {
+				a.out = appendServe(nil, ctx, impl, data)
+				close(a.ready)
+			}(bytes.Clone(line))
 		}
-		bw.Write(out)
-		if lr.Buffered() == 0 {
-			if err := bw.Flush(); err != nil {
-				return err
+		select {
+		case s.pending <- a:
+		case <-s.failed: // w failed: nothing more can be answered
+			close(s.pending)
+			return <-s.done
+		}
+	}
+	close(s.pending)
+	if err := <-s.done; err != nil {
+		return err
+	}
+	return readErr
+}
+
+// closed is a channel that is closed: an answer ready from the start.
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// answerLine is the answer line to one request, ready when ready is
+// closed.
+type answerLine struct {
+	out   []byte
+	ready chan struct{}
+}
+
+// stdioServer writes the answers of ServeStdio in the order of their
+// requests.
+type stdioServer struct {
+	bw       *bufio.Writer
+	pending  chan *answerLine // in the order of the requests
+	buffered atomic.Int64     // input read and not yet returned as lines
+	failed   chan struct{}    // closed when writing failed
+	done     chan error       // the writer's error, once pending is drained
+}
+
+// write writes each answer line once it is ready, until pending is closed,
+// and sends its error to done.
+func (s *stdioServer) write() {
+	var err error
+	for a := range s.pending {
+		<-a.ready
+		if err != nil {
+			continue
+		}
+		s.bw.Write(a.out) // an error is kept by bw: Flush returns it
+		if len(s.pending) == 0 && s.buffered.Load() == 0 {
+			if err = s.bw.Flush(); err != nil {
+				close(s.failed)
 			}
 		}
 	}
+	if err == nil {
+		err = s.bw.Flush()
+	}
+	s.done <- err
 }
 
 // ServeLine answers one request line as ServeStdio does, returning the

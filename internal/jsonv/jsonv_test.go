@@ -320,3 +320,15 @@ func count(v *Value, d int) (int, int) {
 	}
 	return n, deepest
 }
+
+// UnitsOf agrees with the standard library's utf16.Encode([]rune(s)) on any
+// bytes, ill-formed UTF-8 included.
+func TestUnitsOf(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := string(rapid.SliceOf(rapid.OneOf(rapid.Byte(), rapid.Just[byte]('a'))).Draw(t, "bytes")) +
+			rapid.String().Draw(t, "text")
+		if got, want := UnitsOf(s), utf16.Encode([]rune(s)); !slices.Equal(got, want) {
+			t.Fatalf("UnitsOf(%q) = %x, want %x", s, got, want)
+		}
+	})
+}

@@ -25,6 +25,7 @@ package jsonv
 
 import (
 	"unicode/utf16"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -62,7 +63,24 @@ func (v *Value) CodeUnits() []uint16 {
 	if v.Units != nil || v.Str == "" {
 		return v.Units
 	}
-	return utf16.Encode([]rune(v.Str))
+	return UnitsOf(v.Str)
+}
+
+// UnitsOf returns the UTF-16 code units of s, as utf16.Encode([]rune(s))
+// does (an ill-formed UTF-8 byte is U+FFFD), in one pass and one
+// allocation.
+func UnitsOf(s string) []uint16 {
+	u := make([]uint16, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < utf8.RuneSelf {
+			u = append(u, uint16(c))
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		u = appendUnits(u, r)
+		i += n - 1
+	}
+	return u
 }
 
 // ValueCost is what one decoded value may cost to hold, in bytes: a member

@@ -1,0 +1,124 @@
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// echo answers every request with its own id as output. Before answering
+// the request whose id is in waitFor, it waits until the request whose id is
+// the value has been started (or until ctx ends, so that a server that
+// answers one request at a time fails the test instead of hanging it).
+type echo struct {
+	waitFor map[string]string
+	mu      sync.Mutex
+	started map[string]chan struct{}
+}
+
+func (e *echo) begun(id string) chan struct{} {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	c, ok := e.started[id]
+	if !ok {
+		c = make(chan struct{})
+		e.started[id] = c
+	}
+	return c
+}
+
+func (e *echo) Call(ctx context.Context, req Request) (Response, error) {
+	id := string(req.ID)
+	close(e.begun(id))
+	if other, ok := e.waitFor[id]; ok {
+		select {
+		case <-e.begun(other):
+		case <-ctx.Done():
+			return Response{}, fmt.Errorf("request %s was not started while %s waited for it", other, id)
+		}
+	}
+	return Response{ID: req.ID, Output: json.RawMessage(id)}, nil
+}
+
+// TestServeStdioConcurrentInOrder: a request is answered while an earlier
+// one is still being worked on, and the answers come in the order of the
+// requests all the same; a line too long and a line that is not a request
+// keep their places.
+func TestServeStdioConcurrentInOrder(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute) // only a server that serialises waits this long
+	defer cancel()
+	impl := &echo{waitFor: map[string]string{"1": "2"}, started: map[string]chan struct{}{}}
+	in := `{"id":1,"op":"x","input":{}}` + "\n" +
+		`{"id":2,"op":"x","input":{}}` + "\n\n" +
+		strings.Repeat("a", 100) + "\n" +
+		"not json\n" +
+		`{"id":3,"op":"x","input":{}}`
+	var out strings.Builder
+	if err := ServeStdio(ctx, impl, strings.NewReader(in), &out, 64); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	want := []string{`{"id":1,"output":1}`, `{"id":2,"output":2}`, `"kind":"bad_request"`, `"kind":"bad_request"`, `{"id":3,"output":3}`}
+	if len(lines) != len(want) {
+		t.Fatalf("answers:\n%s\nwant %d lines", out.String(), len(want))
+	}
+	for i, w := range want {
+		if !strings.Contains(lines[i], w) {
+			t.Errorf("answer %d = %s, want it to hold %s", i+1, lines[i], w)
+		}
+	}
+	if !strings.Contains(lines[2], "longer than the limit of 64 bytes") {
+		t.Errorf("answer 3 = %s, want the line too long named", lines[2])
+	}
+}
+
+// failingWriter fails every write.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// TestServeStdioWriteFails: when its output fails, ServeStdio stops and
+// returns the error (every request already read is still answered to
+// nobody, and nothing waits forever).
+func TestServeStdioWriteFails(t *testing.T) {
+	impl := &echo{started: map[string]chan struct{}{}}
+	var in strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&in, `{"id":%d,"op":"x","input":{}}`+"\n", i)
+	}
+	err := ServeStdio(t.Context(), impl, strings.NewReader(in.String()), failingWriter{}, 0)
+	if err == nil || !strings.Contains(err.Error(), "broken pipe") {
+		t.Fatalf("ServeStdio = %v, want the write's error", err)
+	}
+}
+
+// failingReader fails after its lines.
+type failingReader struct{ r io.Reader }
+
+func (f failingReader) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if err == io.EOF {
+		return n, errors.New("input gone")
+	}
+	return n, err
+}
+
+// TestServeStdioReadFails: the requests read before the input failed are
+// answered, and the read error is returned.
+func TestServeStdioReadFails(t *testing.T) {
+	impl := &echo{started: map[string]chan struct{}{}}
+	var out strings.Builder
+	err := ServeStdio(t.Context(), impl, failingReader{strings.NewReader(`{"id":7,"op":"x","input":{}}` + "\n")}, &out, 0)
+	if err == nil || !strings.Contains(err.Error(), "input gone") {
+		t.Errorf("ServeStdio = %v, want the read's error", err)
+	}
+	if out.String() != `{"id":7,"output":7}`+"\n" {
+		t.Errorf("answers = %q, want the one to the request read", out.String())
+	}
+}
