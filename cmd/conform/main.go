@@ -14,5 +14,8 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(cli.MemoryLimit)
 	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(cli.GCPercent)
+	}
 	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

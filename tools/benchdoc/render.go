@@ -52,7 +52,7 @@ var sections = []section{
 	{title: "fuzzing throughput", pkg: "./fuzz", bench: "^BenchmarkFuzz$", benchtime: "5x",
 		intro: "fuzz/bench_test.go: runs of 2,000 executions of the differential engine fuzzing the reference against " +
 			"itself (nothing diverges, so nothing is shrunk), in process and over the runner's stdio transport to a child " +
-			"serving the reference, 4 in flight as `conform fuzz` by default. `execs/s` counts executions over the runs' " +
+			"serving the reference, 4 in flight per CPU as `conform fuzz` by default. `execs/s` counts executions over the runs' " +
 			"own time.",
 		after: "Each case's input is generated, encoded and checked by the worker that takes it, workers take cases in " +
 			"turn from batches of 16 a worker (so a slow case holds up one worker, not the batch), and an input the engine " +

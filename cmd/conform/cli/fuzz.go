@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -77,7 +79,7 @@ func (e *env) fuzz(args []string) int {
 	fs.IntVar(&count, "count", 0, "stop after `N` executions")
 	fs.Uint64Var(&seed, "seed", 0, "random seed `S` (default: from the clock; printed in the summary)")
 	fs.StringVar(&out, "out", "fuzz-findings", "write finding vectors under `DIR`")
-	fs.IntVar(&par, "parallel", 4, "requests in flight at once (the findings of a seed do not depend on it)")
+	fs.IntVar(&par, "parallel", 0, "requests in flight at once (0: 4 per CPU; the findings of a seed do not depend on it)")
 	fs.IntVar(&shr, "shrink", 2000, "spend at most `N` executions shrinking each finding")
 	var recordProfile, profile string
 	var profileSel selectFlags // for --profile-file
@@ -103,8 +105,8 @@ func (e *env) fuzz(args []string) int {
 		}
 	}
 	switch {
-	case dur < 0 || count < 0 || impl.timeout <= 0 || par <= 0 || shr <= 0:
-		e.errorf("--time and --count take non-negative values, --timeout, --parallel and --shrink positive ones")
+	case dur < 0 || count < 0 || par < 0 || impl.timeout <= 0 || shr <= 0:
+		e.errorf("--time, --count and --parallel take non-negative values, --timeout and --shrink positive ones")
 		return ExitUsage
 	case out == "":
 		e.errorf("--out needs a directory")
@@ -163,7 +165,7 @@ func (e *env) fuzz(args []string) int {
 	prog := newFuzzProgress(e.stderr)
 	started := time.Now()
 	rep, err := fuzz.Run(ctx, fuzz.Config{
-		Impl: im, Ref: ref, Ops: ops, Corpus: corpus, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout, Parallel: par,
+		Impl: im, Ref: ref, Ops: ops, Corpus: corpus, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout, Parallel: cmp.Or(par, 4*runtime.GOMAXPROCS(0)),
 		ShrinkExecs: shr, Progress: prog.update, Known: known,
 	})
 	prog.done()

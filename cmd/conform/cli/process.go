@@ -15,6 +15,15 @@ import (
 // runner's budget, and its results) does not double before a collection.
 const MemoryLimit = 384 << 20
 
+// GCPercent is the garbage collection target the conform command sets when
+// GOGC does not set one. Under the soft MemoryLimit a heap of hundreds of
+// megabytes is collected as often as before; a small one (a server's or a
+// fuzzer's, a few megabytes live) is collected a quarter as often as at
+// Go's default of 100: 'conform fuzz --count 20000 --seed 1' over 'conform
+// serve --stdio' ran about an eighth faster on 2 cores (docs/performance.md
+// has the figures of make bench-doc).
+const GCPercent = 400
+
 // RouteLibraryLog sends what a library prints through the standard logger
 // to w as conform's own warning lines, each rendered with safetext.Text.
 // net/http's transport prints there: "Unsolicited response received on
