@@ -14,7 +14,6 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/conform-suite/conform/internal/jsonv"
@@ -33,58 +32,86 @@ type Answerer interface {
 // that is not a request is answered with a bad_request error whose id is the
 // request's when it can be read, null otherwise.
 //
-// Requests are answered concurrently, as many at once as GOMAXPROCS, and
-// the answers written in the order of the requests: a pipelining client
-// keeps every core busy, and the output of a file of requests reads as the
-// file does. At most GOMAXPROCS+2 requests are held at once, each a copy of
-// its line. Answers are flushed whenever none is waiting to be written and
-// no more input is waiting, so a pipelining client gets them in batches.
+// Answers are written in the order of the requests. A request line of more
+// than concurrentLine bytes that arrives while more input is waiting is
+// answered on a goroutine of its own, up to GOMAXPROCS at once, so that a
+// pipelining client keeps every core busy with large requests; a small one
+// is answered at once, which costs less than handing it over. Answers are
+// flushed whenever no more input is waiting, so a pipelining client gets
+// them in batches.
 func ServeStdio(ctx context.Context, impl Answerer, r io.Reader, w io.Writer, maxLine int) error {
 	lr := NewLineReader(r, maxLine)
-	s := &stdioServer{
-		bw:      bufio.NewWriterSize(w, 64<<10),
-		pending: make(chan *answerLine, runtime.GOMAXPROCS(0)),
-		failed:  make(chan struct{}),
-		done:    make(chan error, 1),
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var out []byte
+	var queue []*answerLine // answers not yet written, in request order
+	workers := runtime.GOMAXPROCS(0)
+	// drain writes the answers at the head of the queue that are ready, or
+	// (all) every one, waiting for them.
+	drain := func(all bool) {
+		for len(queue) > 0 {
+			if !all {
+				select {
+				case <-queue[0].ready:
+				default:
+					return
+				}
+			}
+			<-queue[0].ready
+			bw.Write(queue[0].out)
+			queue[0] = nil
+			queue = queue[1:]
+		}
 	}
-	go s.write()
-	var readErr error
 	for {
 		line, err := lr.ReadLine()
-		s.buffered.Store(int64(lr.Buffered()))
-		var a *answerLine
 		if err != nil {
 			var tooLong *LineTooLongError
 			if !errors.As(err, &tooLong) {
-				if !errors.Is(err, io.EOF) {
-					readErr = err
+				drain(true)
+				if flushErr := bw.Flush(); flushErr != nil || errors.Is(err, io.EOF) {
+					return flushErr
 				}
-				break
+				return err
 			}
-			a = &answerLine{out: AppendAnswer(nil, ErrorAnswer(nil, KindBadRequest, tooLong.Error())), ready: closed}
+			out = AppendAnswer(out[:0], ErrorAnswer(nil, KindBadRequest, tooLong.Error()))
 		} else {
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
-			a = &answerLine{ready: make(chan struct{})}
-			go func(data []byte) {
-				a.out = appendServe(nil, ctx, impl, data)
-				close(a.ready)
-			}(bytes.Clone(line))
+			if len(line) > concurrentLine && lr.Buffered() > 0 {
+				for len(queue) >= workers { // at most GOMAXPROCS lines held
+					<-queue[0].ready
+					drain(false)
+				}
+				a := &answerLine{ready: make(chan struct{})}
+				go func(data []byte) {
+					a.out = appendServe(nil, ctx, impl, data)
+					close(a.ready)
+				}(bytes.Clone(line))
+				queue = append(queue, a)
+				drain(false)
+				continue
+			}
+			out = appendServe(out[:0], ctx, impl, line)
 		}
-		select {
-		case s.pending <- a:
-		case <-s.failed: // w failed: nothing more can be answered
-			close(s.pending)
-			return <-s.done
+		if len(queue) > 0 {
+			queue = append(queue, &answerLine{out: bytes.Clone(out), ready: closed})
+			drain(false)
+		} else {
+			bw.Write(out)
+		}
+		if lr.Buffered() == 0 {
+			drain(true)
+			if err := bw.Flush(); err != nil {
+				return err
+			}
 		}
 	}
-	close(s.pending)
-	if err := <-s.done; err != nil {
-		return err
-	}
-	return readErr
 }
+
+// concurrentLine is the length of a request line, in bytes, above which
+// ServeStdio may answer it on a goroutine of its own.
+const concurrentLine = 4 << 10
 
 // closed is a channel that is closed: an answer ready from the start.
 var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
@@ -94,38 +121,6 @@ var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c
 type answerLine struct {
 	out   []byte
 	ready chan struct{}
-}
-
-// stdioServer writes the answers of ServeStdio in the order of their
-// requests.
-type stdioServer struct {
-	bw       *bufio.Writer
-	pending  chan *answerLine // in the order of the requests
-	buffered atomic.Int64     // input read and not yet returned as lines
-	failed   chan struct{}    // closed when writing failed
-	done     chan error       // the writer's error, once pending is drained
-}
-
-// write writes each answer line once it is ready, until pending is closed,
-// and sends its error to done.
-func (s *stdioServer) write() {
-	var err error
-	for a := range s.pending {
-		<-a.ready
-		if err != nil {
-			continue
-		}
-		s.bw.Write(a.out) // an error is kept by bw: Flush returns it
-		if len(s.pending) == 0 && s.buffered.Load() == 0 {
-			if err = s.bw.Flush(); err != nil {
-				close(s.failed)
-			}
-		}
-	}
-	if err == nil {
-		err = s.bw.Flush()
-	}
-	s.done <- err
 }
 
 // ServeLine answers one request line as ServeStdio does, returning the

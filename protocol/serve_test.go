@@ -46,25 +46,28 @@ func (e *echo) Call(ctx context.Context, req Request) (Response, error) {
 	return Response{ID: req.ID, Output: json.RawMessage(id)}, nil
 }
 
-// TestServeStdioConcurrentInOrder: a request is answered while an earlier
-// one is still being worked on, and the answers come in the order of the
-// requests all the same; a line too long and a line that is not a request
-// keep their places.
+// TestServeStdioConcurrentInOrder: a large request is answered while an
+// earlier one is still being worked on, and the answers come in the order
+// of the requests all the same; a small request, a line too long and a
+// line that is not a request keep their places.
 func TestServeStdioConcurrentInOrder(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute) // only a server that serialises waits this long
 	defer cancel()
 	impl := &echo{waitFor: map[string]string{"1": "2"}, started: map[string]chan struct{}{}}
-	in := `{"id":1,"op":"x","input":{}}` + "\n" +
-		`{"id":2,"op":"x","input":{}}` + "\n\n" +
-		strings.Repeat("a", 100) + "\n" +
+	large := func(id int) string {
+		return fmt.Sprintf(`{"id":%d,"op":"x","input":{"pad":"%s"}}`, id, strings.Repeat("p", concurrentLine))
+	}
+	in := large(1) + "\n" + large(2) + "\n\n" +
+		`{"id":3,"op":"x","input":{}}` + "\n" +
+		strings.Repeat("a", 3*concurrentLine) + "\n" +
 		"not json\n" +
-		`{"id":3,"op":"x","input":{}}`
+		large(4)
 	var out strings.Builder
-	if err := ServeStdio(ctx, impl, strings.NewReader(in), &out, 64); err != nil {
+	if err := ServeStdio(ctx, impl, strings.NewReader(in), &out, 2*concurrentLine); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	want := []string{`{"id":1,"output":1}`, `{"id":2,"output":2}`, `"kind":"bad_request"`, `"kind":"bad_request"`, `{"id":3,"output":3}`}
+	want := []string{`{"id":1,"output":1}`, `{"id":2,"output":2}`, `{"id":3,"output":3}`, `"kind":"bad_request"`, `"kind":"bad_request"`, `{"id":4,"output":4}`}
 	if len(lines) != len(want) {
 		t.Fatalf("answers:\n%s\nwant %d lines", out.String(), len(want))
 	}
@@ -73,8 +76,8 @@ func TestServeStdioConcurrentInOrder(t *testing.T) {
 			t.Errorf("answer %d = %s, want it to hold %s", i+1, lines[i], w)
 		}
 	}
-	if !strings.Contains(lines[2], "longer than the limit of 64 bytes") {
-		t.Errorf("answer 3 = %s, want the line too long named", lines[2])
+	if !strings.Contains(lines[3], "longer than the limit") {
+		t.Errorf("answer 4 = %s, want the line too long named", lines[3])
 	}
 }
 
