@@ -39,6 +39,9 @@ type Result struct {
 	// For a survivor listed as equivalent: what the equivalence check
 	// found ("" when the mutant and the original answered alike).
 	Diverged string `json:"diverged,omitempty"`
+	// TimedOut: killed because a judging command ran past its bound, not
+	// by a wrong answer.
+	TimedOut bool `json:"timed_out,omitempty"`
 }
 
 // Cache maps a mutant and everything that judges it to a result: the key is
@@ -290,8 +293,9 @@ func (j *Judge) buildPackage(ctx context.Context, dir, overlay, pkg, name string
 }
 
 // run runs every judging command with bin; it returns "" when all pass
-// and a one-line account of the first failure otherwise.
-func (j *Judge) run(ctx context.Context, bin string, cmds [][]string) string {
+// and a one-line account of the first failure otherwise, and whether that
+// failure was a command running past its bound.
+func (j *Judge) run(ctx context.Context, bin string, cmds [][]string) (string, bool) {
 	for _, args := range cmds {
 		limit := j.limit(args)
 		args = slices.Clone(args)
@@ -309,12 +313,12 @@ func (j *Judge) run(ctx context.Context, bin string, cmds [][]string) string {
 		cancel()
 		switch {
 		case timedOut:
-			return fmt.Sprintf("conform %s: timeout after %v", strings.Join(args, " "), limit)
+			return fmt.Sprintf("conform %s: timeout after %v", strings.Join(args, " "), limit), true
 		case err != nil:
-			return fmt.Sprintf("conform %s: %v: %s", strings.Join(args, " "), err, firstLines(out.String(), 1))
+			return fmt.Sprintf("conform %s: %v: %s", strings.Join(args, " "), err, firstLines(out.String(), 1)), false
 		}
 	}
-	return ""
+	return "", false
 }
 
 // limit is the bound on one run of the judging command args.
@@ -352,7 +356,7 @@ func (j *Judge) Baseline(ctx context.Context) (time.Duration, map[string]time.Du
 	var d time.Duration
 	for _, args := range slices.Concat(j.Commands, j.Protocol) {
 		start := time.Now()
-		if msg := j.run(ctx, bin, [][]string{args}); msg != "" {
+		if msg, _ := j.run(ctx, bin, [][]string{args}); msg != "" {
 			return 0, nil, fmt.Errorf("the unmutated reference fails: %s", msg)
 		}
 		t := time.Since(start)
@@ -499,8 +503,10 @@ func (j *Judge) Mutant(ctx context.Context, worker int, m *Mutation, src []byte,
 	if slices.Contains(j.ProtocolFiles, m.File) {
 		cmds = append(slices.Clone(cmds), j.Protocol...)
 	}
-	if msg := j.run(ctx, bin, cmds); msg != "" {
-		return res(Killed, msg)
+	if msg, timedOut := j.run(ctx, bin, cmds); msg != "" {
+		r := res(Killed, msg)
+		r.TimedOut = timedOut
+		return r
 	}
 	r := res(Survived, "")
 	if equivalent && j.EqCheck > 0 {

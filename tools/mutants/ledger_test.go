@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,6 +61,37 @@ func TestSummaryCountsUnjudgeableAsNotKilled(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
 		}
+	}
+}
+
+// TestTimeoutOfASlowMutant: an unjudgeable mutant killed by a judging
+// command's time bound is counted as unjudgeable and contradicts no ledger
+// entry; killed by a wrong answer, or listed as equivalent, it does.
+func TestTimeoutOfASlowMutant(t *testing.T) {
+	entry := func(id string, r Result, eq, unj string) *Entry {
+		return &Entry{Mutation: &Mutation{ID: id, File: "reference/f.go", Kind: "k"}, Result: r, Judged: true, Equivalent: eq, Unjudgeable: unj}
+	}
+	timedOut := Result{Status: Killed, Detail: "conform run: timeout after 30s", TimedOut: true}
+	all := []*Entry{
+		entry("slow", timedOut, "", "only the time"),
+		entry("wrong", Result{Status: Killed, Detail: "conform run: exit status 1"}, "", "only the time"),
+		entry("eq-slow", timedOut, "same answers", ""),
+		entry("killed", Result{Status: Killed}, "", ""),
+	}
+	s := Summarize(all, &Options{Workers: 2}, time.Second, 0, nil)
+	if s.Unjudgeable != 1 || s.Counts[Killed] != 3 || s.KillRate() != 75 {
+		t.Errorf("unjudgeable %d, killed %d, rate %v; want 1, 3, 75", s.Unjudgeable, s.Counts[Killed], s.KillRate())
+	}
+	if md := s.Markdown(); !strings.Contains(md, "only the time (this run: conform run: timeout after 30s)") {
+		t.Errorf("the unjudgeable table does not say the slow mutant timed out:\n%s", md)
+	}
+	problems := verdictProblems(&Options{Equivalent: "eq.txt", Unjudgeable: "unj.txt"}, all)
+	var ids []string
+	for _, p := range problems {
+		ids = append(ids, strings.Fields(p)[2])
+	}
+	if !slices.Equal(ids, []string{"wrong,", "eq-slow,"}) {
+		t.Errorf("problems %q, want the unjudgeable one killed by an answer and the equivalent one timed out", problems)
 	}
 }
 

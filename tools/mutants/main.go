@@ -436,6 +436,14 @@ func judgeQueue(ctx context.Context, o *Options, j *Judge, queue []*Entry, src m
 	wg.Wait()
 }
 
+// slowOnly reports whether v is listed as unjudgeable and was killed only
+// by a judging command's time bound: a mutant that answers alike but
+// slower (unjudgeable.txt's "only the time a request takes") passes on an
+// idle machine and times out on a loaded one, and either is its verdict.
+func (v *Entry) slowOnly() bool {
+	return v.Unjudgeable != "" && v.Status == Killed && v.TimedOut
+}
+
 // verdictProblems returns the ledger entries the result contradict: a
 // listed mutant that was killed or does not compile, an equivalent one
 // whose answers differ from the original's.
@@ -447,7 +455,7 @@ func verdictProblems(o *Options, all []*Entry) []string {
 			file = o.Unjudgeable
 		}
 		listed := v.Equivalent != "" || v.Unjudgeable != ""
-		if v.Judged && v.Status == Killed && listed {
+		if v.Judged && v.Status == Killed && listed && !v.slowOnly() {
 			problems = append(problems, fmt.Sprintf("%s lists %s, but it was killed: %s", file, v.ID, v.Detail))
 		}
 		if v.Judged && v.Status == Uncompilable && listed {

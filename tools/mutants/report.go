@@ -47,8 +47,10 @@ func Summarize(all []*Entry, o *Options, d, baseline time.Duration, problems []s
 		switch {
 		case v.Status == Survived && v.Equivalent != "":
 			s.Equivalent++
-		case v.Status == Survived && v.Unjudgeable != "":
+		case v.Status == Survived && v.Unjudgeable != "", v.slowOnly():
 			s.Unjudgeable++
+			s.Counts[Survived]++ // not killed, as every unjudgeable mutant
+			continue
 		case v.Status == Survived:
 			s.Survivors = append(s.Survivors, v)
 		}
@@ -169,7 +171,7 @@ each other (´conform fuzz --stdio´ with a fixed seed, each side the oracle onc
 handlers reach the mutated function in the reference's call graph, or the ops of the file's suite
 where the graph does not know the function) for ´-eqcheck´ (2s) each way, and any difference in
 their answers fails the entry. The run fails on a survivor, on a listed id that matches no mutant, on a listed mutant that
-is killed or does not compile, and on an equivalent entry that fails its check. Mutant ids are
+is killed (an unjudgeable one may time out: only the time of a request tells it apart) or does not compile, and on an equivalent entry that fails its check. Mutant ids are
 ´file:function:kind:n´, n counting that kind of mutation in that function in source order, so an
 id moves only when its own function changes.
 `, "´", "`")
@@ -266,7 +268,11 @@ func (s *Summary) Markdown() string {
 	b.WriteString("| mutant | location | mutation | what would observe it |\n|---|---|---|---|\n")
 	for _, v := range s.All {
 		if v.Unjudgeable != "" && s.Selected(v) {
-			fmt.Fprintf(&b, "| `%s` | %s:%d:%d | %s | %s |\n", v.ID, v.File, v.Line, v.Col, mutationCell(v.Mutation), escapeCell(v.Unjudgeable))
+			reason := escapeCell(v.Unjudgeable)
+			if v.slowOnly() {
+				reason += " (this run: " + escapeCell(v.Detail) + ")"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s:%d:%d | %s | %s |\n", v.ID, v.File, v.Line, v.Col, mutationCell(v.Mutation), reason)
 		}
 	}
 	b.WriteString("\n")
@@ -291,6 +297,8 @@ func (s *Summary) table(b *strings.Builder, key func(*Entry) string) {
 		case !v.Judged:
 		case v.Status == Uncompilable:
 			r.unc++
+		case v.slowOnly():
+			r.unj++
 		case v.Status == Killed:
 			r.killed++
 		case v.Equivalent != "":
