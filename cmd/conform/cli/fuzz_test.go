@@ -131,8 +131,9 @@ func TestFuzzUsageErrors(t *testing.T) {
 	}{
 		{[]string{"fuzz", "--no-such-flag"}, "conform: hint: see 'conform fuzz -h'"},
 		{[]string{"fuzz", "extra"}, `conform: error: unexpected argument "extra"`},
-		{[]string{"fuzz", "--count", "-1"}, "conform: error: --time and --count"},
-		{[]string{"fuzz", "--shrink", "0"}, "conform: error: --time and --count"},
+		{[]string{"fuzz", "--count", "-1"}, "conform: error: --time, --count and --parallel take non-negative"},
+		{[]string{"fuzz", "--parallel", "-1"}, "conform: error: --time, --count and --parallel take non-negative"},
+		{[]string{"fuzz", "--shrink", "0"}, "--timeout and --shrink positive ones"},
 		{[]string{"fuzz", "--out", ""}, "conform: error: --out"},
 		{[]string{"fuzz", "--stdio", "a", "--http", "http://x"}, "at most one of"},
 		{[]string{"fuzz", "--count", "5", "--op", "quote.nothing"}, `the oracle does not answer op "quote.nothing"`},
