@@ -76,6 +76,12 @@ func ServeStdio(ctx context.Context, impl Answerer, r io.Reader, w io.Writer, ma
 			out = AppendAnswer(out[:0], ErrorAnswer(nil, KindBadRequest, tooLong.Error()))
 		} else {
 			if len(bytes.TrimSpace(line)) == 0 {
+				if lr.Buffered() == 0 { // the answers before it are due
+					drain(true)
+					if err := bw.Flush(); err != nil {
+						return err
+					}
+				}
 				continue
 			}
 			if len(line) > concurrentLine && lr.Buffered() > 0 {

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -123,5 +124,31 @@ func TestServeStdioReadFails(t *testing.T) {
 	}
 	if out.String() != `{"id":7,"output":7}`+"\n" {
 		t.Errorf("answers = %q, want the one to the request read", out.String())
+	}
+}
+
+// TestServeStdioFlushesBeforeWaiting: when the input that is waiting ends
+// with a blank line, the answers before it are written before the server
+// waits for more: a client that sends its request and a blank line, then
+// waits for the answer, gets it.
+func TestServeStdioFlushesBeforeWaiting(t *testing.T) {
+	impl := &echo{started: map[string]chan struct{}{}}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- ServeStdio(t.Context(), impl, inR, outW, 0) }()
+	large := fmt.Sprintf(`{"id":1,"op":"x","input":{"pad":"%s"}}`, strings.Repeat("p", concurrentLine))
+	if _, err := io.WriteString(inW, large+"\n"+`{"id":2,"op":"x","input":{}}`+"\n\n"); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(outR)
+	for _, want := range []string{`{"id":1,"output":1}`, `{"id":2,"output":2}`} {
+		if !lines.Scan() || lines.Text() != want {
+			t.Fatalf("answer %q (%v), want %s", lines.Text(), lines.Err(), want)
+		}
+	}
+	inW.Close()
+	if err := <-served; err != nil {
+		t.Fatal(err)
 	}
 }
