@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/spec"
@@ -178,4 +179,9 @@ func genMaybe(r *rand.Rand, num, den int, v *jsonv.Value) *jsonv.Value {
 }
 
 // units16 returns the length of s in UTF-16 code units.
-func units16(s string) int { return len(jsonv.UnitsOf(s)) }
+func units16(s string) (n int) {
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}

@@ -78,6 +78,7 @@ func TestTimeoutOfASlowMutant(t *testing.T) {
 		entry("eq-slow", timedOut, "same answers", ""),
 		entry("killed", Result{Status: Killed}, "", ""),
 	}
+	settleSlow(all)
 	s := Summarize(all, &Options{Workers: 2}, time.Second, 0, nil)
 	if s.Unjudgeable != 1 || s.Counts[Killed] != 3 || s.KillRate() != 75 {
 		t.Errorf("unjudgeable %d, killed %d, rate %v; want 1, 3, 75", s.Unjudgeable, s.Counts[Killed], s.KillRate())

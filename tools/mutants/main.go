@@ -269,6 +269,7 @@ func execute(ctx context.Context, o *Options) (int, error) {
 	if ctx.Err() != nil {
 		return 2, errors.New("interrupted; the verdicts so far are cached")
 	}
+	settleSlow(all)
 	problems = append(problems, verdictProblems(o, all)...)
 	s := Summarize(all, o, time.Since(start), baseline, problems)
 	s.Commit, s.GoVersion = Commit(ctx, o.Root), goVersion
@@ -436,12 +437,17 @@ func judgeQueue(ctx context.Context, o *Options, j *Judge, queue []*Entry, src m
 	wg.Wait()
 }
 
-// slowOnly reports whether v is listed as unjudgeable and was killed only
-// by a judging command's time bound: a mutant that answers alike but
-// slower (unjudgeable.txt's "only the time a request takes") passes on an
-// idle machine and times out on a loaded one, and either is its verdict.
-func (v *Entry) slowOnly() bool {
-	return v.Unjudgeable != "" && v.Status == Killed && v.TimedOut
+// settleSlow counts a mutant listed as unjudgeable and killed only by a
+// judging command's time bound as not killed, as every unjudgeable one: it
+// answers alike but slower (unjudgeable.txt's "only the time a request
+// takes"), passes on an idle machine and times out on a loaded one, and
+// either is its verdict. Its Detail still says that it timed out.
+func settleSlow(all []*Entry) {
+	for _, v := range all {
+		if v.Unjudgeable != "" && v.Status == Killed && v.TimedOut {
+			v.Status = Survived
+		}
+	}
 }
 
 // verdictProblems returns the ledger entries the result contradict: a
@@ -455,7 +461,7 @@ func verdictProblems(o *Options, all []*Entry) []string {
 			file = o.Unjudgeable
 		}
 		listed := v.Equivalent != "" || v.Unjudgeable != ""
-		if v.Judged && v.Status == Killed && listed && !v.slowOnly() {
+		if v.Judged && v.Status == Killed && listed {
 			problems = append(problems, fmt.Sprintf("%s lists %s, but it was killed: %s", file, v.ID, v.Detail))
 		}
 		if v.Judged && v.Status == Uncompilable && listed {

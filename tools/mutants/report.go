@@ -47,10 +47,8 @@ func Summarize(all []*Entry, o *Options, d, baseline time.Duration, problems []s
 		switch {
 		case v.Status == Survived && v.Equivalent != "":
 			s.Equivalent++
-		case v.Status == Survived && v.Unjudgeable != "", v.slowOnly():
+		case v.Status == Survived && v.Unjudgeable != "":
 			s.Unjudgeable++
-			s.Counts[Survived]++ // not killed, as every unjudgeable mutant
-			continue
 		case v.Status == Survived:
 			s.Survivors = append(s.Survivors, v)
 		}
@@ -269,7 +267,7 @@ func (s *Summary) Markdown() string {
 	for _, v := range s.All {
 		if v.Unjudgeable != "" && s.Selected(v) {
 			reason := escapeCell(v.Unjudgeable)
-			if v.slowOnly() {
+			if v.TimedOut {
 				reason += " (this run: " + escapeCell(v.Detail) + ")"
 			}
 			fmt.Fprintf(&b, "| `%s` | %s:%d:%d | %s | %s |\n", v.ID, v.File, v.Line, v.Col, mutationCell(v.Mutation), reason)
@@ -297,8 +295,6 @@ func (s *Summary) table(b *strings.Builder, key func(*Entry) string) {
 		case !v.Judged:
 		case v.Status == Uncompilable:
 			r.unc++
-		case v.slowOnly():
-			r.unj++
 		case v.Status == Killed:
 			r.killed++
 		case v.Equivalent != "":

@@ -19,9 +19,8 @@ const MemoryLimit = 384 << 20
 // GOGC does not set one. Under the soft MemoryLimit a heap of hundreds of
 // megabytes is collected as often as before; a small one (a server's or a
 // fuzzer's, a few megabytes live) is collected a quarter as often as at
-// Go's default of 100: 'conform fuzz --count 20000 --seed 1' over 'conform
-// serve --stdio' ran about an eighth faster on 2 cores (docs/performance.md
-// has the figures of make bench-doc).
+// Go's default of 100, which a fuzz run over 'conform serve --stdio' feels
+// (docs/fuzzing.md, Throughput).
 const GCPercent = 400
 
 // RouteLibraryLog sends what a library prints through the standard logger
