@@ -83,7 +83,10 @@ func TestStdioFaults(t *testing.T) {
 		{mode: fakeimpl.Reverse},
 		{mode: fakeimpl.Wrong, want: map[string]Outcome{"wrong-answer": Fail}, detail: map[string]string{"wrong-answer": ""}},
 		{mode: fakeimpl.CrashOnce, env: []string{fakeimpl.EnvN + "=3"}, want: map[string]Outcome{"wrong-answer": Crash}, detail: map[string]string{"wrong-answer": "fake: boom on request 3"}},
-		{mode: fakeimpl.Hang, timeout: 500 * time.Millisecond, want: map[string]Outcome{"hang": Timeout}, detail: map[string]string{"hang": "no answer within 500ms"}},
+		// The bound covers a restarted fake's start-up as well as its answer
+		// (the request after the hang goes to a new child): generous enough
+		// for a machine starved of CPU, paid once, on the hang.
+		{mode: fakeimpl.Hang, timeout: 3 * time.Second, want: map[string]Outcome{"hang": Timeout}, detail: map[string]string{"hang": "no answer within 3s"}},
 		{mode: fakeimpl.NonJSON, want: map[string]Outcome{"garbage": ProtocolErr}, detail: map[string]string{"garbage": "this is not JSON at all"}},
 		{mode: fakeimpl.UnknownID, want: map[string]Outcome{"bad-id": ProtocolErr}, detail: map[string]string{"bad-id": `"somebody-else"`}},
 		{mode: fakeimpl.HugeLine, want: map[string]Outcome{"huge-answer": ProtocolErr}, detail: map[string]string{"huge-answer": "longer than the limit"}},
