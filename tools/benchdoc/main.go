@@ -1,7 +1,7 @@
 // Command benchdoc writes docs/performance.md from measurements: it runs the
 // chosen Go benchmarks (go test -bench, -count times each), times the built
 // conform binary answering quote.parse over `serve --stdio` side by side
-// with the figures issue 15 recorded for a real parser, and writes every
+// with the figures recorded for a real parser when the targets were set, and writes every
 // figure it measured, with the targets computed from them. Nothing in the
 // document is copied by hand: rerun `make bench-doc` to refresh it.
 //
@@ -174,8 +174,8 @@ type sideBySideResult struct {
 	requests int
 	best     time.Duration
 	all      []time.Duration
-	theirs   float64 // the real parser's seconds, from issue 15
-	then     float64 // conform's seconds then, from issue 15
+	theirs   float64 // the real parser's seconds, as recorded
+	then     float64 // conform's seconds when the target was set
 	units    int     // href length in UTF-16 units
 }
 

@@ -20,7 +20,7 @@ import (
 const maxVector = "quote.parse/max-cjk-citation"
 
 // sideBySide builds the conform binary and times `conform serve --stdio`
-// answering the workloads issue 15 measured against a real parser, best of
+// answering the workloads measured against a real parser when the targets were set, best of
 // three runs each, process start-up included.
 func sideBySide() ([]sideBySideResult, error) {
 	dir, err := os.MkdirTemp("", "benchdoc")

@@ -88,7 +88,7 @@ func stripGrammar() []vec {
 		{id: "empty-locator-whole-part", desc: "DELIM directly before STOP (an empty locator) is a marker citing the whole part",
 			reqs: reqs(g("011"), g("001"), "MARKER-STRIP-001", "MARKER-STRIP-002"),
 			in:   in("Claim" + mk(t1, "") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "")), ids(t1)}},
-		{id: "empty-locator-seed-sentence", desc: "The sentence of issue 17: an empty locator after a period leaves no delimiter behind",
+		{id: "empty-locator-seed-sentence", desc: "An empty locator after a period leaves no delimiter behind (the sentence ends, the next begins)",
 			reqs: reqs(g("011"), "MARKER-STRIP-001", "MARKER-OFFSET-002"),
 			in:   in("Fact." + mStart + "cite" + mDelim + t2 + mDelim + mStop + " More."), out: stripOut{"Fact. More.", cites(c(t2, 5, "")), ids(t2)}},
 		{id: "empty-locator-unknown-id", desc: "An empty-locator marker naming no part is removed without an entry",
