@@ -1,8 +1,10 @@
 package features
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,7 +29,8 @@ func init() {
 	godog.Format("conform", "Prints conform's summary: tally, profile, diverging and skipped scenarios, codeless refusals, failures with their replay lines.",
 		func(_ string, w io.Writer) godog.Formatter { return newSummary(w) })
 	godog.Format("conform-pretty", "godog's pretty, ended by conform's summary.", func(suite string, w io.Writer) godog.Formatter {
-		return &pretty{PrettyFmt: godog.NewPrettyFmt(suite, w), sum: newSummary(w)}
+		lines := &noDefinitions{w: w}
+		return &pretty{PrettyFmt: godog.NewPrettyFmt(suite, lines), lines: lines, sum: newSummary(w)}
 	})
 	godog.Format("conform-progress", "godog's progress, ended by conform's summary.", func(suite string, w io.Writer) godog.Formatter {
 		return &progress{ProgressFmt: godog.NewProgressFmt(suite, w), w: w, sum: newSummary(w)}
@@ -45,7 +48,8 @@ func engineFormat(name string) string {
 // pretty is godog's pretty formatter, ended by conform's summary.
 type pretty struct {
 	*godog.PrettyFmt
-	sum *summary
+	lines *noDefinitions
+	sum   *summary
 }
 
 func (f *pretty) Feature(doc *messages.GherkinDocument, uri string, src []byte) {
@@ -53,7 +57,47 @@ func (f *pretty) Feature(doc *messages.GherkinDocument, uri string, src []byte) 
 	f.sum.Feature(doc, uri, src)
 }
 
-func (f *pretty) Summary() { f.sum.Summary() }
+func (f *pretty) Summary() {
+	f.lines.flush()
+	f.sum.Summary()
+}
+
+// definitionComment is what godog's pretty format writes after each step:
+// "# FILE:LINE -> FUNC" of the step's definition, padded to a column and
+// colored. Every step of conform is registered through steps.Step, so it
+// would name that one line of harness.go and reflect's stub on every step:
+// nothing a reader of the report can use.
+var definitionComment = regexp.MustCompile(` *(\x1b\[[0-9;]*m)?# [^ ]+\.go:[0-9]+ -> reflect\.makeFuncStub(\x1b\[0m)?$`)
+
+// noDefinitions passes godog's pretty output on line by line, without the
+// definition comments.
+type noDefinitions struct {
+	w       io.Writer
+	partial []byte // the start of a line not yet ended
+}
+
+func (n *noDefinitions) Write(p []byte) (int, error) {
+	n.partial = append(n.partial, p...)
+	for {
+		i := bytes.IndexByte(n.partial, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := definitionComment.ReplaceAll(n.partial[:i], nil)
+		if _, err := n.w.Write(append(line, '\n')); err != nil {
+			return len(p), err
+		}
+		n.partial = n.partial[i+1:]
+	}
+}
+
+// flush writes the line not yet ended, if any.
+func (n *noDefinitions) flush() {
+	if len(n.partial) > 0 {
+		n.w.Write(n.partial)
+		n.partial = nil
+	}
+}
 
 // progress is godog's progress formatter, ended by conform's summary.
 type progress struct {

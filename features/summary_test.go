@@ -140,6 +140,31 @@ func TestEngine(t *testing.T) {
 	}
 }
 
+// TestPrettyNamesNoStepDefinition checks that the pretty format, colored or
+// not, keeps the location of each scenario but not godog's comment after
+// each step naming its Go definition (every step would name the one line
+// that registers them all), and that conform's summary still ends it.
+func TestPrettyNamesNoStepDefinition(t *testing.T) {
+	for _, noColors := range []bool{true, false} {
+		var out bytes.Buffer
+		feature := "Feature: echo\n\n  Scenario: echoes\n    Given an implementation under test\n" +
+			"    When \"test.echo\" is called with {\"a\": 1}\n    Then the output member \"a\" is 1\n"
+		Run(Options{Impl: fake{}, FS: fstest.MapFS{"e.feature": {Data: []byte(feature)}}, Format: "pretty", NoColors: noColors, Output: &out})
+		text := out.String()
+		for _, bad := range []string{"makeFuncStub", "harness.go", ".go:"} {
+			if strings.Contains(text, bad) {
+				t.Errorf("colors %v: the pretty report names a step definition (%q):\n%s", !noColors, bad, text)
+			}
+		}
+		if !strings.Contains(text, "# e.feature:3") || !strings.Contains(text, "1 scenarios (1 passed)") {
+			t.Errorf("colors %v: the pretty report lost the scenarios' locations:\n%s", !noColors, text)
+		}
+		if !strings.HasSuffix(text, "profile: spec\n") {
+			t.Errorf("colors %v: the pretty report does not end with conform's summary:\n%s", !noColors, text)
+		}
+	}
+}
+
 // TestEngineFormats checks the formats godog is given: pretty and progress
 // end with conform's summary, which is added alone when nothing else writes
 // on the run's output.
