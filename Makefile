@@ -14,9 +14,10 @@ BENCHTIME ?= 1s
 
 all: test
 
-## run: run every vector against the embedded reference and print a report
+## run: run every vector, then every scenario, against the embedded reference and print a report of each
 run:
 	$(GO) run ./cmd/conform run
+	$(GO) run ./cmd/conform features --format conform
 
 ## build: build the conform binary into bin/
 build:
