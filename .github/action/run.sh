@@ -27,6 +27,12 @@ annotations="$dir/annotations$tag.txt"
 impl=()
 [[ -n ${INPUT_STDIO:-} ]] && impl+=(--stdio "$INPUT_STDIO")
 [[ -n ${INPUT_HTTP:-} ]] && impl+=(--http "$INPUT_HTTP")
+if ((${#impl[@]} == 0)) && [[ " ${INPUT_ARGS:-} " != *" --spawn"* ]]; then
+  # Without an implementation conform judges its own reference and passes:
+  # an input left empty (a secret or variable not set) must not look green.
+  echo "::error title=conform::no implementation: give the stdio input (a command) or the http input (a URL); an input set from an empty variable or secret is empty"
+  exit 2
+fi
 args=(run --json "$json" --junit "$junit" --markdown "$markdown" --annotations "$annotations" "${impl[@]}")
 [[ -n ${INPUT_SUITE:-} ]] && args+=(--suite "$INPUT_SUITE")
 [[ -n ${INPUT_OP:-} ]] && args+=(--op "$INPUT_OP")

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -113,6 +114,14 @@ func TestActionRunScript(t *testing.T) {
 	junit, _ := os.ReadFile(filepath.Join(work, outputs["junit"]))
 	if err := xml.Unmarshal(junit, new(struct{})); err != nil {
 		t.Errorf("JUnit report: %v", err)
+	}
+
+	// Neither stdio nor http (an input set from an unset secret): the
+	// script refuses to run rather than judge conform's own reference.
+	empty := append(slices.Clone(env), "INPUT_STDIO=")
+	code, stdout, _ = runIn(t, work, empty, "bash", script)
+	if code != 2 || !strings.Contains(stdout, "::error title=conform::no implementation") {
+		t.Errorf("without an implementation: exit %d, want 2 and an error annotation\n%s", code, stdout)
 	}
 
 	// A liar: an expectations file lists a vector that passes, so the run

@@ -148,6 +148,12 @@ func (e *env) newFlags(name, head string) *flag.FlagSet {
 	return fs
 }
 
+// targetFlags name an implementation to run against. Given with an empty
+// value (a variable that is unset), each would silently leave conform
+// running against its own reference, and a CI gate passing: parse refuses it (and the empty address of
+// serve --http).
+var targetFlags = map[string]bool{"stdio": true, "http": true, "spawn": true, "oracle": true, "oracle-stdio": true, "oracle-http": true}
+
 // parse parses args, flags and arguments in any order (everything after
 // "--" is an argument); done is true when the command is over (help or a
 // bad flag), with code its exit code. A misspelt flag gets the nearest
@@ -187,6 +193,22 @@ func (e *env) parse(fs *flag.FlagSet, args []string, maxArgs int) (done bool, co
 		}
 		e.errorf("%s", msg)
 		e.hintf("see '%s -h'", fs.Name())
+		return true, ExitUsage
+	}
+	var blank string
+	fs.Visit(func(f *flag.Flag) {
+		if targetFlags[f.Name] && blank == "" && strings.TrimSpace(f.Value.String()) == "" {
+			blank = f.Name
+		}
+	})
+	if blank != "" {
+		e.errorf("--%s was given an empty value", blank)
+		switch {
+		case strings.HasPrefix(blank, "oracle"):
+			e.hintf("name the oracle's command or URL (a variable meant to hold it is empty or unset?): without an oracle, the reference's answers are expected")
+		case fs.Name() != "conform serve":
+			e.hintf("name the implementation's command or URL (a variable meant to hold it is empty or unset?): without --stdio, --http or --spawn, conform runs against its own reference")
+		}
 		return true, ExitUsage
 	}
 	if fs.NArg() > maxArgs {

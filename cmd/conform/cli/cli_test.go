@@ -64,6 +64,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--shard", "3/2"}, ExitUsage, "conform: error: --shard"},
 		{[]string{"run", "--id", "[", "--vectors", "."}, ExitUsage, "conform: error: --id"},
 		{[]string{"run", "--stdio", "a", "--http", "http://x"}, ExitUsage, "at most one of"},
+		// An empty target (an unset variable) would judge the reference.
+		{[]string{"run", "--stdio", ""}, ExitUsage, "--stdio was given an empty value"},
+		{[]string{"run", "--http= "}, ExitUsage, "--http was given an empty value"},
+		{[]string{"features", "--spawn", ""}, ExitUsage, "own reference"},
+		{[]string{"doctor", "--stdio", "\t"}, ExitUsage, "--stdio was given an empty value"},
+		{[]string{"fuzz", "--oracle", ""}, ExitUsage, "without an oracle, the reference's answers are expected"},
+		{[]string{"serve", "--http", ""}, ExitUsage, "--http was given an empty value"},
 		{[]string{"run", "--stdio", "'unterminated"}, ExitUsage, "unterminated ' quote"},
 		{[]string{"run", "--http", "localhost:1"}, ExitUsage, "not an http:// or https:// URL"},
 		{[]string{"run", "--vectors", "/no/such/dir"}, ExitUsage, "not a directory"},
