@@ -256,6 +256,27 @@ func TestCheckFormat(t *testing.T) {
 	}
 }
 
+// TestCheckTags holds CheckTags to godog's tag syntax: what godog reads as
+// written passes; an empty term (which stops godog), a lone "~" (which
+// selects everything) and another syntax's words (which select nothing)
+// are refused, and Run refuses them before godog sees them.
+func TestCheckTags(t *testing.T) {
+	for _, e := range []string{"", "@a", "a", "~@a", "@a,@b", "@a && ~@b", "@divergence:t3code", "@a&&@b,~@c", " @a , @b "} {
+		if err := CheckTags(e); err != nil {
+			t.Errorf("CheckTags(%q) = %v, want nil", e, err)
+		}
+	}
+	for _, e := range []string{",", "@a,", "@a&&", "&&@a", "~", "@", "~@", "not @a", "@a and @b", "@a or @b", "@a && (@b)x y", "@a&&&@b", "@a@b"} {
+		if err := CheckTags(e); err == nil {
+			t.Errorf("CheckTags(%q) = nil, want an error", e)
+		}
+	}
+	var out bytes.Buffer
+	if got := Run(Options{Impl: reference.InProcess{}, Tags: "@a&&", Output: &out}); got != StatusOptions {
+		t.Errorf("Run with tags %q = %d, want %d (StatusOptions)\n%s", "@a&&", got, StatusOptions, out.String())
+	}
+}
+
 // TestRunnerScenarios runs the scenarios about conform's own runner
 // (features/runner) with the fakes.
 func TestRunnerScenarios(t *testing.T) {

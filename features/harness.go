@@ -116,6 +116,28 @@ func CheckFormat(format string) error {
 	return nil
 }
 
+// CheckTags reports an error if expr is not a tag expression godog reads
+// as written: alternatives separated by ",", each of terms separated by
+// "&&", each term a tag, "@" optional, "~" before it for not. godog reads
+// anything, but an empty term stops it, a lone "~" matches every scenario
+// and the words of another syntax ("not @slow", "@a and @b") are read as
+// one tag that matches none: each is an error here, never a silent
+// selection.
+func CheckTags(expr string) error {
+	if expr == "" {
+		return nil
+	}
+	for alt := range strings.SplitSeq(expr, ",") {
+		for term := range strings.SplitSeq(alt, "&&") {
+			name := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(term), "~"), "@")
+			if name == "" || strings.ContainsAny(name, " \t&~@") {
+				return fmt.Errorf("%q: %q is not a tag; write @a,@b for a or b, @a && @b for a and b, ~@a for not a", expr, strings.TrimSpace(term))
+			}
+		}
+	}
+	return nil
+}
+
 // engineFormats is format as godog is given it: pretty and progress are
 // conform's (godog's, ended by conform's summary), and the summary alone is
 // added on the run's output when nothing writes there (a JUnit or Cucumber
@@ -168,6 +190,10 @@ func Run(opts Options) int {
 	}
 	if err := CheckFormat(opts.Format); err != nil {
 		fmt.Fprintln(os.Stderr, "features:", err)
+		return StatusOptions
+	}
+	if err := CheckTags(opts.Tags); err != nil {
+		fmt.Fprintln(os.Stderr, "features: tags", err)
 		return StatusOptions
 	}
 	if opts.Timeout <= 0 {

@@ -82,6 +82,10 @@ func (e *env) features(args []string) int {
 		e.errorf("--format: %v", err)
 		return ExitUsage
 	}
+	if err := features.CheckTags(tags); err != nil {
+		e.errorf("--tags %v", err)
+		return ExitUsage
+	}
 	if err := runner.CheckProfile(profile); err != nil {
 		e.errorf("--profile: %v", err)
 		return ExitUsage
