@@ -148,11 +148,8 @@ func (e *env) newFlags(name, head string) *flag.FlagSet {
 	return fs
 }
 
-// targetFlags name an implementation to run against. Given with an empty
-// value (a variable that is unset), each would silently leave conform
-// running against its own reference, and a CI gate passing: parse refuses it (and the empty address of
-// serve --http).
-var targetFlags = map[string]bool{"stdio": true, "http": true, "spawn": true, "oracle": true, "oracle-stdio": true, "oracle-http": true}
+// implFlag names the flags that choose the implementation under test.
+var implFlag = map[string]bool{"stdio": true, "http": true, "spawn": true}
 
 // parse parses args, flags and arguments in any order (everything after
 // "--" is an argument); done is true when the command is over (help or a
@@ -197,17 +194,26 @@ func (e *env) parse(fs *flag.FlagSet, args []string, maxArgs int) (done bool, co
 	}
 	var blank string
 	fs.Visit(func(f *flag.Flag) {
-		if targetFlags[f.Name] && blank == "" && strings.TrimSpace(f.Value.String()) == "" {
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			return
+		}
+		if blank == "" && strings.TrimSpace(f.Value.String()) == "" {
 			blank = f.Name
 		}
 	})
+	// A flag given an empty value is never what was meant: a variable
+	// meant to hold it is unset. Left alone, an empty --stdio, --http,
+	// --spawn or --oracle would judge conform's own reference and pass a CI
+	// gate, and an empty report path would write no report.
 	if blank != "" {
 		e.errorf("--%s was given an empty value", blank)
 		switch {
 		case strings.HasPrefix(blank, "oracle"):
 			e.hintf("name the oracle's command or URL (a variable meant to hold it is empty or unset?): without an oracle, the reference's answers are expected")
-		case fs.Name() != "conform serve":
+		case implFlag[blank] && fs.Name() != "conform serve":
 			e.hintf("name the implementation's command or URL (a variable meant to hold it is empty or unset?): without --stdio, --http or --spawn, conform runs against its own reference")
+		default:
+			e.hintf("give --%s a value, or leave the flag out (see '%s -h')", blank, fs.Name())
 		}
 		return true, ExitUsage
 	}

@@ -71,6 +71,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"doctor", "--stdio", "\t"}, ExitUsage, "--stdio was given an empty value"},
 		{[]string{"fuzz", "--oracle", ""}, ExitUsage, "without an oracle, the reference's answers are expected"},
 		{[]string{"serve", "--http", ""}, ExitUsage, "--http was given an empty value"},
+		{[]string{"run", "--junit", ""}, ExitUsage, "--junit was given an empty value"},
+		{[]string{"fuzz", "--out=", "--count", "1"}, ExitUsage, "give --out a value, or leave the flag out"},
 		{[]string{"features", "--tags", "not @slow"}, ExitUsage, "is not a tag; write @a,@b"},
 		{[]string{"features", "--tags", "@a&&"}, ExitUsage, "--tags \"@a&&\""},
 		{[]string{"run", "--stdio", "'unterminated"}, ExitUsage, "unterminated ' quote"},
