@@ -62,9 +62,21 @@ type env struct {
 // quote an implementation's words, so the line is rendered with
 // safetext.Text: no control character or newline of theirs reaches the
 // terminal.
+// errorf prints an error; an error of several lines (every problem of a
+// corpus, say) is a line each, the first maxErrorLines of them.
 func (e *env) errorf(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "conform: error: %s\n", safetext.Text(fmt.Sprintf(format, args...)))
+	lines := strings.Split(strings.TrimRight(fmt.Sprintf(format, args...), "\n"), "\n")
+	for i, l := range lines {
+		if i == maxErrorLines && len(lines) > maxErrorLines+1 {
+			fmt.Fprintf(e.stderr, "conform: error: … and %d more\n", len(lines)-i)
+			break
+		}
+		fmt.Fprintf(e.stderr, "conform: error: %s\n", safetext.Text(l))
+	}
 }
+
+// maxErrorLines bounds the lines of one error.
+const maxErrorLines = 20
 
 func (e *env) hintf(format string, args ...any) {
 	fmt.Fprintf(e.stderr, "conform: hint: %s\n", safetext.Text(fmt.Sprintf(format, args...)))

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -52,5 +55,27 @@ func TestCLIManners(t *testing.T) {
 				t.Errorf("conform %q: no %q in\n%s", tt.args, w, out)
 			}
 		}
+	}
+}
+
+// An error of many problems (a vectors directory of bad files) is printed
+// a problem a line, the first twenty, then how many more there are.
+func TestErrorOfManyLines(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 25 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("v%02d.json", i)), []byte(`{"x": 1}`), 0o644)
+	}
+	code, _, stderr := conform(t, "", "run", "--vectors", dir)
+	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	if code != ExitUsage || len(lines) != 21 {
+		t.Fatalf("exit %d, %d lines, want %d and 21:\n%s", code, len(lines), ExitUsage, stderr)
+	}
+	for i, l := range lines[:20] {
+		if want := fmt.Sprintf("conform: error: vectors: v%02d.json: ", i); !strings.HasPrefix(l, want) {
+			t.Errorf("line %d = %q, want it to begin %q", i+1, l, want)
+		}
+	}
+	if lines[20] != "conform: error: … and 5 more" {
+		t.Errorf("last line = %q", lines[20])
 	}
 }
