@@ -301,13 +301,13 @@ type harness struct {
 	helloErr  error
 }
 
-// call sends one request and waits for its answer.
+// call sends one request and waits for its answer, as conform run does:
+// within the per-request limit, and again when it failed for another
+// request's fault.
 func (h *harness) call(ctx context.Context, op string, input json.RawMessage) (protocol.Response, error) {
-	ctx, cancel := context.WithTimeout(ctx, h.timeout)
-	defer cancel()
 	id := h.lastID.Add(1)
 	req := protocol.Request{ID: json.RawMessage(fmt.Sprint(id)), Op: op, Input: input}
-	resp, err := h.impl.Call(ctx, req)
+	resp, err := (&runner.Runner{Impl: h.impl, Timeout: h.timeout}).Call(ctx, req)
 	if err != nil {
 		return resp, fmt.Errorf("%s: no answer: %w", op, err)
 	}

@@ -122,14 +122,19 @@ type Config struct {
 
 // Stats are the running totals of a run.
 type Stats struct {
-	Execs     int           // inputs sent to both sides (shrinking excluded)
-	Shrinks   int           // executions spent shrinking
-	Divergent int           // executions that diverged, before de-duplication
-	Findings  int           // distinct findings
-	Skipped   int           // inputs the reference refused as bad requests
-	Elapsed   time.Duration //
-	Count     int           // the run's bounds, copied from Config
-	Duration  time.Duration
+	Execs     int // inputs sent to both sides (shrinking excluded)
+	Shrinks   int // executions spent shrinking
+	Divergent int // executions that diverged, before de-duplication
+	Findings  int // distinct findings
+	Skipped   int // inputs the oracle refused as bad requests, or of an op the implementation does not offer
+	// Inconclusive counts the inputs in flight each time they were sent
+	// when the implementation was stopped for another input's hang or
+	// crash, and the crashes and hangs pinned on an input that, sent again
+	// alone, did not cause them: neither findings nor agreements.
+	Inconclusive int
+	Elapsed      time.Duration //
+	Count        int           // the run's bounds, copied from Config
+	Duration     time.Duration
 }
 
 // Rate returns executions per second.
@@ -391,13 +396,15 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 	case o.unsupported:
 		e.unsupported[c.op] = true
 		e.stats.Skipped++
+	case o.inconclusive:
+		e.stats.Inconclusive++
 	case o.skip:
 		e.stats.Skipped++
 	case o.class == "":
 		e.lastGood[c.op] = c.data
 	default:
-		e.stats.Divergent++
 		if _, ok := e.cfg.Known[o.sig]; ok {
+			e.stats.Divergent++
 			if rep.Known == nil {
 				rep.Known = map[string]int{}
 			}
@@ -406,6 +413,11 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 		}
 		key := e.key(c.op, o)
 		known := e.byKey[key]
+		if known == nil && !e.confirmed(ctx, c, o) {
+			e.stats.Inconclusive++
+			return
+		}
+		e.stats.Divergent++
 		alive := e.alive(ctx, c.op, o)
 		var f *Finding
 		switch {
@@ -496,17 +508,21 @@ func (e *engine) input(r *rand.Rand, op string) (*jsonv.Value, string) {
 
 // probe is the comparison of both sides' answers to one input.
 type probe struct {
-	skip        bool  // the reference refused the input as a bad request
-	unsupported bool  // the implementation does not offer the op
-	class       Class // "" when both agree
-	sig         string
-	code        string // the implementation's refusal code when sig ends with it (compareSig)
-	triage      Triage
-	oracle      json.RawMessage // the oracle's output, when triaged
-	expected    json.RawMessage
-	actual      json.RawMessage
-	detail      string
-	diffs       []string
+	skip        bool // the reference refused the input as a bad request
+	unsupported bool // the implementation does not offer the op
+	// inconclusive (with skip): each time the input was sent, the
+	// implementation was stopped for another input in flight (its hang or
+	// crash), so nothing is known of this one.
+	inconclusive bool
+	class        Class // "" when both agree
+	sig          string
+	code         string // the implementation's refusal code when sig ends with it (compareSig)
+	triage       Triage
+	oracle       json.RawMessage // the oracle's output, when triaged
+	expected     json.RawMessage
+	actual       json.RawMessage
+	detail       string
+	diffs        []string
 }
 
 func (e *engine) check(ctx context.Context, op string, input []byte) probe {
@@ -519,6 +535,8 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return probe{skip: true} // the run was stopped, not the oracle
+	case otherInputsFault(err):
+		return probe{skip: true, inconclusive: true}
 	case err != nil:
 		return finish(op, probe{class: failed, detail: "the oracle gave no answer: " + err.Error()})
 	case rresp.Error != nil && (rresp.Error.Kind == protocol.KindBadRequest || rresp.Error.Kind == protocol.KindUnsupported):
@@ -541,11 +559,12 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 		}
 	}
 	o := probe{expected: rresp.Output}
-	ictx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
-	defer cancel()
-	iresp, err := e.impl.Call(ictx, req)
-	if err != nil && ctx.Err() != nil {
+	iresp, err := e.callImpl(ctx, req)
+	switch {
+	case err != nil && ctx.Err() != nil:
 		return probe{skip: true} // the run was stopped, not the implementation
+	case otherInputsFault(err):
+		return probe{skip: true, inconclusive: true}
 	}
 	// The runner's judge decides, with the oracle's output as the
 	// expectation; the fuzzer only names the finding.
@@ -652,9 +671,24 @@ func (e *engine) callOracle(ctx context.Context, req protocol.Request) (protocol
 	if !e.external {
 		return e.ref.Call(ctx, req)
 	}
-	octx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
-	defer cancel()
-	return e.ref.Call(octx, req)
+	return (&runner.Runner{Impl: e.ref, Timeout: e.cfg.Timeout}).Call(ctx, req)
+}
+
+// otherInputsFault reports whether err is a failure that was not the
+// request's own, even when sent again: it was in flight each time the
+// implementation was stopped for another input.
+func otherInputsFault(err error) bool {
+	var ce *runner.CallError
+	return errors.As(err, &ce) && ce.Retry
+}
+
+// callImpl asks the implementation as conform run does: under the
+// per-request deadline, and again when it failed for another request's
+// fault (it was in flight when the implementation was stopped for a hang
+// or a crash of another input), so that a finding's input is the one
+// that causes it.
+func (e *engine) callImpl(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	return (&runner.Runner{Impl: e.impl, Timeout: e.cfg.Timeout}).Call(ctx, req)
 }
 
 // oracleError compares the implementation's answer with an oracle's error
@@ -663,11 +697,12 @@ func (e *engine) callOracle(ctx context.Context, req protocol.Request) (protocol
 // error a vector can expect is a bad_request, which the oracle never gets
 // here.
 func (e *engine) oracleError(ctx context.Context, op string, req protocol.Request, want *protocol.Error) probe {
-	ictx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
-	defer cancel()
-	iresp, err := e.impl.Call(ictx, req)
-	if err != nil && ctx.Err() != nil {
+	iresp, err := e.callImpl(ctx, req)
+	switch {
+	case err != nil && ctx.Err() != nil:
 		return probe{skip: true}
+	case otherInputsFault(err):
+		return probe{skip: true, inconclusive: true}
 	}
 	// The runner's judge decides: an error of the oracle's kind passes,
 	// whatever its message, as a vector expecting that error would.
@@ -721,6 +756,22 @@ func (e *engine) key(op string, o probe) string {
 		e.codes[op] = append(codes, o.code)
 	}
 	return o.sig
+}
+
+// confirmed reports whether a crash or a timeout, about to become a new
+// finding, is the input's own. With several requests in flight the runner
+// pins one on the oldest request unanswered, which is right for an
+// implementation that answers in order and at once; one that answers out
+// of order, or holds answers back in a buffer while it reads on (conform's
+// own serve --stdio does), may have died or hung on another. So the input
+// is sent again alone: a failure it does not cause again is inconclusive,
+// not a finding (the input that does cause it is found in its turn).
+// Other findings are answers, and always the input's own.
+func (e *engine) confirmed(ctx context.Context, c *caseRun, o probe) bool {
+	if o.class != ClassCrash && o.class != ClassTimeout || e.cfg.Parallel <= 1 {
+		return true
+	}
+	return e.check(ctx, c.op, c.data).sig == o.sig
 }
 
 // alive reports whether the implementation still answers after an outcome

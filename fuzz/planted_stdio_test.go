@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
@@ -24,7 +25,7 @@ func TestPlantedHelperProcess(t *testing.T) {
 	if name == "" {
 		t.Skip("helper process for TestPlantedBugOverStdio")
 	}
-	all := append(slices.Clone(plantedBugs), exitOnNUL)
+	all := append(slices.Clone(plantedBugs), exitOnNUL, hangOnLength)
 	i := slices.IndexFunc(all, func(p *plantedBug) bool { return p.name == name })
 	var impl protocol.Answerer = reference.InProcess{} // "reference": no bug
 	switch {
@@ -54,6 +55,46 @@ var exitOnNUL = &plantedBug{
 			t.Errorf("shrunk input %s: want a short input holding U+0000", f.Input)
 		}
 	},
+}
+
+// hangOnLength is a planted hang, served over stdio only: the process stops
+// answering (every request, as a sequential server stuck on one) when a
+// selref.ingest input's length is a multiple of 8. It never crashes.
+var hangOnLength = &plantedBug{
+	name: "hang-on-length", op: "selref.ingest", kind: ClassTimeout,
+	alter: func(_ context.Context, req protocol.Request, out json.RawMessage) json.RawMessage {
+		if hangs(req.Input) {
+			select {}
+		}
+		return out
+	},
+}
+
+func hangs(input []byte) bool { return len(input)%8 == 0 }
+
+// TestPlantedHangMakesNoCrash fuzzes an implementation that hangs and never
+// crashes, with requests in flight: the requests stuck behind a hang when
+// the child is killed for it are sent again, and none is reported as a
+// crash (a finding whose input crashes nothing) or as a hang of its own.
+// Every finding is a timeout on an input that hangs the implementation.
+func TestPlantedHangMakesNoCrash(t *testing.T) {
+	impl := runner.NewStdio(os.Args[0], "-test.run=^TestPlantedHelperProcess$")
+	impl.Env = append(os.Environ(), plantedEnv+"="+hangOnLength.name)
+	impl.Restarts = 1000
+	defer impl.Close()
+	rep, err := Run(context.Background(), Config{Impl: impl, Ops: []string{hangOnLength.op}, Seed: 1, Count: 16, Parallel: 8, Timeout: time.Second, ShrinkExecs: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) == 0 {
+		t.Fatalf("no finding in %d executions", rep.Execs)
+	}
+	for _, f := range rep.Findings {
+		if f.Class != ClassTimeout || !hangs(f.Input) {
+			t.Errorf("a %s finding (%s) on %s, from an implementation that only hangs, on inputs of a length divisible by 8", f.Class, f.Detail, f.Input)
+		}
+	}
+	t.Logf("%d executions, %d inconclusive, %d findings", rep.Execs, rep.Inconclusive, len(rep.Findings))
 }
 
 // TestPlantedBugOverStdio fuzzes planted bugs served by a child process

@@ -38,6 +38,9 @@ func Fuzz(w io.Writer, run FuzzRun) {
 	if rep.Skipped > 0 {
 		fmt.Fprintf(w, ", %d inputs the oracle refused as bad requests", rep.Skipped)
 	}
+	if rep.Inconclusive > 0 {
+		fmt.Fprintf(w, ", %d inputs inconclusive (in flight each time another input hung or crashed the implementation)", rep.Inconclusive)
+	}
 	fmt.Fprintln(w)
 	if oracle != "" {
 		fmt.Fprintf(w, "oracle: %s (its answers are the expected ones)", oracle)

@@ -299,16 +299,7 @@ func (r *Runner) RunOne(ctx context.Context, id int64, v *vectors.Vector) Result
 	}
 	start := time.Now()
 	res.Started = start
-	resp, err := r.call(ctx, res.Request)
-	// A request that failed through no fault of its own (it waited behind
-	// one that hung) is sent again, with a fresh deadline, a few times.
-	for try := 0; try < 3; try++ {
-		var ce *CallError
-		if !errors.As(err, &ce) || !ce.Retry {
-			break
-		}
-		resp, err = r.call(ctx, res.Request)
-	}
+	resp, err := r.Call(ctx, res.Request)
 	res.Duration = time.Since(start)
 	if err != nil && interrupted(ctx, &res, "while waiting for the answer") {
 		return res
@@ -354,7 +345,28 @@ func (r *Runner) runBatch(ctx context.Context, b Batcher, vs []*vectors.Vector, 
 }
 
 // call sends one request under the per-request deadline.
+// Call sends req to the implementation under the per-request deadline. A
+// request that failed through no fault of its own (a *CallError marked
+// Retry: it waited behind one that hung, or was in flight when the
+// implementation was stopped for another) is sent again, with a fresh
+// deadline, up to three times: its outcome is its own input's, never
+// another's.
+func (r *Runner) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	resp, err := r.call(ctx, req)
+	for try := 0; try < 3; try++ {
+		var ce *CallError
+		if !errors.As(err, &ce) || !ce.Retry {
+			break
+		}
+		resp, err = r.call(ctx, req)
+	}
+	return resp, err
+}
+
 func (r *Runner) call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	if t, ok := r.Impl.(TimedImplementation); ok && r.Timeout > 0 {
+		return t.CallWithin(ctx, req, r.Timeout)
+	}
 	cctx, cancel := r.deadline(ctx)
 	defer cancel()
 	return r.Impl.Call(cctx, req)

@@ -29,16 +29,18 @@ import (
 // restart and Close kill the whole group, and so does the child's exit, so
 // that nothing it started outlives it; once it has exited, its stdout is read
 // for at most a short grace period more. The child's stderr is captured,
-// bounded to its last StderrMax bytes, and attached to every failure. When
-// the child dies, the requests in flight fail with outcome crash and the next
-// Call starts a new child, as long as the restart budget lasts. When it loses
-// step with the protocol (a line that is not an answer, an id that matches no
-// request in flight, a line over MaxLine), the requests in flight fail with
-// outcome protocol and the child is killed, to be restarted the same way. When a request's context expires, the oldest request
-// in flight is the one a sequential child is stuck on: it fails with outcome
-// timeout and the child is restarted. The others fail with a *CallError
-// marked Retry, which the Runner sends again (up to three times) with a fresh
-// deadline.
+// bounded to its last StderrMax bytes, and attached to every failure.
+//
+// The oldest request in flight is the one a sequential child works on. When
+// the child dies, that request fails with outcome crash; when a request's
+// context expires and it is the oldest, it fails with outcome timeout and
+// the child is killed. Either way the other requests in flight fail with a
+// *CallError marked Retry, which the Runner sends again (up to three times)
+// with a fresh deadline, and the next Call starts a new child, as long as
+// the restart budget lasts. When the child loses step with the protocol (a
+// line that is not an answer, an id that matches no request in flight, a
+// line over MaxLine), every request in flight fails with outcome protocol
+// and the child is killed, to be restarted the same way.
 type Stdio struct {
 	Command   []string // program and arguments
 	Dir       string   // working directory; "" for the current one
@@ -47,6 +49,9 @@ type Stdio struct {
 	Restarts  int      // restart budget: how many new children after the first; 0 for none
 	StderrMax int      // bytes of stderr kept; 0 for 64 KiB
 	Grease    bool     // add an unknown member to every request (PROTO-FRAME-005)
+	// StartTimeout bounds the hello a restarted child must answer before a
+	// request is sent to it; 0 for DefaultStartTimeout.
+	StartTimeout time.Duration
 
 	budget   // each answer's share of the run's memory budget
 	mu       sync.Mutex
@@ -58,6 +63,10 @@ type Stdio struct {
 
 // DefaultRestarts is the restart budget of NewStdio.
 const DefaultRestarts = 10
+
+// DefaultStartTimeout is how long a restarted child may take to answer
+// hello.
+const DefaultStartTimeout = 10 * time.Second
 
 // NewStdio returns a stdio transport for the command with default limits.
 func NewStdio(command ...string) *Stdio {
@@ -99,12 +108,24 @@ func (s *Stdio) Stderr() string {
 
 // Call sends req to the child and waits for its answer or for ctx.
 func (s *Stdio) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	return s.CallWithin(ctx, req, 0)
+}
+
+// CallWithin is Call with a time limit (0 for none) that starts once the
+// request can be sent: after the restart of a child that died, and its
+// hello, which is bounded by StartTimeout instead.
+func (s *Stdio) CallWithin(ctx context.Context, req protocol.Request, limit time.Duration) (protocol.Response, error) {
 	for attempt := 0; ; attempt++ {
-		c, err := s.child()
+		c, err := s.child(ctx)
 		if err != nil {
 			return protocol.Response{}, err
 		}
-		a := c.call(ctx, req)
+		cctx, cancel := ctx, context.CancelFunc(func() {})
+		if limit > 0 {
+			cctx, cancel = context.WithTimeout(ctx, limit)
+		}
+		a := c.call(cctx, req)
+		cancel()
 		if a.retry && attempt < 3 {
 			continue // the child was gone before the request was queued
 		}
@@ -137,8 +158,10 @@ func (s *Stdio) Close() error {
 }
 
 // child returns the running child, starting one if there is none or the last
-// one died.
-func (s *Stdio) child() (*child, error) {
+// one died. A restarted child is handed out once it has answered hello
+// (any answer will do, an error too), within StartTimeout: the first child's
+// hello is the caller's (Connect), and counted as the caller says.
+func (s *Stdio) child(ctx context.Context) (*child, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -165,6 +188,19 @@ func (s *Stdio) child() (*child, error) {
 	}
 	s.started++
 	s.cur = c
+	if s.started > 1 {
+		hctx, cancel := context.WithTimeout(ctx, cmp.Or(s.StartTimeout, DefaultStartTimeout))
+		a := c.call(hctx, protocol.HelloRequest())
+		cancel()
+		if a.err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			o, msg, _ := classify(a.err)
+			c.kill("it did not answer hello after a restart")
+			return nil, &CallError{Outcome: o, Msg: "not sent: the restarted implementation did not answer hello within " + cmp.Or(s.StartTimeout, DefaultStartTimeout).String() + ": " + msg, Stderr: c.stderr.String()}
+		}
+	}
 	return c, nil
 }
 
@@ -425,15 +461,26 @@ func (c *child) reap() {
 	defer c.mu.Unlock()
 	c.gone = true
 	n := len(c.pending)
+	oldest := int64(-1)
+	for key := range c.pending {
+		if oldest < 0 || key < oldest {
+			oldest = key
+		}
+	}
 	for key, ch := range c.pending {
-		if c.killFor != "" {
+		switch {
+		case c.killFor != "":
 			// Not this request's fault: the runner sends it again, with a
 			// fresh deadline.
 			ch <- answer{err: &CallError{Outcome: Crash, Msg: "the implementation was stopped (" + c.killFor + ") while this request was in flight", Retry: true}}
-		} else {
+		case key != oldest:
+			// A sequential child dies on the oldest request it has not
+			// answered: this one only waited behind it, and is sent again.
+			ch <- answer{err: &CallError{Outcome: Crash, Msg: fmt.Sprintf("the implementation died (%s) while an older request was unanswered", status), Retry: true, Stderr: c.stderr.String()}}
+		default:
 			msg := fmt.Sprintf("the implementation died (%s) before answering", status)
 			if n > 1 {
-				msg += fmt.Sprintf("; %d requests were in flight", n)
+				msg += fmt.Sprintf("; %d requests were in flight, this one the oldest unanswered (the one a sequential implementation works on); the others were sent again", n)
 			}
 			ch <- answer{err: &CallError{Outcome: Crash, Msg: msg, Stderr: c.stderr.String()}}
 		}

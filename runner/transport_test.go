@@ -186,13 +186,87 @@ func TestStdioCommandNotFound(t *testing.T) {
 	}
 }
 
+// A child that dies with two requests in flight, both read and neither
+// answered, is charged with one crash: the oldest request's, the one a
+// sequential child works on. The other is sent again by Runner.Call, to
+// the restarted child, and passes.
+func TestStdioCrashBlamesTheOldest(t *testing.T) {
+	s := fakeStdio(fakeimpl.CrashHolding, fakeimpl.EnvFile+"="+filepath.Join(t.TempDir(), "crashed"))
+	defer s.Close()
+	r := &Runner{Impl: s, Timeout: time.Minute}
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range errs {
+		wg.Go(func() {
+			_, errs[i] = r.Call(context.Background(), protocol.Request{ID: protocol.IntID(int64(i)), Op: "echo.echo", Input: json.RawMessage(`{"text":"a"}`)})
+		})
+	}
+	wg.Wait()
+	crashed := 0
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		crashed++
+		if o, detail, _ := classify(err); o != Crash || !strings.Contains(detail, "2 requests were in flight, this one the oldest") {
+			t.Errorf("request %d: %s (%s), want a crash naming it the oldest of 2", i, o, detail)
+		}
+	}
+	if crashed != 1 {
+		t.Errorf("%d requests crashed, want 1: %v", crashed, errs)
+	}
+}
+
+// A child restarted after a crash that takes longer to start than a
+// request may take is not charged with a timeout for its start-up: the
+// request's limit runs from its hello answer, which StartTimeout bounds.
+func TestStdioRestartStartUpNotCharged(t *testing.T) {
+	const limit = 500 * time.Millisecond
+	s := fakeStdio(fakeimpl.CrashOnce, fakeimpl.EnvN+"=2", fakeimpl.EnvFile+"="+filepath.Join(t.TempDir(), "crashed"),
+		fakeimpl.EnvRestartDelay+"="+(4*limit).String())
+	s.StartTimeout = time.Minute
+	defer s.Close()
+	if _, err := Connect(context.Background(), s); err != nil { // the first child, request 1
+		t.Fatal(err)
+	}
+	r := &Runner{Impl: s, Timeout: limit}
+	echo := func(id int64) error {
+		_, err := r.Call(context.Background(), protocol.Request{ID: protocol.IntID(id), Op: "echo.echo", Input: json.RawMessage(`{"text":"a"}`)})
+		return err
+	}
+	if err := echo(2); err == nil || !strings.Contains(err.Error(), "died") {
+		t.Fatalf("request 2 = %v, want the crash", err)
+	}
+	if err := echo(3); err != nil {
+		t.Errorf("request 3, to the child restarted slowly = %v, want its answer", err)
+	}
+	// A restarted child that does not answer hello within StartTimeout is
+	// a failure of the request that needed it, which is not sent.
+	s2 := fakeStdio(fakeimpl.CrashOnce, fakeimpl.EnvN+"=2", fakeimpl.EnvFile+"="+filepath.Join(t.TempDir(), "crashed"),
+		fakeimpl.EnvRestartDelay+"=1h")
+	s2.StartTimeout = limit
+	defer s2.Close()
+	r.Impl = s2
+	if _, err := Connect(context.Background(), s2); err != nil {
+		t.Fatal(err)
+	}
+	echo(2)
+	if err := echo(3); err == nil || !strings.Contains(err.Error(), "did not answer hello within 500ms") {
+		t.Errorf("request 3, to a restarted child that never starts = %v, want the hello named", err)
+	}
+}
+
 func TestStdioRestartBudget(t *testing.T) {
-	// Crash on every second request of each child, with no marker file: the
-	// child crashes again after every restart until the budget is spent.
-	s := fakeStdio(fakeimpl.CrashOnce, fakeimpl.EnvN+"=2", fakeimpl.EnvFile+"="+filepath.Join(t.TempDir(), "never", "x"))
+	// Crash on every third request of each child (hello, which a restarted
+	// child answers first, is its first), with no marker file: the child
+	// crashes again after every restart until the budget is spent.
+	s := fakeStdio(fakeimpl.CrashOnce, fakeimpl.EnvN+"=3", fakeimpl.EnvFile+"="+filepath.Join(t.TempDir(), "never", "x"))
 	s.Restarts = 2
 	defer s.Close()
 	ctx := context.Background()
+	if _, err := Connect(ctx, s); err != nil {
+		t.Fatal(err)
+	}
 	var outcomes []Outcome
 	for i := range 6 {
 		_, err := s.Call(ctx, protocol.Request{ID: protocol.IntID(int64(i)), Op: "echo.echo", Input: json.RawMessage(`{"text":"a"}`)})

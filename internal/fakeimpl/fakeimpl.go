@@ -28,6 +28,9 @@ const (
 	Env     = "CONFORM_FAKE_IMPL"
 	EnvN    = "CONFORM_FAKE_N"
 	EnvFile = "CONFORM_FAKE_FILE"
+	// EnvRestartDelay, a duration, is how long a mode takes to start when
+	// EnvFile exists: a slow start-up after a crash (a JVM's).
+	EnvRestartDelay = "CONFORM_FAKE_RESTART_DELAY"
 )
 
 // Modes.
@@ -48,6 +51,10 @@ const (
 	ErrorAnswer = "errorkind"   // answers {"internal":true} with error kind internal
 	Twice       = "twice"       // answers {"text":"b"} with an output naming a member twice
 	Many        = "many"        // answers {"huge":true} with an output of ManyValues JSON values
+	// CrashHolding reads two requests other than hello without answering
+	// them, then exits with status 3, once (EnvFile): both are in flight
+	// when it dies. It answers as Echo after that.
+	CrashHolding = "crashholding"
 )
 
 // ManyValues is the number of JSON values of Many's output: more than any
@@ -84,6 +91,11 @@ func Run(mode string, in io.Reader, out, errOut io.Writer) int {
 			io.WriteString(errOut, chunk)
 		}
 	}
+	if d, err := time.ParseDuration(os.Getenv(EnvRestartDelay)); err == nil {
+		if _, err := os.Stat(os.Getenv(EnvFile)); err == nil {
+			time.Sleep(d)
+		}
+	}
 	crashAt, _ := strconv.Atoi(os.Getenv(EnvN))
 	br := bufio.NewReaderSize(in, 1<<20)
 	w := bufio.NewWriter(out)
@@ -108,6 +120,18 @@ func Run(mode string, in io.Reader, out, errOut io.Writer) int {
 					os.WriteFile(f, nil, 0o644)
 					w.Flush()
 					fmt.Fprintln(errOut, "fake: boom on request", count)
+					return 3
+				}
+			}
+		}
+		if mode == CrashHolding && req.Op != "hello" {
+			if f := os.Getenv(EnvFile); f != "" {
+				if _, err := os.Stat(f); err != nil {
+					if held = append(held, req); len(held) < 2 {
+						continue
+					}
+					os.WriteFile(f, nil, 0o644)
+					fmt.Fprintln(errOut, "fake: boom holding two requests")
 					return 3
 				}
 			}

@@ -213,7 +213,7 @@ func (e *env) fuzz(args []string) int {
 		// no verdict, so a gate must not pass on it.
 		e.errorf("interrupted after %d inputs: the run did not finish, so finding nothing is no verdict", rep.Execs)
 		return ExitFailed
-	case rep.Execs-rep.Skipped <= 0:
+	case rep.Execs-rep.Skipped-rep.Inconclusive <= 0:
 		// Nothing was compared: a gate that judged nothing must not pass.
 		e.errorf("no input was judged: the oracle refused every input as a bad request or the implementation answered every op as unsupported")
 		return ExitFailed

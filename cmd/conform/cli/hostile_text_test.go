@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -37,8 +36,9 @@ func (hostile) Call(ctx context.Context, req protocol.Request) (protocol.Respons
 	if req.Op == "hello" {
 		return protocol.Response{ID: req.ID, Output: json.RawMessage(fmt.Sprintf(`{"protocol":1,"name":%s,"version":%s,"language":%s,"ops":["echo.echo"]}`, str, str, str))}, nil
 	}
-	id, _ := strconv.Atoi(string(req.ID))
-	switch id % 5 {
+	var in struct{ N int }
+	json.Unmarshal(req.Input, &in)
+	switch in.N % 5 {
 	case 1:
 		return protocol.Response{ID: req.ID, Error: &protocol.Error{Kind: "internal", Message: hostilePayload}}, nil
 	case 2:
@@ -71,7 +71,7 @@ func hostileTextDir(t *testing.T, n int) string {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, `{"id":"echo.echo/v%d","description":"echo %d","requirements":["PROTO-FRAME-001"],"input":{"text":"a"},"expect":{"output":{"text":"a"}}}`, i, i)
+		fmt.Fprintf(&b, `{"id":"echo.echo/v%d","description":"echo %d","requirements":["PROTO-FRAME-001"],"input":{"text":"a","n":%d},"expect":{"output":{"text":"a","n":%d}}}`, i, i, i, i)
 	}
 	b.WriteString("]}")
 	dir := t.TempDir()

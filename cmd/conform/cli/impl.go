@@ -74,6 +74,7 @@ func (f *implFlags) build() (runner.Implementation, string, error) {
 		}
 		s := runner.NewStdio(argv...)
 		s.MaxLine, s.Restarts, s.Grease = f.maxLine, f.restarts, !f.noGrease
+		s.StartTimeout = max(f.timeout, time.Second) // as the first start's hello (connect)
 		return s, "stdio: " + f.stdio, nil
 	case f.http != "":
 		if !strings.HasPrefix(f.http, "http://") && !strings.HasPrefix(f.http, "https://") {

@@ -124,6 +124,20 @@ func (c *countingImpl) Call(ctx context.Context, req protocol.Request) (protocol
 	return resp, err
 }
 
+// CallWithin passes the per-request limit on to a
+// runner.TimedImplementation, and applies it itself to any other.
+func (c *countingImpl) CallWithin(ctx context.Context, req protocol.Request, limit time.Duration) (protocol.Response, error) {
+	t, ok := c.Implementation.(runner.TimedImplementation)
+	if !ok {
+		cctx, cancel := context.WithTimeout(ctx, limit)
+		defer cancel()
+		return c.Call(cctx, req)
+	}
+	resp, err := t.CallWithin(ctx, req, limit)
+	c.p.n.Add(1)
+	return resp, err
+}
+
 // SetInflight passes the run's number of requests in flight on to a
 // runner.Budgeted implementation.
 func (c *countingImpl) SetInflight(n int) {
