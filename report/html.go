@@ -16,6 +16,7 @@ import (
 	"html/template"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/conform-suite/conform/internal/safetext"
@@ -68,6 +69,7 @@ func rank(state string) int {
 type column struct {
 	Label, Detail, Profile, Files string
 	Passed                        bool
+	Missing                       string // the shards of its split that no report given holds
 	results                       map[string]*runner.Result
 	Totals                        map[string]int
 	shards                        map[string]bool // the shards of its reports, "i/n"
@@ -86,6 +88,31 @@ func (c *column) takes(shard string) bool {
 		}
 	}
 	return true
+}
+
+// missing names the shards of c's split that no report of c holds
+// ("shard 2/3 and 3/3"), or "" when c is a whole run or every shard is
+// there: a column of some shards only must not read as the whole run.
+func (c *column) missing() string {
+	var n int
+	for s := range c.shards {
+		if _, m, ok := strings.Cut(s, "/"); ok {
+			n, _ = strconv.Atoi(m)
+		}
+	}
+	var gone []string
+	for i := 1; i <= n; i++ {
+		if s := fmt.Sprintf("%d/%d", i, n); !c.shards[s] {
+			gone = append(gone, s)
+		}
+	}
+	switch len(gone) {
+	case 0:
+		return ""
+	case 1:
+		return "shard " + gone[0] + " not given"
+	}
+	return "shards " + strings.Join(gone[:len(gone)-1], ", ") + " and " + gone[len(gone)-1] + " not given"
 }
 
 // Cell is one requirement of one op for one implementation.
@@ -219,6 +246,9 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 			}
 			c.results[res.Vector.ID] = res
 		}
+	}
+	for _, c := range p.Columns {
+		c.Missing = c.missing()
 	}
 	p.Digests = slices.Sorted(func(yield func(string) bool) {
 		for d := range digests {

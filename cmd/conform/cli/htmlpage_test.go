@@ -107,4 +107,28 @@ func TestReportHTMLRunsAndShards(t *testing.T) {
 			t.Errorf("%s: the page has no rows", tt.name)
 		}
 	}
+	// Some shards of a split only: the column says which are missing, and
+	// its verdict is not "passed".
+	for _, tt := range []struct {
+		reports []string
+		want    string
+	}{
+		{[]string{s1}, "shard 2/2 not given"},
+		{[]string{other}, "shards 2/3 and 3/3 not given"},
+		{[]string{s1, s2}, ""},
+		{[]string{a}, ""},
+	} {
+		page := filepath.Join(dir, "page.html")
+		if code, _, stderr := conform(t, "", append([]string{"report", "--html", page}, tt.reports...)...); code != ExitOK {
+			t.Fatalf("conform report --html: exit %d\n%s", code, stderr)
+		}
+		data, _ := os.ReadFile(page)
+		incomplete := strings.Contains(string(data), "verdict: incomplete")
+		if tt.want != "" && (!strings.Contains(string(data), tt.want) || !incomplete || strings.Contains(string(data), "verdict: passed")) {
+			t.Errorf("%v: the page does not say %q with an incomplete verdict", tt.reports, tt.want)
+		}
+		if tt.want == "" && (incomplete || strings.Contains(string(data), "not given")) {
+			t.Errorf("%v: a whole run is called incomplete", tt.reports)
+		}
+	}
 }
