@@ -129,8 +129,8 @@ type Stats struct {
 	Skipped   int // inputs the oracle refused as bad requests, or of an op the implementation does not offer
 	// Inconclusive counts the inputs in flight each time they were sent
 	// when the implementation was stopped for another input's hang or
-	// crash, and the crashes and hangs pinned on an input that, sent again
-	// alone, did not cause them: neither findings nor agreements.
+	// crash, even when sent again alone (after its restart budget was
+	// spent, say): neither findings nor agreements.
 	Inconclusive int
 	Elapsed      time.Duration //
 	Count        int           // the run's bounds, copied from Config
@@ -391,7 +391,7 @@ type caseRun struct {
 // finding, shrunk while the implementation is alive.
 func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 	e.stats.Execs++
-	o := c.o
+	o := e.alone(ctx, c)
 	switch {
 	case o.unsupported:
 		e.unsupported[c.op] = true
@@ -413,10 +413,6 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 		}
 		key := e.key(c.op, o)
 		known := e.byKey[key]
-		if known == nil && !e.confirmed(ctx, c, o) {
-			e.stats.Inconclusive++
-			return
-		}
 		e.stats.Divergent++
 		alive := e.alive(ctx, c.op, o)
 		var f *Finding
@@ -758,20 +754,25 @@ func (e *engine) key(op string, o probe) string {
 	return o.sig
 }
 
-// confirmed reports whether a crash or a timeout, about to become a new
-// finding, is the input's own. With several requests in flight the runner
-// pins one on the oldest request unanswered, which is right for an
-// implementation that answers in order and at once; one that answers out
-// of order, or holds answers back in a buffer while it reads on (conform's
-// own serve --stdio does), may have died or hung on another. So the input
-// is sent again alone: a failure it does not cause again is inconclusive,
-// not a finding (the input that does cause it is found in its turn).
-// Other findings are answers, and always the input's own.
-func (e *engine) confirmed(ctx context.Context, c *caseRun, o probe) bool {
-	if o.class != ClassCrash && o.class != ClassTimeout || e.cfg.Parallel <= 1 {
-		return true
+// alone returns the outcome of case c, sent again alone (record runs when
+// no other request is in flight) where the outcome with others in flight
+// may be another input's: an input failed by others each time it was sent
+// (inconclusive), and a crash or a hang that would be a new finding. The
+// runner pins a crash or a hang on the oldest request unanswered, which is
+// right for an implementation that answers in order and at once; one that
+// answers out of order, or holds answers back in a buffer while it reads
+// on (conform's own serve --stdio does), may have died or hung on another.
+// Answers are always the input's own, and a known crash or hang only adds
+// a hit: neither is sent again.
+func (e *engine) alone(ctx context.Context, c *caseRun) probe {
+	o := c.o
+	if e.cfg.Parallel <= 1 {
+		return o
 	}
-	return e.check(ctx, c.op, c.data).sig == o.sig
+	if o.inconclusive || (o.class == ClassCrash || o.class == ClassTimeout) && e.byKey[e.key(c.op, o)] == nil {
+		return e.check(ctx, c.op, c.data)
+	}
+	return o
 }
 
 // alive reports whether the implementation still answers after an outcome
