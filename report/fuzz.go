@@ -36,7 +36,7 @@ func Fuzz(w io.Writer, run FuzzRun) {
 	fmt.Fprintf(w, "fuzzed %s with seed %d: %d ops, %d executions in %s (%.0f/s), %d more shrinking",
 		transport, seed, len(rep.Ops), rep.Execs, rep.Elapsed.Round(time.Millisecond), rep.Rate(), rep.Shrinks)
 	if rep.Skipped > 0 {
-		fmt.Fprintf(w, ", %d inputs the oracle refused as bad requests", rep.Skipped)
+		fmt.Fprintf(w, ", %d inputs skipped (the oracle refused them as bad requests, or the implementation does not offer their op)", rep.Skipped)
 	}
 	if rep.Inconclusive > 0 {
 		fmt.Fprintf(w, ", %d inputs inconclusive (in flight each time another input hung or crashed the implementation)", rep.Inconclusive)
