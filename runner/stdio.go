@@ -198,7 +198,7 @@ func (s *Stdio) child(ctx context.Context) (*child, error) {
 			}
 			o, msg, _ := classify(a.err)
 			c.kill("it did not answer hello after a restart")
-			return nil, &CallError{Outcome: o, Msg: "not sent: the restarted implementation did not answer hello within " + cmp.Or(s.StartTimeout, DefaultStartTimeout).String() + ": " + msg, Stderr: c.stderr.String()}
+			return nil, &CallError{Outcome: o, Msg: "not sent: the restarted implementation did not answer hello (it has " + cmp.Or(s.StartTimeout, DefaultStartTimeout).String() + " to): " + msg, Stderr: c.stderr.String()}
 		}
 	}
 	return c, nil

@@ -251,7 +251,7 @@ func TestStdioRestartStartUpNotCharged(t *testing.T) {
 		t.Fatal(err)
 	}
 	echo(2)
-	if err := echo(3); err == nil || !strings.Contains(err.Error(), "did not answer hello within 500ms") {
+	if err := echo(3); err == nil || !strings.Contains(err.Error(), "did not answer hello (it has 500ms to)") {
 		t.Errorf("request 3, to a restarted child that never starts = %v, want the hello named", err)
 	}
 }
