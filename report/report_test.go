@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conform-suite/conform/fuzz"
 	"github.com/conform-suite/conform/internal/fixture"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
@@ -197,5 +198,31 @@ func TestShortenStrings(t *testing.T) {
 	}
 	if got := shortenStrings(`{"a":"short","b":[1,2]}`, 40); got != `{"a":"short","b":[1,2]}` {
 		t.Errorf("a line without long strings became %s", got)
+	}
+}
+
+// TestFuzzSummaryCounts: the summary's first line says how many inputs
+// were skipped and how many stayed inconclusive, and only when some were.
+func TestFuzzSummaryCounts(t *testing.T) {
+	for _, tt := range []struct {
+		stats      fuzz.Stats
+		want, lack []string
+	}{
+		{fuzz.Stats{Execs: 10, Skipped: 2, Inconclusive: 3}, []string{", 2 inputs skipped", ", 3 inputs inconclusive (in flight each time another input hung or crashed the implementation)"}, nil},
+		{fuzz.Stats{Execs: 10}, nil, []string{"skipped", "inconclusive"}},
+	} {
+		var b strings.Builder
+		Fuzz(&b, FuzzRun{Report: &fuzz.Report{Stats: tt.stats}, Seed: 1, Transport: "stdio: x"})
+		first, _, _ := strings.Cut(b.String(), "\n")
+		for _, w := range tt.want {
+			if !strings.Contains(first, w) {
+				t.Errorf("%+v: the first line lacks %q: %s", tt.stats, w, first)
+			}
+		}
+		for _, w := range tt.lack {
+			if strings.Contains(first, w) {
+				t.Errorf("%+v: the first line says %q: %s", tt.stats, w, first)
+			}
+		}
 	}
 }
