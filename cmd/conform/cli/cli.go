@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/conform-suite/conform/internal/safetext"
@@ -130,6 +131,9 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 	case "version", "--version":
 		return e.version(args[1:])
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[0] == "help" && args[1] != "help" && slices.Contains(commands, args[1]) {
+			return MainIO([]string{args[1], "-h"}, stdin, stdout, stderr) // conform help run: run's own help
+		}
 		fmt.Fprint(stdout, usage)
 		return ExitOK
 	default:

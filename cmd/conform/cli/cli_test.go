@@ -106,6 +106,13 @@ func TestHelp(t *testing.T) {
 			t.Errorf("conform %q = exit %d, output %q; want exit 0 and a usage text", args, code, stdout+stderr)
 		}
 	}
+	// conform help COMMAND is that command's own help.
+	for _, cmd := range []string{"run", "features", "profile", "version"} {
+		code, stdout, _ := conform(t, "", "help", cmd)
+		if code != ExitOK || !strings.HasPrefix(stdout, "Usage: conform "+cmd+" ") {
+			t.Errorf("conform help %s = exit %d, output beginning %.60q; want %s's own help", cmd, code, stdout, cmd)
+		}
+	}
 }
 
 func TestRunFakes(t *testing.T) {
