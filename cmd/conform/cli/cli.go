@@ -45,7 +45,7 @@ Usage:
   conform help                   show this help
 
 Point conform at an implementation with --stdio "CMD", --http URL or --spawn "CMD".
-Run 'conform COMMAND -h' for the flags of a command.
+Run 'conform help COMMAND' (or 'conform COMMAND -h') for the flags of a command.
 
 Exit codes: 0 all judged passed, 1 some failed or nothing was judged (every vector
 skipped) or the run was interrupted, 2 usage error or an implementation that
