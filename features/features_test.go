@@ -420,13 +420,13 @@ func fakes() *selfTest {
 		Fake:   []string{os.Args[0]},
 		Corpus: fakeimpl.Corpus(),
 		Env: func(mode, crashAt, marker string) []string {
-			env := []string{fakeimpl.Env + "=" + mode}
+			env := []string{fakeimpl.Env + "=" + mode, fakeimpl.EnvFile + "=" + marker}
 			if crashAt != "" {
-				env = append(env, fakeimpl.EnvN+"="+crashAt, fakeimpl.EnvFile+"="+marker)
+				env = append(env, fakeimpl.EnvN+"="+crashAt)
 			}
 			return env
 		},
-		Concurrent: []string{fakeimpl.Reverse},
+		Concurrent: []string{fakeimpl.Reverse, fakeimpl.CrashHolding},
 	}
 }
 

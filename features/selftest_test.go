@@ -40,7 +40,8 @@ type selfTest struct {
 	Fake []string
 	// Env returns the environment entries that make Fake play mode; when
 	// crashAt is not empty, the fake crashes on its crashAt-th request,
-	// once, recording the crash in the file marker.
+	// once, recording the crash in the file marker (which a mode that
+	// crashes once by itself uses too).
 	Env func(mode, crashAt, marker string) []string
 	// Corpus is the vector corpus every mode is judged on: a correct mode
 	// passes it whole, a faulty one fails the vectors that trigger its
@@ -104,6 +105,7 @@ func registerSelfTest(sc *godog.ScenarioContext, scen *scenario, st *selfTest) {
 	sc.Step(`^the runner runs a vector whose expected output for `+q+` = `+q+` is its input$`, s.runChoice)
 	sc.Step(`^the outcome of `+q+` is `+q+`$`, s.outcomeOf)
 	sc.Step(`^every outcome is `+q+`$`, s.everyOutcome)
+	sc.Step(`^exactly (\d+) outcomes? (?:is|are) `+q+`$`, s.countOutcomes)
 	sc.Step(`^its outcome is `+q+`$`, s.everyOutcome)
 	sc.Step(`^no vector is run$`, func() error { return s.ranVectors(0) })
 	sc.Step(`^the run completes$`, func() error {
@@ -154,12 +156,9 @@ func (s *selfRun) fakeCorpus() ([]*vectors.Vector, error) {
 // is the request on which it crashes, once.
 func (s *selfRun) fake(mode, crashAt string) error {
 	st := runner.NewStdio(s.st.Fake...)
-	marker := ""
-	if crashAt != "" {
-		marker = filepath.Join(os.TempDir(), fmt.Sprintf("conform-fake-%d-%d", os.Getpid(), fakeRuns.Add(1)))
-		os.Remove(marker)
-		s.marker = marker
-	}
+	marker := filepath.Join(os.TempDir(), fmt.Sprintf("conform-fake-%d-%d", os.Getpid(), fakeRuns.Add(1)))
+	os.Remove(marker)
+	s.marker = marker
 	st.Env = append(os.Environ(), s.st.Env(mode, crashAt, marker)...)
 	s.impl, s.stdio, s.parallel = st, st, 1
 	if slices.Contains(s.st.Concurrent, mode) {
@@ -307,6 +306,20 @@ func (s *selfRun) everyOutcome(want string) error {
 		if string(res.Outcome) != want {
 			return s.selfFailf("the outcome of %s is %s (%s), want %s", res.Vector.ID, res.Outcome, res.Detail, want)
 		}
+	}
+	return nil
+}
+
+// countOutcomes checks that exactly n results have outcome want.
+func (s *selfRun) countOutcomes(n int, want string) error {
+	var got []string
+	for _, res := range s.results {
+		if string(res.Outcome) == want {
+			got = append(got, res.Vector.ID+" ("+res.Detail+")")
+		}
+	}
+	if len(got) != n {
+		return s.selfFailf("%d outcomes are %s, want %d: %s", len(got), want, n, strings.Join(got, "; "))
 	}
 	return nil
 }

@@ -23,6 +23,13 @@ Feature: The runner: Stdio, HTTP and time limits
     And the outcome of "echo.echo/after-all" is "pass"
     And the exit code is 1
 
+  @PROTO-STDIO-004
+  Scenario: A crash with several requests in flight is pinned on the oldest, and the others are sent again
+    Given the fake implementation "crashholding"
+    When the runner runs every vector
+    Then exactly 1 outcome is "crash"
+    And the exit code is 1
+
   @PROTO-TIME-001
   Scenario: A hanging request times out, and the others still pass
     Given the fake implementation "hang"
