@@ -344,7 +344,6 @@ func (r *Runner) runBatch(ctx context.Context, b Batcher, vs []*vectors.Vector, 
 	}
 }
 
-// call sends one request under the per-request deadline.
 // Call sends req to the implementation under the per-request deadline. A
 // request that failed through no fault of its own (a *CallError marked
 // Retry: it waited behind one that hung, or was in flight when the
@@ -363,6 +362,8 @@ func (r *Runner) Call(ctx context.Context, req protocol.Request) (protocol.Respo
 	return resp, err
 }
 
+// call sends one request under the per-request deadline: the
+// implementation's own (CallWithin) when it applies one.
 func (r *Runner) call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	if t, ok := r.Impl.(TimedImplementation); ok && r.Timeout > 0 {
 		return t.CallWithin(ctx, req, r.Timeout)

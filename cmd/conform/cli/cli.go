@@ -59,12 +59,11 @@ type env struct {
 	stdout, stderr io.Writer
 }
 
-// errorf, hintf and infof print one line to stderr; what they say may
-// quote an implementation's words, so the line is rendered with
-// safetext.Text: no control character or newline of theirs reaches the
-// terminal.
-// errorf prints an error; an error of several lines (every problem of a
-// corpus, say) is a line each, the first maxErrorLines of them.
+// errorf, hintf and infof print to stderr; what they say may quote an
+// implementation's words, so each line is rendered with safetext.Text: no
+// control character or newline of theirs reaches the terminal. errorf
+// prints an error of several lines (every problem of a corpus, say) a line
+// each, the first maxErrorLines of them; the others print one line.
 func (e *env) errorf(format string, args ...any) {
 	lines := strings.Split(strings.TrimRight(fmt.Sprintf(format, args...), "\n"), "\n")
 	for i, l := range lines {
