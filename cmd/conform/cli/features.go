@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,15 +41,16 @@ example rows tagged @divergence:NAME are not run but reported as diverging
 The framing scenarios (protocol/) send raw lines: with --stdio to one process
 they share (each exchange ends with a hello request of id "conform-fence-N",
 so that every answer is read with the lines that caused it), and to a fresh
-process for the scenario that closes its input; with --http one POST per line. The scenario "End of
-input means exit" gives the process 5 seconds from its start to exit once
-its input ends; --exit-within sets another bound, for a runtime that is
-slow to start or a loaded machine.
+process for the scenario that closes its input; with --http one POST per
+line. The scenario "End of input means exit" gives the process 5 seconds
+from its start to exit once its input ends; --exit-within sets another
+bound, for a runtime that is slow to start or a loaded machine.
 
 Exit code 0 when some scenario was judged and every one judged passed; 1 when
 one failed (a codeless refusal under --require-codes, an unoffered op under
---require-ops) or none was judged (every one skipped); 2 on bad usage or an
-implementation that cannot be started.
+--require-ops) or none was judged (every one skipped); 2 on bad usage (paths
+and --tags that select no scenario too) or an implementation that cannot be
+started.
 `
 
 func (e *env) features(args []string) int {
@@ -140,6 +142,15 @@ func (e *env) features(args []string) int {
 	})
 	prog.done()
 	if status == features.StatusOptions {
+		return ExitUsage
+	}
+	if tally.Scenarios == 0 && (tags != "" || len(paths) > 0) {
+		sel := slices.Clone(paths)
+		if tags != "" {
+			sel = append(sel, "--tags "+tags)
+		}
+		e.errorf("no scenario matches the selection (%s)", strings.Join(sel, ", "))
+		e.hintf("a scenario is tagged with each requirement it exercises (@MARKER-STRIP-001), whole ids only; a path names a suite, a file or FILE:LINE of a scenario")
 		return ExitUsage
 	}
 	if msg := tally.NothingJudged(); msg != "" {

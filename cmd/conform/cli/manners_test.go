@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/conform-suite/conform/internal/fakeimpl"
 )
 
 // CLI manners: what a user who slips is told.
@@ -31,6 +33,27 @@ func TestCLIManners(t *testing.T) {
 		{[]string{"explain", "quote.parse/comment-ascii-at-limit", "--vectors", "/nonexistent"}, ExitUsage, []string{"--vectors /nonexistent: not a directory"}},
 		{[]string{"features", "nofile.feature", "--format", "bogus"}, ExitUsage, []string{`--format: unknown format "bogus"`}},
 		{[]string{"explain", "--", "--vectors"}, ExitUsage, []string{`no vector has the id "--vectors"`}},
+		// A value of a selection flag that selects nothing on its own is
+		// refused, though other values of the flag select something.
+		{[]string{"run", "--id", "quote.parse/*", "--id", "quote.prase/*"}, ExitUsage, []string{`--id "quote.prase/*": no vector id of the corpus matches this pattern`}},
+		{[]string{"list", "--tag", "astral", "--tag", "astrall"}, ExitUsage, []string{`--tag "astrall": no vector of the corpus has this tag (tags: ascii, astral,`}},
+		{[]string{"run", "--req", "QUOTE-LINK-002", "--req", "QUOTE-LNK-003"}, ExitUsage, []string{`--req "QUOTE-LNK-003": no vector of the corpus names this requirement`}},
+		{[]string{"run", "--req", "NOPE-"}, ExitUsage, []string{`--req "NOPE-": no vector of the corpus names this requirement`}},
+		{[]string{"run", "--parallel", "-1"}, ExitUsage, []string{"--parallel -1: give a positive number, or 0 for 4 per CPU"}},
+		{[]string{"run", "--batch", "0"}, ExitUsage, []string{"--batch 0: give a positive number"}},
+		// A choice no vector depends on would change nothing.
+		{[]string{"run", "--choice", "case=upper"}, ExitUsage, []string{"--choice case: no vector of the corpus depends on an implementation-defined choice"}},
+		// A selection of no scenario is bad usage, as an empty selection of vectors.
+		{[]string{"features", "--tags", "@marker"}, ExitUsage, []string{"no scenario matches the selection (--tags @marker)", "whole ids only"}},
+		{[]string{"features", "marker/strip.feature:3"}, ExitUsage, []string{"no scenario matches the selection (marker/strip.feature:3)"}},
+		{[]string{"features", "-h"}, ExitOK, []string{"--tags"}},
+		{[]string{"doctor", "-h"}, ExitOK, []string{"Usage: conform doctor"}},
+		{[]string{"serve", "-h"}, ExitOK, []string{"Usage: conform serve"}},
+		{[]string{"list", "-h"}, ExitOK, []string{"Usage: conform list"}},
+		{[]string{"export", "-h"}, ExitOK, []string{"Usage: conform export"}},
+		{[]string{"fuzzkit", "-h"}, ExitOK, []string{"Usage: conform fuzzkit"}},
+		{[]string{"report", "-h"}, ExitOK, []string{"Usage: conform report"}},
+		{[]string{"coverage", "-h"}, ExitOK, []string{"Usage: conform coverage"}},
 		// An implementation that never answers hello (here one that never
 		// reads) gets the hint that stdout must be flushed; the bound is the
 		// hello's own, one second at the least.
@@ -77,5 +100,31 @@ func TestErrorOfManyLines(t *testing.T) {
 	}
 	if lines[20] != "conform: error: … and 5 more" {
 		t.Errorf("last line = %q", lines[20])
+	}
+}
+
+// --choice names a choice some vector depends on and one of its values;
+// the value picks the output the vector is judged against.
+func TestChoiceFlag(t *testing.T) {
+	dir := echoDir(t)
+	vec := `{"op":"echo.echo","description":"Echo, by a choice.","vectors":[{"id":"echo.echo/by-choice","description":"echo by choice","requirements":["PROTO-FRAME-001"],"input":{"text":"a"},"expect":{"choice":"echo-case","outputs":{"same":{"text":"a"},"upper":{"text":"A"}}}}]}`
+	if err := os.WriteFile(filepath.Join(dir, "echo", "choice.json"), []byte(vec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	impl := self(t, fakeimpl.Echo)
+	for _, tt := range []struct {
+		choice string
+		code   int
+		want   string
+	}{
+		{"echo-case=same", ExitOK, "1 passed, 0 failed"},
+		{"echo-case=upper", ExitFailed, "0 passed, 1 failed"},
+		{"echo-case=lower", ExitUsage, "--choice echo-case=lower: no vector of the corpus has an output for this value (values: same, upper)"},
+		{"case=same", ExitUsage, "--choice case: no vector of the corpus depends on this choice (choices: echo-case)"},
+	} {
+		code, stdout, stderr := conform(t, "", "run", "--vectors", dir, "--stdio", impl, "--id", "echo.echo/by-choice", "--choice", tt.choice)
+		if code != tt.code || !strings.Contains(stdout+stderr, tt.want) {
+			t.Errorf("run --choice %s = exit %d, want %d and %q in\n%s%s", tt.choice, code, tt.code, tt.want, stdout, stderr)
+		}
 	}
 }

@@ -65,7 +65,36 @@ func (e *env) selection(f *selectFlags) (*vectors.Corpus, []*vectors.Vector, boo
 		e.errorf("%v", err)
 		return nil, nil, false
 	}
+	if err := checkPicks(corpus, f); err != nil {
+		e.errorf("%v", err)
+		return nil, nil, false
+	}
 	return corpus, sel.Select(corpus.Vectors()), true
+}
+
+// checkPicks refuses an --id, --tag or --req that selects no vector of the
+// corpus on its own: like a misspelt op, it would be dropped without a
+// word from a selection that other values of its flag fill.
+func checkPicks(corpus *vectors.Corpus, f *selectFlags) error {
+	vs := corpus.Vectors()
+	picks := []struct {
+		flag, what string
+		values     []string
+		sel        func(string) runner.Selection
+	}{
+		{"--id", "no vector id of the corpus matches this pattern", f.ids, func(g string) runner.Selection { return runner.Selection{IDs: []string{g}} }},
+		{"--tag", "no vector of the corpus has this tag (tags: " + strings.Join(tagsOf(vs), ", ") + ")", f.tags, func(t string) runner.Selection { return runner.Selection{Tags: []string{t}} }},
+		{"--req", "no vector of the corpus names this requirement (conform coverage lists each requirement with its vectors and scenarios)", f.reqs, func(r string) runner.Selection { return runner.Selection{Requirements: []string{r}} }},
+	}
+	for _, p := range picks {
+		for _, v := range p.values {
+			sel := p.sel(v)
+			if !slices.ContainsFunc(vs, sel.Matches) {
+				return fmt.Errorf("%s %q: %s", p.flag, v, p.what)
+			}
+		}
+	}
+	return nil
 }
 
 // checkNames refuses a --suite or an op that names nothing in the corpus: a
@@ -89,6 +118,17 @@ func checkNames(corpus *vectors.Corpus, suites, ops []string, opFlag string) err
 		}
 	}
 	return nil
+}
+
+// tagsOf lists the tags of vs, sorted, each once.
+func tagsOf(vs []*vectors.Vector) []string {
+	seen := map[string]bool{}
+	for _, v := range vs {
+		for _, t := range v.Tags {
+			seen[t] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }
 
 const runHead = `Usage: conform run [flags]
@@ -157,6 +197,14 @@ func (e *env) run(args []string) int {
 		e.errorf("--profile: %v", err)
 		return ExitUsage
 	}
+	if parallel < 0 {
+		e.errorf("--parallel %d: give a positive number, or 0 for 4 per CPU", parallel)
+		return ExitUsage
+	}
+	if batch < 1 {
+		e.errorf("--batch %d: give a positive number (1 sends one vector per request)", batch)
+		return ExitUsage
+	}
 	exp, ok := e.readExpectations(expect)
 	if !ok {
 		return ExitUsage
@@ -167,6 +215,10 @@ func (e *env) run(args []string) int {
 	}
 	corpus, vs, ok := e.selection(&sel)
 	if !ok {
+		return ExitUsage
+	}
+	if err := checkChoices(corpus, override); err != nil {
+		e.errorf("%v", err)
 		return ExitUsage
 	}
 	if sel.profile != "" {
@@ -268,6 +320,36 @@ func (e *env) parseChoices(choices listFlag) (map[string]string, bool) {
 		override[k] = v
 	}
 	return override, true
+}
+
+// checkChoices refuses a --choice that no vector of the corpus depends on,
+// or a value none of them has an output for: a misspelt name would
+// otherwise change nothing and pass silently.
+func checkChoices(corpus *vectors.Corpus, override map[string]string) error {
+	values := map[string]map[string]bool{}
+	for _, v := range corpus.Vectors() {
+		if v.Expect.Choice == "" {
+			continue
+		}
+		if values[v.Expect.Choice] == nil {
+			values[v.Expect.Choice] = map[string]bool{}
+		}
+		for value := range v.Expect.Outputs {
+			values[v.Expect.Choice][value] = true
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(override)) {
+		known, ok := values[name]
+		switch {
+		case !ok && len(values) == 0:
+			return fmt.Errorf("--choice %s: no vector of the corpus depends on an implementation-defined choice", name)
+		case !ok:
+			return fmt.Errorf("--choice %s: no vector of the corpus depends on this choice (choices: %s)", name, strings.Join(slices.Sorted(maps.Keys(values)), ", "))
+		case !known[override[name]]:
+			return fmt.Errorf("--choice %s=%s: no vector of the corpus has an output for this value (values: %s)", name, override[name], strings.Join(slices.Sorted(maps.Keys(known)), ", "))
+		}
+	}
+	return nil
 }
 
 // mergeChoices returns the choices hello declares with override applied,
