@@ -33,8 +33,11 @@ func Fuzz(w io.Writer, run FuzzRun) {
 	if oracle != "" {
 		oracleLabel = "oracle:        "
 	}
-	fmt.Fprintf(w, "fuzzed %s with seed %d: %d ops, %d executions in %s (%.0f/s), %d more shrinking",
-		transport, seed, len(rep.Ops), rep.Execs, rep.Elapsed.Round(time.Millisecond), rep.Rate(), rep.Shrinks)
+	fmt.Fprintf(w, "fuzzed %s with seed %d: %d %s, %d %s in %s (%.0f/s)",
+		transport, seed, len(rep.Ops), plural(len(rep.Ops), "op", "ops"), rep.Execs, plural(rep.Execs, "execution", "executions"), rep.Elapsed.Round(time.Millisecond), rep.Rate())
+	if rep.Shrinks > 0 {
+		fmt.Fprintf(w, " and %d more while shrinking", rep.Shrinks)
+	}
 	if rep.Skipped > 0 {
 		fmt.Fprintf(w, ", %d inputs skipped (the oracle refused them as bad requests, or the implementation does not offer their op)", rep.Skipped)
 	}

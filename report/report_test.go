@@ -209,10 +209,11 @@ func TestFuzzSummaryCounts(t *testing.T) {
 		want, lack []string
 	}{
 		{fuzz.Stats{Execs: 10, Skipped: 2, Inconclusive: 3}, []string{", 2 inputs skipped", ", 3 inputs inconclusive (in flight each time another input hung or crashed the implementation)"}, nil},
-		{fuzz.Stats{Execs: 10}, nil, []string{"skipped", "inconclusive"}},
+		{fuzz.Stats{Execs: 10}, []string{": 1 op, 10 executions in"}, []string{"skipped", "inconclusive", "shrinking"}},
+		{fuzz.Stats{Execs: 1, Shrinks: 40}, []string{": 1 op, 1 execution in", "(0/s) and 40 more while shrinking"}, nil},
 	} {
 		var b strings.Builder
-		Fuzz(&b, FuzzRun{Report: &fuzz.Report{Stats: tt.stats}, Seed: 1, Transport: "stdio: x"})
+		Fuzz(&b, FuzzRun{Report: &fuzz.Report{Stats: tt.stats, Ops: []string{"quote.parse"}}, Seed: 1, Transport: "stdio: x"})
 		first, _, _ := strings.Cut(b.String(), "\n")
 		for _, w := range tt.want {
 			if !strings.Contains(first, w) {
