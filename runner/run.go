@@ -254,7 +254,58 @@ func (r *Runner) Run(ctx context.Context, vs []*vectors.Vector) []Result {
 	}
 	close(jobs)
 	wg.Wait()
+	if workers > 1 && batch == 1 {
+		r.recheckAlone(ctx, vs, results)
+	}
 	return results
+}
+
+// recheckAlone sends each vector whose result is a crash or a timeout
+// again, alone (nothing else in flight). With others in flight, the
+// transport pins a crash or a hang on the oldest request unanswered: right
+// for an implementation that answers in order and at once, wrong for one
+// that holds answers back in a buffer while it reads on (conform's own
+// serve --stdio does), which may have died or hung on a later request.
+// Sent alone, a vector that crashes or hangs again keeps that outcome. One
+// that does not takes the outcome it got alone when some vector of the run
+// did crash (or hang) alone: the crash has a culprit, and it was not this
+// vector. Otherwise nothing explains the crash but this vector, and it
+// stays, its detail saying what happened when it was sent alone.
+func (r *Runner) recheckAlone(ctx context.Context, vs []*vectors.Vector, results []Result) {
+	var again []int
+	for i := range results {
+		if o := results[i].Outcome; o == Crash || o == Timeout {
+			again = append(again, i)
+		}
+	}
+	alone := make(map[int]Result, len(again))
+	culprit := map[Outcome]bool{}
+	for _, i := range again {
+		if ctx.Err() != nil {
+			return // an interrupted re-check changes nothing
+		}
+		res := r.RunOne(ctx, int64(i+1), vs[i])
+		switch res.Outcome {
+		case Interrupted:
+			return
+		case Crash, Timeout:
+			culprit[res.Outcome] = true
+			results[i] = res
+		default:
+			alone[i] = res
+		}
+	}
+	for _, i := range again {
+		res, ok := alone[i]
+		switch {
+		case !ok:
+		case culprit[results[i].Outcome]:
+			results[i] = res
+		default:
+			verb := map[Outcome]string{Crash: "crashed", Timeout: "hung"}[results[i].Outcome]
+			results[i].Detail += fmt.Sprintf("; sent again alone, it got outcome %s, but no vector of the run %s when sent alone, so the %s stays this vector's", res.Kind(), verb, results[i].Outcome)
+		}
+	}
 }
 
 // request builds the request for a vector; ok is false when the vector is

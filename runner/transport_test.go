@@ -476,3 +476,73 @@ func TestHTTPConnectionsCapped(t *testing.T) {
 		t.Errorf("%d connections open at once, want at most %d", most, protocol.DefaultMaxConns)
 	}
 }
+
+// blamer answers echo.echo, and fails the way a transport does when the
+// implementation died or hung with several requests in flight: the
+// vectors named in always crash (or hang) every time they are sent; those
+// in once fail so the first time only, as a vector charged with another's
+// crash does.
+type blamer struct {
+	outcome Outcome
+	always  map[string]bool
+	mu      sync.Mutex
+	once    map[string]bool
+}
+
+func (b *blamer) Call(_ context.Context, req protocol.Request) (protocol.Response, error) {
+	if req.Op != "echo.echo" { // hello: every op is offered
+		return protocol.Response{ID: req.ID, Error: &protocol.Error{Kind: protocol.KindUnsupported, Message: "no hello"}}, nil
+	}
+	var in struct{ Text string }
+	_ = json.Unmarshal(req.Input, &in)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.always[in.Text] || b.once[in.Text] {
+		delete(b.once, in.Text)
+		return protocol.Response{}, &CallError{Outcome: b.outcome, Msg: "the implementation gave up"}
+	}
+	return protocol.Response{ID: req.ID, Output: req.Input}, nil
+}
+
+func (b *blamer) Close() error { return nil }
+
+// With several requests in flight, a crash or a hang is charged to the
+// oldest request, which may not be the one that caused it; sent again
+// alone, each vector so charged gets its own outcome. When no vector
+// crashes alone, the crash is not dropped: it stays on the vector it was
+// charged to, which says so.
+func TestRunRechecksAlone(t *testing.T) {
+	for _, tt := range []struct {
+		name         string
+		outcome      Outcome
+		always, once []string
+		parallel     int
+		want         map[string]Outcome
+		detail       string // of the vector "plain"
+	}{
+		// "a" (vector plain) is charged with the crash of "z" (vector after-all).
+		{"crash with a culprit", Crash, []string{"z"}, []string{"a"}, 4, map[string]Outcome{"after-all": Crash}, ""},
+		{"hang with a culprit", Timeout, []string{"z"}, []string{"a"}, 4, map[string]Outcome{"after-all": Timeout}, ""},
+		// Nothing crashes alone: the crash stays where the transport put it.
+		{"crash without a culprit", Crash, nil, []string{"a"}, 4, map[string]Outcome{"plain": Crash},
+			"sent again alone, it got outcome pass, but no vector of the run crashed when sent alone, so the crash stays this vector's"},
+		{"hang without a culprit", Timeout, nil, []string{"a"}, 4, map[string]Outcome{"plain": Timeout}, "no vector of the run hung when sent alone"},
+		// One at a time, every request was alone already.
+		{"one at a time", Crash, []string{"z"}, []string{"a"}, 1, map[string]Outcome{"plain": Crash, "after-all": Crash}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := &blamer{outcome: tt.outcome, always: map[string]bool{}, once: map[string]bool{}}
+			for _, s := range tt.always {
+				b.always[s] = true
+			}
+			for _, s := range tt.once {
+				b.once[s] = true
+			}
+			got, _ := runFake(t, b, time.Minute, tt.parallel)
+			checkOutcomes(t, got, tt.want)
+			if d := got["plain"].Detail; !strings.Contains(d, tt.detail) || tt.detail == "" && strings.Contains(d, "alone") {
+				t.Errorf("plain: detail %q, want %q", d, tt.detail)
+			}
+		})
+	}
+}
