@@ -81,7 +81,7 @@ func (t Tally) Line() string {
 	if n := len(t.Diverging); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d diverging", n))
 	}
-	return fmt.Sprintf("%d scenarios (%s)", t.Scenarios, strings.Join(parts, ", "))
+	return fmt.Sprintf("%d %s (%s)", t.Scenarios, report.Plural(t.Scenarios, "scenario", "scenarios"), strings.Join(parts, ", "))
 }
 
 // NothingJudged says why no scenario was judged, or "" when some were.

@@ -156,7 +156,7 @@ func TestPrettyNamesNoStepDefinition(t *testing.T) {
 				t.Errorf("colors %v: the pretty report names a step definition (%q):\n%s", !noColors, bad, text)
 			}
 		}
-		if !strings.Contains(text, "# e.feature:3") || !strings.Contains(text, "1 scenarios (1 passed)") {
+		if !strings.Contains(text, "# e.feature:3") || !strings.Contains(text, "1 scenario (1 passed)") {
 			t.Errorf("colors %v: the pretty report lost the scenarios' locations:\n%s", !noColors, text)
 		}
 		if !strings.HasSuffix(text, "profile: spec\n") {

@@ -34,7 +34,7 @@ func Fuzz(w io.Writer, run FuzzRun) {
 		oracleLabel = "oracle:        "
 	}
 	fmt.Fprintf(w, "fuzzed %s with seed %d: %d %s, %d %s in %s (%.0f/s)",
-		transport, seed, len(rep.Ops), plural(len(rep.Ops), "op", "ops"), rep.Execs, plural(rep.Execs, "execution", "executions"), rep.Elapsed.Round(time.Millisecond), rep.Rate())
+		transport, seed, len(rep.Ops), Plural(len(rep.Ops), "op", "ops"), rep.Execs, Plural(rep.Execs, "execution", "executions"), rep.Elapsed.Round(time.Millisecond), rep.Rate())
 	if rep.Shrinks > 0 {
 		fmt.Fprintf(w, " and %d more while shrinking", rep.Shrinks)
 	}
@@ -65,7 +65,7 @@ func Fuzz(w io.Writer, run FuzzRun) {
 		}
 	}
 	for _, f := range rep.Findings {
-		fmt.Fprintf(w, "\n%s %s (%d hits, shrunk in %d runs)\n", f.Class, f.Op, f.Hits, f.ShrinkRuns)
+		fmt.Fprintf(w, "\n%s %s (%d %s, shrunk in %d %s)\n", f.Class, f.Op, f.Hits, Plural(f.Hits, "hit", "hits"), f.ShrinkRuns, Plural(f.ShrinkRuns, "run", "runs"))
 		fmt.Fprintf(w, "    signature:      %s\n", clipLine(f.Signature))
 		fmt.Fprintf(w, "    input:          %s\n", clipLine(string(f.Input)))
 		switch {
@@ -107,7 +107,7 @@ func Fuzz(w io.Writer, run FuzzRun) {
 		for _, k := range rep.Known {
 			n += k
 		}
-		fmt.Fprintf(w, "\nknown: %d divergent executions in %d %s that profile %s records (not findings)\n", n, len(rep.Known), plural(len(rep.Known), "class", "classes"), run.Profile)
+		fmt.Fprintf(w, "\nknown: %d divergent executions in %d %s that profile %s records (not findings)\n", n, len(rep.Known), Plural(len(rep.Known), "class", "classes"), run.Profile)
 		for _, sig := range slices.Sorted(maps.Keys(rep.Known)) {
 			fmt.Fprintf(w, "    %d × %s\n", rep.Known[sig], clipLine(sig))
 		}
@@ -116,8 +116,9 @@ func Fuzz(w io.Writer, run FuzzRun) {
 		fmt.Fprintln(w, "no divergences")
 		return
 	}
-	fmt.Fprintf(w, "\n%d findings (%d divergent executions), %d vector files written to %s, %d already there\n",
-		len(rep.Findings), rep.Divergent, written, dir, kept)
+	fmt.Fprintf(w, "\n%d %s (%d divergent %s), %d vector %s written to %s, %d already there\n",
+		len(rep.Findings), Plural(len(rep.Findings), "finding", "findings"), rep.Divergent, Plural(rep.Divergent, "execution", "executions"),
+		written, Plural(written, "file", "files"), dir, kept)
 	fmt.Fprintf(w, "replay: %s\n", run.Replay)
 	if oracle != "" {
 		fmt.Fprintln(w, "the vectors expect the reference's answers: each fails the implementation, which is off the specification there")

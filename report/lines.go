@@ -25,7 +25,7 @@ func profileDetail(r *runner.Report) string {
 			n++
 		}
 	}
-	return fmt.Sprintf("%d %s graded against the answers recorded for %s, the others against the specification", n, plural(n, "vector", "vectors"), name)
+	return fmt.Sprintf("%d %s graded against the answers recorded for %s, the others against the specification", n, Plural(n, "vector", "vectors"), name)
 }
 
 // codelessLine is the reports' line about codeless refusals, or "".
@@ -48,15 +48,16 @@ func codelessLine(r *runner.Report) string {
 func CodelessLine(passed, failed int) string {
 	var parts []string
 	if passed > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s passed without a code (PROTO-REJECT-002 allows it; --require-codes fails %s)", passed, plural(passed, "refusal", "refusals"), plural(passed, "it", "them")))
+		parts = append(parts, fmt.Sprintf("%d %s passed without a code (PROTO-REJECT-002 allows it; --require-codes fails %s)", passed, Plural(passed, "refusal", "refusals"), Plural(passed, "it", "them")))
 	}
 	if failed > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s without a code failed (--require-codes)", failed, plural(failed, "refusal", "refusals")))
+		parts = append(parts, fmt.Sprintf("%d %s without a code failed (--require-codes)", failed, Plural(failed, "refusal", "refusals")))
 	}
 	return strings.Join(parts, "; ")
 }
 
-func plural(n int, one, many string) string {
+// Plural returns one when n is 1, and many otherwise.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
@@ -88,7 +89,7 @@ type unsupportedOp struct {
 // line describes the op's unsupported results, ending with what
 // --require-ops does about them.
 func (u unsupportedOp) line() string {
-	s := fmt.Sprintf("%s: %d %s, ", u.op, u.n, plural(u.n, "vector", "vectors"))
+	s := fmt.Sprintf("%s: %d %s, ", u.op, u.n, Plural(u.n, "vector", "vectors"))
 	if u.listed {
 		s += "answered error kind unsupported"
 	} else {
@@ -97,7 +98,7 @@ func (u unsupportedOp) line() string {
 	if u.required {
 		return s + "; failed under --require-ops"
 	}
-	return s + "; not judged (--require-ops would fail " + plural(u.n, "it", "them") + ")"
+	return s + "; not judged (--require-ops would fail " + Plural(u.n, "it", "them") + ")"
 }
 
 // unsupportedOps gathers the unsupported results by op, in the order the

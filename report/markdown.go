@@ -83,7 +83,7 @@ func Markdown(w io.Writer, r *runner.Report) error {
 		if u.listed {
 			note = "answered error kind unsupported"
 		}
-		rows = append(rows, fmt.Sprintf("| %s (%d %s) | unsupported | | %s; failed under `--require-ops` |", mdSpan(u.op, true), u.n, plural(u.n, "vector", "vectors"), note))
+		rows = append(rows, fmt.Sprintf("| %s (%d %s) | unsupported | | %s; failed under `--require-ops` |", mdSpan(u.op, true), u.n, Plural(u.n, "vector", "vectors"), note))
 		required = true
 	}
 	for _, x := range r.Stale {

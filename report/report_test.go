@@ -15,6 +15,7 @@ import (
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/spec"
+	"github.com/conform-suite/conform/vectors"
 )
 
 // sampleReport has one result of every outcome, a stale entry and a spec.
@@ -225,5 +226,17 @@ func TestFuzzSummaryCounts(t *testing.T) {
 				t.Errorf("%+v: the first line says %q: %s", tt.stats, w, first)
 			}
 		}
+	}
+}
+
+// Counts of one are in the singular.
+func TestTextOneVector(t *testing.T) {
+	rep := &runner.Report{Results: []runner.Result{{Vector: &vectors.Vector{ID: "t/a", Op: "t.op"}, Outcome: runner.Pass}}}
+	var b strings.Builder
+	if err := Text(&b, rep, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "outcomes: 1 pass (conform , 1 vector, ") {
+		t.Errorf("the outcomes line of one vector is not singular:\n%s", b.String())
 	}
 }

@@ -67,7 +67,7 @@ func Text(w io.Writer, r *runner.Report, opt TextOptions) error {
 		fmt.Fprintf(&b, "STALE       %s (expectations line %d): names no vector; remove the entry\n\n", x.ID, x.Line)
 	}
 	if len(interrupted) > 0 {
-		fmt.Fprintf(&b, "INTERRUPTED %d %s not judged: %s\n\n", len(interrupted), plural(len(interrupted), "vector", "vectors"), listSome(interrupted, 5))
+		fmt.Fprintf(&b, "INTERRUPTED %d %s not judged: %s\n\n", len(interrupted), Plural(len(interrupted), "vector", "vectors"), listSome(interrupted, 5))
 	}
 	if codeless := r.CodelessResults(); len(codeless) > 0 {
 		b.WriteString("CODELESS    refusals without the code the vector expects:\n")
@@ -91,7 +91,7 @@ func Text(w io.Writer, r *runner.Report, opt TextOptions) error {
 		}
 	}
 	if len(parts) > 0 {
-		fmt.Fprintf(&b, "outcomes: %s (conform %s, %d vectors, %v)\n", strings.Join(parts, ", "), r.SuiteVersion, t.Total, roundDuration(r.Duration))
+		fmt.Fprintf(&b, "outcomes: %s (conform %s, %d %s, %v)\n", strings.Join(parts, ", "), r.SuiteVersion, t.Total, Plural(t.Total, "vector", "vectors"), roundDuration(r.Duration))
 	}
 	for _, l := range r.Conformance() {
 		if l.Tested+l.Unsupported > 0 {
@@ -135,7 +135,7 @@ func staleLine(t runner.Totals) string {
 	if t.Stale == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d stale expectation %s (%s no vector)", t.Stale, plural(t.Stale, "entry", "entries"), plural(t.Stale, "names", "name"))
+	return fmt.Sprintf("%d stale expectation %s (%s no vector)", t.Stale, Plural(t.Stale, "entry", "entries"), Plural(t.Stale, "names", "name"))
 }
 
 // listSome lists the first n ids and how many more there are.

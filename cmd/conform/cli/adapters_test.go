@@ -136,7 +136,7 @@ func TestExampleAdaptersFeatures(t *testing.T) {
 				t.Errorf("features --require-ops selref/selref.feature against the %s adapter = exit %d, summary %q; want exit 1 and every scenario failed", a.interpreter, code, m)
 			}
 			code, stdout, _ = conform(t, "", "features", "--stdio", cmd, "--format", "progress", "--no-color", "--exit-within", "1ns", "--tags", "@PROTO-STDIO-003")
-			if code != ExitFailed || !strings.Contains(stdout, "\n1 scenarios (1 failed)\n") || !strings.Contains(stdout, "want within 1ns (--exit-within)") {
+			if code != ExitFailed || !strings.Contains(stdout, "\n1 scenario (1 failed)\n") || !strings.Contains(stdout, "want within 1ns (--exit-within)") {
 				t.Errorf("features --exit-within 1ns against the %s adapter = exit %d; want exit 1 and its one exit scenario failed against --exit-within\n%s", a.interpreter, code, lastLines(stdout, 20))
 			}
 		})

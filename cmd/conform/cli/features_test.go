@@ -44,7 +44,7 @@ func TestFeatures(t *testing.T) {
 		{"embedded, one path", []string{"features", "--format", "progress", "--no-color", "selref"}, ExitOK, "scenarios ("},
 		{"embedded over stdio", []string{"features", "--format", "progress", "--no-color", "--stdio", serve, "features/marker/locate.feature"}, ExitOK, "passed)"},
 		{"tags", []string{"features", "--format", "progress", "--no-color", "--tags", "@SELREF-LABEL-004"}, ExitOK, "4 scenarios (4 passed)"},
-		{"from a directory", []string{"features", "--dir", good, "--format", "pretty", "--no-color"}, ExitOK, "1 scenarios (1 passed)"},
+		{"from a directory", []string{"features", "--dir", good, "--format", "pretty", "--no-color"}, ExitOK, "1 scenario (1 passed)"},
 		{"a failing scenario", []string{"features", "--dir", bad, "--format", "progress", "--no-color"}, ExitFailed, "1 failed"},
 		{"strict: an undefined step", []string{"features", "--dir", undefined, "--format", "progress", "--no-color"}, ExitFailed, "undefined"},
 		{"junit", []string{"features", "--dir", good, "--format", "junit"}, ExitOK, "<testsuites"},
@@ -128,7 +128,7 @@ func TestFeaturesReplayLine(t *testing.T) {
 	}
 	path := args[len(args)-1]
 	code, again, stderr := conform(t, "", append(append(args[:len(args)-1:len(args)-1], "--format", "progress", "--no-color"), path)...)
-	if code != ExitFailed || !strings.Contains(again, "1 scenarios (1 failed)") || !strings.Contains(again, line) {
+	if code != ExitFailed || !strings.Contains(again, "1 scenario (1 failed)") || !strings.Contains(again, line) {
 		t.Errorf("conform %q = exit %d, want 1 with the one scenario failing again and the same replay line\n%s%s", args, code, again, stderr)
 	}
 }

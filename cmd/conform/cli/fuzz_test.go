@@ -259,12 +259,12 @@ func TestFuzzTwoWrongCodeFaults(t *testing.T) {
 	args := []string{"fuzz", "--op", "quote.send_turn", "--count", "300", "--seed", "1", "--shrink", "300", "--out", out}
 	first := faultyCommand(t, "empty-as-too-long")
 	code, stdout, stderr := conform(t, "", append(args, "--stdio", first)...)
-	if code != ExitFailed || !strings.Contains(stdout, "1 vector files written") {
+	if code != ExitFailed || !strings.Contains(stdout, "1 vector file written") {
 		t.Fatalf("first fault: exit %d, want %d and one file written\nstdout:\n%s\nstderr:\n%s", code, ExitFailed, stdout, stderr)
 	}
 	second := faultyCommand(t, "too-long-as-empty")
 	code, stdout, stderr = conform(t, "", append(args, "--stdio", second)...)
-	if code != ExitFailed || !strings.Contains(stdout, "1 vector files written") || !strings.Contains(stdout, "0 already there") {
+	if code != ExitFailed || !strings.Contains(stdout, "1 vector file written") || !strings.Contains(stdout, "0 already there") {
 		t.Fatalf("second fault: exit %d, want %d, one file written and none already there\nstdout:\n%s\nstderr:\n%s", code, ExitFailed, stdout, stderr)
 	}
 	if got, want := sendTurnFindings(t, out), []string{"QUOTE_INPUT_EMPTY", "QUOTE_INPUT_TOO_LONG"}; !slices.Equal(got, want) {
