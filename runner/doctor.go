@@ -113,7 +113,7 @@ func (d *doctorRun) hello(hello *protocol.Hello) {
 	}
 	data, _ := json.Marshal(hello)
 	err := d.set.Validate("protocol.schema.json", "/$defs/hello_output", data)
-	d.check(err == nil, "hello: %s %s (%s), protocol %d, %d ops%s", hello.Name, hello.Version, hello.Language, hello.Protocol, len(hello.Ops), errSuffix(err))
+	d.check(err == nil, "hello: %s %s (%s), protocol %d, ops offered: %d%s", hello.Name, hello.Version, hello.Language, hello.Protocol, len(hello.Ops), errSuffix(err))
 	var unsafe []string
 	for _, f := range []struct{ name, value string }{{"name", hello.Name}, {"version", hello.Version}, {"language", hello.Language}} {
 		if !safetext.Safe(f.value) {

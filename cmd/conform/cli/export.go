@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 
+	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/schemas"
 	"github.com/conform-suite/conform/spec"
@@ -74,7 +75,7 @@ func (e *env) export(args []string) int {
 	for _, op := range index.Ops {
 		n += len(op.Vectors)
 	}
-	fmt.Fprintf(e.stdout, "exported %d vectors of %d ops to %s (corpus %s)\n", n, len(index.Ops), *out, index.CorpusDigest)
+	fmt.Fprintf(e.stdout, "exported %d %s of %d %s to %s (corpus %s)\n", n, report.Plural(n, "vector", "vectors"), len(index.Ops), report.Plural(len(index.Ops), "op", "ops"), *out, index.CorpusDigest)
 	return ExitOK
 }
 

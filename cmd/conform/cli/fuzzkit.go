@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/conform-suite/conform/fuzz"
+	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
 )
@@ -84,7 +85,7 @@ func (e *env) fuzzkit(args []string) int {
 		e.errorf("fuzzkit: %v", err)
 		return ExitFailed
 	}
-	fmt.Fprintf(e.stdout, "fuzz kit for %d ops written to %s: %d seeds, a dictionary and the properties of each op\n", len(ops), *out, seeds)
+	fmt.Fprintf(e.stdout, "fuzz kit for %d %s written to %s: %d seeds, a dictionary and the properties of each op\n", len(ops), report.Plural(len(ops), "op", "ops"), *out, seeds)
 	return ExitOK
 }
 

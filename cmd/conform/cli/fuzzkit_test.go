@@ -126,3 +126,11 @@ func unescapeDict(t *testing.T, s string) string {
 	}
 	return b.String()
 }
+
+// The kit of one op says so in the singular.
+func TestFuzzkitOneOp(t *testing.T) {
+	code, stdout, stderr := conform(t, "", "fuzzkit", "--op", "quote.normalize", "--out", filepath.Join(t.TempDir(), "kit"))
+	if code != ExitOK || !strings.HasPrefix(stdout, "fuzz kit for 1 op written to ") {
+		t.Errorf("fuzzkit --op quote.normalize = exit %d\n%s%s", code, stdout, stderr)
+	}
+}
