@@ -340,6 +340,10 @@ func TestLoopbackAddr(t *testing.T) {
 			t.Errorf("loopbackAddr(%q) = %q, want an error", in, got)
 		}
 	}
+	// A URL where an address belongs: the error gives the address.
+	if _, err := loopbackAddr("http://127.0.0.1:8080/"); err == nil || err.Error() != "give the address to listen on (127.0.0.1:8080), not a http:// URL" {
+		t.Errorf("loopbackAddr of a URL: %v", err)
+	}
 }
 
 func TestSplitCommand(t *testing.T) {

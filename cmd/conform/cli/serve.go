@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/signal"
@@ -64,6 +65,10 @@ func (e *env) serve(args []string) int {
 // loopbackAddr binds an address without a host (":8080", "[]:8080",
 // "8080") to the loopback interface; any other host is kept as given.
 func loopbackAddr(addr string) (string, error) {
+	if scheme, rest, ok := strings.Cut(addr, "://"); ok {
+		hostPort, _, _ := strings.Cut(rest, "/")
+		return "", fmt.Errorf("give the address to listen on (%s), not a %s:// URL", hostPort, scheme)
+	}
 	if !strings.Contains(addr, ":") {
 		addr = ":" + addr
 	}
