@@ -240,3 +240,27 @@ func TestTextOneVector(t *testing.T) {
 		t.Errorf("the outcomes line of one vector is not singular:\n%s", b.String())
 	}
 }
+
+// A requirement's text is written once in the text report, at the first
+// failure that names it; an entry of the JUnit report stands alone and
+// gives it every time.
+func TestRequirementTextOnce(t *testing.T) {
+	r := rollupReport(t) // t/b1 and t/b2 both fail TEST-R-002
+	var text, junit bytes.Buffer
+	if err := Text(&text, r, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := JUnit(&junit, r); err != nil {
+		t.Fatal(err)
+	}
+	full := "requires: TEST-R-002 (MUST NOT) An implementation MUST NOT do b."
+	if n := strings.Count(text.String(), full); n != 1 {
+		t.Errorf("the text report gives TEST-R-002's text %d times, want 1:\n%s", n, text.String())
+	}
+	if n := strings.Count(text.String(), "requires: TEST-R-002 (MUST NOT, text above)"); n != 1 {
+		t.Errorf("the text report refers to TEST-R-002's text above %d times, want 1:\n%s", n, text.String())
+	}
+	if n := strings.Count(junit.String(), full); n != 2 {
+		t.Errorf("the JUnit report gives TEST-R-002's text %d times, want 2", n)
+	}
+}

@@ -34,6 +34,7 @@ const (
 func Text(w io.Writer, r *runner.Report, opt TextOptions) error {
 	var b strings.Builder
 	var interrupted []string
+	shown := map[string]bool{} // requirements whose text a failure above gave
 	for _, res := range failuresFirst(r) {
 		if res.Outcome == runner.Interrupted {
 			interrupted = append(interrupted, res.Vector.ID)
@@ -49,7 +50,7 @@ func Text(w io.Writer, r *runner.Report, opt TextOptions) error {
 			}
 			continue
 		}
-		writeFailure(r, &b, res)
+		writeFailure(r, &b, res, shown)
 	}
 	ops, judged := unsupportedOps(r)
 	required := false
@@ -146,7 +147,11 @@ func listSome(ids []string, n int) string {
 	return strings.Join(ids[:n], ", ") + fmt.Sprintf(" and %d more", len(ids)-n)
 }
 
-func writeFailure(r *runner.Report, b *strings.Builder, res *runner.Result) {
+// writeFailure writes the block of one failure. A requirement in shown
+// has had its text written by a block above in the same report: its id and
+// level stand alone, "text above"; shown is nil where each block stands
+// alone (a JUnit, TAP or Markdown entry), and every block gets every text.
+func writeFailure(r *runner.Report, b *strings.Builder, res *runner.Result, shown map[string]bool) {
 	fmt.Fprintf(b, "%-11s %s\n", strings.ToUpper(res.Kind()), res.Vector.ID)
 	if res.Vector.Description != "" {
 		fmt.Fprintf(b, "  vector:   %s\n", safetext.Text(res.Vector.Description))
@@ -156,10 +161,17 @@ func writeFailure(r *runner.Report, b *strings.Builder, res *runner.Result) {
 		switch {
 		case text == "":
 			fmt.Fprintf(b, "  requires: %s\n", id)
+		case shown[id] && level == "":
+			fmt.Fprintf(b, "  requires: %s (text above)\n", id)
+		case shown[id]:
+			fmt.Fprintf(b, "  requires: %s (%s, text above)\n", id, level)
 		case level == "":
 			fmt.Fprintf(b, "  requires: %s %s\n", id, text)
 		default:
 			fmt.Fprintf(b, "  requires: %s (%s) %s\n", id, level, text)
+		}
+		if shown != nil && text != "" {
+			shown[id] = true
 		}
 	}
 	if line, err := runner.RequestLine(res.Request); err == nil {
@@ -217,7 +229,7 @@ func roundDuration(d time.Duration) time.Duration {
 // failureText is the body of a failure in JUnit, TAP and Markdown.
 func failureText(r *runner.Report, res *runner.Result) string {
 	var b strings.Builder
-	writeFailure(r, &b, res)
+	writeFailure(r, &b, res, nil)
 	return strings.TrimRight(b.String(), "\n")
 }
 
