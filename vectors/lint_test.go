@@ -1,6 +1,7 @@
 package vectors_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -165,4 +166,31 @@ func refusalCodes(t *testing.T, v *vectors.Vector) []string {
 		}
 	}
 	return codes
+}
+
+// TestNoRepeatedRequest: no two vectors of an op send the same request (the
+// same input bytes, member order kept, whitespace aside). A second one
+// judges nothing the first does not, and counts a failure twice.
+func TestNoRepeatedRequest(t *testing.T) {
+	c, err := vectors.Load(vectors.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{} // op and request bytes -> vector id
+	for _, v := range c.Vectors() {
+		req := v.InputText
+		if req == "" {
+			var b bytes.Buffer
+			if err := json.Compact(&b, v.Input); err != nil {
+				t.Fatalf("%s: %v", v.ID, err)
+			}
+			req = b.String()
+		}
+		key := v.Op + "\n" + req
+		if first, ok := seen[key]; ok {
+			t.Errorf("%s sends the request of %s: %s", v.ID, first, req)
+			continue
+		}
+		seen[key] = v.ID
+	}
 }
