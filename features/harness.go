@@ -105,13 +105,26 @@ var formats = []string{"conform", "cucumber", "junit", "pretty", "progress"}
 // Formats returns the names of the available formatters, sorted.
 func Formats() []string { return slices.Clone(formats) }
 
-// CheckFormat reports an error if format names a formatter that does not exist.
+// CheckFormat reports an error if format names a formatter that does not
+// exist, gives NAME: without a file, or has two formatters write to one
+// place (standard output, or a file): their reports would interleave.
 func CheckFormat(format string) error {
+	places := map[string]string{} // file ("" for standard output) -> format
 	for f := range strings.SplitSeq(format, ",") {
-		name, _, _ := strings.Cut(f, ":")
+		name, file, toFile := strings.Cut(f, ":")
 		if !slices.Contains(formats, name) {
 			return fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(formats, ", "))
 		}
+		if toFile && file == "" {
+			return fmt.Errorf("%q: give a file after the colon, or leave the colon out for standard output", f)
+		}
+		if other, ok := places[file]; ok {
+			if file == "" {
+				return fmt.Errorf("%s and %s both write to standard output: give one of them a file (%s:FILE)", other, name, name)
+			}
+			return fmt.Errorf("%s and %s both write to %s: give each a file of its own", other, name, file)
+		}
+		places[file] = name
 	}
 	return nil
 }

@@ -84,6 +84,18 @@ func (e *env) features(args []string) int {
 		e.errorf("--format: %v", err)
 		return ExitUsage
 	}
+	for f := range strings.SplitSeq(format, ",") {
+		// A report file that cannot be written is found before any
+		// scenario runs, not after.
+		if _, file, ok := strings.Cut(f, ":"); ok {
+			w, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE, 0o644)
+			if err != nil {
+				e.errorf("--format %s: %v", f, err)
+				return ExitUsage
+			}
+			w.Close()
+		}
+	}
 	if err := features.CheckTags(tags); err != nil {
 		e.errorf("--tags %v", err)
 		return ExitUsage

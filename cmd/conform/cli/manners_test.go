@@ -46,6 +46,12 @@ func TestCLIManners(t *testing.T) {
 		// A selection of no scenario is bad usage, as an empty selection of vectors.
 		{[]string{"features", "--tags", "@marker"}, ExitUsage, []string{"no scenario matches the selection (--tags @marker)", "whole ids only"}},
 		{[]string{"features", "marker/strip.feature:3"}, ExitUsage, []string{"no scenario matches the selection (marker/strip.feature:3)"}},
+		// Reports of features that would interleave, or could not be
+		// written, are refused before any scenario runs.
+		{[]string{"features", "--format", "pretty,progress"}, ExitUsage, []string{"--format: pretty and progress both write to standard output: give one of them a file (progress:FILE)"}},
+		{[]string{"features", "--format", "junit:a.xml,cucumber:a.xml"}, ExitUsage, []string{"junit and cucumber both write to a.xml: give each a file of its own"}},
+		{[]string{"features", "--format", "progress,junit:"}, ExitUsage, []string{`"junit:": give a file after the colon`}},
+		{[]string{"features", "--format", "junit:/nonexistent/x.xml"}, ExitUsage, []string{"conform: error: --format junit:/nonexistent/x.xml: open /nonexistent/x.xml: no such file or directory"}},
 		{[]string{"features", "-h"}, ExitOK, []string{"--tags"}},
 		{[]string{"doctor", "-h"}, ExitOK, []string{"Usage: conform doctor"}},
 		{[]string{"serve", "-h"}, ExitOK, []string{"Usage: conform serve"}},
