@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -86,14 +87,12 @@ func (e *env) features(args []string) int {
 	}
 	for f := range strings.SplitSeq(format, ",") {
 		// A report file that cannot be written is found before any
-		// scenario runs, not after.
+		// scenario runs, not after; its directory is made, as run's are.
 		if _, file, ok := strings.Cut(f, ":"); ok {
-			w, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE, 0o644)
-			if err != nil {
+			if err := e.writeTo(file, func(io.Writer) error { return nil }); err != nil {
 				e.errorf("--format %s: %v", f, err)
 				return ExitUsage
 			}
-			w.Close()
 		}
 	}
 	if err := features.CheckTags(tags); err != nil {

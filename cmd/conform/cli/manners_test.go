@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,7 +52,12 @@ func TestCLIManners(t *testing.T) {
 		{[]string{"features", "--format", "pretty,progress"}, ExitUsage, []string{"--format: pretty and progress both write to standard output: give one of them a file (progress:FILE)"}},
 		{[]string{"features", "--format", "junit:a.xml,cucumber:a.xml"}, ExitUsage, []string{"junit and cucumber both write to a.xml: give each a file of its own"}},
 		{[]string{"features", "--format", "progress,junit:"}, ExitUsage, []string{`"junit:": give a file after the colon`}},
-		{[]string{"features", "--format", "junit:/nonexistent/x.xml"}, ExitUsage, []string{"conform: error: --format junit:/nonexistent/x.xml: open /nonexistent/x.xml: no such file or directory"}},
+		{[]string{"features", "--format", "junit:/dev/null/x.xml"}, ExitUsage, []string{"conform: error: --format junit:/dev/null/x.xml: mkdir /dev/null: not a directory"}},
+		// run's reports: none written over another, each file checked
+		// before the implementation is started.
+		{[]string{"run", "--json", "-", "--tap", "-"}, ExitUsage, []string{"--json and --tap both write to standard output: give each a file of its own"}},
+		{[]string{"run", "--text", "-", "--junit", "-"}, ExitUsage, []string{"--text and --junit both write to standard output"}},
+		{[]string{"run", "--stdio", "sleep 3600", "--json", "/dev/null/a.json"}, ExitUsage, []string{"conform: error: --json: mkdir /dev/null: not a directory"}},
 		{[]string{"features", "-h"}, ExitOK, []string{"--tags"}},
 		{[]string{"doctor", "-h"}, ExitOK, []string{"Usage: conform doctor"}},
 		{[]string{"serve", "-h"}, ExitOK, []string{"Usage: conform serve"}},
@@ -132,5 +138,18 @@ func TestChoiceFlag(t *testing.T) {
 		if code != tt.code || !strings.Contains(stdout+stderr, tt.want) {
 			t.Errorf("run --choice %s = exit %d, want %d and %q in\n%s%s", tt.choice, code, tt.code, tt.want, stdout, stderr)
 		}
+	}
+}
+
+// A report sent to standard output keeps it to itself: the human report,
+// not asked for with --text, goes to standard error.
+func TestReportToStdout(t *testing.T) {
+	code, stdout, stderr := conform(t, "", "run", "--op", "quote.normalize", "--json", "-")
+	var rep struct{ Results []json.RawMessage }
+	if err := json.Unmarshal([]byte(stdout), &rep); code != ExitOK || err != nil || len(rep.Results) == 0 {
+		t.Errorf("run --json - = exit %d, stdout not a JSON report (%v):\n%s", code, err, stdout)
+	}
+	if !strings.HasSuffix(stderr, " passed, 0 failed\n") {
+		t.Errorf("run --json -: the human report is not on standard error:\n%s", stderr)
 	}
 }

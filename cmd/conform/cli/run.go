@@ -233,6 +233,24 @@ func (e *env) run(args []string) int {
 		e.hintf("check the selection flags; 'conform list' shows what is there")
 		return ExitUsage
 	}
+	var (
+		rep     *runner.Report
+		results []runner.Result
+	)
+	outputs := []output{
+		{flag: "--text", path: text, write: func(w io.Writer) error { return report.Text(w, rep, report.TextOptions{Verbose: verbose}) }},
+		{flag: "--json", path: jsonOut, write: func(w io.Writer) error { return report.JSON(w, rep) }},
+		{flag: "--junit", path: junit, write: func(w io.Writer) error { return report.JUnit(w, rep) }},
+		{flag: "--tap", path: tap, write: func(w io.Writer) error { return report.TAP(w, rep) }},
+		{flag: "--markdown", path: markdown, write: func(w io.Writer) error { return report.Markdown(w, rep) }},
+		{flag: "--annotations", path: annotations, write: func(w io.Writer) error {
+			return report.Annotations(w, rep, strings.Join(append([]string{"conform run"}, implArgs(&impl)...), " "))
+		}},
+		{flag: "--write-expectations", path: writeExpect, write: func(w io.Writer) error { return runner.WriteExpectations(w, results) }},
+	}
+	if !e.checkOutputs(fs, outputs) {
+		return ExitUsage
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	im, hello, transport, ok := e.connect(ctx, &impl)
@@ -246,13 +264,13 @@ func (e *env) run(args []string) int {
 		RequireOps: requireOps.ops, RequireCodes: requireCodes, Profile: profile}
 	r.Choices = mergeChoices(hello, override)
 	start := time.Now()
-	results := r.Run(ctx, vs)
+	results = r.Run(ctx, vs)
 	prog.done()
 	var shard runner.Shard
 	if sel.shard != "" {
 		shard, _ = runner.ParseShard(sel.shard) // e.selection has checked it
 	}
-	rep := &runner.Report{
+	rep = &runner.Report{
 		SuiteVersion: runner.SuiteVersion, Implementation: hello, Transport: transport,
 		Started: start, Duration: time.Since(start), Results: results, Profile: profile, Shard: shard,
 	}
@@ -263,17 +281,7 @@ func (e *env) run(args []string) int {
 	if id, ok := e.identity(sel.dir); ok {
 		rep.Conform = id
 	}
-	if !e.writeOutputs([]output{
-		{"--text", text, func(w io.Writer) error { return report.Text(w, rep, report.TextOptions{Verbose: verbose}) }},
-		{"--json", jsonOut, func(w io.Writer) error { return report.JSON(w, rep) }},
-		{"--junit", junit, func(w io.Writer) error { return report.JUnit(w, rep) }},
-		{"--tap", tap, func(w io.Writer) error { return report.TAP(w, rep) }},
-		{"--markdown", markdown, func(w io.Writer) error { return report.Markdown(w, rep) }},
-		{"--annotations", annotations, func(w io.Writer) error {
-			return report.Annotations(w, rep, strings.Join(append([]string{"conform run"}, implArgs(&impl)...), " "))
-		}},
-		{"--write-expectations", writeExpect, func(w io.Writer) error { return runner.WriteExpectations(w, results) }},
-	}) {
+	if !e.writeOutputs(outputs) {
 		return ExitUsage
 	}
 	for _, p := range rep.Problems() {
@@ -366,25 +374,71 @@ func mergeChoices(hello *protocol.Hello, override map[string]string) map[string]
 	return choices
 }
 
-// output is a report a flag asks for: the flag, its file, and its writer.
+// output is a report a flag asks for: the flag, its file ("-" for standard
+// output, "" for none), and its writer.
 type output struct {
 	flag, path string
 	write      func(io.Writer) error
+	toStderr   bool // the human report, moved off standard output by checkOutputs
 }
 
-// writeOutputs writes each report asked for; it reports whether all were
-// written.
-func (e *env) writeOutputs(outputs []output) bool {
+// checkOutputs checks, before anything runs, that the reports asked for
+// can be written: no two to one file, each file can be created (its
+// directory is made). When another report goes to standard output ("-")
+// and --text was not given, the human report goes to standard error, so
+// that standard output holds that report alone (conform run --json - | jq).
+func (e *env) checkOutputs(fs *flag.FlagSet, outputs []output) bool {
+	textGiven := false
+	fs.Visit(func(f *flag.Flag) { textGiven = textGiven || f.Name == "text" })
+	if !textGiven && slices.ContainsFunc(outputs, func(o output) bool { return o.flag != "--text" && o.path == "-" }) {
+		for i := range outputs {
+			if outputs[i].flag == "--text" {
+				outputs[i].toStderr = true
+			}
+		}
+	}
+	by := map[string]string{} // path -> flag
 	for _, o := range outputs {
-		if o.path == "" {
+		if o.path == "" || o.toStderr {
 			continue
 		}
-		if err := e.writeTo(o.path, o.write); err != nil {
-			e.errorf("%s: %v", o.flag, err)
+		if other, ok := by[o.path]; ok {
+			where := o.path
+			if where == "-" {
+				where = "standard output"
+			}
+			e.errorf("%s and %s both write to %s: give each a file of its own", other, o.flag, where)
 			return false
+		}
+		by[o.path] = o.flag
+		if o.path != "-" {
+			if err := e.writeTo(o.path, func(io.Writer) error { return nil }); err != nil {
+				e.errorf("%s: %v", o.flag, err)
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// writeOutputs writes each report asked for, on to the next when one
+// fails; it reports whether all were written.
+func (e *env) writeOutputs(outputs []output) bool {
+	ok := true
+	for _, o := range outputs {
+		var err error
+		switch {
+		case o.toStderr:
+			err = o.write(e.stderr)
+		case o.path != "":
+			err = e.writeTo(o.path, o.write)
+		}
+		if err != nil {
+			e.errorf("%s: %v", o.flag, err)
+			ok = false
+		}
+	}
+	return ok
 }
 
 // requireOpsFlag is --require-ops: alone it requires every op of the
