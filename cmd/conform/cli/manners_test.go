@@ -58,6 +58,8 @@ func TestCLIManners(t *testing.T) {
 		{[]string{"run", "--json", "-", "--tap", "-"}, ExitUsage, []string{"--json and --tap both write to standard output: give each a file of its own"}},
 		{[]string{"run", "--text", "-", "--junit", "-"}, ExitUsage, []string{"--text and --junit both write to standard output"}},
 		{[]string{"run", "--stdio", "sleep 3600", "--json", "/dev/null/a.json"}, ExitUsage, []string{"conform: error: --json: mkdir /dev/null: not a directory"}},
+		// fuzz's --out is checked before fuzzing, not when a finding is written.
+		{[]string{"fuzz", "--count", "1", "--out", "/dev/null/findings"}, ExitUsage, []string{"conform: error: --out /dev/null/findings: /dev/null is not a directory"}},
 		{[]string{"features", "-h"}, ExitOK, []string{"--tags"}},
 		{[]string{"doctor", "-h"}, ExitOK, []string{"Usage: conform doctor"}},
 		{[]string{"serve", "-h"}, ExitOK, []string{"Usage: conform serve"}},
