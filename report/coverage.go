@@ -23,7 +23,9 @@ func Coverage(w io.Writer, r *coverage.Report, verbose bool) error {
 		case !e.Exercised():
 			state = "  NOT EXERCISED"
 		}
-		fmt.Fprintf(&b, "%-22s %-11s %3d vectors %3d scenarios%s\n", e.ID, e.Level, len(e.Vectors), len(e.Scenarios), state)
+		line := fmt.Sprintf("%-22s %-11s %3d %-7s %3d %-9s%s", e.ID, e.Level, len(e.Vectors), Plural(len(e.Vectors), "vector", "vectors"),
+			len(e.Scenarios), Plural(len(e.Scenarios), "scenario", "scenarios"), state)
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
 		if verbose {
 			for _, v := range e.Vectors {
 				fmt.Fprintf(&b, "    vector   %s\n", v)

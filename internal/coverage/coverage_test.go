@@ -154,7 +154,7 @@ func TestText(t *testing.T) {
 	report.Coverage(&buf, build(t), true)
 	out := buf.String()
 	for _, want := range []string{
-		"TEST-A-001             MUST          1 vectors   4 scenarios\n",
+		"TEST-A-001             MUST          1 vector    4 scenarios\n",
 		"    vector   t.op/one\n",
 		"    scenario t/f.feature:5: plain\n",
 		"TEST-A-003             MAY           0 vectors   0 scenarios  NOT EXERCISED\n",
