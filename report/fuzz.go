@@ -39,10 +39,10 @@ func Fuzz(w io.Writer, run FuzzRun) {
 		fmt.Fprintf(w, " and %d more while shrinking", rep.Shrinks)
 	}
 	if rep.Skipped > 0 {
-		fmt.Fprintf(w, ", %d inputs skipped (the oracle refused them as bad requests, or the implementation does not offer their op)", rep.Skipped)
+		fmt.Fprintf(w, ", %d %s skipped (the oracle refused them as bad requests, or the implementation does not offer their op)", rep.Skipped, Plural(rep.Skipped, "input", "inputs"))
 	}
 	if rep.Inconclusive > 0 {
-		fmt.Fprintf(w, ", %d inputs inconclusive (in flight each time another input hung or crashed the implementation)", rep.Inconclusive)
+		fmt.Fprintf(w, ", %d %s inconclusive (in flight each time another input hung or crashed the implementation)", rep.Inconclusive, Plural(rep.Inconclusive, "input", "inputs"))
 	}
 	fmt.Fprintln(w)
 	if oracle != "" {

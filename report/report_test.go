@@ -212,6 +212,7 @@ func TestFuzzSummaryCounts(t *testing.T) {
 		{fuzz.Stats{Execs: 10, Skipped: 2, Inconclusive: 3}, []string{", 2 inputs skipped", ", 3 inputs inconclusive (in flight each time another input hung or crashed the implementation)"}, nil},
 		{fuzz.Stats{Execs: 10}, []string{": 1 op, 10 executions in"}, []string{"skipped", "inconclusive", "shrinking"}},
 		{fuzz.Stats{Execs: 1, Shrinks: 40}, []string{": 1 op, 1 execution in", "(0/s) and 40 more while shrinking"}, nil},
+		{fuzz.Stats{Execs: 3, Skipped: 1, Inconclusive: 1}, []string{", 1 input skipped", ", 1 input inconclusive"}, nil},
 	} {
 		var b strings.Builder
 		Fuzz(&b, FuzzRun{Report: &fuzz.Report{Stats: tt.stats, Ops: []string{"quote.parse"}}, Seed: 1, Transport: "stdio: x"})

@@ -179,7 +179,11 @@ func (s *Stdio) child(ctx context.Context) (*child, error) {
 	}
 	if s.cur != nil {
 		if restarts := s.started - 1; restarts >= s.Restarts {
-			return nil, &CallError{Outcome: Crash, Msg: fmt.Sprintf("not sent: the implementation has ended %d times (died, or killed after a timeout or a protocol violation) and the restart budget (%d) is spent", s.started, max(s.Restarts, 0)), Stderr: s.cur.stderr.String()}
+			times := fmt.Sprintf("%d times", s.started)
+			if s.started == 1 {
+				times = "once"
+			}
+			return nil, &CallError{Outcome: Crash, Msg: fmt.Sprintf("not sent: the implementation has ended %s (died, or killed after a timeout or a protocol violation) and the restart budget (%d) is spent", times, max(s.Restarts, 0)), Stderr: s.cur.stderr.String()}
 		}
 	}
 	c, err := s.start()

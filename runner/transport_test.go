@@ -284,8 +284,22 @@ func TestStdioRestartBudget(t *testing.T) {
 		t.Errorf("outcomes = %v, want %v", outcomes, want)
 	}
 	_, err := s.Call(ctx, protocol.Request{ID: protocol.IntID(9), Op: "echo.echo", Input: json.RawMessage(`{"text":"a"}`)})
-	if err == nil || !strings.Contains(err.Error(), "restart budget") {
+	if err == nil || !strings.Contains(err.Error(), "has ended 3 times") || !strings.Contains(err.Error(), "restart budget (2) is spent") {
 		t.Errorf("Call after the budget = %v, want an error naming the restart budget", err)
+	}
+	// Without restarts, one end spends the budget.
+	s0 := fakeStdio(fakeimpl.CrashOnce, fakeimpl.EnvN+"=2", fakeimpl.EnvFile+"="+filepath.Join(t.TempDir(), "never", "x"))
+	s0.Restarts = 0
+	defer s0.Close()
+	if _, err := Connect(ctx, s0); err != nil {
+		t.Fatal(err)
+	}
+	var last error
+	for i := range 2 {
+		_, last = s0.Call(ctx, protocol.Request{ID: protocol.IntID(int64(i)), Op: "echo.echo", Input: json.RawMessage(`{"text":"a"}`)})
+	}
+	if last == nil || !strings.Contains(last.Error(), "has ended once") {
+		t.Errorf("Call after a budget of no restart = %v, want 'has ended once'", last)
 	}
 }
 
