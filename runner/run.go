@@ -46,6 +46,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -261,11 +262,12 @@ func (r *Runner) Run(ctx context.Context, vs []*vectors.Vector) []Result {
 }
 
 // recheckAlone sends each vector whose result is a crash or a timeout
-// again, alone (nothing else in flight). With others in flight, the
-// transport pins a crash or a hang on the oldest request unanswered: right
-// for an implementation that answers in order and at once, wrong for one
-// that holds answers back in a buffer while it reads on (conform's own
-// serve --stdio does), which may have died or hung on a later request.
+// again, alone (nothing else in flight, and not in a batch). With others
+// in flight, the transport pins a crash or a hang on the oldest request
+// unanswered: right for an implementation that answers in order and at
+// once, wrong for one that holds answers back in a buffer while it reads
+// on (conform's own serve --stdio does), which may have died or hung on a
+// later request. (A batch that fails as a whole is split by runBatch.)
 // Sent alone, a vector that crashes or hangs again keeps that outcome. One
 // that does not takes the outcome it got alone when some vector of the run
 // did crash (or hang) alone: the crash has a culprit, and it was not this
@@ -386,6 +388,16 @@ func (r *Runner) runBatch(ctx context.Context, b Batcher, vs []*vectors.Vector, 
 	resps, errs := b.CallBatch(cctx, reqs)
 	d := time.Since(start) / time.Duration(len(reqs))
 	cancel()
+	if len(reqs) > 1 && !slices.Contains(errs, nil) && ctx.Err() == nil {
+		// The batch failed as a whole (it hung, the server died, a status
+		// other than 200, a body that is not its array): one request may
+		// have caused it, or none (a batch too large, PROTO-HTTP-004).
+		// Each request is sent again alone and gets its own outcome.
+		for _, i := range idx {
+			results[i] = r.RunOne(ctx, int64(i+1), vs[i])
+		}
+		return
+	}
 	for k, i := range idx {
 		results[i].Duration, results[i].Started = d, start
 		if errs[k] != nil && interrupted(ctx, &results[i], "while waiting for the answer") {

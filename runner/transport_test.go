@@ -1,9 +1,11 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -559,4 +561,51 @@ func TestRunRechecksAlone(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A batch that hangs on one of its requests times out as a whole; sent
+// again alone, each request gets its own outcome, and only the one that
+// hangs is a timeout.
+func TestBatchHangRecheckedAlone(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var batch []protocol.Request
+		var one protocol.Request
+		body, _ := io.ReadAll(r.Body)
+		if json.Unmarshal(body, &batch) != nil {
+			_ = json.Unmarshal(body, &one)
+			batch = []protocol.Request{one}
+		}
+		var answers []map[string]any
+		for _, req := range batch {
+			if req.Op != "echo.echo" {
+				answers = append(answers, map[string]any{"id": req.ID, "error": map[string]string{"kind": "unsupported", "message": "only echo"}})
+				continue
+			}
+			if bytes.Contains(req.Input, []byte(`"hang"`)) {
+				<-r.Context().Done()
+				return
+			}
+			answers = append(answers, map[string]any{"id": req.ID, "output": req.Input})
+		}
+		if len(body) > 0 && body[0] == '[' {
+			_ = json.NewEncoder(w).Encode(answers)
+			return
+		}
+		_ = json.NewEncoder(w).Encode(answers[0])
+	}))
+	defer srv.Close()
+	impl := NewHTTP(srv.URL)
+	hello, err := Connect(context.Background(), impl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Impl: impl, Hello: hello, Timeout: 2 * time.Second, Parallel: 1, Batch: 4}
+	got := map[string]Result{}
+	for _, res := range r.Run(context.Background(), echoCorpus(t)) {
+		_, name, _ := strings.Cut(res.Vector.ID, "/")
+		got[name] = res
+	}
+	// The echo server answers every other vector of the corpus right,
+	// garbage and bad ids included (it echoes them).
+	checkOutcomes(t, got, map[string]Outcome{"hang": Timeout})
 }
