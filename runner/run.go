@@ -292,7 +292,9 @@ func (r *Runner) recheckAlone(ctx context.Context, vs []*vectors.Vector, results
 			return
 		case Crash, Timeout:
 			culprit[res.Outcome] = true
-			results[i] = res
+			if res.Outcome != results[i].Outcome {
+				results[i] = res
+			} // else the first result stands, with its stderr (a spent restart budget sends nothing again)
 		default:
 			alone[i] = res
 		}

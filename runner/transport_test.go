@@ -503,6 +503,7 @@ type blamer struct {
 	always  map[string]bool
 	mu      sync.Mutex
 	once    map[string]bool
+	failed  map[string]bool // the texts failed once already
 }
 
 func (b *blamer) Call(_ context.Context, req protocol.Request) (protocol.Response, error) {
@@ -515,7 +516,15 @@ func (b *blamer) Call(_ context.Context, req protocol.Request) (protocol.Respons
 	defer b.mu.Unlock()
 	if b.always[in.Text] || b.once[in.Text] {
 		delete(b.once, in.Text)
-		return protocol.Response{}, &CallError{Outcome: b.outcome, Msg: "the implementation gave up"}
+		msg := "the implementation gave up"
+		if b.failed[in.Text] {
+			msg += " again" // as a spent restart budget's "not sent"
+		}
+		if b.failed == nil {
+			b.failed = map[string]bool{}
+		}
+		b.failed[in.Text] = true
+		return protocol.Response{}, &CallError{Outcome: b.outcome, Msg: msg}
 	}
 	return protocol.Response{ID: req.ID, Output: req.Input}, nil
 }
@@ -556,6 +565,11 @@ func TestRunRechecksAlone(t *testing.T) {
 			}
 			got, _ := runFake(t, b, time.Minute, tt.parallel)
 			checkOutcomes(t, got, tt.want)
+			// A vector that fails alone as it did with others keeps its
+			// first result, with what the implementation said then.
+			if d := got["after-all"].Detail; len(tt.always) > 0 && strings.Contains(d, "again") {
+				t.Errorf("after-all: detail %q, want the first failure's", d)
+			}
 			if d := got["plain"].Detail; !strings.Contains(d, tt.detail) || tt.detail == "" && strings.Contains(d, "alone") {
 				t.Errorf("plain: detail %q, want %q", d, tt.detail)
 			}
