@@ -2,10 +2,10 @@ package cli
 
 import (
 	"context"
-	"io"
 	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -87,9 +87,13 @@ func (e *env) features(args []string) int {
 	}
 	for f := range strings.SplitSeq(format, ",") {
 		// A report file that cannot be written is found before any
-		// scenario runs, not after; its directory is made, as run's are.
+		// scenario runs, not after.
 		if _, file, ok := strings.Cut(f, ":"); ok {
-			if err := e.writeTo(file, func(io.Writer) error { return nil }); err != nil {
+			err := checkWritable(file)
+			if err == nil {
+				err = os.MkdirAll(filepath.Dir(file), 0o755) // godog makes no directory
+			}
+			if err != nil {
 				e.errorf("--format %s: %v", f, err)
 				return ExitUsage
 			}

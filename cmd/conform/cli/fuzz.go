@@ -3,18 +3,14 @@ package cli
 import (
 	"cmp"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/conform-suite/conform/fuzz"
@@ -316,24 +312,5 @@ func (p *fuzzProgress) update(s fuzz.Stats) {
 func (p *fuzzProgress) done() {
 	if p.drawn {
 		fmt.Fprint(p.w, "\r\x1b[K")
-	}
-}
-
-// dirUsable reports why dir could not be made, found before any work is
-// done: it, or its nearest ancestor that exists, is not a directory. The
-// directory itself is made only when something is written into it.
-func dirUsable(dir string) error {
-	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
-		fi, err := os.Stat(p)
-		switch {
-		case err == nil && !fi.IsDir():
-			return fmt.Errorf("%s is not a directory", p)
-		case err == nil:
-			return nil
-		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
-			return err
-		case filepath.Dir(p) == p:
-			return nil
-		}
 	}
 }

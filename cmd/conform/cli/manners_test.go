@@ -52,12 +52,12 @@ func TestCLIManners(t *testing.T) {
 		{[]string{"features", "--format", "pretty,progress"}, ExitUsage, []string{"--format: pretty and progress both write to standard output: give one of them a file (progress:FILE)"}},
 		{[]string{"features", "--format", "junit:a.xml,cucumber:a.xml"}, ExitUsage, []string{"junit and cucumber both write to a.xml: give each a file of its own"}},
 		{[]string{"features", "--format", "progress,junit:"}, ExitUsage, []string{`"junit:": give a file after the colon`}},
-		{[]string{"features", "--format", "junit:/dev/null/x.xml"}, ExitUsage, []string{"conform: error: --format junit:/dev/null/x.xml: mkdir /dev/null: not a directory"}},
+		{[]string{"features", "--format", "junit:/dev/null/x.xml"}, ExitUsage, []string{"conform: error: --format junit:/dev/null/x.xml: /dev/null is not a directory"}},
 		// run's reports: none written over another, each file checked
 		// before the implementation is started.
 		{[]string{"run", "--json", "-", "--tap", "-"}, ExitUsage, []string{"--json and --tap both write to standard output: give each a file of its own"}},
 		{[]string{"run", "--text", "-", "--junit", "-"}, ExitUsage, []string{"--text and --junit both write to standard output"}},
-		{[]string{"run", "--stdio", "sleep 3600", "--json", "/dev/null/a.json"}, ExitUsage, []string{"conform: error: --json: mkdir /dev/null: not a directory"}},
+		{[]string{"run", "--stdio", "sleep 3600", "--json", "/dev/null/a.json"}, ExitUsage, []string{"conform: error: --json: /dev/null is not a directory"}},
 		// fuzz's --out is checked before fuzzing, not when a finding is written.
 		{[]string{"fuzz", "--count", "1", "--out", "/dev/null/findings"}, ExitUsage, []string{"conform: error: --out /dev/null/findings: /dev/null is not a directory"}},
 		{[]string{"features", "-h"}, ExitOK, []string{"--tags"}},
@@ -153,5 +153,21 @@ func TestReportToStdout(t *testing.T) {
 	}
 	if !strings.HasSuffix(stderr, " passed, 0 failed\n") {
 		t.Errorf("run --json -: the human report is not on standard error:\n%s", stderr)
+	}
+}
+
+// Checking a report's file before the run changes nothing there: a run
+// whose implementation cannot start keeps the last report.
+func TestReportFileKeptWhenRunCannotStart(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "last.json")
+	if err := os.WriteFile(p, []byte("the last report\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := conform(t, "", "run", "--stdio", "sh -c 'exit 3'", "--json", p)
+	if got, _ := os.ReadFile(p); code != ExitUsage || string(got) != "the last report\n" {
+		t.Errorf("run against an implementation that cannot start = exit %d, the report file holds %q\n%s", code, got, stderr)
+	}
+	if code, _, stderr := conform(t, "", "run", "--json", filepath.Dir(p)); code != ExitUsage || !strings.Contains(stderr, "is a directory") {
+		t.Errorf("run --json DIR = exit %d\n%s", code, stderr)
 	}
 }

@@ -2,15 +2,18 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/conform-suite/conform/protocol"
@@ -383,8 +386,8 @@ type output struct {
 }
 
 // checkOutputs checks, before anything runs, that the reports asked for
-// can be written: no two to one file, each file can be created (its
-// directory is made). When another report goes to standard output ("-")
+// can be written: no two to one file, each file writable (checkWritable).
+// When another report goes to standard output ("-")
 // and --text was not given, the human report goes to standard error, so
 // that standard output holds that report alone (conform run --json - | jq).
 func (e *env) checkOutputs(fs *flag.FlagSet, outputs []output) bool {
@@ -412,7 +415,7 @@ func (e *env) checkOutputs(fs *flag.FlagSet, outputs []output) bool {
 		}
 		by[o.path] = o.flag
 		if o.path != "-" {
-			if err := e.writeTo(o.path, func(io.Writer) error { return nil }); err != nil {
+			if err := checkWritable(o.path); err != nil {
 				e.errorf("%s: %v", o.flag, err)
 				return false
 			}
@@ -466,6 +469,53 @@ func (f *requireOpsFlag) Set(s string) error {
 	}
 	f.ops.Ops = append(f.ops.Ops, l...)
 	return nil
+}
+
+// dirUsable reports why dir could not be made, found before any work is
+// done: it, or its nearest ancestor that exists, is not a directory. The
+// directory itself is made only when something is written into it.
+func dirUsable(dir string) error {
+	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && !fi.IsDir():
+			return fmt.Errorf("%s is not a directory", p)
+		case err == nil:
+			return nil
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			return err
+		case filepath.Dir(p) == p:
+			return nil
+		}
+	}
+}
+
+// checkWritable reports why a report could not be written to path, found
+// before any work is done, without changing what is there: an existing
+// file is opened for writing, not truncated (a run that cannot start keeps
+// the last report); for a new file, its directory must be writable, or
+// makeable (its nearest existing ancestor a directory).
+func checkWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("%s is a directory", path)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	}
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return dirUsable(dir)
+	}
+	f, err := os.CreateTemp(dir, ".conform-check-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // writeTo writes to path, or to stdout for "-".
