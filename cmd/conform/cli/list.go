@@ -122,9 +122,15 @@ func (e *env) explain(args []string) int {
 				near = append(near, c.ID)
 			}
 		}
-		if len(near) > 0 && len(near) <= 10 {
+		named := slices.ContainsFunc(corpus.Vectors(), func(c *vectors.Vector) bool { return slices.Contains(c.Requirements, id) })
+		switch {
+		case len(near) > 0 && len(near) <= 10:
 			e.hintf("did you mean %s?", strings.Join(near, ", "))
-		} else {
+		case named:
+			e.hintf("%s is a requirement: 'conform list --req %s' lists its vectors, 'conform coverage -v' its scenarios too", id, id)
+		case len(near) > 10:
+			e.hintf("'conform list --id '*%s*'' lists the %d vectors whose ids contain it", id, len(near))
+		default:
 			e.hintf("'conform list' prints the ids")
 		}
 		return ExitUsage

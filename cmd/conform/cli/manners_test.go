@@ -34,6 +34,9 @@ func TestCLIManners(t *testing.T) {
 		{[]string{"explain", "quote.parse/comment-ascii-at-limit", "--vectors", "/nonexistent"}, ExitUsage, []string{"--vectors /nonexistent: not a directory"}},
 		{[]string{"features", "nofile.feature", "--format", "bogus"}, ExitUsage, []string{`--format: unknown format "bogus"`}},
 		{[]string{"explain", "--", "--vectors"}, ExitUsage, []string{`no vector has the id "--vectors"`}},
+		// explain given a requirement, or an op, says where to look.
+		{[]string{"explain", "QUOTE-LINK-002"}, ExitUsage, []string{"QUOTE-LINK-002 is a requirement: 'conform list --req QUOTE-LINK-002' lists its vectors"}},
+		{[]string{"explain", "marker.strip"}, ExitUsage, []string{"'conform list --id '*marker.strip*'' lists the"}},
 		// A value of a selection flag that selects nothing on its own is
 		// refused, though other values of the flag select something.
 		{[]string{"run", "--id", "quote.parse/*", "--id", "quote.prase/*"}, ExitUsage, []string{`--id "quote.prase/*": no vector id of the corpus matches this pattern`}},
