@@ -391,13 +391,7 @@ func (r *Runner) runBatch(ctx context.Context, b Batcher, vs []*vectors.Vector, 
 	d := time.Since(start) / time.Duration(len(reqs))
 	cancel()
 	if len(reqs) > 1 && !slices.Contains(errs, nil) && ctx.Err() == nil {
-		// The batch failed as a whole (it hung, the server died, a status
-		// other than 200, a body that is not its array): one request may
-		// have caused it, or none (a batch too large, PROTO-HTTP-004).
-		// Each request is sent again alone and gets its own outcome.
-		for _, i := range idx {
-			results[i] = r.RunOne(ctx, int64(i+1), vs[i])
-		}
+		r.splitBatch(ctx, vs, results, idx, resps, errs, start, d)
 		return
 	}
 	for k, i := range idx {
@@ -406,6 +400,36 @@ func (r *Runner) runBatch(ctx context.Context, b Batcher, vs []*vectors.Vector, 
 			continue
 		}
 		r.judge(&results[i], resps[k], errs[k])
+	}
+}
+
+// splitBatch judges a batch that failed as a whole (it hung, the server
+// died, a status other than 200, a body that is not its array): each
+// request is sent again alone. When one of them fails alone without a
+// right or wrong answer (a crash, a timeout, a protocol or error outcome),
+// it explains the batch's failure, and every request takes the outcome it
+// got alone. When none does, nothing but the batch explains it: the
+// implementation did not answer a batch as PROTO-HTTP-002 asks (a batch
+// too large, refused under PROTO-HTTP-004, included), and the batch's
+// failure stands on every request of it, its detail saying so.
+func (r *Runner) splitBatch(ctx context.Context, vs []*vectors.Vector, results []Result, idx []int, resps []protocol.Response, errs []error, start time.Time, d time.Duration) {
+	alone := make([]Result, len(idx))
+	explained := false
+	for k, i := range idx {
+		alone[k] = r.RunOne(ctx, int64(i+1), vs[i])
+		switch alone[k].Outcome {
+		case Crash, Timeout, ProtocolErr, Errored:
+			explained = true
+		}
+	}
+	for k, i := range idx {
+		if explained || alone[k].Outcome == Interrupted {
+			results[i] = alone[k]
+			continue
+		}
+		results[i].Duration, results[i].Started = d, start
+		r.judge(&results[i], resps[k], errs[k])
+		results[i].Detail += fmt.Sprintf("; the batch of %d requests it was sent in failed as a whole, though none of them fails alone (this one got outcome %s): batches are not answered as PROTO-HTTP-002 asks (--batch 1 sends none)", len(idx), alone[k].Kind())
 	}
 }
 

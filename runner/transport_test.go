@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -581,10 +582,37 @@ func TestRunRechecksAlone(t *testing.T) {
 // again alone, each request gets its own outcome, and only the one that
 // hangs is a timeout.
 func TestBatchHangRecheckedAlone(t *testing.T) {
+	got := runBatchedEcho(t, false)
+	// The echo server answers every other vector of the corpus right,
+	// garbage and bad ids included (it echoes them).
+	checkOutcomes(t, got, map[string]Outcome{"hang": Timeout})
+}
+
+// A liar: an implementation that answers each request alone right but
+// refuses every batch (PROTO-HTTP-002) does not pass by being sent each
+// request alone; the batch's failure stands on every vector, and says why.
+func TestBatchRefusedWholeIsNoPass(t *testing.T) {
+	got := runBatchedEcho(t, true)
+	for name, res := range got {
+		if res.Outcome != ProtocolErr || !strings.Contains(res.Detail, "PROTO-HTTP-002") {
+			t.Errorf("%s: outcome %s (%s), want protocol naming PROTO-HTTP-002", name, res.Outcome, res.Detail)
+		}
+	}
+}
+
+// runBatchedEcho runs the echo corpus in batches of 4 against an HTTP
+// server that echoes, hangs on {"hang":true} and, with refuseBatches,
+// answers every batch with status 400.
+func runBatchedEcho(t *testing.T, refuseBatches bool) map[string]Result {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var batch []protocol.Request
 		var one protocol.Request
 		body, _ := io.ReadAll(r.Body)
+		if refuseBatches && len(body) > 0 && body[0] == '[' {
+			http.Error(w, `{"id":null,"error":{"kind":"bad_request","message":"no batches"}}`, http.StatusBadRequest)
+			return
+		}
 		if json.Unmarshal(body, &batch) != nil {
 			_ = json.Unmarshal(body, &one)
 			batch = []protocol.Request{one}
@@ -613,13 +641,15 @@ func TestBatchHangRecheckedAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	vs := echoCorpus(t)
+	if refuseBatches { // without the vector that hangs, which explains its batch's failure
+		vs = slices.DeleteFunc(vs, func(v *vectors.Vector) bool { return strings.HasSuffix(v.ID, "/hang") })
+	}
 	r := &Runner{Impl: impl, Hello: hello, Timeout: 2 * time.Second, Parallel: 1, Batch: 4}
 	got := map[string]Result{}
-	for _, res := range r.Run(context.Background(), echoCorpus(t)) {
+	for _, res := range r.Run(context.Background(), vs) {
 		_, name, _ := strings.Cut(res.Vector.ID, "/")
 		got[name] = res
 	}
-	// The echo server answers every other vector of the corpus right,
-	// garbage and bad ids included (it echoes them).
-	checkOutcomes(t, got, map[string]Outcome{"hang": Timeout})
+	return got
 }
