@@ -226,6 +226,7 @@ func Run(opts Options) int {
 	}
 	h := &harness{impl: opts.Impl, raw: opts.Raw, timeout: opts.Timeout, exitWithin: opts.ExitWithin,
 		requireOps: opts.RequireOps, requireCodes: opts.RequireCodes, replay: opts.Replay, more: opts.more}
+	h.calls = &runner.Runner{Impl: opts.Impl, Timeout: opts.Timeout}
 	h.records.profile = runner.ProfileName(opts.Profile)
 	if p := h.records.profile; p != runner.DefaultProfile {
 		h.divergenceTag = "@divergence:" + p
@@ -284,6 +285,7 @@ func featureDirs(fsys fs.FS) ([]string, error) {
 // harness is the state shared by every scenario of one run.
 type harness struct {
 	impl    runner.Implementation
+	calls   *runner.Runner // sends a scenario's requests as conform run does
 	raw     Raw
 	timeout time.Duration
 	// exitWithin replaces the exit bound of the scenarios when positive.
@@ -320,7 +322,7 @@ type harness struct {
 func (h *harness) call(ctx context.Context, op string, input json.RawMessage) (protocol.Response, error) {
 	id := h.lastID.Add(1)
 	req := protocol.Request{ID: json.RawMessage(fmt.Sprint(id)), Op: op, Input: input}
-	resp, err := (&runner.Runner{Impl: h.impl, Timeout: h.timeout}).Call(ctx, req)
+	resp, err := h.calls.Call(ctx, req)
 	if err != nil {
 		return resp, fmt.Errorf("%s: no answer: %w", op, err)
 	}

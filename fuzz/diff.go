@@ -189,19 +189,22 @@ type Report struct {
 func (r *Report) Diverged() bool { return len(r.Findings) > 0 }
 
 type engine struct {
-	cfg         Config
-	ref, impl   runner.Implementation
-	external    bool // the oracle is not the in-process reference
-	id          atomic.Int64
-	seeds       map[string][]seedInput
-	unsupported map[string]bool
-	stats       Stats
-	lastGood    map[string][]byte // per op, the last input both sides agreed on
-	dead        string            // why the implementation is considered gone
-	byKey       map[string]*Finding
-	codes       map[string][]string // per op, the implementation's codes the keys name (key)
-	start       time.Time
-	stopped     bool // Config.StopWhen said so
+	cfg       Config
+	ref, impl runner.Implementation
+	// refCalls and implCalls send requests as conform run does (under the
+	// per-request limit, again when failed for another's fault).
+	refCalls, implCalls *runner.Runner
+	external            bool // the oracle is not the in-process reference
+	id                  atomic.Int64
+	seeds               map[string][]seedInput
+	unsupported         map[string]bool
+	stats               Stats
+	lastGood            map[string][]byte // per op, the last input both sides agreed on
+	dead                string            // why the implementation is considered gone
+	byKey               map[string]*Finding
+	codes               map[string][]string // per op, the implementation's codes the keys name (key)
+	start               time.Time
+	stopped             bool // Config.StopWhen said so
 }
 
 type seedInput struct {
@@ -278,6 +281,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 // the corpus's inputs as its seeds.
 func newEngine(cfg Config, external bool) *engine {
 	e := &engine{cfg: cfg, ref: cfg.Ref, impl: cfg.Impl, external: external, seeds: map[string][]seedInput{}, unsupported: map[string]bool{}, lastGood: map[string][]byte{}}
+	e.refCalls = &runner.Runner{Impl: cfg.Ref, Timeout: cfg.Timeout}
+	e.implCalls = &runner.Runner{Impl: cfg.Impl, Timeout: cfg.Timeout}
 	e.stats.Count, e.stats.Duration = cfg.Count, cfg.Duration
 	for _, v := range cfg.Corpus.Vectors() {
 		if in, err := parseJSON16(v.Input); err == nil {
@@ -667,7 +672,7 @@ func (e *engine) callOracle(ctx context.Context, req protocol.Request) (protocol
 	if !e.external {
 		return e.ref.Call(ctx, req)
 	}
-	return (&runner.Runner{Impl: e.ref, Timeout: e.cfg.Timeout}).Call(ctx, req)
+	return e.refCalls.Call(ctx, req)
 }
 
 // otherInputsFault reports whether err is a failure that was not the
@@ -684,7 +689,7 @@ func otherInputsFault(err error) bool {
 // or a crash of another input), so that a finding's input is the one
 // that causes it.
 func (e *engine) callImpl(ctx context.Context, req protocol.Request) (protocol.Response, error) {
-	return (&runner.Runner{Impl: e.impl, Timeout: e.cfg.Timeout}).Call(ctx, req)
+	return e.implCalls.Call(ctx, req)
 }
 
 // oracleError compares the implementation's answer with an oracle's error

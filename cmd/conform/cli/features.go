@@ -112,7 +112,7 @@ func (e *env) features(args []string) int {
 		if !ok {
 			return ExitUsage
 		}
-		if err := checkNames(corpus, nil, requireOps.ops.Ops, "--require-ops="); err != nil {
+		if err := checkOps(corpus, requireOps.ops.Ops, "--require-ops="); err != nil {
 			e.errorf("%v", err)
 			return ExitUsage
 		}

@@ -111,14 +111,15 @@ func (e *env) fuzz(args []string) int {
 	case out == "":
 		e.errorf("--out needs a directory")
 		return ExitUsage
-	case dirUsable(out) != nil:
-		e.errorf("--out %s: %v", out, dirUsable(out))
-		return ExitUsage
 	case recordProfile != "" && !oracle:
 		e.errorf("--record-profile records an oracle's divergences: give --oracle or --oracle-http")
 		return ExitUsage
 	case recordProfile != "" && vectors.CheckProfileName(recordProfile) != nil:
 		e.errorf("--record-profile: %v", vectors.CheckProfileName(recordProfile))
+		return ExitUsage
+	}
+	if err := dirUsable(out); err != nil {
+		e.errorf("--out %s: %v", out, err)
 		return ExitUsage
 	}
 	if err := checkProfile(profile, &profileSel); err != nil {

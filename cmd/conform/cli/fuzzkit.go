@@ -55,7 +55,7 @@ func (e *env) fuzzkit(args []string) int {
 	if !ok {
 		return ExitUsage
 	}
-	if err := checkNames(corpus, nil, ops, "--op "); err != nil {
+	if err := checkOps(corpus, ops, "--op "); err != nil {
 		e.errorf("%v", err)
 		return ExitUsage
 	}

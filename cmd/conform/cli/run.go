@@ -64,10 +64,6 @@ func (e *env) selection(f *selectFlags) (*vectors.Corpus, []*vectors.Vector, boo
 	if !e.applyProfileFile(corpus, f) {
 		return nil, nil, false
 	}
-	if err := checkNames(corpus, f.suites, f.ops, "--op "); err != nil {
-		e.errorf("%v", err)
-		return nil, nil, false
-	}
 	if err := checkPicks(corpus, f); err != nil {
 		e.errorf("%v", err)
 		return nil, nil, false
@@ -75,9 +71,10 @@ func (e *env) selection(f *selectFlags) (*vectors.Corpus, []*vectors.Vector, boo
 	return corpus, sel.Select(corpus.Vectors()), true
 }
 
-// checkPicks refuses an --id, --tag or --req that selects no vector of the
-// corpus on its own: like a misspelt op, it would be dropped without a
-// word from a selection that other values of its flag fill.
+// checkPicks refuses a value of --suite, --op, --id, --tag or --req that
+// selects no vector of the corpus on its own: a misspelt one would
+// otherwise select nothing and pass silently, or be dropped without a word
+// from a selection that the flag's other values fill.
 func checkPicks(corpus *vectors.Corpus, f *selectFlags) error {
 	vs := corpus.Vectors()
 	picks := []struct {
@@ -85,9 +82,16 @@ func checkPicks(corpus *vectors.Corpus, f *selectFlags) error {
 		values     []string
 		sel        func(string) runner.Selection
 	}{
-		{"--id", "no vector id of the corpus matches this pattern", f.ids, func(g string) runner.Selection { return runner.Selection{IDs: []string{g}} }},
-		{"--tag", "no vector of the corpus has this tag (tags: " + strings.Join(tagsOf(vs), ", ") + ")", f.tags, func(t string) runner.Selection { return runner.Selection{Tags: []string{t}} }},
-		{"--req", "no vector of the corpus names this requirement (conform coverage lists each requirement with its vectors and scenarios)", f.reqs, func(r string) runner.Selection { return runner.Selection{Requirements: []string{r}} }},
+		{"--suite", "no vector of the corpus is in this suite (suites: " + valuesOf(vs, suiteOf) + ")", f.suites,
+			func(v string) runner.Selection { return runner.Selection{Suites: []string{v}} }},
+		{"--op", "no vector of the corpus has this op (ops: " + valuesOf(vs, opOf) + ")", f.ops,
+			func(v string) runner.Selection { return runner.Selection{Ops: []string{v}} }},
+		{"--id", "no vector id of the corpus matches this pattern", f.ids,
+			func(v string) runner.Selection { return runner.Selection{IDs: []string{v}} }},
+		{"--tag", "no vector of the corpus has this tag (tags: " + valuesOf(vs, tagsOf) + ")", f.tags,
+			func(v string) runner.Selection { return runner.Selection{Tags: []string{v}} }},
+		{"--req", "no vector of the corpus names this requirement (conform coverage lists each requirement with its vectors and scenarios)", f.reqs,
+			func(v string) runner.Selection { return runner.Selection{Requirements: []string{v}} }},
 	}
 	for _, p := range picks {
 		for _, v := range p.values {
@@ -100,38 +104,32 @@ func checkPicks(corpus *vectors.Corpus, f *selectFlags) error {
 	return nil
 }
 
-// checkNames refuses a --suite or an op that names nothing in the corpus: a
-// misspelt name would otherwise select no vector and pass silently. opFlag
-// is how the flag that named the ops is written before one ("--op ",
-// "--require-ops="), for the message.
-func checkNames(corpus *vectors.Corpus, suites, ops []string, opFlag string) error {
-	knownSuites, knownOps := map[string]bool{}, map[string]bool{}
-	for _, v := range corpus.Vectors() {
-		knownSuites[v.Suite()] = true
-		knownOps[v.Op] = true
-	}
-	for _, s := range suites {
-		if !knownSuites[s] {
-			return fmt.Errorf("--suite %q: no vector of the corpus is in this suite (suites: %s)", s, strings.Join(slices.Sorted(maps.Keys(knownSuites)), ", "))
-		}
-	}
+// checkOps refuses an op of a flag other than --op (--require-ops=, say)
+// that no vector of the corpus has. opFlag is how the flag is written
+// before one ("--require-ops="), for the message.
+func checkOps(corpus *vectors.Corpus, ops []string, opFlag string) error {
+	vs := corpus.Vectors()
 	for _, op := range ops {
-		if !knownOps[op] {
-			return fmt.Errorf("%s%q: no vector of the corpus has this op (ops: %s)", opFlag, op, strings.Join(slices.Sorted(maps.Keys(knownOps)), ", "))
+		if !slices.ContainsFunc(vs, func(v *vectors.Vector) bool { return v.Op == op }) {
+			return fmt.Errorf("%s%q: no vector of the corpus has this op (ops: %s)", opFlag, op, valuesOf(vs, opOf))
 		}
 	}
 	return nil
 }
 
-// tagsOf lists the tags of vs, sorted, each once.
-func tagsOf(vs []*vectors.Vector) []string {
+func suiteOf(v *vectors.Vector) []string { return []string{v.Suite()} }
+func opOf(v *vectors.Vector) []string    { return []string{v.Op} }
+func tagsOf(v *vectors.Vector) []string  { return v.Tags }
+
+// valuesOf lists the values of vs that of gives, sorted, each once.
+func valuesOf(vs []*vectors.Vector, of func(*vectors.Vector) []string) string {
 	seen := map[string]bool{}
 	for _, v := range vs {
-		for _, t := range v.Tags {
-			seen[t] = true
+		for _, x := range of(v) {
+			seen[x] = true
 		}
 	}
-	return slices.Sorted(maps.Keys(seen))
+	return strings.Join(slices.Sorted(maps.Keys(seen)), ", ")
 }
 
 const runHead = `Usage: conform run [flags]
@@ -227,7 +225,7 @@ func (e *env) run(args []string) int {
 	if sel.profile != "" {
 		profile = sel.profile
 	}
-	if err := checkNames(corpus, nil, requireOps.ops.Ops, "--require-ops="); err != nil {
+	if err := checkOps(corpus, requireOps.ops.Ops, "--require-ops="); err != nil {
 		e.errorf("%v", err)
 		return ExitUsage
 	}
