@@ -94,19 +94,15 @@ func AppendQuoted(buf []byte, s string) []byte {
 			}
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
+		switch {
+		case r == utf8.RuneError && size == 1:
 			buf = append(buf, s[start:i]...)
 			buf = append(buf, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
+			start = i + size
+		case r == '\u2028' || r == '\u2029':
 			buf = append(buf, s[start:i]...)
 			buf = append(buf, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
+			start = i + size
 		}
 		i += size
 	}

@@ -38,10 +38,9 @@ type LineReader struct {
 // NewLineReader reads lines of at most max bytes from r (DefaultMaxLine
 // when max is not positive).
 func NewLineReader(r io.Reader, max int) *LineReader {
-	if max <= 0 {
-		max = DefaultMaxLine
-	}
-	return &LineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+	l := &LineReader{r: bufio.NewReaderSize(r, 64<<10)}
+	l.SetMax(max)
+	return l
 }
 
 // SetMax changes the cap for the lines still to be read (DefaultMaxLine

@@ -20,6 +20,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 
 	"github.com/conform-suite/conform/internal/jsonv"
@@ -114,15 +115,7 @@ type Hello struct {
 // implementation that does not know hello) supports every op, and every
 // implementation that answered hello supports hello.
 func (h *Hello) Supports(op string) bool {
-	if h == nil || op == "hello" {
-		return true
-	}
-	for _, o := range h.Ops {
-		if o == op {
-			return true
-		}
-	}
-	return false
+	return h == nil || op == "hello" || slices.Contains(h.Ops, op)
 }
 
 // HelloRequest is the runner's first request (PROTO-HELLO-001).

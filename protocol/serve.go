@@ -238,40 +238,27 @@ func DefaultServeOptions() ServeOptions {
 	}
 }
 
-// withDefaults fills the zero fields of o.
+// withDefaults fills the fields of o that are not positive.
 func (o ServeOptions) withDefaults() ServeOptions {
 	d := DefaultServeOptions()
-	if o.MaxBody <= 0 {
-		o.MaxBody = d.MaxBody
-	}
-	if o.MaxBatch <= 0 {
-		o.MaxBatch = d.MaxBatch
-	}
-	if o.BodyBudget <= 0 {
-		o.BodyBudget = d.BodyBudget
-	}
-	if o.DecodedBudget <= 0 {
-		o.DecodedBudget = d.DecodedBudget
-	}
-	if o.ReadHeaderTimeout <= 0 {
-		o.ReadHeaderTimeout = d.ReadHeaderTimeout
-	}
-	if o.ReadTimeout <= 0 {
-		o.ReadTimeout = d.ReadTimeout
-	}
-	if o.WriteTimeout <= 0 {
-		o.WriteTimeout = d.WriteTimeout
-	}
-	if o.IdleTimeout <= 0 {
-		o.IdleTimeout = d.IdleTimeout
-	}
-	if o.MaxHeaderBytes <= 0 {
-		o.MaxHeaderBytes = d.MaxHeaderBytes
-	}
-	if o.MaxConns <= 0 {
-		o.MaxConns = d.MaxConns
-	}
+	orDefault(&o.MaxBody, d.MaxBody)
+	orDefault(&o.MaxBatch, d.MaxBatch)
+	orDefault(&o.BodyBudget, d.BodyBudget)
+	orDefault(&o.DecodedBudget, d.DecodedBudget)
+	orDefault(&o.ReadHeaderTimeout, d.ReadHeaderTimeout)
+	orDefault(&o.ReadTimeout, d.ReadTimeout)
+	orDefault(&o.WriteTimeout, d.WriteTimeout)
+	orDefault(&o.IdleTimeout, d.IdleTimeout)
+	orDefault(&o.MaxHeaderBytes, d.MaxHeaderBytes)
+	orDefault(&o.MaxConns, d.MaxConns)
 	return o
+}
+
+// orDefault sets *v to d when *v is not positive.
+func orDefault[T int | int64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
 }
 
 // Handler serves impl over HTTP (PROTO-HTTP): a POST of one request object
@@ -417,9 +404,8 @@ func serveBatch(ctx context.Context, impl Answerer, w http.ResponseWriter, body 
 		}
 		sep = []byte{','}
 	}
-	if string(sep) == "[" {
-		w.Write([]byte("[]\n"))
-		return
+	if string(sep) == "[" { // no item: the array is empty
+		w.Write(sep)
 	}
 	w.Write([]byte("]\n"))
 }
@@ -475,10 +461,7 @@ func readBody(r io.Reader, b *byteBudget) ([]byte, int64, error) {
 	if !b.take(size) {
 		return nil, held, errNoBudget
 	}
-	body := make([]byte, 0, size)
-	for _, c := range chunks {
-		body = append(body, c...)
-	}
+	body := bytes.Join(chunks, nil)
 	b.give(held) // the chunks are garbage now
 	return body, size, nil
 }
