@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -178,12 +179,7 @@ func (s *names) has(name string) bool {
 	if s.many != nil {
 		return s.many[name]
 	}
-	for _, x := range s.few[:s.n] {
-		if x == name {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(s.few[:s.n], name)
 }
 
 func (s *names) add(name string) {
