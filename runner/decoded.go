@@ -31,7 +31,9 @@ type decodedEntry struct {
 }
 
 // get returns data decoded, as an input (protocol.InputOptions) or as an
-// output (jsonv.Parse).
+// output (jsonv.Parse). Its v is nil when data is empty or does not decode:
+// a vector's input is then sent as bytes alone, and the implementation
+// answers as it does for such a request.
 func (d *decodedJSON) get(data json.RawMessage, input bool) *decodedEntry {
 	opts := jsonv.Options{}
 	if input {
@@ -52,14 +54,4 @@ func (d *decodedJSON) get(data json.RawMessage, input bool) *decodedEntry {
 	}
 	got, _ := d.m.LoadOrStore(k, e)
 	return got.(*decodedEntry)
-}
-
-// input returns a vector's input decoded as a transport decodes a request's
-// input, or nil when it is empty or does not decode (the implementation
-// then reads the bytes and answers as it does for such a request).
-func (d *decodedJSON) input(data json.RawMessage) *jsonv.Value {
-	if len(data) == 0 {
-		return nil
-	}
-	return d.get(data, true).v
 }

@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -120,7 +119,11 @@ func (d *doctorRun) hello(hello *protocol.Hello) {
 			unsafe = append(unsafe, fmt.Sprintf("%s %q", f.name, f.value))
 		}
 	}
-	d.check(len(unsafe) == 0, "hello: name, version and language are plain text, without control or format characters (PROTO-HELLO-001)%s", errSuffix(joinErr(unsafe)))
+	notSo := ""
+	if len(unsafe) > 0 {
+		notSo = ": not so: " + strings.Join(unsafe, ", ")
+	}
+	d.check(len(unsafe) == 0, "hello: name, version and language are plain text, without control or format characters (PROTO-HELLO-001)%s", notSo)
 	for _, op := range hello.Ops {
 		if !d.set.Has("ops/" + op + ".json") {
 			d.line("note", "hello lists %s, an op this suite has no schema for", safetext.Text(op))
@@ -212,14 +215,6 @@ func (d *doctorRun) overhead(pings int) {
 	}
 	d.line("", "time per request (hello, one at a time, %d round trips): mean %v, p50 %v, p99 %v",
 		pings, (sum / time.Duration(pings)).Round(time.Microsecond), times[pings/2].Round(time.Microsecond), times[pings*99/100].Round(time.Microsecond))
-}
-
-// joinErr is an error listing problems, or nil when there are none.
-func joinErr(problems []string) error {
-	if len(problems) == 0 {
-		return nil
-	}
-	return errors.New("not so: " + strings.Join(problems, ", "))
 }
 
 func errSuffix(err error) string {

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
 	"runtime/debug"
 
@@ -33,36 +34,23 @@ var StampedVersion, StampedRevision string
 // NewIdentity returns the identity of this binary with the given corpus
 // digest.
 func NewIdentity(corpusDigest string) *Identity {
-	id := buildIdentity(corpusDigest)
-	if StampedVersion != "" {
-		id.Version = StampedVersion
-	}
-	if StampedRevision != "" {
-		id.Revision, id.Modified = StampedRevision, false
-	}
-	return id
-}
-
-func buildIdentity(corpusDigest string) *Identity {
 	id := &Identity{Module: "github.com/conform-suite/conform", Version: "unknown",
 		Protocol: protocol.Version, Suite: SuiteVersion, CorpusDigest: corpusDigest}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return id
-	}
-	if info.Main.Path != "" {
-		id.Module = info.Main.Path
-	}
-	if info.Main.Version != "" {
-		id.Version = info.Main.Version
-	}
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			id.Revision = s.Value
-		case "vcs.modified":
-			id.Modified = s.Value == "true"
+	if info, ok := debug.ReadBuildInfo(); ok {
+		id.Module = cmp.Or(info.Main.Path, id.Module)
+		id.Version = cmp.Or(info.Main.Version, id.Version)
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				id.Revision = s.Value
+			case "vcs.modified":
+				id.Modified = s.Value == "true"
+			}
 		}
+	}
+	id.Version = cmp.Or(StampedVersion, id.Version)
+	if StampedRevision != "" {
+		id.Revision, id.Modified = StampedRevision, false
 	}
 	return id
 }
@@ -73,10 +61,7 @@ func buildIdentity(corpusDigest string) *Identity {
 func (id *Identity) String() string {
 	rev := ""
 	if id.Revision != "" {
-		r := id.Revision
-		if len(r) > 12 {
-			r = r[:12]
-		}
+		r := id.Revision[:min(len(id.Revision), 12)]
 		if id.Modified {
 			r += "+dirty"
 		}

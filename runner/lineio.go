@@ -14,10 +14,6 @@ type boundedTail struct {
 	dropped int64
 }
 
-func newBoundedTail(max int) *boundedTail {
-	return &boundedTail{max: max}
-}
-
 func (t *boundedTail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

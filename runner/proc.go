@@ -51,23 +51,19 @@ func startProc(argv []string, dir string, env []string, stderrMax int) (*proc, e
 			f.Close()
 		}
 	}
-	pipe := func() (r, w *os.File, err error) {
-		r, w, err = os.Pipe()
+	// pipe makes a pipe unless an earlier one failed (err).
+	var err error
+	pipe := func() (r, w *os.File) {
 		if err == nil {
-			files = append(files, r, w)
+			if r, w, err = os.Pipe(); err == nil {
+				files = append(files, r, w)
+			}
 		}
-		return r, w, err
+		return r, w
 	}
-	inR, inW, err := pipe()
-	if err != nil {
-		return nil, &StartError{Msg: err.Error()}
-	}
-	outR, outW, err := pipe()
-	if err != nil {
-		closeAll()
-		return nil, &StartError{Msg: err.Error()}
-	}
-	errR, errW, err := pipe()
+	inR, inW := pipe()
+	outR, outW := pipe()
+	errR, errW := pipe()
 	if err != nil {
 		closeAll()
 		return nil, &StartError{Msg: err.Error()}
@@ -84,7 +80,7 @@ func startProc(argv []string, dir string, env []string, stderrMax int) (*proc, e
 	outW.Close()
 	errW.Close()
 	p := &proc{
-		cmd: cmd, stdin: inW, stdout: outR, stderr: newBoundedTail(stderrMax), errR: errR,
+		cmd: cmd, stdin: inW, stdout: outR, stderr: &boundedTail{max: stderrMax}, errR: errR,
 		exited:     make(chan struct{}),
 		stdoutDone: make(chan struct{}),
 	}

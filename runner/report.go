@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -153,7 +154,6 @@ type RequirementResult struct {
 // an xfail counts as failing here), unsupported when all its vectors were.
 func (r *Report) Requirements() []RequirementResult {
 	byID := map[string]*RequirementResult{}
-	var order []string
 	for i := range r.Results {
 		res := &r.Results[i]
 		if res.Outcome == Interrupted {
@@ -169,7 +169,6 @@ func (r *Report) Requirements() []RequirementResult {
 					}
 				}
 				byID[id] = rr
-				order = append(order, id)
 			}
 			rr.Vectors++
 			switch {
@@ -184,9 +183,8 @@ func (r *Report) Requirements() []RequirementResult {
 			}
 		}
 	}
-	slices.Sort(order)
-	out := make([]RequirementResult, 0, len(order))
-	for _, id := range order {
+	out := make([]RequirementResult, 0, len(byID))
+	for _, id := range slices.Sorted(maps.Keys(byID)) {
 		out = append(out, *byID[id])
 	}
 	return out

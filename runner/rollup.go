@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/conform-suite/conform/spec"
 )
@@ -40,17 +41,13 @@ func (l LevelRollup) Summary() string {
 // conformanceLevels are the strengths Conformance reports, strongest first.
 var conformanceLevels = []spec.Level{spec.Must, spec.Should, spec.May}
 
-// strength folds a level into the one Conformance reports it under.
-func strength(l spec.Level) spec.Level {
-	switch l {
-	case spec.Must, spec.MustNot:
-		return spec.Must
-	case spec.Should, spec.ShouldNot:
-		return spec.Should
-	case spec.May:
-		return spec.May
-	}
-	return "" // informative, or not in the specification at hand
+// strength folds a level into the one Conformance reports it under; a level
+// missing (informative, or not in the specification at hand) is reported
+// under none.
+var strength = map[spec.Level]spec.Level{
+	spec.Must: spec.Must, spec.MustNot: spec.Must,
+	spec.Should: spec.Should, spec.ShouldNot: spec.Should,
+	spec.May: spec.May,
 }
 
 // Conformance rolls the run up by requirement level: for MUST, SHOULD and
@@ -64,12 +61,7 @@ func (r *Report) Conformance() []LevelRollup {
 		out[i].Level = l
 	}
 	for _, rr := range r.Requirements() {
-		i := -1
-		for j, l := range conformanceLevels {
-			if strength(rr.Level) == l {
-				i = j
-			}
-		}
+		i := slices.Index(conformanceLevels, strength[rr.Level])
 		if i < 0 {
 			continue
 		}

@@ -316,7 +316,7 @@ func (r *Runner) recheckAlone(ctx context.Context, vs []*vectors.Vector, results
 // not to be sent (its op is not offered).
 func (r *Runner) request(id int64, v *vectors.Vector, res *Result) bool {
 	res.Vector = v
-	res.Request = protocol.Request{ID: protocol.IntID(id), Op: v.Op, Input: v.Input, Value: r.decoded.input(v.Input)}
+	res.Request = protocol.Request{ID: protocol.IntID(id), Op: v.Op, Input: v.Input, Value: r.decoded.get(v.Input, true).v}
 	if !r.Hello.Supports(v.Op) {
 		r.unsupported(res, "the implementation does not list "+v.Op+" in hello")
 		return false
@@ -521,20 +521,16 @@ func (r *Runner) judge(res *Result, resp protocol.Response, err error) {
 		res.Outcome, res.Detail = Fail, fmt.Errorf("expected output: %w", exp.err).Error()
 		return
 	}
-	wantV := exp.v
-	var cmp Comparison
-	var diffs []string
 	var got *jsonv.Value
 	if !bytes.Equal(resp.Output, exp.canon) { // else the expected output itself, written compactly
-		cmp, diffs, got = compareDecoded(wantV, want, resp.Output, resp.Value)
+		res.Comparison, res.Diffs, got = compareDecoded(exp.v, want, resp.Output, resp.Value)
 	}
-	res.Comparison, res.Diffs = cmp, diffs
 	res.Outcome = Pass
-	if cmp != Match {
+	if res.Comparison != Match {
 		res.Outcome = Fail
 		return
 	}
-	if c := codelessRefusal(wantV, got); c != nil {
+	if c := codelessRefusal(exp.v, got); c != nil {
 		res.Codeless = c
 		if r.RequireCodes {
 			res.Outcome, res.Comparison = Fail, Mismatch

@@ -381,9 +381,7 @@ func (c *child) read() {
 		}
 		c.mu.Lock()
 		ch, ok := c.pending[wire]
-		if ok {
-			delete(c.pending, wire)
-		}
+		delete(c.pending, wire)
 		isLate := c.late[wire]
 		c.mu.Unlock()
 		switch {

@@ -18,9 +18,6 @@ type RequiredOps struct {
 // Has reports whether op is required.
 func (r RequiredOps) Has(op string) bool { return r.All || slices.Contains(r.Ops, op) }
 
-// Any reports whether some op is required.
-func (r RequiredOps) Any() bool { return r.All || len(r.Ops) > 0 }
-
 // String is the flag's value: "" (none), "all", or the ops, comma separated.
 func (r RequiredOps) String() string {
 	if r.All {
