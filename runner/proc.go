@@ -36,14 +36,14 @@ type proc struct {
 	werr   error // from Wait
 }
 
-// startProc starts argv in a new process group, with stderr kept in a tail
-// of stderrMax bytes.
-func startProc(argv []string, dir string, env []string, stderrMax int) (*proc, error) {
+// stderrKept is how much of a child's stderr is kept: its last 64 KiB.
+const stderrKept = 64 << 10
+
+// startProc starts argv with the environment env (nil for the runner's own)
+// in a new process group, with stderr kept in a tail of stderrKept bytes.
+func startProc(argv []string, env []string) (*proc, error) {
 	if len(argv) == 0 {
 		return nil, &StartError{Msg: "no command to start"}
-	}
-	if stderrMax <= 0 {
-		stderrMax = 64 << 10
 	}
 	var files []*os.File
 	closeAll := func() {
@@ -69,7 +69,7 @@ func startProc(argv []string, dir string, env []string, stderrMax int) (*proc, e
 		return nil, &StartError{Msg: err.Error()}
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env = dir, env
+	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	newProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
@@ -80,7 +80,7 @@ func startProc(argv []string, dir string, env []string, stderrMax int) (*proc, e
 	outW.Close()
 	errW.Close()
 	p := &proc{
-		cmd: cmd, stdin: inW, stdout: outR, stderr: &boundedTail{max: stderrMax}, errR: errR,
+		cmd: cmd, stdin: inW, stdout: outR, stderr: &boundedTail{max: stderrKept}, errR: errR,
 		exited:     make(chan struct{}),
 		stdoutDone: make(chan struct{}),
 	}

@@ -108,14 +108,10 @@ func (r *Report) nothingJudged(t Totals) string {
 		return fmt.Sprintf("the run was interrupted before any of the %d vectors got an answer", t.Total)
 	}
 	var parts []string
-	if n := t.ByOutcome[Unsupported]; n > 0 {
-		parts = append(parts, fmt.Sprintf("%d unsupported", n))
-	}
-	if n := t.ByOutcome[XFail]; n > 0 {
-		parts = append(parts, fmt.Sprintf("%d xfail", n))
-	}
-	if n := t.Interrupted; n > 0 {
-		parts = append(parts, fmt.Sprintf("%d interrupted", n))
+	for _, o := range []Outcome{Unsupported, XFail, Interrupted} {
+		if n := t.ByOutcome[o]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, o))
+		}
 	}
 	s := fmt.Sprintf("none of the %d vectors passed or failed (%s)", t.Total, strings.Join(parts, ", "))
 	if t.ByOutcome[Unsupported] > 0 {

@@ -15,11 +15,9 @@ import (
 // stdout. It is the simplest fallback for an adapter that cannot stay
 // running; it is slow (one process per vector).
 type Spawn struct {
-	Command   []string
-	Dir       string
-	Env       []string
-	MaxLine   int // cap on the answer line, in bytes; 0 for DefaultMaxLine
-	StderrMax int // bytes of stderr kept; 0 for 64 KiB
+	Command []string
+	Env     []string
+	MaxLine int // cap on the answer line, in bytes; 0 for DefaultMaxLine
 
 	budget // each answer's share of the run's memory budget
 }
@@ -35,7 +33,7 @@ func (s *Spawn) Call(ctx context.Context, req protocol.Request) (protocol.Respon
 	if err != nil {
 		return protocol.Response{}, callErr(ProtocolErr, "%v", err)
 	}
-	p, err := startProc(s.Command, s.Dir, s.Env, s.StderrMax)
+	p, err := startProc(s.Command, s.Env)
 	if err != nil {
 		return protocol.Response{}, err
 	}

@@ -29,7 +29,7 @@ import (
 // restart and Close kill the whole group, and so does the child's exit, so
 // that nothing it started outlives it; once it has exited, its stdout is read
 // for at most a short grace period more. The child's stderr is captured,
-// bounded to its last StderrMax bytes, and attached to every failure.
+// bounded to its last 64 KiB, and attached to every failure.
 //
 // The oldest request in flight is the one a sequential child works on. When
 // the child dies, that request fails with outcome crash; when a request's
@@ -42,13 +42,11 @@ import (
 // line over MaxLine), every request in flight fails with outcome protocol
 // and the child is killed, to be restarted the same way.
 type Stdio struct {
-	Command   []string // program and arguments
-	Dir       string   // working directory; "" for the current one
-	Env       []string // environment; nil for the runner's own
-	MaxLine   int      // cap on one answer line, in bytes; 0 for DefaultMaxLine
-	Restarts  int      // restart budget: how many new children after the first; 0 for none
-	StderrMax int      // bytes of stderr kept; 0 for 64 KiB
-	Grease    bool     // add an unknown member to every request (PROTO-FRAME-005)
+	Command  []string // program and arguments
+	Env      []string // environment; nil for the runner's own
+	MaxLine  int      // cap on one answer line, in bytes; 0 for DefaultMaxLine
+	Restarts int      // restart budget: how many new children after the first; 0 for none
+	Grease   bool     // add an unknown member to every request (PROTO-FRAME-005)
 	// StartTimeout bounds the hello a restarted child must answer before a
 	// request is sent to it; 0 for DefaultStartTimeout.
 	StartTimeout time.Duration
@@ -209,7 +207,7 @@ func (s *Stdio) child(ctx context.Context) (*child, error) {
 }
 
 func (s *Stdio) start() (*child, error) {
-	p, err := startProc(s.Command, s.Dir, s.Env, s.StderrMax)
+	p, err := startProc(s.Command, s.Env)
 	if err != nil {
 		return nil, err
 	}
