@@ -27,13 +27,9 @@ func genSelectLimits() (*vectors.File, error) {
 	f := &vectors.File{Op: "quote.select", Description: "Selections at and over the 8,000-unit limit of a citation's text."}
 	var div []*vectors.Divergence // of the next vector added
 	add := func(id, desc string, reqs, tags []string, text string, end int, want any) {
-		f.Vectors = append(f.Vectors, &vectors.Vector{
-			ID: "quote.select/" + id, Description: desc, Requirements: reqs, Tags: tags,
-			Input:       vectorkit.Raw(map[string]any{"text": text, "start": 0, "end": end}),
-			Expect:      vectors.Expect{Output: vectorkit.Raw(want)},
-			Divergences: div,
-		})
-		div = nil
+		v := vectorkit.Vector(f.Op, id, desc, reqs, tags, map[string]any{"text": text, "start": 0, "end": end}, want)
+		v.Divergences, div = div, nil
+		f.Vectors = append(f.Vectors, v)
 	}
 	whole := func(text string, n int) any {
 		return map[string]any{"selector": map[string]any{"text": text, "start": 0, "end": n, "prefix": "", "suffix": ""}}
@@ -71,15 +67,11 @@ func genResolveLong() (*vectors.File, error) {
 	run := strings.Repeat("a", anchorLongText)
 	quote := strings.Repeat("a", anchorMaxUnits)
 	add := func(id, desc string, text, quote, prefix string, want any) {
-		f.Vectors = append(f.Vectors, &vectors.Vector{
-			ID: "quote.resolve/" + id, Description: desc,
-			Requirements: []string{"QUOTE-ANCHOR-035", "QUOTE-ANCHOR-026"},
-			Tags:         []string{"performance"},
-			Input: vectorkit.Raw(map[string]any{"text": text, "selector": map[string]any{
+		f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, id, desc,
+			[]string{"QUOTE-ANCHOR-035", "QUOTE-ANCHOR-026"}, []string{"performance"},
+			map[string]any{"text": text, "selector": map[string]any{
 				"text": quote, "start": 0, "end": len(quote), "prefix": prefix, "suffix": "",
-			}}),
-			Expect: vectors.Expect{Output: vectorkit.Raw(want)},
-		})
+			}}, want))
 	}
 	add("long-run-prefix-nowhere", "an 8,000-letter quote occurs at every offset of a long run; the prefix nowhere",
 		run, quote, "zzz", map[string]any{"match": nil, "reason": "ambiguous"})

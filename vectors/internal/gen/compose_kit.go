@@ -75,7 +75,7 @@ func newCompFile(op, desc string) *compFile {
 }
 
 func (cf *compFile) add(id, desc string, reqs, tags []string, in, out any) {
-	cf.f.Vectors = append(cf.f.Vectors, qVector(cf.f.Op, id, desc, reqs, tags, in, out))
+	cf.f.Vectors = append(cf.f.Vectors, vectorkit.Vector(cf.f.Op, id, desc, reqs, tags, in, out))
 }
 
 // seedReading records on the vector added last the seed's answer out,

@@ -132,8 +132,7 @@ func quoteParseLimits() (*vectors.File, error) {
 		if code != "" {
 			out = qRejected(code)
 		}
-		f.Vectors = append(f.Vectors, &vectors.Vector{ID: "quote.parse/" + id, Description: desc, Requirements: reqs, Tags: tags,
-			Input: vectorkit.Raw(map[string]string{"href": c.href()}), Expect: vectors.Expect{Output: vectorkit.Raw(out)}})
+		f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, id, desc, reqs, tags, map[string]string{"href": c.href()}, out))
 	}
 	qLimitCases(add)
 
@@ -142,19 +141,18 @@ func quoteParseLimits() (*vectors.File, error) {
 	padded.env = strings.Repeat("a", 512)
 	href := strings.Replace(padded.href(), "/v1/", "/v1/%20", 1)
 	href = strings.Replace(href, strings.Repeat("a", 512)+"/", strings.Repeat("a", 512)+"%20/", 1)
-	f.Vectors = append(f.Vectors, &vectors.Vector{ID: "quote.parse/id-limit-measured-after-trim",
-		Description: "spaces around an id of 512 units do not count toward its limit", Requirements: []string{"QUOTE-LINK-039", "QUOTE-LINK-036"},
-		Tags: []string{"boundary"}, Input: vectorkit.Raw(map[string]string{"href": href}),
-		Expect: vectors.Expect{Output: vectorkit.Raw(map[string]any{"citation": padded.json()})}})
+	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "id-limit-measured-after-trim",
+		"spaces around an id of 512 units do not count toward its limit", []string{"QUOTE-LINK-039", "QUOTE-LINK-036"},
+		[]string{"boundary"}, map[string]string{"href": href}, map[string]any{"citation": padded.json()}))
 
 	// The comment is checked before the offsets.
 	long := qBase()
 	comment := strings.Repeat("中", 8001)
 	long.comment = &comment
 	href = strings.Replace(long.href(), "&start=0", "&start=-1", 1)
-	f.Vectors = append(f.Vectors, &vectors.Vector{ID: "quote.parse/comment-before-offsets",
-		Description: "a long comment is reported before a bad start", Requirements: []string{"QUOTE-LINK-049", "QUOTE-LINK-043"},
-		Input: vectorkit.Raw(map[string]string{"href": href}), Expect: vectors.Expect{Output: vectorkit.Raw(qRejected("QUOTE_COMMENT_TOO_LONG"))}})
+	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "comment-before-offsets",
+		"a long comment is reported before a bad start", []string{"QUOTE-LINK-049", "QUOTE-LINK-043"},
+		nil, map[string]string{"href": href}, qRejected("QUOTE_COMMENT_TOO_LONG")))
 	return f, nil
 }
 
@@ -162,20 +160,18 @@ func quoteFormatLimits() (*vectors.File, error) {
 	f := &vectors.File{Op: "quote.format", Description: "quote.format: every field limit at the limit and one UTF-16 unit past it, in ASCII, astral and CJK text."}
 	qLimitCases(func(id, desc string, reqs, tags []string, c qCitation, code string) {
 		written := map[string]any{"href": c.href(), "link": "[Assistant quote](" + c.href() + ")"}
-		out := qRejected(code)
+		var out any = written
 		var div []*vectors.Divergence
-		if code == "" {
-			out = written
-		} else {
+		if code != "" {
 			// The real formatter checks no limit: it writes the over-long
 			// field as it writes any other.
+			out = qRejected(code)
 			desc += ", where the real formatter writes it"
 			div = vectorkit.Diverges("t3code", "the real formatter checks no length and writes the over-long "+qFieldNoun[code], vectorkit.Raw(written))
 		}
-		f.Vectors = append(f.Vectors, &vectors.Vector{ID: "quote.format/" + id, Description: desc,
-			Requirements: append([]string{"QUOTE-LINK-014"}, reqs...), Tags: tags,
-			Input: vectorkit.Raw(map[string]any{"citation": c.json()}), Expect: vectors.Expect{Output: vectorkit.Raw(out)},
-			Divergences: div})
+		v := vectorkit.Vector(f.Op, id, desc, append([]string{"QUOTE-LINK-014"}, reqs...), tags, map[string]any{"citation": c.json()}, out)
+		v.Divergences = div
+		f.Vectors = append(f.Vectors, v)
 	})
 	return f, nil
 }

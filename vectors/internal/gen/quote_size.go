@@ -43,16 +43,11 @@ func qPaddedHref(n int) string {
 	return strings.Replace(h, "/v1/", "/v1/"+spaces, 1) + strings.Repeat("&", extra%3)
 }
 
-func qVector(op, id, desc string, reqs, tags []string, in, out any) *vectors.Vector {
-	return &vectors.Vector{ID: op + "/" + id, Description: desc, Requirements: reqs, Tags: tags,
-		Input: vectorkit.Raw(in), Expect: vectors.Expect{Output: vectorkit.Raw(out)}}
-}
-
 func quoteParseSize() (*vectors.File, error) {
 	f := &vectors.File{Op: "quote.parse", Description: "quote.parse: the 160,000-unit href limit and the largest citation."}
 	max := map[string]any{"citation": qMaxCJK().json()}
 	p := func(id, desc string, reqs, tags []string, href string, out any) {
-		f.Vectors = append(f.Vectors, qVector(f.Op, id, desc, reqs, tags, map[string]string{"href": href}, out))
+		f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, id, desc, reqs, tags, map[string]string{"href": href}, out))
 	}
 	p("max-cjk-citation", "every field at its limit in CJK text, an href of 158,494 units",
 		[]string{"QUOTE-LINK-002", "QUOTE-LINK-039", "QUOTE-LINK-041", "QUOTE-LINK-043", "QUOTE-LINK-047"}, []string{"boundary", "cjk"},
@@ -84,7 +79,7 @@ func quoteParseSize() (*vectors.File, error) {
 func quoteFormatSize() (*vectors.File, error) {
 	f := &vectors.File{Op: "quote.format", Description: "quote.format: the largest citation the formatter writes."}
 	c := qMaxCJK()
-	f.Vectors = append(f.Vectors, qVector(f.Op, "max-cjk-citation", "every field at its limit in CJK text gives an href of 158,494 units",
+	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "max-cjk-citation", "every field at its limit in CJK text gives an href of 158,494 units",
 		[]string{"QUOTE-LINK-002", "QUOTE-LINK-014", "QUOTE-LINK-015"}, []string{"boundary", "cjk"},
 		map[string]any{"citation": c.json()}, map[string]string{"href": c.href(), "link": "[Assistant quote](" + c.href() + ")"}))
 	return f, nil
@@ -103,7 +98,7 @@ func quoteCollectSize() (*vectors.File, error) {
 	// Offsets: the texts below hold ASCII and one astral character (2 units).
 	at := "[Assistant quote](" + qPaddedHref(qMaxHref) + ")"
 	text := "\U0001F600 " + at + " " + smallLink
-	f.Vectors = append(f.Vectors, qVector(f.Op, "href-at-limit", "a link whose href is 160,000 units is found, and the link after it",
+	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "href-at-limit", "a link whose href is 160,000 units is found, and the link after it",
 		[]string{"QUOTE-LINK-060", "QUOTE-LINK-063"}, []string{"boundary", "astral"}, map[string]string{"text": text},
 		map[string][]found{"citations": {
 			{3, 3 + len(at), at, qMaxCJK().json()},
@@ -111,7 +106,7 @@ func quoteCollectSize() (*vectors.File, error) {
 		}}))
 	over := "[Assistant quote](" + qPaddedHref(qMaxHref+1) + ")"
 	text = "\U0001F600 " + over + " " + smallLink
-	f.Vectors = append(f.Vectors, qVector(f.Op, "href-over-limit", "a link whose href is 160,001 units is plain text, the link after it is found",
+	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "href-over-limit", "a link whose href is 160,001 units is plain text, the link after it is found",
 		[]string{"QUOTE-LINK-060", "QUOTE-LINK-064"}, []string{"boundary", "astral"}, map[string]string{"text": text},
 		map[string][]found{"citations": {
 			{4 + len(over), 4 + len(over) + len(smallLink), smallLink, small.json()},
