@@ -1,14 +1,8 @@
 package main
 
-import (
-	"github.com/conform-suite/conform/vectors"
-	"github.com/conform-suite/conform/vectors/internal/vectorkit"
-)
-
 func init() {
-	vectorkit.Register("marker/artifact.gen.json", func() (*vectors.File, error) {
-		return file("marker.artifact", "The answer artifact as seed 001 shapes it: the text part with metadata.citations, then the cited data parts with metadata.dataPartId.", artifactCases()), nil
-	})
+	register("marker/artifact.gen.json", "marker.artifact",
+		"The answer artifact as seed 001 shapes it: the text part with metadata.citations, then the cited data parts with metadata.dataPartId.", artifactCases)
 }
 
 // dataPart is a data part as seed 001 shapes it. Extra holds members the

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -66,12 +67,7 @@ func rawJSON(v any) json.RawMessage {
 	var b bytes.Buffer
 	for _, r := range string(raw) {
 		if unicode.In(r, unicode.Co, unicode.Cf, unicode.Mn, unicode.Zl, unicode.Zp) && r <= 0xFFFF {
-			b.WriteString(`\u`)
-			const hex = "0123456789abcdef"
-			b.WriteByte(hex[r>>12&0xF])
-			b.WriteByte(hex[r>>8&0xF])
-			b.WriteByte(hex[r>>4&0xF])
-			b.WriteByte(hex[r&0xF])
+			fmt.Fprintf(&b, `\u%04x`, r)
 			continue
 		}
 		b.WriteRune(r)
@@ -106,6 +102,12 @@ func file(op, desc string, vs []vec) *vectors.File {
 		f.Vectors = append(f.Vectors, v.vector(op))
 	}
 	return f
+}
+
+// register registers the generated file path: the vectors of op that vs
+// returns.
+func register(path, op, desc string, vs func() []vec) {
+	vectorkit.Register(path, func() (*vectors.File, error) { return file(op, desc, vs()), nil })
 }
 
 func reqs(ids ...string) []string { return ids }
