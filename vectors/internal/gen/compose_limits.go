@@ -135,17 +135,17 @@ const (
 	compNavCap    = 140_000
 )
 
-func compHash(c qCitation) string {
+func compHash(c citation) string {
 	return compNavPrefix + base64.RawURLEncoding.EncodeToString([]byte(c.href()))
 }
 
 // compNavCit returns a valid citation whose href is exactly n units: 8,000
 // CJK characters of text (72,000 units of href) and a comment of CJK
 // characters (9 units each) and ASCII letters filling the rest.
-func compNavCit(n int) qCitation {
+func compNavCit(n int) citation {
 	c := compSimple(strings.Repeat("中", 8000))
 	comment := ""
-	c.comment = &comment
+	c.Comment = &comment
 	rest := n - len(c.href())
 	comment = strings.Repeat("文", rest/9) + strings.Repeat("y", rest%9)
 	if len(c.href()) != n {
@@ -159,10 +159,10 @@ func composeNavEncodeLimits() (*vectors.File, error) {
 	under, over := compNavCit(104_985), compNavCit(104_986)
 	cf.add("hash-just-under-cap", "an href of 104,985 units gives a hash of 139,999 units",
 		[]string{"QUOTE-COMPOSE-075", "QUOTE-COMPOSE-050"}, []string{"boundary", "cjk"},
-		map[string]any{"citation": under.json()}, map[string]string{"hash": compHash(under)})
+		map[string]any{"citation": under}, map[string]string{"hash": compHash(under)})
 	cf.add("hash-over-cap-still-encoded", "an href of 104,986 units is encoded though its 140,001-unit hash cannot be decoded",
 		[]string{"QUOTE-COMPOSE-075", "QUOTE-COMPOSE-051"}, []string{"boundary", "cjk"},
-		map[string]any{"citation": over.json()}, map[string]string{"hash": compHash(over)})
+		map[string]any{"citation": over}, map[string]string{"hash": compHash(over)})
 	return cf.f, nil
 }
 
@@ -171,10 +171,10 @@ func composeNavDecodeLimits() (*vectors.File, error) {
 	under, over := compNavCit(104_985), compNavCit(104_986)
 	reqs := []string{"QUOTE-COMPOSE-076", "QUOTE-COMPOSE-054"}
 	cf.add("hash-just-under-cap", "a valid hash of 139,999 units decodes to its citation", append(reqs, "QUOTE-COMPOSE-057"),
-		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(under)}, map[string]any{"citation": under.json()})
+		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(under)}, map[string]any{"citation": under})
 	cf.add("valid-hash-over-cap", "a valid hash of 140,001 units is refused by its length", reqs,
 		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(over)}, qRejected("QUOTE_NAV_TOO_LONG"))
-	cf.seedReading(seedNoNavCap, map[string]any{"citation": over.json()})
+	cf.seedReading(seedNoNavCap, map[string]any{"citation": over})
 	payload := compNavCap - len(compNavPrefix) // 139,981 characters: one over a group of four
 	cf.add("fragment-at-cap", "a fragment of exactly 140,000 units passes the cap and fails as base64", reqs,
 		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload)}, qRejected("QUOTE_NAV_BASE64"))

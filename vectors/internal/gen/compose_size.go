@@ -39,10 +39,10 @@ func composeCommentSize() (*vectors.File, error) {
 	c := qMaxCJK()
 	comment := strings.Repeat("评", 8000)
 	want := c
-	want.comment = &comment
+	want.Comment = &comment
 	cf.add("max-cjk-citation", "a comment of 8,000 CJK characters replaces the largest citation's comment",
 		[]string{"QUOTE-COMPOSE-070", "QUOTE-COMPOSE-001", "QUOTE-COMPOSE-003"}, compSizeTags,
-		map[string]any{"citation": c.json(), "comment": "\u3000" + comment + "\n"}, map[string]any{"citation": want.json()})
+		map[string]any{"citation": c, "comment": "\u3000" + comment + "\n"}, map[string]any{"citation": want})
 	return cf.f, nil
 }
 
@@ -58,7 +58,7 @@ func composeExpandSize() (*vectors.File, error) {
 func composePlainSize() (*vectors.File, error) {
 	cf := newCompFile("quote.plaintext", "quote.plaintext: the largest citation.")
 	c := qMaxCJK()
-	r := c.text + "\nComment: " + *c.comment
+	r := c.Text + "\nComment: " + *c.Comment
 	cf.add("max-cjk-citation", "the largest link, twice, becomes its text and comment twice",
 		[]string{"QUOTE-COMPOSE-072", "QUOTE-COMPOSE-040"}, compSizeTags,
 		map[string]string{"prompt": compMaxPrompt()}, map[string]string{"text": "前 " + r + " 後 " + r})
@@ -68,7 +68,7 @@ func composePlainSize() (*vectors.File, error) {
 func composeMarkdownSize() (*vectors.File, error) {
 	cf := newCompFile("quote.markdown", "quote.markdown: the largest citation.")
 	c := qMaxCJK()
-	r := "\n\n> Assistant quote:\n> " + c.text + "\n\nComment: " + *c.comment + "\n\n"
+	r := "\n\n> Assistant quote:\n> " + c.Text + "\n\nComment: " + *c.Comment + "\n\n"
 	cf.add("max-cjk-citation", "the largest link, twice, becomes two block quotes with comments",
 		[]string{"QUOTE-COMPOSE-072", "QUOTE-COMPOSE-042", "QUOTE-COMPOSE-043"}, compSizeTags,
 		map[string]string{"prompt": compMaxPrompt()}, map[string]string{"text": "前 " + r + " 後 " + r})
@@ -98,7 +98,7 @@ func composeNavEncodeSize() (*vectors.File, error) {
 	cf := newCompFile("quote.nav_encode", "quote.nav_encode: the largest citation.")
 	cf.add("max-cjk-citation", "the largest citation is encoded to a hash of 211,345 units",
 		[]string{"QUOTE-COMPOSE-075", "QUOTE-COMPOSE-050", "QUOTE-COMPOSE-051"}, compSizeTags,
-		map[string]any{"citation": qMaxCJK().json()}, map[string]string{"hash": compHash(qMaxCJK())})
+		map[string]any{"citation": qMaxCJK()}, map[string]string{"hash": compHash(qMaxCJK())})
 	if n := len(compHash(qMaxCJK())); n != 211_345 {
 		panic("gen: the largest hash is not 211,345 units")
 	}
@@ -110,6 +110,6 @@ func composeNavDecodeSize() (*vectors.File, error) {
 	cf.add("max-cjk-citation", "the largest citation's hash is refused by the cap",
 		[]string{"QUOTE-COMPOSE-076", "QUOTE-COMPOSE-054"}, compSizeTags,
 		map[string]string{"location": "https://app.example/t#" + compHash(qMaxCJK())}, qRejected("QUOTE_NAV_TOO_LONG"))
-	cf.seedReading(seedNoNavCap, map[string]any{"citation": qMaxCJK().json()})
+	cf.seedReading(seedNoNavCap, map[string]any{"citation": qMaxCJK()})
 	return cf.f, nil
 }

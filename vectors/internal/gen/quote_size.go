@@ -23,11 +23,11 @@ const (
 )
 
 // qMaxCJK returns the maximum-size CJK citation.
-func qMaxCJK() qCitation {
+func qMaxCJK() citation {
 	cjk := func(n int) string { return strings.Repeat("中", n) }
 	comment := strings.Repeat("文", 8000)
-	return qCitation{env: cjk(512), thread: cjk(512), msg: cjk(512), text: cjk(8000), comment: &comment,
-		start: 9007199254740990, end: 9007199254740991, prefix: cjk(32), suffix: cjk(32)}
+	return citation{Version: 1, EnvironmentID: cjk(512), ThreadID: cjk(512), MessageID: cjk(512), Text: cjk(8000), Comment: &comment,
+		Start: 9007199254740990, End: 9007199254740991, Prefix: cjk(32), Suffix: cjk(32)}
 }
 
 // qPaddedHref returns the maximum CJK citation's href grown to n units by
@@ -45,7 +45,7 @@ func qPaddedHref(n int) string {
 
 func quoteParseSize() (*vectors.File, error) {
 	f := &vectors.File{Op: "quote.parse", Description: "quote.parse: the 160,000-unit href limit and the largest citation."}
-	max := map[string]any{"citation": qMaxCJK().json()}
+	max := map[string]any{"citation": qMaxCJK()}
 	p := func(id, desc string, reqs, tags []string, href string, out any) {
 		f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, id, desc, reqs, tags, map[string]string{"href": href}, out))
 	}
@@ -81,7 +81,7 @@ func quoteFormatSize() (*vectors.File, error) {
 	c := qMaxCJK()
 	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "max-cjk-citation", "every field at its limit in CJK text gives an href of 158,494 units",
 		[]string{"QUOTE-LINK-002", "QUOTE-LINK-014", "QUOTE-LINK-015"}, []string{"boundary", "cjk"},
-		map[string]any{"citation": c.json()}, map[string]string{"href": c.href(), "link": "[Assistant quote](" + c.href() + ")"}))
+		map[string]any{"citation": c}, map[string]string{"href": c.href(), "link": "[Assistant quote](" + c.href() + ")"}))
 	return f, nil
 }
 
@@ -101,15 +101,15 @@ func quoteCollectSize() (*vectors.File, error) {
 	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "href-at-limit", "a link whose href is 160,000 units is found, and the link after it",
 		[]string{"QUOTE-LINK-060", "QUOTE-LINK-063"}, []string{"boundary", "astral"}, map[string]string{"text": text},
 		map[string][]found{"citations": {
-			{3, 3 + len(at), at, qMaxCJK().json()},
-			{4 + len(at), 4 + len(at) + len(smallLink), smallLink, small.json()},
+			{3, 3 + len(at), at, qMaxCJK()},
+			{4 + len(at), 4 + len(at) + len(smallLink), smallLink, small},
 		}}))
 	over := "[Assistant quote](" + qPaddedHref(qMaxHref+1) + ")"
 	text = "\U0001F600 " + over + " " + smallLink
 	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "href-over-limit", "a link whose href is 160,001 units is plain text, the link after it is found",
 		[]string{"QUOTE-LINK-060", "QUOTE-LINK-064"}, []string{"boundary", "astral"}, map[string]string{"text": text},
 		map[string][]found{"citations": {
-			{4 + len(over), 4 + len(over) + len(smallLink), smallLink, small.json()},
+			{4 + len(over), 4 + len(over) + len(smallLink), smallLink, small},
 		}}))
 	return f, nil
 }
