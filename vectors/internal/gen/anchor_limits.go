@@ -38,7 +38,7 @@ func genSelectLimits() (*vectors.File, error) {
 	capturesAll := func(text string, n int) []*vectors.Divergence {
 		return vectorkit.Diverges("t3code", "the real capture has no length limit", vectorkit.Raw(whole(text, n)))
 	}
-	tooLong := map[string]any{"rejected": map[string]any{"code": "QUOTE_SELECTION_TOO_LONG"}}
+	tooLong := reject("QUOTE_SELECTION_TOO_LONG")
 	ascii := strings.Repeat("x", anchorMaxUnits)
 	add("at-length-limit", "a selection of exactly 8,000 ASCII units is captured",
 		[]string{"QUOTE-ANCHOR-015"}, []string{"boundary"}, ascii, anchorMaxUnits, whole(ascii, anchorMaxUnits))
@@ -53,7 +53,7 @@ func genSelectLimits() (*vectors.File, error) {
 		[]string{"QUOTE-ANCHOR-015", "QUOTE-ANCHOR-001"}, []string{"astral", "boundary"}, emoji+"x", anchorMaxUnits+1, tooLong)
 	add("blank-and-too-long", "8,001 spaces are refused as blank before too long",
 		[]string{"QUOTE-ANCHOR-016", "QUOTE-ANCHOR-014"}, []string{"boundary"}, strings.Repeat(" ", anchorMaxUnits+1), anchorMaxUnits+1,
-		map[string]any{"rejected": map[string]any{"code": "QUOTE_SELECTION_BLANK"}})
+		reject("QUOTE_SELECTION_BLANK"))
 	return f, nil
 }
 

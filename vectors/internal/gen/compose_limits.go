@@ -108,10 +108,10 @@ func composeSendLimits() (*vectors.File, error) {
 		var out any
 		switch {
 		case compUnits(lc.trimmed()) > compLimit:
-			out = qRejected("QUOTE_INPUT_TOO_LONG")
+			out = reject("QUOTE_INPUT_TOO_LONG")
 			r = append(r, "QUOTE-COMPOSE-034")
 		case compUnits(lc.expanded) > compLimit:
-			out = qRejected("QUOTE_EXPANDED_TOO_LONG")
+			out = reject("QUOTE_EXPANDED_TOO_LONG")
 			r = append(r, "QUOTE-COMPOSE-035")
 		default:
 			out = map[string]string{"text": lc.expanded}
@@ -126,7 +126,7 @@ func composeSendLimits() (*vectors.File, error) {
 		[]string{"QUOTE-COMPOSE-074", "QUOTE-COMPOSE-036"}, []string{"boundary"},
 		map[string]string{"input": answer, "target": "pending-user-input"},
 		map[string]string{"text": answer})
-	cf.seedReading(seedPendingLimits, map[string]any{"rejected": map[string]string{"code": "QUOTE_INPUT_TOO_LONG"}})
+	cf.seedReading(seedPendingLimits, reject("QUOTE_INPUT_TOO_LONG"))
 	return cf.f, nil
 }
 
@@ -173,16 +173,16 @@ func composeNavDecodeLimits() (*vectors.File, error) {
 	cf.add("hash-just-under-cap", "a valid hash of 139,999 units decodes to its citation", append(reqs, "QUOTE-COMPOSE-057"),
 		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(under)}, map[string]any{"citation": under})
 	cf.add("valid-hash-over-cap", "a valid hash of 140,001 units is refused by its length", reqs,
-		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(over)}, qRejected("QUOTE_NAV_TOO_LONG"))
+		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(over)}, reject("QUOTE_NAV_TOO_LONG"))
 	cf.seedReading(seedNoNavCap, map[string]any{"citation": over})
 	payload := compNavCap - len(compNavPrefix) // 139,981 characters: one over a group of four
 	cf.add("fragment-at-cap", "a fragment of exactly 140,000 units passes the cap and fails as base64", reqs,
-		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload)}, qRejected("QUOTE_NAV_BASE64"))
+		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload)}, reject("QUOTE_NAV_BASE64"))
 	cf.add("fragment-one-over-cap", "a fragment of 140,001 units is refused by its length", reqs,
-		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload+1)}, qRejected("QUOTE_NAV_TOO_LONG"))
+		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload+1)}, reject("QUOTE_NAV_TOO_LONG"))
 	cf.add("astral-under-cap", "69,990 astral characters make 139,999 units, under the cap", reqs,
-		[]string{"boundary", "astral"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("\U0001F600", (payload-1)/2)}, qRejected("QUOTE_NAV_BASE64"))
+		[]string{"boundary", "astral"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("\U0001F600", (payload-1)/2)}, reject("QUOTE_NAV_BASE64"))
 	cf.add("astral-over-cap", "69,991 astral characters make 140,001 units, over the cap", reqs,
-		[]string{"boundary", "astral"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("\U0001F600", (payload+1)/2)}, qRejected("QUOTE_NAV_TOO_LONG"))
+		[]string{"boundary", "astral"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("\U0001F600", (payload+1)/2)}, reject("QUOTE_NAV_TOO_LONG"))
 	return cf.f, nil
 }

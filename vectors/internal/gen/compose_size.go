@@ -90,7 +90,7 @@ func composeSendSize() (*vectors.File, error) {
 	cf := newCompFile("quote.send_turn", "quote.send_turn: the largest citation.")
 	cf.add("max-cjk-citation", "the largest link alone is refused before expansion",
 		[]string{"QUOTE-COMPOSE-074", "QUOTE-COMPOSE-034"}, compSizeTags,
-		map[string]string{"input": compLink(qMaxCJK())}, qRejected("QUOTE_INPUT_TOO_LONG"))
+		map[string]string{"input": compLink(qMaxCJK())}, reject("QUOTE_INPUT_TOO_LONG"))
 	return cf.f, nil
 }
 
@@ -109,7 +109,7 @@ func composeNavDecodeSize() (*vectors.File, error) {
 	cf := newCompFile("quote.nav_decode", "quote.nav_decode: the largest citation.")
 	cf.add("max-cjk-citation", "the largest citation's hash is refused by the cap",
 		[]string{"QUOTE-COMPOSE-076", "QUOTE-COMPOSE-054"}, compSizeTags,
-		map[string]string{"location": "https://app.example/t#" + compHash(qMaxCJK())}, qRejected("QUOTE_NAV_TOO_LONG"))
+		map[string]string{"location": "https://app.example/t#" + compHash(qMaxCJK())}, reject("QUOTE_NAV_TOO_LONG"))
 	cf.seedReading(seedNoNavCap, map[string]any{"citation": qMaxCJK()})
 	return cf.f, nil
 }

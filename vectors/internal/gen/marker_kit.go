@@ -125,16 +125,9 @@ type stripIn struct {
 	Parts []part `json:"parts"`
 }
 
-type rejected struct {
-	Rejected struct {
-		Code string `json:"code"`
-	} `json:"rejected"`
-}
-
-func reject(code string) rejected {
-	var r rejected
-	r.Rejected.Code = code
-	return r
+// reject is the output of an op that refuses its input with code.
+func reject(code string) map[string]any {
+	return map[string]any{"rejected": map[string]string{"code": code}}
 }
 
 // cites and ids return non-nil empty slices, so they encode as [].

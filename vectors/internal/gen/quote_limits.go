@@ -21,10 +21,6 @@ func init() {
 var qFieldNoun = map[string]string{"QUOTE_ID_TOO_LONG": "id", "QUOTE_TEXT_TOO_LONG": "text",
 	"QUOTE_COMMENT_TOO_LONG": "comment", "QUOTE_CONTEXT_TOO_LONG": "context"}
 
-func qRejected(code string) map[string]any {
-	return map[string]any{"rejected": map[string]string{"code": code}}
-}
-
 type qScript struct {
 	name, char string // char is one character of the script
 	units      int    // its UTF-16 length
@@ -83,7 +79,7 @@ func quoteParseLimits() (*vectors.File, error) {
 	add := func(id, desc string, reqs, tags []string, c citation, code string) {
 		out := map[string]any{"citation": c}
 		if code != "" {
-			out = qRejected(code)
+			out = reject(code)
 		}
 		f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, id, desc, reqs, tags, map[string]string{"href": c.href()}, out))
 	}
@@ -105,7 +101,7 @@ func quoteParseLimits() (*vectors.File, error) {
 	href = strings.Replace(long.href(), "&start=0", "&start=-1", 1)
 	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "comment-before-offsets",
 		"a long comment is reported before a bad start", []string{"QUOTE-LINK-049", "QUOTE-LINK-043"},
-		nil, map[string]string{"href": href}, qRejected("QUOTE_COMMENT_TOO_LONG")))
+		nil, map[string]string{"href": href}, reject("QUOTE_COMMENT_TOO_LONG")))
 	return f, nil
 }
 
@@ -118,7 +114,7 @@ func quoteFormatLimits() (*vectors.File, error) {
 		if code != "" {
 			// The real formatter checks no limit: it writes the over-long
 			// field as it writes any other.
-			out = qRejected(code)
+			out = reject(code)
 			desc += ", where the real formatter writes it"
 			div = vectorkit.Diverges("t3code", "the real formatter checks no length and writes the over-long "+qFieldNoun[code], vectorkit.Raw(written))
 		}

@@ -55,7 +55,7 @@ func quoteParseSize() (*vectors.File, error) {
 	p("href-at-limit", "an href of exactly 160,000 units is accepted", []string{"QUOTE-LINK-022"}, []string{"boundary"},
 		qPaddedHref(qMaxHref), max)
 	p("href-over-limit", "an href of 160,001 units is refused", []string{"QUOTE-LINK-022"}, []string{"boundary"},
-		qPaddedHref(qMaxHref+1), qRejected("QUOTE_HREF_TOO_LONG"))
+		qPaddedHref(qMaxHref+1), reject("QUOTE_HREF_TOO_LONG"))
 
 	// Raw characters are refused, but only after the length: at 160,000
 	// units the character is reported, at 160,001 the length.
@@ -67,12 +67,12 @@ func quoteParseSize() (*vectors.File, error) {
 		}
 		tags := []string{"boundary", s.name}
 		p("raw-"+s.name+"-href-at-limit", "a raw "+s.name+" href of 160,000 units is refused for its characters",
-			[]string{"QUOTE-LINK-022", "QUOTE-LINK-023", "QUOTE-LINK-020"}, tags, fill(qMaxHref), qRejected("QUOTE_INVALID_CHARACTER"))
+			[]string{"QUOTE-LINK-022", "QUOTE-LINK-023", "QUOTE-LINK-020"}, tags, fill(qMaxHref), reject("QUOTE_INVALID_CHARACTER"))
 		p("raw-"+s.name+"-href-over-limit", "a raw "+s.name+" href of 160,001 units is refused for its length",
-			[]string{"QUOTE-LINK-022", "QUOTE-LINK-020"}, tags, fill(qMaxHref+1), qRejected("QUOTE_HREF_TOO_LONG"))
+			[]string{"QUOTE-LINK-022", "QUOTE-LINK-020"}, tags, fill(qMaxHref+1), reject("QUOTE_HREF_TOO_LONG"))
 	}
 	p("scheme-before-length", "an over-long href with a wrong scheme is refused for its scheme",
-		[]string{"QUOTE-LINK-020", "QUOTE-LINK-021"}, nil, "T3"+qPaddedHref(qMaxHref + 1)[2:], qRejected("QUOTE_SCHEME"))
+		[]string{"QUOTE-LINK-020", "QUOTE-LINK-021"}, nil, "T3"+qPaddedHref(qMaxHref + 1)[2:], reject("QUOTE_SCHEME"))
 	return f, nil
 }
 
