@@ -62,8 +62,9 @@ func compBlock(cs ...citation) string {
 	return "\n\n<assistant_citations>\n" + note + "\n" + data + "\n</assistant_citations>"
 }
 
-// compUnits is the length of s in UTF-16 code units.
-func compUnits(s string) int { return len(utf16.Encode([]rune(s))) }
+// units is the length of s in UTF-16 code units: the spec's unit for
+// lengths of quote and selref.
+func units(s string) int { return len(utf16.Encode([]rune(s))) }
 
 // compFile collects the vectors of one generated file.
 type compFile struct{ f *vectors.File }

@@ -41,7 +41,7 @@ func compLimitCases() []compLimitCase {
 	minBlock := compBlock(min)
 	marker := "[assistant-quote-1]"
 	// The plain length that makes "x"*n + marker + block exactly the limit.
-	fit := compLimit - compUnits(marker+minBlock)
+	fit := compLimit - units(marker+minBlock)
 	long := compSimple(strings.Repeat("中", 8000)) // a 72,078-unit link that expands to about 8,400 units
 	longLink, longBlock := compLink(long), compBlock(long)
 	cases := []compLimitCase{
@@ -82,7 +82,7 @@ func composeSubmitLimits() (*vectors.File, error) {
 	cf := newCompFile("quote.submit_check", "quote.submit_check: the 120,000-unit limit on the larger of the prompt and its expansion.")
 	reqs := []string{"QUOTE-COMPOSE-073", "QUOTE-COMPOSE-031"}
 	for _, lc := range compLimitCases() {
-		n := max(compUnits(lc.trimmed()), compUnits(lc.expanded))
+		n := max(units(lc.trimmed()), units(lc.expanded))
 		var out any = map[string]bool{"ok": true}
 		r := append(append([]string{}, reqs...), lc.reqs...)
 		if n > compLimit {
@@ -96,7 +96,7 @@ func composeSubmitLimits() (*vectors.File, error) {
 		[]string{"QUOTE-COMPOSE-073", "QUOTE-COMPOSE-033"}, []string{"boundary"},
 		map[string]string{"prompt": pending, "target": "pending-user-input"},
 		map[string]bool{"ok": true})
-	excess := compUnits(pending) - compLimit
+	excess := units(pending) - compLimit
 	cf.seedReading(seedPendingLimits, map[string]any{"ok": false, "excess": excess, "message": compMessage(excess)})
 	return cf.f, nil
 }
@@ -107,10 +107,10 @@ func composeSendLimits() (*vectors.File, error) {
 		r := append([]string{"QUOTE-COMPOSE-074"}, lc.reqs...)
 		var out any
 		switch {
-		case compUnits(lc.trimmed()) > compLimit:
+		case units(lc.trimmed()) > compLimit:
 			out = reject("QUOTE_INPUT_TOO_LONG")
 			r = append(r, "QUOTE-COMPOSE-034")
-		case compUnits(lc.expanded) > compLimit:
+		case units(lc.expanded) > compLimit:
 			out = reject("QUOTE_EXPANDED_TOO_LONG")
 			r = append(r, "QUOTE-COMPOSE-035")
 		default:

@@ -28,7 +28,7 @@ var compSizeTags = []string{"boundary", "cjk"}
 // compMaxPrompt is a prompt holding the largest link twice.
 func compMaxPrompt() string {
 	l := compLink(qMaxCJK())
-	if compUnits(qMaxCJK().href()) != 158_494 {
+	if units(qMaxCJK().href()) != 158_494 {
 		panic("gen: the largest href is not 158,494 units")
 	}
 	return "前 " + l + " 後 " + l
@@ -78,7 +78,7 @@ func composeMarkdownSize() (*vectors.File, error) {
 func composeSubmitSize() (*vectors.File, error) {
 	cf := newCompFile("quote.submit_check", "quote.submit_check: the largest citation.")
 	p := compLink(qMaxCJK())
-	excess := compUnits(p) - compLimit
+	excess := units(p) - compLimit
 	cf.add("max-cjk-citation", "the largest link alone is over the limit though its expansion is not",
 		[]string{"QUOTE-COMPOSE-073", "QUOTE-COMPOSE-031", "QUOTE-COMPOSE-032"}, compSizeTags,
 		map[string]string{"prompt": p, "target": "provider-turn"},

@@ -61,17 +61,10 @@ func vanceHigh() json.RawMessage {
 // vanceRenders is why vance's replay line differs.
 const vanceRenders = "vance's renderer prints the stored values as they are, checking and trimming nothing"
 
-// pad returns s extended with 'x' before tail to exactly n UTF-16 units; tail
-// is made of astral characters only (2 units each) or of BMP ones only.
+// pad returns head, then as many 'x' as make exactly n UTF-16 units with
+// tail, then tail.
 func pad(head string, n int, tail string) string {
-	used := 0
-	for _, r := range head + tail {
-		used++
-		if r > 0xFFFF {
-			used++
-		}
-	}
-	return head + strings.Repeat("x", n-used) + tail
+	return head + strings.Repeat("x", n-units(head+tail)) + tail
 }
 
 func selrefIngestLimits() (*vectors.File, error) {
