@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/base64"
+	"slices"
 	"strings"
 
 	"github.com/conform-suite/conform/vectors"
@@ -84,7 +85,7 @@ func composeSubmitLimits() (*vectors.File, error) {
 	for _, lc := range compLimitCases() {
 		n := max(units(lc.trimmed()), units(lc.expanded))
 		var out any = map[string]bool{"ok": true}
-		r := append(append([]string{}, reqs...), lc.reqs...)
+		r := slices.Concat(reqs, lc.reqs)
 		if n > compLimit {
 			out = map[string]any{"ok": false, "excess": n - compLimit, "message": compMessage(n - compLimit)}
 			r = append(r, "QUOTE-COMPOSE-032")
