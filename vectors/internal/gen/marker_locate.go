@@ -22,11 +22,7 @@ type foundLines struct {
 	Lines    []string `json:"lines"`
 }
 
-type notFound struct {
-	Resolved bool `json:"resolved"`
-}
-
-var unresolved = notFound{false}
+var unresolved = map[string]bool{"resolved": false}
 
 // malformedOut is the fallback for a locator of no valid form
 // (MARKER-LOCATE-010).
