@@ -39,15 +39,10 @@ func droppedNoAddress() json.RawMessage {
 	return vectorkit.Raw(map[string]any{"dropped": map[string]string{"code": "SELREF_NO_ADDRESS"}})
 }
 
-// vanceAnswers records what vance answers to v.
-func vanceAnswers(v *vectors.Vector, reason string, output json.RawMessage) *vectors.Vector {
-	v.Divergences = vectorkit.Diverges("vance", reason, output)
-	return v
-}
-
-// seedAnswers records what seed 002's words give for v.
-func seedAnswers(v *vectors.Vector, reason string, output json.RawMessage) *vectors.Vector {
-	v.Divergences = append(v.Divergences, vectorkit.Diverges("seed", reason, output)...)
+// answers records on v what system answers to it, and why: vance's own
+// answer, or what seed 002's words give.
+func answers(system string, v *vectors.Vector, reason string, output json.RawMessage) *vectors.Vector {
+	v.Divergences = append(v.Divergences, vectorkit.Diverges(system, reason, output)...)
 	return v
 }
 
@@ -77,7 +72,7 @@ func selrefIngestLimits() (*vectors.File, error) {
 	vs := []*vectors.Vector{
 		label("label-200-units-unchanged", "A label of exactly 200 units is kept as is",
 			[]string{"SELREF-LABEL-005"}, []string{"boundary"}, x("x", 200), x("x", 200)),
-		seedAnswers(label("label-201-units-cut", "A label of 201 units is cut to 200 plus an ellipsis; the seed's words keep 200 units and nothing more",
+		answers("seed", label("label-201-units-cut", "A label of 201 units is cut to 200 plus an ellipsis; the seed's words keep 200 units and nothing more",
 			[]string{"SELREF-LABEL-006"}, []string{"boundary"}, x("x", 201), x("x", 200)+ellipsis),
 			"seed 002 says \"truncate to 200 characters\", with no ellipsis; the spec follows vance's cut-trim-ellipsis",
 			kept(selrefRef{Label: x("x", 200), URL: selrefURL})),
@@ -85,7 +80,7 @@ func selrefIngestLimits() (*vectors.File, error) {
 			[]string{"SELREF-LABEL-005", "SELREF-TEXT-001"}, []string{"boundary", "astral"}, x(emoji, 100), x(emoji, 100)),
 		label("label-101-emoji-cut", "101 emoji are 202 units (101 runes) and are cut to 100 plus an ellipsis",
 			[]string{"SELREF-LABEL-006", "SELREF-TEXT-001"}, []string{"boundary", "astral"}, x(emoji, 101), x(emoji, 100)+ellipsis),
-		vanceAnswers(label("label-emoji-across-cut-kept-whole", "An emoji on units 200-201 is cut whole; vance keeps its high surrogate",
+		answers("vance", label("label-emoji-across-cut-kept-whole", "An emoji on units 200-201 is cut whole; vance keeps its high surrogate",
 			[]string{"SELREF-LABEL-007", "SELREF-TEXT-003", "SELREF-TEXT-001"}, []string{"boundary", "astral"},
 			x("x", 199)+emoji, x("x", 199)+ellipsis),
 			"vance cuts the label at 200 units even between the halves of a pair, keeping the high surrogate", vanceHigh()),
@@ -103,7 +98,7 @@ func selrefIngestLimits() (*vectors.File, error) {
 			[]string{"SELREF-LABEL-002", "SELREF-LABEL-005"}, []string{"boundary"}, "   "+x("x", 200)+"\n", x("x", 200)),
 		label("label-cut-ending-in-ellipsis-unchanged", "A cut label of 201 units ending in the ellipsis is ingested unchanged",
 			[]string{"SELREF-INGEST-005", "SELREF-LABEL-006"}, []string{"boundary"}, x("x", 200)+ellipsis, x("x", 200)+ellipsis),
-		vanceAnswers(vectorkit.Vector(op, "label-lone-surrogate-at-cut-replaced",
+		answers("vance", vectorkit.Vector(op, "label-lone-surrogate-at-cut-replaced",
 			"A lone surrogate on unit 200 is read as U+FFFD and kept; vance stores the lone surrogate",
 			[]string{"SELREF-TEXT-002", "SELREF-TEXT-003", "SELREF-LABEL-006"}, []string{"boundary"},
 			json.RawMessage(`{"label": "`+x("x", 199)+`\ud83dyy", "url": "`+selrefURL+`"}`),
@@ -159,14 +154,14 @@ func selrefReplayLimits() (*vectors.File, error) {
 	return &vectors.File{Op: op,
 		Description: "selref.replay: stored references beyond the ingest limits are capped or left out before printing.",
 		Vectors: []*vectors.Vector{
-			vanceAnswers(vectorkit.Vector(op, "stored-long-label-capped", "A stored 250-unit label is printed cut to 200 units; vance prints it whole",
+			answers("vance", vectorkit.Vector(op, "stored-long-label-capped", "A stored 250-unit label is printed cut to 200 units; vance prints it whole",
 				[]string{"SELREF-REPLAY-001", "SELREF-LABEL-006"}, []string{"boundary"},
 				in(selrefRef{Label: x("x", 250), URL: selrefURL}), text(x("x", 200)+ellipsis, selrefURL)),
 				vanceRenders, text(x("x", 250), selrefURL)),
 			vectorkit.Vector(op, "stored-200-unit-emoji-label-printed-whole", "A stored label of 100 emoji (200 units) is printed whole",
 				[]string{"SELREF-REPLAY-005", "SELREF-LABEL-005"}, []string{"boundary", "astral"},
 				in(selrefRef{Label: x(emoji, 100), VanceURI: selrefVance}), text(x(emoji, 100), selrefVance)),
-			vanceAnswers(vectorkit.Vector(op, "stored-1001-unit-url-left-out", "A stored url of 1,001 units is left out; vance prints it",
+			answers("vance", vectorkit.Vector(op, "stored-1001-unit-url-left-out", "A stored url of 1,001 units is left out; vance prints it",
 				[]string{"SELREF-REPLAY-001", "SELREF-URL-006"}, []string{"boundary", "astral"},
 				in(selrefRef{Label: "x", VanceURI: selrefVance, URL: url1001}), text("x", selrefVance)),
 				vanceRenders, text("x", selrefVance, url1001)),
