@@ -164,10 +164,6 @@ func appendValue(dst []byte, v *jsonv.Value) []byte {
 // surrogate and every character that is not printable (controls, spaces
 // other than U+0020, format characters), which fuzzing puts in on purpose.
 func appendVisible(dst []byte, u []uint16) []byte {
-	const hex = "0123456789abcdef"
-	esc := func(c uint16) {
-		dst = append(dst, '\\', 'u', hex[c>>12], hex[c>>8&0xf], hex[c>>4&0xf], hex[c&0xf])
-	}
 	dst = append(dst, '"')
 	for i := 0; i < len(u); i++ {
 		c := u[i]
@@ -186,9 +182,9 @@ func appendVisible(dst []byte, u []uint16) []byte {
 		case r == '\r':
 			dst = append(dst, '\\', 'r')
 		case utf16.IsSurrogate(r) || !unicode.IsPrint(r):
-			esc(c)
+			dst = fmt.Appendf(dst, `\u%04x`, c)
 			if pair {
-				esc(u[i+1])
+				dst = fmt.Appendf(dst, `\u%04x`, u[i+1])
 			}
 		default:
 			dst = utf8.AppendRune(dst, r)
