@@ -195,6 +195,15 @@ type splitText struct {
 	parts                        []string
 }
 
+// final is what the final delta releases: the marker when it is left an
+// open candidate (MARKER-STREAM-004), else nothing.
+func (t splitText) final() string {
+	if t.removed {
+		return ""
+	}
+	return t.marker
+}
+
 func splitTexts() []splitText {
 	pre := "前😀 claim"
 	return []splitText{
@@ -236,22 +245,17 @@ func streamRuneSplits() []vec {
 		var deltas, want []string
 		for i, r := range rs {
 			deltas = append(deltas, string(r))
-			switch {
-			case i < p || i >= p+m:
-				want = append(want, string(r))
-			default:
-				want = append(want, "")
+			out := ""
+			if i < p || i >= p+m {
+				out = string(r)
 			}
-		}
-		final := ""
-		if !t.removed {
-			final = t.marker
+			want = append(want, out)
 		}
 		vs = append(vs, vec{
 			id:   "split-" + t.name + "-one-rune-per-delta",
 			desc: "Marker (" + t.name + ") streamed one rune per delta",
 			reqs: reqs("MARKER-STREAM-002", "MARKER-STREAM-004", "MARKER-STREAM-005"), tags: tags("split"),
-			in: sin(deltas...), out: sout(append(want, final), t.cites, t.parts),
+			in: sin(deltas...), out: sout(append(want, t.final()), t.cites, t.parts),
 		})
 	}
 	return vs
@@ -262,10 +266,6 @@ func streamByteSplits() []vec {
 	for _, t := range splitTexts() {
 		text := t.prefix + t.marker + t.suffix
 		p := len(t.prefix)
-		final := ""
-		if !t.removed {
-			final = t.marker
-		}
 		// Cut at every byte boundary inside a delimiter (one or two bytes
 		// into its three) and inside each multi-byte rune of the prefix.
 		for cut := 1; cut < len(text); cut++ {
@@ -293,7 +293,7 @@ func streamByteSplits() []vec {
 			case !t.removed:
 				after = ""
 			}
-			want := []string{before, after, final}
+			want := []string{before, after, t.final()}
 			where := "prefix"
 			switch {
 			case inMarker:
@@ -316,11 +316,8 @@ func streamByteSplits() []vec {
 			chunks = append(chunks, text[i:i+1])
 			out := ""
 			if i+1 == len(text) || utf8.RuneStart(text[i+1]) {
-				start := i
-				for !utf8.RuneStart(text[start]) {
-					start--
-				}
-				if start < p || start >= p+len(t.marker) {
+				_, size := utf8.DecodeLastRuneInString(text[:i+1])
+				if start := i + 1 - size; start < p || start >= p+len(t.marker) {
 					out = text[start : i+1]
 				}
 			}
@@ -331,7 +328,7 @@ func streamByteSplits() []vec {
 			desc: "Marker (" + t.name + ") streamed one byte per chunk",
 			reqs: reqs("MARKER-STREAM-006", "MARKER-STREAM-005"), tags: tags("split", "bytes"),
 			in:  streamIn{DeltasBase64: b64(chunks...), Parts: std},
-			out: sout(append(want, final), t.cites, t.parts),
+			out: sout(append(want, t.final()), t.cites, t.parts),
 		})
 	}
 	return vs
