@@ -25,32 +25,29 @@ const (
 
 func genSelectLimits() (*vectors.File, error) {
 	f := &vectors.File{Op: "quote.select", Description: "Selections at and over the 8,000-unit limit of a citation's text."}
-	var div []*vectors.Divergence // of the next vector added
-	add := func(id, desc string, reqs, tags []string, text string, end int, want any) {
+	add := func(id, desc string, reqs, tags []string, text string, end int, want any) *vectors.Vector {
 		v := vectorkit.Vector(f.Op, id, desc, reqs, tags, map[string]any{"text": text, "start": 0, "end": end}, want)
-		v.Divergences, div = div, nil
 		f.Vectors = append(f.Vectors, v)
+		return v
 	}
 	whole := func(text string, n int) any {
 		return map[string]any{"selector": map[string]any{"text": text, "start": 0, "end": n, "prefix": "", "suffix": ""}}
 	}
 	// The real capture has no length limit: it captures the whole text.
-	capturesAll := func(text string, n int) []*vectors.Divergence {
-		return vectorkit.Diverges("t3code", "the real capture has no length limit", vectorkit.Raw(whole(text, n)))
+	tooLong := func(id, desc string, reqs, tags []string, text string) {
+		v := add(id, desc, reqs, tags, text, anchorMaxUnits+1, reject("QUOTE_SELECTION_TOO_LONG"))
+		v.Divergences = vectorkit.Diverges("t3code", "the real capture has no length limit", vectorkit.Raw(whole(text, anchorMaxUnits+1)))
 	}
-	tooLong := reject("QUOTE_SELECTION_TOO_LONG")
 	ascii := strings.Repeat("x", anchorMaxUnits)
 	add("at-length-limit", "a selection of exactly 8,000 ASCII units is captured",
 		[]string{"QUOTE-ANCHOR-015"}, []string{"boundary"}, ascii, anchorMaxUnits, whole(ascii, anchorMaxUnits))
-	div = capturesAll(ascii+"x", anchorMaxUnits+1)
-	add("over-length-limit", "a selection of 8,001 ASCII units is too long",
-		[]string{"QUOTE-ANCHOR-015"}, []string{"boundary"}, ascii+"x", anchorMaxUnits+1, tooLong)
+	tooLong("over-length-limit", "a selection of 8,001 ASCII units is too long",
+		[]string{"QUOTE-ANCHOR-015"}, []string{"boundary"}, ascii+"x")
 	emoji := strings.Repeat(anchorEmoji, anchorMaxUnits/2)
 	add("astral-at-length-limit", "4,000 emoji are 8,000 units and are captured",
 		[]string{"QUOTE-ANCHOR-015", "QUOTE-ANCHOR-001"}, []string{"astral", "boundary"}, emoji, anchorMaxUnits, whole(emoji, anchorMaxUnits))
-	div = capturesAll(emoji+"x", anchorMaxUnits+1)
-	add("astral-over-length-limit", "4,000 emoji and one letter are 8,001 units though only 4,001 runes",
-		[]string{"QUOTE-ANCHOR-015", "QUOTE-ANCHOR-001"}, []string{"astral", "boundary"}, emoji+"x", anchorMaxUnits+1, tooLong)
+	tooLong("astral-over-length-limit", "4,000 emoji and one letter are 8,001 units though only 4,001 runes",
+		[]string{"QUOTE-ANCHOR-015", "QUOTE-ANCHOR-001"}, []string{"astral", "boundary"}, emoji+"x")
 	add("blank-and-too-long", "8,001 spaces are refused as blank before too long",
 		[]string{"QUOTE-ANCHOR-016", "QUOTE-ANCHOR-014"}, []string{"boundary"}, strings.Repeat(" ", anchorMaxUnits+1), anchorMaxUnits+1,
 		reject("QUOTE_SELECTION_BLANK"))
