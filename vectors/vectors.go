@@ -133,9 +133,6 @@ func (v *Vector) MarshalJSON() ([]byte, error) {
 		p.Input = nil // it is input_text's
 	}
 	p.Tags = slices.DeleteFunc(slices.Clone(v.Tags), func(t string) bool { return strings.HasPrefix(t, DivergencePrefix) })
-	if len(p.Tags) == 0 {
-		p.Tags = nil
-	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -194,11 +191,9 @@ func (c *Corpus) Divergent(system string) []*Vector {
 
 // Lookup returns the vector with the given id, or nil.
 func (c *Corpus) Lookup(id string) *Vector {
-	for _, f := range c.Files {
-		for _, v := range f.Vectors {
-			if v.ID == id {
-				return v
-			}
+	for _, v := range c.Vectors() {
+		if v.ID == id {
+			return v
 		}
 	}
 	return nil

@@ -25,39 +25,32 @@ const (
 
 func genSelectLimits() (*vectors.File, error) {
 	f := &vectors.File{Op: "quote.select", Description: "Selections at and over the 8,000-unit limit of a citation's text."}
-	var div []*vectors.Divergence // of the next vector added
-	add := func(id, desc string, reqs, tags []string, text string, end int, want any) {
-		f.Vectors = append(f.Vectors, &vectors.Vector{
-			ID: "quote.select/" + id, Description: desc, Requirements: reqs, Tags: tags,
-			Input:       vectorkit.Raw(map[string]any{"text": text, "start": 0, "end": end}),
-			Expect:      vectors.Expect{Output: vectorkit.Raw(want)},
-			Divergences: div,
-		})
-		div = nil
+	add := func(id, desc string, reqs, tags []string, text string, end int, want any) *vectors.Vector {
+		v := vectorkit.Vector(f.Op, id, desc, reqs, tags, map[string]any{"text": text, "start": 0, "end": end}, want)
+		f.Vectors = append(f.Vectors, v)
+		return v
 	}
 	whole := func(text string, n int) any {
 		return map[string]any{"selector": map[string]any{"text": text, "start": 0, "end": n, "prefix": "", "suffix": ""}}
 	}
 	// The real capture has no length limit: it captures the whole text.
-	capturesAll := func(text string, n int) []*vectors.Divergence {
-		return vectorkit.Diverges("t3code", "the real capture has no length limit", vectorkit.Raw(whole(text, n)))
+	tooLong := func(id, desc string, reqs, tags []string, text string) {
+		v := add(id, desc, reqs, tags, text, anchorMaxUnits+1, reject("QUOTE_SELECTION_TOO_LONG"))
+		v.Divergences = vectorkit.Diverges("t3code", "the real capture has no length limit", vectorkit.Raw(whole(text, anchorMaxUnits+1)))
 	}
-	tooLong := map[string]any{"rejected": map[string]any{"code": "QUOTE_SELECTION_TOO_LONG"}}
 	ascii := strings.Repeat("x", anchorMaxUnits)
 	add("at-length-limit", "a selection of exactly 8,000 ASCII units is captured",
 		[]string{"QUOTE-ANCHOR-015"}, []string{"boundary"}, ascii, anchorMaxUnits, whole(ascii, anchorMaxUnits))
-	div = capturesAll(ascii+"x", anchorMaxUnits+1)
-	add("over-length-limit", "a selection of 8,001 ASCII units is too long",
-		[]string{"QUOTE-ANCHOR-015"}, []string{"boundary"}, ascii+"x", anchorMaxUnits+1, tooLong)
+	tooLong("over-length-limit", "a selection of 8,001 ASCII units is too long",
+		[]string{"QUOTE-ANCHOR-015"}, []string{"boundary"}, ascii+"x")
 	emoji := strings.Repeat(anchorEmoji, anchorMaxUnits/2)
 	add("astral-at-length-limit", "4,000 emoji are 8,000 units and are captured",
 		[]string{"QUOTE-ANCHOR-015", "QUOTE-ANCHOR-001"}, []string{"astral", "boundary"}, emoji, anchorMaxUnits, whole(emoji, anchorMaxUnits))
-	div = capturesAll(emoji+"x", anchorMaxUnits+1)
-	add("astral-over-length-limit", "4,000 emoji and one letter are 8,001 units though only 4,001 runes",
-		[]string{"QUOTE-ANCHOR-015", "QUOTE-ANCHOR-001"}, []string{"astral", "boundary"}, emoji+"x", anchorMaxUnits+1, tooLong)
+	tooLong("astral-over-length-limit", "4,000 emoji and one letter are 8,001 units though only 4,001 runes",
+		[]string{"QUOTE-ANCHOR-015", "QUOTE-ANCHOR-001"}, []string{"astral", "boundary"}, emoji+"x")
 	add("blank-and-too-long", "8,001 spaces are refused as blank before too long",
 		[]string{"QUOTE-ANCHOR-016", "QUOTE-ANCHOR-014"}, []string{"boundary"}, strings.Repeat(" ", anchorMaxUnits+1), anchorMaxUnits+1,
-		map[string]any{"rejected": map[string]any{"code": "QUOTE_SELECTION_BLANK"}})
+		reject("QUOTE_SELECTION_BLANK"))
 	return f, nil
 }
 
@@ -71,15 +64,11 @@ func genResolveLong() (*vectors.File, error) {
 	run := strings.Repeat("a", anchorLongText)
 	quote := strings.Repeat("a", anchorMaxUnits)
 	add := func(id, desc string, text, quote, prefix string, want any) {
-		f.Vectors = append(f.Vectors, &vectors.Vector{
-			ID: "quote.resolve/" + id, Description: desc,
-			Requirements: []string{"QUOTE-ANCHOR-035", "QUOTE-ANCHOR-026"},
-			Tags:         []string{"performance"},
-			Input: vectorkit.Raw(map[string]any{"text": text, "selector": map[string]any{
+		f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, id, desc,
+			[]string{"QUOTE-ANCHOR-035", "QUOTE-ANCHOR-026"}, []string{"performance"},
+			map[string]any{"text": text, "selector": map[string]any{
 				"text": quote, "start": 0, "end": len(quote), "prefix": prefix, "suffix": "",
-			}}),
-			Expect: vectors.Expect{Output: vectorkit.Raw(want)},
-		})
+			}}, want))
 	}
 	add("long-run-prefix-nowhere", "an 8,000-letter quote occurs at every offset of a long run; the prefix nowhere",
 		run, quote, "zzz", map[string]any{"match": nil, "reason": "ambiguous"})

@@ -43,17 +43,10 @@ func anchorCases() []anchorCase {
 
 // vector builds the generated vector of c for op.
 func (c anchorCase) vector(op, desc string, reqs []string, input, want any) *vectors.Vector {
-	tags := []string{"near-miss"}
-	id := fmt.Sprintf("%s/u%04x-is-not-whitespace", op, c.r)
 	if c.space {
-		tags = []string{"whitespace"}
-		id = fmt.Sprintf("%s/u%04x-is-whitespace", op, c.r)
+		return vectorkit.Vector(op, fmt.Sprintf("u%04x-is-whitespace", c.r), desc, reqs, []string{"whitespace"}, input, want)
 	}
-	return &vectors.Vector{
-		ID: id, Description: desc, Requirements: reqs, Tags: tags,
-		Input:  vectorkit.Raw(input),
-		Expect: vectors.Expect{Output: vectorkit.Raw(want)},
-	}
+	return vectorkit.Vector(op, fmt.Sprintf("u%04x-is-not-whitespace", c.r), desc, reqs, []string{"near-miss"}, input, want)
 }
 
 func init() {

@@ -1,5 +1,10 @@
 package main
 
+import (
+	"fmt"
+	"strings"
+)
+
 // citation is a citation as the vectors write it: the members, their order
 // and the omission of an absent comment are QUOTE-LINK-001's (version,
 // environmentId, threadId, messageId, text, comment only when present,
@@ -17,4 +22,35 @@ type citation struct {
 	End           int64   `json:"end"`
 	Prefix        string  `json:"prefix"`
 	Suffix        string  `json:"suffix"`
+}
+
+// qBase is a small valid citation.
+func qBase() citation {
+	return citation{Version: 1, EnvironmentID: "a", ThreadID: "b", MessageID: "c", Text: "q", Start: 0, End: 1}
+}
+
+// href is the canonical href of a citation whose strings hold only ASCII
+// letters, digits and non-ASCII characters: those stay literal or become
+// upper-case %XX escapes alike in the path and in the query.
+func (c citation) href() string {
+	s := "t3-citation://v1/" + qPct(c.EnvironmentID) + "/" + qPct(c.ThreadID) + "/" + qPct(c.MessageID) +
+		"?text=" + qPct(c.Text) + fmt.Sprintf("&start=%d&end=%d", c.Start, c.End) +
+		"&prefix=" + qPct(c.Prefix) + "&suffix=" + qPct(c.Suffix)
+	if c.Comment != nil {
+		s += "&comment=" + qPct(*c.Comment)
+	}
+	return s
+}
+
+func qPct(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }

@@ -13,19 +13,17 @@ import (
 
 // Builders shared by the compose_*.go generators (spec/quote-compose.md).
 // They compute expected outputs on their own, from the specification's
-// rules, never by calling the reference: hrefs with qCitation.href, the
+// rules, never by calling the reference: hrefs with citation.href, the
 // citation block with encoding/json, whose bytes equal JSON.stringify's for
 // the plain ASCII and CJK strings used here (compBlock refuses any other).
 
-// The citations are quote_limits.go's qCitation, with its href.
-
-func compSimple(text string) qCitation {
+func compSimple(text string) citation {
 	c := qBase()
-	c.text = text
+	c.Text = text
 	return c
 }
 
-func compLink(c qCitation) string { return "[Assistant quote](" + c.href() + ")" }
+func compLink(c citation) string { return "[Assistant quote](" + c.href() + ")" }
 
 const (
 	compNote = "The following excerpts were selected from earlier assistant responses. They are quoted " +
@@ -37,7 +35,7 @@ const (
 
 // compBlock is the block that expansion appends for the distinct citations
 // cs, from the two line feeds before <assistant_citations> to the end.
-func compBlock(cs ...qCitation) string {
+func compBlock(cs ...citation) string {
 	type entry struct {
 		ID       string   `json:"id"`
 		Citation citation `json:"citation"`
@@ -45,8 +43,8 @@ func compBlock(cs ...qCitation) string {
 	entries := make([]entry, len(cs))
 	note := compNote
 	for i, c := range cs {
-		entries[i] = entry{fmt.Sprintf("assistant-quote-%d", i+1), c.json()}
-		if c.comment != nil {
+		entries[i] = entry{fmt.Sprintf("assistant-quote-%d", i+1), c}
+		if c.Comment != nil {
 			note = compNoteComments
 		}
 	}
@@ -64,8 +62,9 @@ func compBlock(cs ...qCitation) string {
 	return "\n\n<assistant_citations>\n" + note + "\n" + data + "\n</assistant_citations>"
 }
 
-// compUnits is the length of s in UTF-16 code units.
-func compUnits(s string) int { return len(utf16.Encode([]rune(s))) }
+// units is the length of s in UTF-16 code units: the spec's unit for
+// lengths of quote and selref.
+func units(s string) int { return len(utf16.Encode([]rune(s))) }
 
 // compFile collects the vectors of one generated file.
 type compFile struct{ f *vectors.File }
@@ -75,7 +74,7 @@ func newCompFile(op, desc string) *compFile {
 }
 
 func (cf *compFile) add(id, desc string, reqs, tags []string, in, out any) {
-	cf.f.Vectors = append(cf.f.Vectors, qVector(cf.f.Op, id, desc, reqs, tags, in, out))
+	cf.f.Vectors = append(cf.f.Vectors, vectorkit.Vector(cf.f.Op, id, desc, reqs, tags, in, out))
 }
 
 // seedReading records on the vector added last the seed's answer out,

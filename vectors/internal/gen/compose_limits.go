@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/base64"
+	"slices"
 	"strings"
 
 	"github.com/conform-suite/conform/vectors"
@@ -41,7 +42,7 @@ func compLimitCases() []compLimitCase {
 	minBlock := compBlock(min)
 	marker := "[assistant-quote-1]"
 	// The plain length that makes "x"*n + marker + block exactly the limit.
-	fit := compLimit - compUnits(marker+minBlock)
+	fit := compLimit - units(marker+minBlock)
 	long := compSimple(strings.Repeat("中", 8000)) // a 72,078-unit link that expands to about 8,400 units
 	longLink, longBlock := compLink(long), compBlock(long)
 	cases := []compLimitCase{
@@ -82,9 +83,9 @@ func composeSubmitLimits() (*vectors.File, error) {
 	cf := newCompFile("quote.submit_check", "quote.submit_check: the 120,000-unit limit on the larger of the prompt and its expansion.")
 	reqs := []string{"QUOTE-COMPOSE-073", "QUOTE-COMPOSE-031"}
 	for _, lc := range compLimitCases() {
-		n := max(compUnits(lc.trimmed()), compUnits(lc.expanded))
+		n := max(units(lc.trimmed()), units(lc.expanded))
 		var out any = map[string]bool{"ok": true}
-		r := append(append([]string{}, reqs...), lc.reqs...)
+		r := slices.Concat(reqs, lc.reqs)
 		if n > compLimit {
 			out = map[string]any{"ok": false, "excess": n - compLimit, "message": compMessage(n - compLimit)}
 			r = append(r, "QUOTE-COMPOSE-032")
@@ -96,7 +97,7 @@ func composeSubmitLimits() (*vectors.File, error) {
 		[]string{"QUOTE-COMPOSE-073", "QUOTE-COMPOSE-033"}, []string{"boundary"},
 		map[string]string{"prompt": pending, "target": "pending-user-input"},
 		map[string]bool{"ok": true})
-	excess := compUnits(pending) - compLimit
+	excess := units(pending) - compLimit
 	cf.seedReading(seedPendingLimits, map[string]any{"ok": false, "excess": excess, "message": compMessage(excess)})
 	return cf.f, nil
 }
@@ -107,11 +108,11 @@ func composeSendLimits() (*vectors.File, error) {
 		r := append([]string{"QUOTE-COMPOSE-074"}, lc.reqs...)
 		var out any
 		switch {
-		case compUnits(lc.trimmed()) > compLimit:
-			out = qRejected("QUOTE_INPUT_TOO_LONG")
+		case units(lc.trimmed()) > compLimit:
+			out = reject("QUOTE_INPUT_TOO_LONG")
 			r = append(r, "QUOTE-COMPOSE-034")
-		case compUnits(lc.expanded) > compLimit:
-			out = qRejected("QUOTE_EXPANDED_TOO_LONG")
+		case units(lc.expanded) > compLimit:
+			out = reject("QUOTE_EXPANDED_TOO_LONG")
 			r = append(r, "QUOTE-COMPOSE-035")
 		default:
 			out = map[string]string{"text": lc.expanded}
@@ -126,7 +127,7 @@ func composeSendLimits() (*vectors.File, error) {
 		[]string{"QUOTE-COMPOSE-074", "QUOTE-COMPOSE-036"}, []string{"boundary"},
 		map[string]string{"input": answer, "target": "pending-user-input"},
 		map[string]string{"text": answer})
-	cf.seedReading(seedPendingLimits, map[string]any{"rejected": map[string]string{"code": "QUOTE_INPUT_TOO_LONG"}})
+	cf.seedReading(seedPendingLimits, reject("QUOTE_INPUT_TOO_LONG"))
 	return cf.f, nil
 }
 
@@ -135,17 +136,17 @@ const (
 	compNavCap    = 140_000
 )
 
-func compHash(c qCitation) string {
+func compHash(c citation) string {
 	return compNavPrefix + base64.RawURLEncoding.EncodeToString([]byte(c.href()))
 }
 
 // compNavCit returns a valid citation whose href is exactly n units: 8,000
 // CJK characters of text (72,000 units of href) and a comment of CJK
 // characters (9 units each) and ASCII letters filling the rest.
-func compNavCit(n int) qCitation {
+func compNavCit(n int) citation {
 	c := compSimple(strings.Repeat("中", 8000))
 	comment := ""
-	c.comment = &comment
+	c.Comment = &comment
 	rest := n - len(c.href())
 	comment = strings.Repeat("文", rest/9) + strings.Repeat("y", rest%9)
 	if len(c.href()) != n {
@@ -159,10 +160,10 @@ func composeNavEncodeLimits() (*vectors.File, error) {
 	under, over := compNavCit(104_985), compNavCit(104_986)
 	cf.add("hash-just-under-cap", "an href of 104,985 units gives a hash of 139,999 units",
 		[]string{"QUOTE-COMPOSE-075", "QUOTE-COMPOSE-050"}, []string{"boundary", "cjk"},
-		map[string]any{"citation": under.json()}, map[string]string{"hash": compHash(under)})
+		map[string]any{"citation": under}, map[string]string{"hash": compHash(under)})
 	cf.add("hash-over-cap-still-encoded", "an href of 104,986 units is encoded though its 140,001-unit hash cannot be decoded",
 		[]string{"QUOTE-COMPOSE-075", "QUOTE-COMPOSE-051"}, []string{"boundary", "cjk"},
-		map[string]any{"citation": over.json()}, map[string]string{"hash": compHash(over)})
+		map[string]any{"citation": over}, map[string]string{"hash": compHash(over)})
 	return cf.f, nil
 }
 
@@ -171,18 +172,18 @@ func composeNavDecodeLimits() (*vectors.File, error) {
 	under, over := compNavCit(104_985), compNavCit(104_986)
 	reqs := []string{"QUOTE-COMPOSE-076", "QUOTE-COMPOSE-054"}
 	cf.add("hash-just-under-cap", "a valid hash of 139,999 units decodes to its citation", append(reqs, "QUOTE-COMPOSE-057"),
-		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(under)}, map[string]any{"citation": under.json()})
+		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(under)}, map[string]any{"citation": under})
 	cf.add("valid-hash-over-cap", "a valid hash of 140,001 units is refused by its length", reqs,
-		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(over)}, qRejected("QUOTE_NAV_TOO_LONG"))
-	cf.seedReading(seedNoNavCap, map[string]any{"citation": over.json()})
+		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(over)}, reject("QUOTE_NAV_TOO_LONG"))
+	cf.seedReading(seedNoNavCap, map[string]any{"citation": over})
 	payload := compNavCap - len(compNavPrefix) // 139,981 characters: one over a group of four
 	cf.add("fragment-at-cap", "a fragment of exactly 140,000 units passes the cap and fails as base64", reqs,
-		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload)}, qRejected("QUOTE_NAV_BASE64"))
+		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload)}, reject("QUOTE_NAV_BASE64"))
 	cf.add("fragment-one-over-cap", "a fragment of 140,001 units is refused by its length", reqs,
-		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload+1)}, qRejected("QUOTE_NAV_TOO_LONG"))
+		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload+1)}, reject("QUOTE_NAV_TOO_LONG"))
 	cf.add("astral-under-cap", "69,990 astral characters make 139,999 units, under the cap", reqs,
-		[]string{"boundary", "astral"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("\U0001F600", (payload-1)/2)}, qRejected("QUOTE_NAV_BASE64"))
+		[]string{"boundary", "astral"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("\U0001F600", (payload-1)/2)}, reject("QUOTE_NAV_BASE64"))
 	cf.add("astral-over-cap", "69,991 astral characters make 140,001 units, over the cap", reqs,
-		[]string{"boundary", "astral"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("\U0001F600", (payload+1)/2)}, qRejected("QUOTE_NAV_TOO_LONG"))
+		[]string{"boundary", "astral"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("\U0001F600", (payload+1)/2)}, reject("QUOTE_NAV_TOO_LONG"))
 	return cf.f, nil
 }

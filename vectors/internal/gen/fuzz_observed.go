@@ -14,7 +14,6 @@ package main
 // represented.
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
@@ -100,25 +99,22 @@ func readObservations(system string) ([]observation, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	var out []observation
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, len(data)+1)
-	for n := 1; sc.Scan(); n++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var o observation
-		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
+		o := observation{Line: i + 1}
+		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&o); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, n, err)
+			return nil, fmt.Errorf("%s:%d: %w", name, o.Line, err)
 		}
 		if o.System != system || o.Op == "" || len(o.Input) == 0 || len(o.Reference) == 0 || len(o.Real) == 0 {
-			return nil, fmt.Errorf("%s:%d: want op, input, reference and real of system %s", name, n, system)
+			return nil, fmt.Errorf("%s:%d: want op, input, reference and real of system %s", name, o.Line, system)
 		}
-		o.Line = n
 		out = append(out, o)
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // canonical writes a JSON text compactly, members in the order written,
@@ -168,10 +164,6 @@ func appendValue(dst []byte, v *jsonv.Value) []byte {
 // surrogate and every character that is not printable (controls, spaces
 // other than U+0020, format characters), which fuzzing puts in on purpose.
 func appendVisible(dst []byte, u []uint16) []byte {
-	const hex = "0123456789abcdef"
-	esc := func(c uint16) {
-		dst = append(dst, '\\', 'u', hex[c>>12], hex[c>>8&0xf], hex[c>>4&0xf], hex[c&0xf])
-	}
 	dst = append(dst, '"')
 	for i := 0; i < len(u); i++ {
 		c := u[i]
@@ -190,9 +182,9 @@ func appendVisible(dst []byte, u []uint16) []byte {
 		case r == '\r':
 			dst = append(dst, '\\', 'r')
 		case utf16.IsSurrogate(r) || !unicode.IsPrint(r):
-			esc(c)
+			dst = fmt.Appendf(dst, `\u%04x`, c)
 			if pair {
-				esc(u[i+1])
+				dst = fmt.Appendf(dst, `\u%04x`, u[i+1])
 			}
 		default:
 			dst = utf8.AppendRune(dst, r)
@@ -253,49 +245,40 @@ func expectClass(v *vectors.Vector) string {
 }
 
 // corpusIndex is the rest of the corpus: the requests its vectors make,
-// and its vectors by op, for borrowing requirements and reasons.
+// and its vectors by op, for borrowing requirements and reasons; and the
+// schemas that say which inputs an op takes.
 type corpusIndex struct {
-	inputs map[string]string // inputKey -> vector id
-	byOp   map[string][]*vectors.Vector
+	inputs  map[string]string // inputKey -> vector id
+	byOp    map[string][]*vectors.Vector
+	schemas *schemaset.Set
 }
-
-var (
-	indexOnce sync.Once
-	index     corpusIndex
-	indexErr  error
-	schemas   *schemaset.Set
-)
 
 // otherVectors indexes every vector outside the files of these generators.
-func otherVectors() (corpusIndex, error) {
-	indexOnce.Do(func() {
-		c, err := vectors.Load(vectors.FS())
+var otherVectors = sync.OnceValues(func() (corpusIndex, error) {
+	c, err := vectors.Load(vectors.FS())
+	if err != nil {
+		return corpusIndex{}, err
+	}
+	schemas, err := schemaset.Load()
+	if err != nil {
+		return corpusIndex{}, err
+	}
+	idx := corpusIndex{inputs: map[string]string{}, byOp: map[string][]*vectors.Vector{}, schemas: schemas}
+	for _, v := range c.Vectors() {
+		if strings.Contains(v.File, "-fuzz-") {
+			continue
+		}
+		k, err := inputKey(v.Op, v.Input)
 		if err != nil {
-			indexErr = err
-			return
+			return corpusIndex{}, fmt.Errorf("%s: %s: %w", v.File, v.ID, err)
 		}
-		if schemas, err = schemaset.Load(); err != nil {
-			indexErr = err
-			return
+		if _, seen := idx.inputs[k]; !seen {
+			idx.inputs[k] = v.ID
 		}
-		index = corpusIndex{inputs: map[string]string{}, byOp: map[string][]*vectors.Vector{}}
-		for _, v := range c.Vectors() {
-			if strings.Contains(v.File, "-fuzz-") {
-				continue
-			}
-			k, err := inputKey(v.Op, v.Input)
-			if err != nil {
-				indexErr = fmt.Errorf("%s: %s: %w", v.File, v.ID, err)
-				return
-			}
-			if _, seen := index.inputs[k]; !seen {
-				index.inputs[k] = v.ID
-			}
-			index.byOp[v.Op] = append(index.byOp[v.Op], v)
-		}
-	})
-	return index, indexErr
-}
+		idx.byOp[v.Op] = append(idx.byOp[v.Op], v)
+	}
+	return idx, nil
+})
 
 // fuzzFile builds the vectors of one op from system's observations.
 func fuzzFile(system, name, op string) (*vectors.File, error) {
@@ -339,15 +322,10 @@ func fuzzFile(system, name, op string) (*vectors.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	divergent := map[string]bool{}
-	for _, v := range f.Vectors {
-		if v.Divergence(system) != nil {
-			divergent[v.ID] = true
-		}
-	}
 	prefix := op + "/fuzz-" + system + "-"
 	for id := range table {
-		if strings.HasPrefix(id, prefix) && !divergent[id] {
+		recorded := func(v *vectors.Vector) bool { return v.ID == id && v.Divergence(system) != nil }
+		if strings.HasPrefix(id, prefix) && !slices.ContainsFunc(f.Vectors, recorded) {
 			return nil, fmt.Errorf("testdata/fuzz-reasons.txt gives a reason to %s, which records no divergence", id)
 		}
 	}
@@ -378,7 +356,7 @@ func fuzzVector(idx corpusIndex, system, name string, o observation, key string)
 	// An input outside the op's input schema is a bad request, whatever
 	// the reference answered when the observation was made.
 	outside := false
-	if err := schemas.Validate("ops/"+o.Op+".json", "/$defs/input", input); err != nil {
+	if err := idx.schemas.Validate("ops/"+o.Op+".json", "/$defs/input", input); err != nil {
 		outside = true
 		ref = answer{Error: &vectors.AnswerError{Kind: "bad_request"}}
 	}

@@ -72,46 +72,34 @@ var reasonClasses = map[string]string{
 	"replay-unchecked": "vance's renderer prints the stored values as they are, checking and trimming nothing",
 }
 
-var (
-	reasonsOnce sync.Once
-	reasonsByID map[string][]string
-	reasonsErr  error
-)
-
 // fuzzReasons reads testdata/fuzz-reasons.txt: vector id -> reason classes.
-func fuzzReasons() (map[string][]string, error) {
-	reasonsOnce.Do(func() {
-		const name = "testdata/fuzz-reasons.txt"
-		data, err := observedFS.ReadFile(name)
-		if err != nil {
-			reasonsErr = err
-			return
+var fuzzReasons = sync.OnceValues(func() (map[string][]string, error) {
+	const name = "testdata/fuzz-reasons.txt"
+	data, err := observedFS.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string][]string{}
+	for n, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
 		}
-		reasonsByID = map[string][]string{}
-		for n, line := range strings.Split(string(data), "\n") {
-			f := strings.Fields(line)
-			if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-				continue
-			}
-			if len(f) < 2 {
-				reasonsErr = fmt.Errorf("%s:%d: want a vector id and at least one reason class", name, n+1)
-				return
-			}
-			if _, dup := reasonsByID[f[0]]; dup {
-				reasonsErr = fmt.Errorf("%s:%d: %s has a second line", name, n+1, f[0])
-				return
-			}
-			for _, c := range f[1:] {
-				if _, ok := reasonClasses[c]; !ok {
-					reasonsErr = fmt.Errorf("%s:%d: unknown reason class %q", name, n+1, c)
-					return
-				}
-			}
-			reasonsByID[f[0]] = f[1:]
+		if len(f) < 2 {
+			return nil, fmt.Errorf("%s:%d: want a vector id and at least one reason class", name, n+1)
 		}
-	})
-	return reasonsByID, reasonsErr
-}
+		if _, dup := byID[f[0]]; dup {
+			return nil, fmt.Errorf("%s:%d: %s has a second line", name, n+1, f[0])
+		}
+		for _, c := range f[1:] {
+			if _, ok := reasonClasses[c]; !ok {
+				return nil, fmt.Errorf("%s:%d: unknown reason class %q", name, n+1, c)
+			}
+		}
+		byID[f[0]] = f[1:]
+	}
+	return byID, nil
+})
 
 // reasonOf is the reason recorded for vector id: its classes' words.
 func reasonOf(id string) (string, error) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -66,12 +67,7 @@ func rawJSON(v any) json.RawMessage {
 	var b bytes.Buffer
 	for _, r := range string(raw) {
 		if unicode.In(r, unicode.Co, unicode.Cf, unicode.Mn, unicode.Zl, unicode.Zp) && r <= 0xFFFF {
-			b.WriteString(`\u`)
-			const hex = "0123456789abcdef"
-			b.WriteByte(hex[r>>12&0xF])
-			b.WriteByte(hex[r>>8&0xF])
-			b.WriteByte(hex[r>>4&0xF])
-			b.WriteByte(hex[r&0xF])
+			fmt.Fprintf(&b, `\u%04x`, r)
 			continue
 		}
 		b.WriteRune(r)
@@ -108,6 +104,12 @@ func file(op, desc string, vs []vec) *vectors.File {
 	return f
 }
 
+// register registers the generated file path: the vectors of op that vs
+// returns.
+func register(path, op, desc string, vs func() []vec) {
+	vectorkit.Register(path, func() (*vectors.File, error) { return file(op, desc, vs()), nil })
+}
+
 func reqs(ids ...string) []string { return ids }
 func tags(ts ...string) []string  { return ts }
 
@@ -123,16 +125,9 @@ type stripIn struct {
 	Parts []part `json:"parts"`
 }
 
-type rejected struct {
-	Rejected struct {
-		Code string `json:"code"`
-	} `json:"rejected"`
-}
-
-func reject(code string) rejected {
-	var r rejected
-	r.Rejected.Code = code
-	return r
+// reject is the output of an op that refuses its input with code.
+func reject(code string) map[string]any {
+	return map[string]any{"rejected": map[string]string{"code": code}}
 }
 
 // cites and ids return non-nil empty slices, so they encode as [].

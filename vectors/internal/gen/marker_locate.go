@@ -1,16 +1,10 @@
 package main
 
-import (
-	"encoding/json"
-
-	"github.com/conform-suite/conform/vectors"
-	"github.com/conform-suite/conform/vectors/internal/vectorkit"
-)
+import "encoding/json"
 
 func init() {
-	vectorkit.Register("marker/locate.gen.json", func() (*vectors.File, error) {
-		return file("marker.locate", "Locator resolution: JSON Pointers and line ranges against a data part's value.", locateCases()), nil
-	})
+	register("marker/locate.gen.json", "marker.locate",
+		"Locator resolution: JSON Pointers and line ranges against a data part's value.", locateCases)
 }
 
 type locateIn struct {
@@ -28,11 +22,7 @@ type foundLines struct {
 	Lines    []string `json:"lines"`
 }
 
-type notFound struct {
-	Resolved bool `json:"resolved"`
-}
-
-var unresolved = notFound{false}
+var unresolved = map[string]bool{"resolved": false}
 
 // malformedOut is the fallback for a locator of no valid form
 // (MARKER-LOCATE-010).

@@ -2,23 +2,20 @@ package main
 
 import (
 	"encoding/base64"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/conform-suite/conform/vectors"
 	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
 
 func init() {
-	vectorkit.Register("marker/stream.gen.json", func() (*vectors.File, error) {
-		return file("marker.stream", "Streaming: what each output delta holds, the hold and its bound, the end of the stream, bytes.", streamCases()), nil
-	})
-	vectorkit.Register("marker/stream-split-runes.gen.json", func() (*vectors.File, error) {
-		return file("marker.stream", "Markers cut into two deltas at every rune boundary, and one rune per delta.", streamRuneSplits()), nil
-	})
-	vectorkit.Register("marker/stream-split-bytes.gen.json", func() (*vectors.File, error) {
-		return file("marker.stream", "Markers cut into two byte chunks at every UTF-8 byte boundary of the delimiters, and one byte per chunk.", streamByteSplits()), nil
-	})
+	register("marker/stream.gen.json", "marker.stream",
+		"Streaming: what each output delta holds, the hold and its bound, the end of the stream, bytes.", streamCases)
+	register("marker/stream-split-runes.gen.json", "marker.stream",
+		"Markers cut into two deltas at every rune boundary, and one rune per delta.", streamRuneSplits)
+	register("marker/stream-split-bytes.gen.json", "marker.stream",
+		"Markers cut into two byte chunks at every UTF-8 byte boundary of the delimiters, and one byte per chunk.", streamByteSplits)
 }
 
 type streamIn struct {
@@ -32,6 +29,7 @@ type streamOut struct {
 	Text      string   `json:"text"`
 	Citations []cite   `json:"citations"`
 	Parts     []string `json:"parts"`
+	Retry     bool     `json:"retry,omitempty"`
 }
 
 func sin(deltas ...string) streamIn {
@@ -44,17 +42,9 @@ func sout(deltas []string, cs []cite, ps []string) streamOut {
 	return streamOut{Deltas: deltas, Text: strings.Join(deltas, ""), Citations: cs, Parts: ps}
 }
 
-// retryStreamOut is the expected output of a stream that is retried.
-type retryStreamOut struct {
-	Deltas    []string `json:"deltas"`
-	Text      string   `json:"text"`
-	Citations []cite   `json:"citations"`
-	Parts     []string `json:"parts"`
-	Retry     bool     `json:"retry"`
-}
-
-func retryStream(deltas []string) retryStreamOut {
-	return retryStreamOut{Deltas: deltas, Text: strings.Join(deltas, ""), Citations: cites(), Parts: ids(), Retry: true}
+// retryStream is the expected output of a stream that is retried.
+func retryStream(deltas []string) streamOut {
+	return streamOut{Deltas: deltas, Text: strings.Join(deltas, ""), Citations: cites(), Parts: ids(), Retry: true}
 }
 
 func b64(chunks ...string) []string {
@@ -205,6 +195,15 @@ type splitText struct {
 	parts                        []string
 }
 
+// final is what the final delta releases: the marker when it is left an
+// open candidate (MARKER-STREAM-004), else nothing.
+func (t splitText) final() string {
+	if t.removed {
+		return ""
+	}
+	return t.marker
+}
+
 func splitTexts() []splitText {
 	pre := "前😀 claim"
 	return []splitText{
@@ -235,8 +234,8 @@ func streamRuneSplits() []vec {
 				want = []string{t.prefix, "", t.marker}
 			}
 			vs = append(vs, vec{
-				id:   "split-" + t.name + "-at-rune-" + itoa(k-p),
-				desc: "Marker (" + t.name + ") cut " + itoa(k-p) + " runes after its START",
+				id:   "split-" + t.name + "-at-rune-" + strconv.Itoa(k-p),
+				desc: "Marker (" + t.name + ") cut " + strconv.Itoa(k-p) + " runes after its START",
 				reqs: reqs("MARKER-STREAM-002", "MARKER-STREAM-005"), tags: tags("split"),
 				in: sin(a, b), out: sout(want, t.cites, t.parts),
 			})
@@ -246,22 +245,17 @@ func streamRuneSplits() []vec {
 		var deltas, want []string
 		for i, r := range rs {
 			deltas = append(deltas, string(r))
-			switch {
-			case i < p || i >= p+m:
-				want = append(want, string(r))
-			default:
-				want = append(want, "")
+			out := ""
+			if i < p || i >= p+m {
+				out = string(r)
 			}
-		}
-		final := ""
-		if !t.removed {
-			final = t.marker
+			want = append(want, out)
 		}
 		vs = append(vs, vec{
 			id:   "split-" + t.name + "-one-rune-per-delta",
 			desc: "Marker (" + t.name + ") streamed one rune per delta",
 			reqs: reqs("MARKER-STREAM-002", "MARKER-STREAM-004", "MARKER-STREAM-005"), tags: tags("split"),
-			in: sin(deltas...), out: sout(append(want, final), t.cites, t.parts),
+			in: sin(deltas...), out: sout(append(want, t.final()), t.cites, t.parts),
 		})
 	}
 	return vs
@@ -272,10 +266,6 @@ func streamByteSplits() []vec {
 	for _, t := range splitTexts() {
 		text := t.prefix + t.marker + t.suffix
 		p := len(t.prefix)
-		final := ""
-		if !t.removed {
-			final = t.marker
-		}
 		// Cut at every byte boundary inside a delimiter (one or two bytes
 		// into its three) and inside each multi-byte rune of the prefix.
 		for cut := 1; cut < len(text); cut++ {
@@ -286,8 +276,6 @@ func streamByteSplits() []vec {
 			if inMarker && !isDelimByte(text, cut) {
 				continue
 			}
-			// Oracle: whole runes before the cut that are not part of the
-			// marker go out with the first chunk.
 			// Oracle: whole runes before the cut that are not part of the
 			// marker go out with the first chunk, the rest with the second,
 			// and an open candidate with the final delta.
@@ -305,7 +293,7 @@ func streamByteSplits() []vec {
 			case !t.removed:
 				after = ""
 			}
-			want := []string{before, after, final}
+			want := []string{before, after, t.final()}
 			where := "prefix"
 			switch {
 			case inMarker:
@@ -314,8 +302,8 @@ func streamByteSplits() []vec {
 				where = "suffix"
 			}
 			vs = append(vs, vec{
-				id:   "split-" + t.name + "-at-byte-" + itoa(cut),
-				desc: "Marker (" + t.name + ") stream cut at byte " + itoa(cut) + ", inside a " + where + " rune",
+				id:   "split-" + t.name + "-at-byte-" + strconv.Itoa(cut),
+				desc: "Marker (" + t.name + ") stream cut at byte " + strconv.Itoa(cut) + ", inside a " + where + " rune",
 				reqs: reqs("MARKER-STREAM-006", "MARKER-STREAM-005"), tags: tags("split", "bytes"),
 				in:  streamIn{DeltasBase64: b64(text[:cut], text[cut:]), Parts: std},
 				out: sout(want, t.cites, t.parts),
@@ -328,11 +316,8 @@ func streamByteSplits() []vec {
 			chunks = append(chunks, text[i:i+1])
 			out := ""
 			if i+1 == len(text) || utf8.RuneStart(text[i+1]) {
-				start := i
-				for !utf8.RuneStart(text[start]) {
-					start--
-				}
-				if start < p || start >= p+len(t.marker) {
+				_, size := utf8.DecodeLastRuneInString(text[:i+1])
+				if start := i + 1 - size; start < p || start >= p+len(t.marker) {
 					out = text[start : i+1]
 				}
 			}
@@ -343,7 +328,7 @@ func streamByteSplits() []vec {
 			desc: "Marker (" + t.name + ") streamed one byte per chunk",
 			reqs: reqs("MARKER-STREAM-006", "MARKER-STREAM-005"), tags: tags("split", "bytes"),
 			in:  streamIn{DeltasBase64: b64(chunks...), Parts: std},
-			out: sout(append(want, final), t.cites, t.parts),
+			out: sout(append(want, t.final()), t.cites, t.parts),
 		})
 	}
 	return vs
@@ -366,15 +351,4 @@ func isDelimByte(s string, i int) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(s[start:])
 	return r == '\uE200' || r == '\uE201' || r == '\uE202'
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }

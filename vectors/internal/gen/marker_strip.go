@@ -3,23 +3,18 @@ package main
 import (
 	"strings"
 
-	"github.com/conform-suite/conform/vectors"
 	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
 
 func init() {
-	vectorkit.Register("marker/strip-grammar.gen.json", func() (*vectors.File, error) {
-		return file("marker.strip", "Which substrings are markers: the grammar and the scan; everything else stays literal.", stripGrammar()), nil
-	})
-	vectorkit.Register("marker/strip-citations.gen.json", func() (*vectors.File, error) {
-		return file("marker.strip", "The citations array and the parts passed through: known, unknown and user-origin ids.", stripCitations()), nil
-	})
-	vectorkit.Register("marker/strip-retry.gen.json", func() (*vectors.File, error) {
-		return file("marker.strip", "When the answer is retried instead of completed: only user-origin parts cited and no text.", stripRetry()), nil
-	})
-	vectorkit.Register("marker/strip-offsets.gen.json", func() (*vectors.File, error) {
-		return file("marker.strip", "Offsets in runes of the stripped text, snapped past trailing punctuation.", stripOffsets()), nil
-	})
+	register("marker/strip-grammar.gen.json", "marker.strip",
+		"Which substrings are markers: the grammar and the scan; everything else stays literal.", stripGrammar)
+	register("marker/strip-citations.gen.json", "marker.strip",
+		"The citations array and the parts passed through: known, unknown and user-origin ids.", stripCitations)
+	register("marker/strip-retry.gen.json", "marker.strip",
+		"When the answer is retried instead of completed: only user-origin parts cited and no text.", stripRetry)
+	register("marker/strip-offsets.gen.json", "marker.strip",
+		"Offsets in runes of the stripped text, snapped past trailing punctuation.", stripOffsets)
 }
 
 // seedNeverFails is the reason of the seed's reading of a parts list that
@@ -331,10 +326,8 @@ func stripOffsets() []vec {
 // retryOut is the expected output of strip when the answer is to be
 // retried: stripOut with "retry": true (MARKER-STRIP-010).
 type retryOut struct {
-	Text      string   `json:"text"`
-	Citations []cite   `json:"citations"`
-	Parts     []string `json:"parts"`
-	Retry     bool     `json:"retry"`
+	stripOut
+	Retry bool `json:"retry"`
 }
 
 // whiteSpace is every rune of White_Space as MARKER-STRIP-010 writes it
@@ -345,7 +338,7 @@ const whiteSpace = "\t\n\v\f\r \u0085\u00a0\u1680" +
 	"\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" +
 	"\u2028\u2029\u202f\u205f\u3000"
 
-func retrying(text string) retryOut { return retryOut{text, cites(), ids(), true} }
+func retrying(text string) retryOut { return retryOut{literal(text), true} }
 
 // stripRetry pins MARKER-STRIP-010 from both sides: an implementation that
 // never retries fails the first group, one that retries on an empty text

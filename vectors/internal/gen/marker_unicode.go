@@ -12,6 +12,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -43,11 +44,7 @@ func stripUnicode() ([]vec, error) {
 	if err != nil {
 		return nil, err
 	}
-	versions := make([]string, 0, len(p))
-	for v := range p {
-		versions = append(versions, v)
-	}
-	slices.SortFunc(versions, compareVersions)
+	versions := slices.SortedFunc(maps.Keys(p), compareVersions)
 	rq := reqs("MARKER-OFFSET-004")
 	var vs []vec
 	for lo := 0; lo < len(pinned); lo += unicodeRunesPerVector {

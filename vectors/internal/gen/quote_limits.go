@@ -17,60 +17,9 @@ func init() {
 	vectorkit.Register("quote/format-limits.gen.json", quoteFormatLimits)
 }
 
-// qCitation is a citation as the generators build it; comment is nil when
-// absent. The generators encode and decode it themselves, independently of
-// the reference.
-type qCitation struct {
-	env, thread, msg, text string
-	comment                *string
-	start, end             int64
-	prefix, suffix         string
-}
-
-func qBase() qCitation {
-	return qCitation{env: "a", thread: "b", msg: "c", text: "q", start: 0, end: 1}
-}
-
-// json returns the citation as its JSON object; the type citation gives
-// the member order of the specification.
-func (c qCitation) json() citation {
-	return citation{Version: 1, EnvironmentID: c.env, ThreadID: c.thread, MessageID: c.msg, Text: c.text,
-		Comment: c.comment, Start: c.start, End: c.end, Prefix: c.prefix, Suffix: c.suffix}
-}
-
-// href is the canonical href of a citation whose strings hold only ASCII
-// letters, digits and non-ASCII characters: those stay literal or become
-// upper-case %XX escapes alike in the path and in the query.
-func (c qCitation) href() string {
-	s := "t3-citation://v1/" + qPct(c.env) + "/" + qPct(c.thread) + "/" + qPct(c.msg) +
-		"?text=" + qPct(c.text) + fmt.Sprintf("&start=%d&end=%d", c.start, c.end) +
-		"&prefix=" + qPct(c.prefix) + "&suffix=" + qPct(c.suffix)
-	if c.comment != nil {
-		s += "&comment=" + qPct(*c.comment)
-	}
-	return s
-}
-
-func qPct(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
-			b.WriteByte(c)
-		} else {
-			fmt.Fprintf(&b, "%%%02X", c)
-		}
-	}
-	return b.String()
-}
-
 // qFieldNoun names the field an over-limit code is about.
 var qFieldNoun = map[string]string{"QUOTE_ID_TOO_LONG": "id", "QUOTE_TEXT_TOO_LONG": "text",
 	"QUOTE_COMMENT_TOO_LONG": "comment", "QUOTE_CONTEXT_TOO_LONG": "context"}
-
-func qRejected(code string) map[string]any {
-	return map[string]any{"rejected": map[string]string{"code": code}}
-}
 
 type qScript struct {
 	name, char string // char is one character of the script
@@ -93,22 +42,22 @@ func (s qScript) over(n int) string {
 type qLimit struct {
 	field, req, code string
 	limit            int
-	set              func(*qCitation, string)
+	set              func(*citation, string)
 }
 
 var qLimits = []qLimit{
-	{"environment-id", "QUOTE-LINK-039", "QUOTE_ID_TOO_LONG", 512, func(c *qCitation, v string) { c.env = v }},
-	{"thread-id", "QUOTE-LINK-039", "QUOTE_ID_TOO_LONG", 512, func(c *qCitation, v string) { c.thread = v }},
-	{"message-id", "QUOTE-LINK-039", "QUOTE_ID_TOO_LONG", 512, func(c *qCitation, v string) { c.msg = v }},
-	{"text", "QUOTE-LINK-041", "QUOTE_TEXT_TOO_LONG", 8000, func(c *qCitation, v string) { c.text = v }},
-	{"comment", "QUOTE-LINK-043", "QUOTE_COMMENT_TOO_LONG", 8000, func(c *qCitation, v string) { c.comment = &v }},
-	{"prefix", "QUOTE-LINK-047", "QUOTE_CONTEXT_TOO_LONG", 32, func(c *qCitation, v string) { c.prefix = v }},
-	{"suffix", "QUOTE-LINK-047", "QUOTE_CONTEXT_TOO_LONG", 32, func(c *qCitation, v string) { c.suffix = v }},
+	{"environment-id", "QUOTE-LINK-039", "QUOTE_ID_TOO_LONG", 512, func(c *citation, v string) { c.EnvironmentID = v }},
+	{"thread-id", "QUOTE-LINK-039", "QUOTE_ID_TOO_LONG", 512, func(c *citation, v string) { c.ThreadID = v }},
+	{"message-id", "QUOTE-LINK-039", "QUOTE_ID_TOO_LONG", 512, func(c *citation, v string) { c.MessageID = v }},
+	{"text", "QUOTE-LINK-041", "QUOTE_TEXT_TOO_LONG", 8000, func(c *citation, v string) { c.Text = v }},
+	{"comment", "QUOTE-LINK-043", "QUOTE_COMMENT_TOO_LONG", 8000, func(c *citation, v string) { c.Comment = &v }},
+	{"prefix", "QUOTE-LINK-047", "QUOTE_CONTEXT_TOO_LONG", 32, func(c *citation, v string) { c.Prefix = v }},
+	{"suffix", "QUOTE-LINK-047", "QUOTE_CONTEXT_TOO_LONG", 32, func(c *citation, v string) { c.Suffix = v }},
 }
 
 // qLimitCases calls add for each limit, script and side of the limit with
 // the citation and the code it is refused with ("" when valid).
-func qLimitCases(add func(id, desc string, reqs, tags []string, c qCitation, code string)) {
+func qLimitCases(add func(id, desc string, reqs, tags []string, c citation, code string)) {
 	for _, l := range qLimits {
 		for _, s := range qScripts {
 			tags := []string{"boundary", s.name}
@@ -127,55 +76,51 @@ func qLimitCases(add func(id, desc string, reqs, tags []string, c qCitation, cod
 
 func quoteParseLimits() (*vectors.File, error) {
 	f := &vectors.File{Op: "quote.parse", Description: "quote.parse: every field limit at the limit and one UTF-16 unit past it, in ASCII, astral and CJK text."}
-	add := func(id, desc string, reqs, tags []string, c qCitation, code string) {
-		out := map[string]any{"citation": c.json()}
+	add := func(id, desc string, reqs, tags []string, c citation, code string) {
+		out := map[string]any{"citation": c}
 		if code != "" {
-			out = qRejected(code)
+			out = reject(code)
 		}
-		f.Vectors = append(f.Vectors, &vectors.Vector{ID: "quote.parse/" + id, Description: desc, Requirements: reqs, Tags: tags,
-			Input: vectorkit.Raw(map[string]string{"href": c.href()}), Expect: vectors.Expect{Output: vectorkit.Raw(out)}})
+		f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, id, desc, reqs, tags, map[string]string{"href": c.href()}, out))
 	}
 	qLimitCases(add)
 
 	// Ids are measured once trimmed: padding around a full id is free.
 	padded := qBase()
-	padded.env = strings.Repeat("a", 512)
+	padded.EnvironmentID = strings.Repeat("a", 512)
 	href := strings.Replace(padded.href(), "/v1/", "/v1/%20", 1)
 	href = strings.Replace(href, strings.Repeat("a", 512)+"/", strings.Repeat("a", 512)+"%20/", 1)
-	f.Vectors = append(f.Vectors, &vectors.Vector{ID: "quote.parse/id-limit-measured-after-trim",
-		Description: "spaces around an id of 512 units do not count toward its limit", Requirements: []string{"QUOTE-LINK-039", "QUOTE-LINK-036"},
-		Tags: []string{"boundary"}, Input: vectorkit.Raw(map[string]string{"href": href}),
-		Expect: vectors.Expect{Output: vectorkit.Raw(map[string]any{"citation": padded.json()})}})
+	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "id-limit-measured-after-trim",
+		"spaces around an id of 512 units do not count toward its limit", []string{"QUOTE-LINK-039", "QUOTE-LINK-036"},
+		[]string{"boundary"}, map[string]string{"href": href}, map[string]any{"citation": padded}))
 
 	// The comment is checked before the offsets.
 	long := qBase()
 	comment := strings.Repeat("中", 8001)
-	long.comment = &comment
+	long.Comment = &comment
 	href = strings.Replace(long.href(), "&start=0", "&start=-1", 1)
-	f.Vectors = append(f.Vectors, &vectors.Vector{ID: "quote.parse/comment-before-offsets",
-		Description: "a long comment is reported before a bad start", Requirements: []string{"QUOTE-LINK-049", "QUOTE-LINK-043"},
-		Input: vectorkit.Raw(map[string]string{"href": href}), Expect: vectors.Expect{Output: vectorkit.Raw(qRejected("QUOTE_COMMENT_TOO_LONG"))}})
+	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "comment-before-offsets",
+		"a long comment is reported before a bad start", []string{"QUOTE-LINK-049", "QUOTE-LINK-043"},
+		nil, map[string]string{"href": href}, reject("QUOTE_COMMENT_TOO_LONG")))
 	return f, nil
 }
 
 func quoteFormatLimits() (*vectors.File, error) {
 	f := &vectors.File{Op: "quote.format", Description: "quote.format: every field limit at the limit and one UTF-16 unit past it, in ASCII, astral and CJK text."}
-	qLimitCases(func(id, desc string, reqs, tags []string, c qCitation, code string) {
+	qLimitCases(func(id, desc string, reqs, tags []string, c citation, code string) {
 		written := map[string]any{"href": c.href(), "link": "[Assistant quote](" + c.href() + ")"}
-		out := qRejected(code)
+		var out any = written
 		var div []*vectors.Divergence
-		if code == "" {
-			out = written
-		} else {
+		if code != "" {
 			// The real formatter checks no limit: it writes the over-long
 			// field as it writes any other.
+			out = reject(code)
 			desc += ", where the real formatter writes it"
 			div = vectorkit.Diverges("t3code", "the real formatter checks no length and writes the over-long "+qFieldNoun[code], vectorkit.Raw(written))
 		}
-		f.Vectors = append(f.Vectors, &vectors.Vector{ID: "quote.format/" + id, Description: desc,
-			Requirements: append([]string{"QUOTE-LINK-014"}, reqs...), Tags: tags,
-			Input: vectorkit.Raw(map[string]any{"citation": c.json()}), Expect: vectors.Expect{Output: vectorkit.Raw(out)},
-			Divergences: div})
+		v := vectorkit.Vector(f.Op, id, desc, append([]string{"QUOTE-LINK-014"}, reqs...), tags, map[string]any{"citation": c}, out)
+		v.Divergences = div
+		f.Vectors = append(f.Vectors, v)
 	})
 	return f, nil
 }

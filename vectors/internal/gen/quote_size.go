@@ -23,11 +23,11 @@ const (
 )
 
 // qMaxCJK returns the maximum-size CJK citation.
-func qMaxCJK() qCitation {
+func qMaxCJK() citation {
 	cjk := func(n int) string { return strings.Repeat("中", n) }
 	comment := strings.Repeat("文", 8000)
-	return qCitation{env: cjk(512), thread: cjk(512), msg: cjk(512), text: cjk(8000), comment: &comment,
-		start: 9007199254740990, end: 9007199254740991, prefix: cjk(32), suffix: cjk(32)}
+	return citation{Version: 1, EnvironmentID: cjk(512), ThreadID: cjk(512), MessageID: cjk(512), Text: cjk(8000), Comment: &comment,
+		Start: 9007199254740990, End: 9007199254740991, Prefix: cjk(32), Suffix: cjk(32)}
 }
 
 // qPaddedHref returns the maximum CJK citation's href grown to n units by
@@ -43,16 +43,11 @@ func qPaddedHref(n int) string {
 	return strings.Replace(h, "/v1/", "/v1/"+spaces, 1) + strings.Repeat("&", extra%3)
 }
 
-func qVector(op, id, desc string, reqs, tags []string, in, out any) *vectors.Vector {
-	return &vectors.Vector{ID: op + "/" + id, Description: desc, Requirements: reqs, Tags: tags,
-		Input: vectorkit.Raw(in), Expect: vectors.Expect{Output: vectorkit.Raw(out)}}
-}
-
 func quoteParseSize() (*vectors.File, error) {
 	f := &vectors.File{Op: "quote.parse", Description: "quote.parse: the 160,000-unit href limit and the largest citation."}
-	max := map[string]any{"citation": qMaxCJK().json()}
+	max := map[string]any{"citation": qMaxCJK()}
 	p := func(id, desc string, reqs, tags []string, href string, out any) {
-		f.Vectors = append(f.Vectors, qVector(f.Op, id, desc, reqs, tags, map[string]string{"href": href}, out))
+		f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, id, desc, reqs, tags, map[string]string{"href": href}, out))
 	}
 	p("max-cjk-citation", "every field at its limit in CJK text, an href of 158,494 units",
 		[]string{"QUOTE-LINK-002", "QUOTE-LINK-039", "QUOTE-LINK-041", "QUOTE-LINK-043", "QUOTE-LINK-047"}, []string{"boundary", "cjk"},
@@ -60,7 +55,7 @@ func quoteParseSize() (*vectors.File, error) {
 	p("href-at-limit", "an href of exactly 160,000 units is accepted", []string{"QUOTE-LINK-022"}, []string{"boundary"},
 		qPaddedHref(qMaxHref), max)
 	p("href-over-limit", "an href of 160,001 units is refused", []string{"QUOTE-LINK-022"}, []string{"boundary"},
-		qPaddedHref(qMaxHref+1), qRejected("QUOTE_HREF_TOO_LONG"))
+		qPaddedHref(qMaxHref+1), reject("QUOTE_HREF_TOO_LONG"))
 
 	// Raw characters are refused, but only after the length: at 160,000
 	// units the character is reported, at 160,001 the length.
@@ -72,21 +67,21 @@ func quoteParseSize() (*vectors.File, error) {
 		}
 		tags := []string{"boundary", s.name}
 		p("raw-"+s.name+"-href-at-limit", "a raw "+s.name+" href of 160,000 units is refused for its characters",
-			[]string{"QUOTE-LINK-022", "QUOTE-LINK-023", "QUOTE-LINK-020"}, tags, fill(qMaxHref), qRejected("QUOTE_INVALID_CHARACTER"))
+			[]string{"QUOTE-LINK-022", "QUOTE-LINK-023", "QUOTE-LINK-020"}, tags, fill(qMaxHref), reject("QUOTE_INVALID_CHARACTER"))
 		p("raw-"+s.name+"-href-over-limit", "a raw "+s.name+" href of 160,001 units is refused for its length",
-			[]string{"QUOTE-LINK-022", "QUOTE-LINK-020"}, tags, fill(qMaxHref+1), qRejected("QUOTE_HREF_TOO_LONG"))
+			[]string{"QUOTE-LINK-022", "QUOTE-LINK-020"}, tags, fill(qMaxHref+1), reject("QUOTE_HREF_TOO_LONG"))
 	}
 	p("scheme-before-length", "an over-long href with a wrong scheme is refused for its scheme",
-		[]string{"QUOTE-LINK-020", "QUOTE-LINK-021"}, nil, "T3"+qPaddedHref(qMaxHref + 1)[2:], qRejected("QUOTE_SCHEME"))
+		[]string{"QUOTE-LINK-020", "QUOTE-LINK-021"}, nil, "T3"+qPaddedHref(qMaxHref + 1)[2:], reject("QUOTE_SCHEME"))
 	return f, nil
 }
 
 func quoteFormatSize() (*vectors.File, error) {
 	f := &vectors.File{Op: "quote.format", Description: "quote.format: the largest citation the formatter writes."}
 	c := qMaxCJK()
-	f.Vectors = append(f.Vectors, qVector(f.Op, "max-cjk-citation", "every field at its limit in CJK text gives an href of 158,494 units",
+	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "max-cjk-citation", "every field at its limit in CJK text gives an href of 158,494 units",
 		[]string{"QUOTE-LINK-002", "QUOTE-LINK-014", "QUOTE-LINK-015"}, []string{"boundary", "cjk"},
-		map[string]any{"citation": c.json()}, map[string]string{"href": c.href(), "link": "[Assistant quote](" + c.href() + ")"}))
+		map[string]any{"citation": c}, map[string]string{"href": c.href(), "link": "[Assistant quote](" + c.href() + ")"}))
 	return f, nil
 }
 
@@ -103,18 +98,18 @@ func quoteCollectSize() (*vectors.File, error) {
 	// Offsets: the texts below hold ASCII and one astral character (2 units).
 	at := "[Assistant quote](" + qPaddedHref(qMaxHref) + ")"
 	text := "\U0001F600 " + at + " " + smallLink
-	f.Vectors = append(f.Vectors, qVector(f.Op, "href-at-limit", "a link whose href is 160,000 units is found, and the link after it",
+	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "href-at-limit", "a link whose href is 160,000 units is found, and the link after it",
 		[]string{"QUOTE-LINK-060", "QUOTE-LINK-063"}, []string{"boundary", "astral"}, map[string]string{"text": text},
 		map[string][]found{"citations": {
-			{3, 3 + len(at), at, qMaxCJK().json()},
-			{4 + len(at), 4 + len(at) + len(smallLink), smallLink, small.json()},
+			{3, 3 + len(at), at, qMaxCJK()},
+			{4 + len(at), 4 + len(at) + len(smallLink), smallLink, small},
 		}}))
 	over := "[Assistant quote](" + qPaddedHref(qMaxHref+1) + ")"
 	text = "\U0001F600 " + over + " " + smallLink
-	f.Vectors = append(f.Vectors, qVector(f.Op, "href-over-limit", "a link whose href is 160,001 units is plain text, the link after it is found",
+	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "href-over-limit", "a link whose href is 160,001 units is plain text, the link after it is found",
 		[]string{"QUOTE-LINK-060", "QUOTE-LINK-064"}, []string{"boundary", "astral"}, map[string]string{"text": text},
 		map[string][]found{"citations": {
-			{4 + len(over), 4 + len(over) + len(smallLink), smallLink, small.json()},
+			{4 + len(over), 4 + len(over) + len(smallLink), smallLink, small},
 		}}))
 	return f, nil
 }

@@ -39,15 +39,10 @@ func droppedNoAddress() json.RawMessage {
 	return vectorkit.Raw(map[string]any{"dropped": map[string]string{"code": "SELREF_NO_ADDRESS"}})
 }
 
-// vanceAnswers records what vance answers to v.
-func vanceAnswers(v *vectors.Vector, reason string, output json.RawMessage) *vectors.Vector {
-	v.Divergences = vectorkit.Diverges("vance", reason, output)
-	return v
-}
-
-// seedAnswers records what seed 002's words give for v.
-func seedAnswers(v *vectors.Vector, reason string, output json.RawMessage) *vectors.Vector {
-	v.Divergences = append(v.Divergences, vectorkit.Diverges("seed", reason, output)...)
+// answers records on v what system answers to it, and why: vance's own
+// answer, or what seed 002's words give.
+func answers(system string, v *vectors.Vector, reason string, output json.RawMessage) *vectors.Vector {
+	v.Divergences = append(v.Divergences, vectorkit.Diverges(system, reason, output)...)
 	return v
 }
 
@@ -61,35 +56,23 @@ func vanceHigh() json.RawMessage {
 // vanceRenders is why vance's replay line differs.
 const vanceRenders = "vance's renderer prints the stored values as they are, checking and trimming nothing"
 
-func selrefVec(op, id, desc string, reqs, tags []string, input, output json.RawMessage) *vectors.Vector {
-	return &vectors.Vector{ID: op + "/" + id, Description: desc, Requirements: reqs, Tags: tags,
-		Input: input, Expect: vectors.Expect{Output: output}}
-}
-
-// pad returns s extended with 'x' before tail to exactly n UTF-16 units; tail
-// is made of astral characters only (2 units each) or of BMP ones only.
+// pad returns head, then as many 'x' as make exactly n UTF-16 units with
+// tail, then tail.
 func pad(head string, n int, tail string) string {
-	used := 0
-	for _, r := range head + tail {
-		used++
-		if r > 0xFFFF {
-			used++
-		}
-	}
-	return head + strings.Repeat("x", n-used) + tail
+	return head + strings.Repeat("x", n-units(head+tail)) + tail
 }
 
 func selrefIngestLimits() (*vectors.File, error) {
 	const op = "selref.ingest"
 	label := func(id, desc string, reqs, tags []string, in, want string) *vectors.Vector {
-		return selrefVec(op, id, desc, reqs, tags,
-			vectorkit.Raw(selrefRef{Label: in, URL: selrefURL}), kept(selrefRef{Label: want, URL: selrefURL}))
+		return vectorkit.Vector(op, id, desc, reqs, tags,
+			selrefRef{Label: in, URL: selrefURL}, kept(selrefRef{Label: want, URL: selrefURL}))
 	}
 	x := strings.Repeat
 	vs := []*vectors.Vector{
 		label("label-200-units-unchanged", "A label of exactly 200 units is kept as is",
 			[]string{"SELREF-LABEL-005"}, []string{"boundary"}, x("x", 200), x("x", 200)),
-		seedAnswers(label("label-201-units-cut", "A label of 201 units is cut to 200 plus an ellipsis; the seed's words keep 200 units and nothing more",
+		answers("seed", label("label-201-units-cut", "A label of 201 units is cut to 200 plus an ellipsis; the seed's words keep 200 units and nothing more",
 			[]string{"SELREF-LABEL-006"}, []string{"boundary"}, x("x", 201), x("x", 200)+ellipsis),
 			"seed 002 says \"truncate to 200 characters\", with no ellipsis; the spec follows vance's cut-trim-ellipsis",
 			kept(selrefRef{Label: x("x", 200), URL: selrefURL})),
@@ -97,7 +80,7 @@ func selrefIngestLimits() (*vectors.File, error) {
 			[]string{"SELREF-LABEL-005", "SELREF-TEXT-001"}, []string{"boundary", "astral"}, x(emoji, 100), x(emoji, 100)),
 		label("label-101-emoji-cut", "101 emoji are 202 units (101 runes) and are cut to 100 plus an ellipsis",
 			[]string{"SELREF-LABEL-006", "SELREF-TEXT-001"}, []string{"boundary", "astral"}, x(emoji, 101), x(emoji, 100)+ellipsis),
-		vanceAnswers(label("label-emoji-across-cut-kept-whole", "An emoji on units 200-201 is cut whole; vance keeps its high surrogate",
+		answers("vance", label("label-emoji-across-cut-kept-whole", "An emoji on units 200-201 is cut whole; vance keeps its high surrogate",
 			[]string{"SELREF-LABEL-007", "SELREF-TEXT-003", "SELREF-TEXT-001"}, []string{"boundary", "astral"},
 			x("x", 199)+emoji, x("x", 199)+ellipsis),
 			"vance cuts the label at 200 units even between the halves of a pair, keeping the high surrogate", vanceHigh()),
@@ -115,7 +98,7 @@ func selrefIngestLimits() (*vectors.File, error) {
 			[]string{"SELREF-LABEL-002", "SELREF-LABEL-005"}, []string{"boundary"}, "   "+x("x", 200)+"\n", x("x", 200)),
 		label("label-cut-ending-in-ellipsis-unchanged", "A cut label of 201 units ending in the ellipsis is ingested unchanged",
 			[]string{"SELREF-INGEST-005", "SELREF-LABEL-006"}, []string{"boundary"}, x("x", 200)+ellipsis, x("x", 200)+ellipsis),
-		vanceAnswers(selrefVec(op, "label-lone-surrogate-at-cut-replaced",
+		answers("vance", vectorkit.Vector(op, "label-lone-surrogate-at-cut-replaced",
 			"A lone surrogate on unit 200 is read as U+FFFD and kept; vance stores the lone surrogate",
 			[]string{"SELREF-TEXT-002", "SELREF-TEXT-003", "SELREF-LABEL-006"}, []string{"boundary"},
 			json.RawMessage(`{"label": "`+x("x", 199)+`\ud83dyy", "url": "`+selrefURL+`"}`),
@@ -127,27 +110,27 @@ func selrefIngestLimits() (*vectors.File, error) {
 	url1000 := pad("https://example.com/", 1000, emoji)
 	url1001 := pad("https://example.com/", 1001, emoji)
 	vs = append(vs,
-		selrefVec(op, "vance-uri-1000-units-accepted", "A vanceUri of 1,000 units ending in an emoji (1,002 bytes) is accepted",
+		vectorkit.Vector(op, "vance-uri-1000-units-accepted", "A vanceUri of 1,000 units ending in an emoji (1,002 bytes) is accepted",
 			[]string{"SELREF-VANCE-003", "SELREF-TEXT-001"}, []string{"boundary", "astral"},
-			vectorkit.Raw(selrefRef{Label: "x", VanceURI: vance1000}), kept(selrefRef{Label: "x", VanceURI: vance1000})),
-		selrefVec(op, "vance-uri-1001-units-refused", "A vanceUri of 1,001 units (1,000 runes) is refused, not cut",
+			selrefRef{Label: "x", VanceURI: vance1000}, kept(selrefRef{Label: "x", VanceURI: vance1000})),
+		vectorkit.Vector(op, "vance-uri-1001-units-refused", "A vanceUri of 1,001 units (1,000 runes) is refused, not cut",
 			[]string{"SELREF-VANCE-003", "SELREF-INGEST-002", "SELREF-TEXT-001"}, []string{"boundary", "astral"},
-			vectorkit.Raw(selrefRef{Label: "x", VanceURI: vance1001, URL: selrefURL}), kept(selrefRef{Label: "x", URL: selrefURL})),
-		selrefVec(op, "vance-uri-1000-units-after-trim-accepted", "Padding does not count toward the 1,000-unit limit of a vanceUri",
+			selrefRef{Label: "x", VanceURI: vance1001, URL: selrefURL}, kept(selrefRef{Label: "x", URL: selrefURL})),
+		vectorkit.Vector(op, "vance-uri-1000-units-after-trim-accepted", "Padding does not count toward the 1,000-unit limit of a vanceUri",
 			[]string{"SELREF-VANCE-003", "SELREF-VANCE-001"}, []string{"boundary", "astral"},
-			vectorkit.Raw(selrefRef{Label: "x", VanceURI: "  " + vance1000 + "\n"}), kept(selrefRef{Label: "x", VanceURI: vance1000})),
-		selrefVec(op, "url-1000-units-accepted", "A url of 1,000 units ending in an emoji (1,002 bytes) is accepted",
+			selrefRef{Label: "x", VanceURI: "  " + vance1000 + "\n"}, kept(selrefRef{Label: "x", VanceURI: vance1000})),
+		vectorkit.Vector(op, "url-1000-units-accepted", "A url of 1,000 units ending in an emoji (1,002 bytes) is accepted",
 			[]string{"SELREF-URL-006", "SELREF-TEXT-001"}, []string{"boundary", "astral"},
-			vectorkit.Raw(selrefRef{Label: "x", URL: url1000}), kept(selrefRef{Label: "x", URL: url1000})),
-		selrefVec(op, "url-1001-units-refused", "A url of 1,001 units (1,000 runes) beside a vanceUri is left out",
+			selrefRef{Label: "x", URL: url1000}, kept(selrefRef{Label: "x", URL: url1000})),
+		vectorkit.Vector(op, "url-1001-units-refused", "A url of 1,001 units (1,000 runes) beside a vanceUri is left out",
 			[]string{"SELREF-URL-006", "SELREF-INGEST-002", "SELREF-TEXT-001"}, []string{"boundary", "astral"},
-			vectorkit.Raw(selrefRef{Label: "x", VanceURI: selrefVance, URL: url1001}), kept(selrefRef{Label: "x", VanceURI: selrefVance})),
-		selrefVec(op, "url-1001-units-alone-dropped", "A url of 1,001 units and no vanceUri leaves no address",
+			selrefRef{Label: "x", VanceURI: selrefVance, URL: url1001}, kept(selrefRef{Label: "x", VanceURI: selrefVance})),
+		vectorkit.Vector(op, "url-1001-units-alone-dropped", "A url of 1,001 units and no vanceUri leaves no address",
 			[]string{"SELREF-URL-006", "SELREF-INGEST-003"}, []string{"boundary", "astral"},
-			vectorkit.Raw(selrefRef{Label: "x", URL: url1001}), droppedNoAddress()),
-		selrefVec(op, "url-1000-units-after-trim-accepted", "Padding does not count toward the 1,000-unit limit of a url",
+			selrefRef{Label: "x", URL: url1001}, droppedNoAddress()),
+		vectorkit.Vector(op, "url-1000-units-after-trim-accepted", "Padding does not count toward the 1,000-unit limit of a url",
 			[]string{"SELREF-URL-006", "SELREF-URL-001"}, []string{"boundary", "astral"},
-			vectorkit.Raw(selrefRef{Label: "x", URL: "\t" + url1000 + "  "}), kept(selrefRef{Label: "x", URL: url1000})),
+			selrefRef{Label: "x", URL: "\t" + url1000 + "  "}, kept(selrefRef{Label: "x", URL: url1000})),
 	)
 	return &vectors.File{Op: op,
 		Description: "selref.ingest: the 200-unit label cap and the 1,000-unit address limits, with astral characters on the boundary.",
@@ -171,14 +154,14 @@ func selrefReplayLimits() (*vectors.File, error) {
 	return &vectors.File{Op: op,
 		Description: "selref.replay: stored references beyond the ingest limits are capped or left out before printing.",
 		Vectors: []*vectors.Vector{
-			vanceAnswers(selrefVec(op, "stored-long-label-capped", "A stored 250-unit label is printed cut to 200 units; vance prints it whole",
+			answers("vance", vectorkit.Vector(op, "stored-long-label-capped", "A stored 250-unit label is printed cut to 200 units; vance prints it whole",
 				[]string{"SELREF-REPLAY-001", "SELREF-LABEL-006"}, []string{"boundary"},
 				in(selrefRef{Label: x("x", 250), URL: selrefURL}), text(x("x", 200)+ellipsis, selrefURL)),
 				vanceRenders, text(x("x", 250), selrefURL)),
-			selrefVec(op, "stored-200-unit-emoji-label-printed-whole", "A stored label of 100 emoji (200 units) is printed whole",
+			vectorkit.Vector(op, "stored-200-unit-emoji-label-printed-whole", "A stored label of 100 emoji (200 units) is printed whole",
 				[]string{"SELREF-REPLAY-005", "SELREF-LABEL-005"}, []string{"boundary", "astral"},
 				in(selrefRef{Label: x(emoji, 100), VanceURI: selrefVance}), text(x(emoji, 100), selrefVance)),
-			vanceAnswers(selrefVec(op, "stored-1001-unit-url-left-out", "A stored url of 1,001 units is left out; vance prints it",
+			answers("vance", vectorkit.Vector(op, "stored-1001-unit-url-left-out", "A stored url of 1,001 units is left out; vance prints it",
 				[]string{"SELREF-REPLAY-001", "SELREF-URL-006"}, []string{"boundary", "astral"},
 				in(selrefRef{Label: "x", VanceURI: selrefVance, URL: url1001}), text("x", selrefVance)),
 				vanceRenders, text("x", selrefVance, url1001)),

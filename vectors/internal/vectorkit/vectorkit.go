@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/conform-suite/conform/vectors"
 )
@@ -30,15 +31,7 @@ func Register(path string, make func() (*vectors.File, error)) {
 // Generators returns every registered generator, sorted by path.
 func Generators() []Generator {
 	g := slices.Clone(registry)
-	slices.SortFunc(g, func(a, b Generator) int {
-		switch {
-		case a.Path < b.Path:
-			return -1
-		case a.Path > b.Path:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(g, func(a, b Generator) int { return strings.Compare(a.Path, b.Path) })
 	return g
 }
 
@@ -75,6 +68,13 @@ func Raw(v any) json.RawMessage {
 		panic(fmt.Sprintf("vectorkit: marshal %T: %v", v, err))
 	}
 	return json.RawMessage(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+}
+
+// Vector returns the vector op/id that expects out for the input in, both
+// marshalled with Raw.
+func Vector(op, id, desc string, reqs, tags []string, in, out any) *vectors.Vector {
+	return &vectors.Vector{ID: op + "/" + id, Description: desc, Requirements: reqs, Tags: tags,
+		Input: Raw(in), Expect: vectors.Expect{Output: Raw(out)}}
 }
 
 // Diverges returns the divergence records of one system answering output,
