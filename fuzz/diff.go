@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -189,10 +189,12 @@ type Report struct {
 func (r *Report) Diverged() bool { return len(r.Findings) > 0 }
 
 type engine struct {
-	cfg       Config
-	ref, impl runner.Implementation
-	// refCalls and implCalls send requests as conform run does (under the
-	// per-request limit, again when failed for another's fault).
+	cfg Config
+	// refCalls and implCalls send requests as conform run does: under the
+	// per-request deadline, and again when a request failed for another's
+	// fault (it was in flight when the implementation was stopped for a
+	// hang or a crash of another input), so that a finding's input is the
+	// one that causes it.
 	refCalls, implCalls *runner.Runner
 	external            bool // the oracle is not the in-process reference
 	id                  atomic.Int64
@@ -262,16 +264,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Ops: ops}
-	for op := range e.unsupported {
-		rep.Unsupported = append(rep.Unsupported, op)
-	}
 	e.loop(ctx, rep, ops)
-	for op := range e.unsupported {
-		if !slices.Contains(rep.Unsupported, op) {
-			rep.Unsupported = append(rep.Unsupported, op)
-		}
-	}
-	slices.Sort(rep.Unsupported)
+	rep.Unsupported = slices.Sorted(maps.Keys(e.unsupported))
 	e.progress(rep)
 	rep.Stats = e.stats
 	return rep, nil
@@ -280,7 +274,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 // newEngine returns the engine of a run of cfg (defaults filled in), with
 // the corpus's inputs as its seeds.
 func newEngine(cfg Config, external bool) *engine {
-	e := &engine{cfg: cfg, ref: cfg.Ref, impl: cfg.Impl, external: external, seeds: map[string][]seedInput{}, unsupported: map[string]bool{}, lastGood: map[string][]byte{}}
+	e := &engine{cfg: cfg, external: external, seeds: map[string][]seedInput{}, unsupported: map[string]bool{}, lastGood: map[string][]byte{},
+		byKey: map[string]*Finding{}, codes: map[string][]string{}}
 	e.refCalls = &runner.Runner{Impl: cfg.Ref, Timeout: cfg.Timeout}
 	e.implCalls = &runner.Runner{Impl: cfg.Impl, Timeout: cfg.Timeout}
 	e.stats.Count, e.stats.Duration = cfg.Count, cfg.Duration
@@ -296,7 +291,6 @@ func newEngine(cfg Config, external bool) *engine {
 // batch of cases is generated in order, checked concurrently, and recorded
 // in order: the findings do not depend on Parallel.
 func (e *engine) loop(ctx context.Context, rep *Report, ops []string) {
-	e.byKey, e.codes = map[string]*Finding{}, map[string][]string{}
 	e.start = time.Now()
 	lastProgress := e.start
 	for i := 0; !e.over(ctx, rep, i); {
@@ -367,7 +361,7 @@ func (e *engine) timeUp(ctx context.Context) bool {
 // reached, ctx is done, it has found enough, or it was stopped.
 func (e *engine) over(ctx context.Context, rep *Report, i int) bool {
 	cfg := e.cfg
-	return cfg.Count > 0 && i >= cfg.Count || cfg.Duration > 0 && time.Since(e.start) >= cfg.Duration || ctx.Err() != nil ||
+	return cfg.Count > 0 && i >= cfg.Count || e.timeUp(ctx) ||
 		cfg.MaxFindings > 0 && len(rep.Findings) >= cfg.MaxFindings || e.stopped || rep.Stopped != ""
 }
 
@@ -444,11 +438,11 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 // selectOps returns the ops to fuzz: those asked for (or all that have
 // inputs), that the reference answers and the implementation offers.
 func (e *engine) selectOps(ctx context.Context) ([]string, error) {
-	refOps := e.hello(ctx, e.ref)
+	refOps := e.hello(ctx, e.cfg.Ref)
 	if refOps == nil {
 		refOps = reference.Ops()
 	}
-	implOps := e.hello(ctx, e.impl)
+	implOps := e.hello(ctx, e.cfg.Impl)
 	ops := e.cfg.Ops
 	if len(ops) == 0 {
 		for _, op := range refOps {
@@ -481,7 +475,7 @@ func (e *engine) selectOps(ctx context.Context) ([]string, error) {
 func (e *engine) hello(ctx context.Context, impl runner.Implementation) []string {
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
-	resp, err := impl.Call(ctx, protocol.Request{ID: json.RawMessage("0"), Op: "hello", Input: json.RawMessage(`{"protocol":1}`)})
+	resp, err := impl.Call(ctx, protocol.HelloRequest())
 	if err != nil || resp.Error != nil || resp.Output == nil {
 		return nil
 	}
@@ -527,7 +521,7 @@ type probe struct {
 }
 
 func (e *engine) check(ctx context.Context, op string, input []byte) probe {
-	req := protocol.Request{ID: json.RawMessage(strconv.FormatInt(e.id.Add(1), 10)), Op: op, Input: input}
+	req := protocol.Request{ID: protocol.IntID(e.id.Add(1)), Op: op, Input: input}
 	rresp, err := e.callOracle(ctx, req)
 	failed := ClassReference
 	if e.external {
@@ -560,7 +554,7 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 		}
 	}
 	o := probe{expected: rresp.Output}
-	iresp, err := e.callImpl(ctx, req)
+	iresp, err := e.implCalls.Call(ctx, req)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return probe{skip: true} // the run was stopped, not the implementation
@@ -569,17 +563,13 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	}
 	// The runner's judge decides, with the oracle's output as the
 	// expectation; the fuzzer only names the finding.
-	v := &vectors.Vector{ID: op + "/fuzz", Op: op, Input: input, Expect: vectors.Expect{Output: rresp.Output}}
-	res := (&runner.Runner{Timeout: e.cfg.Timeout}).Judge(v, req, iresp, err)
+	res := e.judge(req, vectors.Expect{Output: rresp.Output}, iresp, err)
 	if res.Outcome == runner.Unsupported {
 		return probe{skip: true, unsupported: true}
 	}
 	o.describe(res, iresp, e.oracleName())
 	if e.external {
 		return e.triage(ctx, op, req, iresp, err, rresp.Output, o)
-	}
-	if o.class == "" {
-		return o
 	}
 	return finish(op, o)
 }
@@ -597,6 +587,13 @@ func (o *probe) describe(res runner.Result, iresp protocol.Response, who string)
 		o.sig = errorKindSig(iresp.Error.Kind)
 	}
 	o.class = classOf(res)
+}
+
+// judge is the runner's judgement of resp (or err, when no answer came) to
+// req, as a vector of req's op and input expecting want.
+func (e *engine) judge(req protocol.Request, want vectors.Expect, resp protocol.Response, err error) runner.Result {
+	v := &vectors.Vector{ID: req.Op + "/fuzz", Op: req.Op, Input: req.Input, Expect: want}
+	return (&runner.Runner{Timeout: e.cfg.Timeout}).Judge(v, req, resp, err)
 }
 
 // oracleName is what signatures call the side whose answer is expected.
@@ -620,24 +617,18 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 	switch {
 	case err == nil && sresp.Error != nil && sresp.Error.Kind == protocol.KindUnsupported:
 		// An op the reference does not know: the oracle alone decides.
-		if o.class == "" {
-			return o
-		}
 		return finish(op, o)
 	case err != nil:
 		return finish(op, probe{class: ClassReference, detail: "the reference gave no answer: " + err.Error()})
 	case sresp.Error != nil && sresp.Error.Kind != protocol.KindBadRequest:
 		return finish(op, probe{class: ClassReference, detail: sresp.Error.Kind + ": " + sresp.Error.Message})
 	}
-	spec := &vectors.Vector{ID: op + "/fuzz", Op: op, Input: req.Input}
+	spec := vectors.Expect{Output: sresp.Output}
 	if sresp.Error != nil {
-		spec.Expect.Error = &vectors.ExpectError{Kind: sresp.Error.Kind}
-	} else {
-		spec.Expect.Output = sresp.Output
+		spec = vectors.Expect{Error: &vectors.ExpectError{Kind: sresp.Error.Kind}}
 	}
-	judge := &runner.Runner{Timeout: e.cfg.Timeout}
-	port := judge.Judge(spec, req, iresp, ierr)
-	incumbent := judge.Judge(spec, req, protocol.Response{ID: req.ID, Output: oracle}, nil)
+	port := e.judge(req, spec, iresp, ierr)
+	incumbent := e.judge(req, spec, protocol.Response{ID: req.ID, Output: oracle}, nil)
 	portOK, incumbentOK := port.Outcome == runner.Pass, incumbent.Outcome == runner.Pass
 	agree := o.class == ""
 	switch {
@@ -670,7 +661,7 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 // the in-process reference.
 func (e *engine) callOracle(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	if !e.external {
-		return e.ref.Call(ctx, req)
+		return e.cfg.Ref.Call(ctx, req)
 	}
 	return e.refCalls.Call(ctx, req)
 }
@@ -683,22 +674,13 @@ func otherInputsFault(err error) bool {
 	return errors.As(err, &ce) && ce.Retry
 }
 
-// callImpl asks the implementation as conform run does: under the
-// per-request deadline, and again when it failed for another request's
-// fault (it was in flight when the implementation was stopped for a hang
-// or a crash of another input), so that a finding's input is the one
-// that causes it.
-func (e *engine) callImpl(ctx context.Context, req protocol.Request) (protocol.Response, error) {
-	return e.implCalls.Call(ctx, req)
-}
-
 // oracleError compares the implementation's answer with an oracle's error
 // answer: an error of the same kind agrees (messages are never compared);
 // anything else is a ClassOracle finding, without a vector, since the only
 // error a vector can expect is a bad_request, which the oracle never gets
 // here.
 func (e *engine) oracleError(ctx context.Context, op string, req protocol.Request, want *protocol.Error) probe {
-	iresp, err := e.callImpl(ctx, req)
+	iresp, err := e.implCalls.Call(ctx, req)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return probe{skip: true}
@@ -707,8 +689,7 @@ func (e *engine) oracleError(ctx context.Context, op string, req protocol.Reques
 	}
 	// The runner's judge decides: an error of the oracle's kind passes,
 	// whatever its message, as a vector expecting that error would.
-	v := &vectors.Vector{ID: op + "/fuzz", Op: op, Input: req.Input, Expect: vectors.Expect{Error: &vectors.ExpectError{Kind: want.Kind}}}
-	res := (&runner.Runner{Timeout: e.cfg.Timeout}).Judge(v, req, iresp, err)
+	res := e.judge(req, vectors.Expect{Error: &vectors.ExpectError{Kind: want.Kind}}, iresp, err)
 	o := probe{class: ClassOracle, sig: "oracle error " + errorKindSig(want.Kind)}
 	switch {
 	case res.Outcome == runner.Pass:
@@ -727,8 +708,12 @@ func (e *engine) oracleError(ctx context.Context, op string, req protocol.Reques
 }
 
 // finish puts the op and the probe's label (its triage and class) before
-// its signature: the de-duplication key of a divergence.
+// its signature: the de-duplication key of a divergence. A probe where both
+// sides agree is returned as it is.
 func finish(op string, o probe) probe {
+	if o.class == "" {
+		return o
+	}
 	label := string(o.class)
 	if o.triage != "" {
 		label = string(o.triage) + " " + label
