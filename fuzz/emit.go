@@ -246,19 +246,16 @@ func EncodeVectorFile(f *vectors.File) ([]byte, error) {
 // ASCII only, so the rewrite never touches its structure.
 func escapeInvisible(data []byte) []byte {
 	var out []byte
-	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
+	for len(data) > 0 {
+		r, n := utf8.DecodeRune(data)
 		if r < utf8.RuneSelf || !unicode.In(r, unicode.Cf, unicode.Co, unicode.Mn, unicode.Me, unicode.Zs, unicode.Zl, unicode.Zp) {
-			out = append(out, data[i:i+n]...)
-			i += n
-			continue
-		}
-		if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
-			out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+			out = append(out, data[:n]...)
 		} else {
-			out = fmt.Appendf(out, `\u%04x`, r)
+			for _, u := range utf16.AppendRune(nil, r) {
+				out = fmt.Appendf(out, `\u%04x`, u)
+			}
 		}
-		i += n
+		data = data[n:]
 	}
 	return out
 }
