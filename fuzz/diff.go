@@ -92,9 +92,6 @@ type Config struct {
 	Count    int           // stop after Count executions; 0 for no bound
 	Duration time.Duration // stop after Duration; 0 for no bound
 	Timeout  time.Duration // per request; 0 means 5s
-	// MaxFindings stops the run once that many distinct findings are made;
-	// 0 for no limit.
-	MaxFindings int
 	// Parallel is how many cases are in flight at once (generated and
 	// recorded in order, so the findings do not depend on it); 0 means 1.
 	// The implementation must accept concurrent calls, as the runner's
@@ -115,10 +112,12 @@ type Config struct {
 	ShrinkTime  time.Duration
 
 	// Progress, when set, is called with the running totals about every
-	// ProgressEvery (0 means 250ms) and once at the end.
-	Progress      func(Stats)
-	ProgressEvery time.Duration
+	// progressEvery and once at the end.
+	Progress func(Stats)
 }
+
+// progressEvery is how often Config.Progress is called.
+const progressEvery = 250 * time.Millisecond
 
 // Stats are the running totals of a run.
 type Stats struct {
@@ -237,9 +236,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.ShrinkTime <= 0 {
 		cfg.ShrinkTime = 20 * time.Second
 	}
-	if cfg.ProgressEvery <= 0 {
-		cfg.ProgressEvery = 250 * time.Millisecond
-	}
 	if cfg.Corpus == nil {
 		c, err := vectors.Load(vectors.FS())
 		if err != nil {
@@ -322,7 +318,7 @@ func (e *engine) loop(ctx context.Context, rep *Report, ops []string) {
 			e.record(ctx, rep, &batch[k])
 			i++
 		}
-		if time.Since(lastProgress) >= e.cfg.ProgressEvery {
+		if time.Since(lastProgress) >= progressEvery {
 			lastProgress = time.Now()
 			e.progress(rep)
 		}
@@ -358,11 +354,9 @@ func (e *engine) timeUp(ctx context.Context) bool {
 }
 
 // over reports whether the run is over before case i: its count or time is
-// reached, ctx is done, it has found enough, or it was stopped.
+// reached, ctx is done, or it was stopped.
 func (e *engine) over(ctx context.Context, rep *Report, i int) bool {
-	cfg := e.cfg
-	return cfg.Count > 0 && i >= cfg.Count || e.timeUp(ctx) ||
-		cfg.MaxFindings > 0 && len(rep.Findings) >= cfg.MaxFindings || e.stopped || rep.Stopped != ""
+	return e.cfg.Count > 0 && i >= e.cfg.Count || e.timeUp(ctx) || e.stopped || rep.Stopped != ""
 }
 
 // progress brings the running totals up to date and reports them.
@@ -402,8 +396,8 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 	case o.class == "":
 		e.lastGood[c.op] = c.data
 	default:
+		e.stats.Divergent++
 		if _, ok := e.cfg.Known[o.sig]; ok {
-			e.stats.Divergent++
 			if rep.Known == nil {
 				rep.Known = map[string]int{}
 			}
@@ -412,7 +406,6 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 		}
 		key := e.key(c.op, o)
 		known := e.byKey[key]
-		e.stats.Divergent++
 		alive := e.alive(ctx, c.op, o)
 		var f *Finding
 		switch {
