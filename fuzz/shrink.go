@@ -127,12 +127,7 @@ func removeEach[T any](s *shrinker, root *jsonv.Value, list *[]T) bool {
 // first, with ddmin over its segments (the fields of a query, the steps of
 // a path, the lines and words of a text), then over its code points.
 func (s *shrinker) strings(root *jsonv.Value) bool {
-	var leaves []*jsonv.Value
-	for _, n := range walkNodes(root, nil) {
-		if n.Type == jsonv.String && len(n.Units) > 0 {
-			leaves = append(leaves, n)
-		}
-	}
+	leaves := slices.DeleteFunc(walkNodes(root, nil), func(n *jsonv.Value) bool { return n.Type != jsonv.String || len(n.Units) == 0 })
 	slices.SortStableFunc(leaves, func(a, b *jsonv.Value) int { return len(b.Units) - len(a.Units) })
 	changed := false
 	for _, n := range leaves {
