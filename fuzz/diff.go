@@ -520,6 +520,9 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	if e.external {
 		failed = ClassOracle
 	}
+	// The runner's judge decides, with the oracle's answer as the
+	// expectation; the fuzzer only names the finding.
+	want := vectors.Expect{Output: rresp.Output}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return probe{skip: true} // the run was stopped, not the oracle
@@ -531,8 +534,10 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 		return probe{skip: true}
 	case rresp.Error != nil && e.external:
 		// An incumbent may fail where the spec refuses (T3 Code throws
-		// URIError): the implementation agrees when it fails the same way.
-		return e.oracleError(ctx, op, req, rresp.Error)
+		// URIError): the implementation agrees when it fails the same way,
+		// as it would pass a vector expecting that error, whatever its
+		// message.
+		want = vectors.Expect{Error: &vectors.ExpectError{Kind: rresp.Error.Kind}}
 	case rresp.Error != nil:
 		return finish(op, probe{class: ClassReference, detail: rresp.Error.Kind + ": " + rresp.Error.Message})
 	case rresp.Output == nil:
@@ -541,12 +546,11 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	// An external oracle's output is untrusted too: one that is not JSON
 	// fails the oracle, whatever the implementation answers. (The
 	// in-process reference's is its own encoder's.)
-	if e.external {
+	if e.external && rresp.Error == nil {
 		if _, err := jsonv.Parse(rresp.Output); err != nil {
 			return finish(op, probe{class: failed, detail: "the oracle's output: " + err.Error()})
 		}
 	}
-	o := probe{expected: rresp.Output}
 	iresp, err := e.implCalls.Call(ctx, req)
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -554,12 +558,14 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	case otherInputsFault(err):
 		return probe{skip: true, inconclusive: true}
 	}
-	// The runner's judge decides, with the oracle's output as the
-	// expectation; the fuzzer only names the finding.
-	res := e.judge(req, vectors.Expect{Output: rresp.Output}, iresp, err)
+	res := e.judge(req, want, iresp, err)
 	if res.Outcome == runner.Unsupported {
 		return probe{skip: true, unsupported: true}
 	}
+	if rresp.Error != nil {
+		return oracleError(op, rresp.Error, res, iresp, err)
+	}
+	o := probe{expected: rresp.Output}
 	o.describe(res, iresp, e.oracleName())
 	if e.external {
 		return e.triage(ctx, op, req, iresp, err, rresp.Output, o)
@@ -667,28 +673,17 @@ func otherInputsFault(err error) bool {
 	return errors.As(err, &ce) && ce.Retry
 }
 
-// oracleError compares the implementation's answer with an oracle's error
-// answer: an error of the same kind agrees (messages are never compared);
+// oracleError describes the judge's result res on the implementation's
+// answer (iresp, or err when none came) to an input an oracle answered with
+// an error: an error of the same kind agrees (messages are never compared);
 // anything else is a ClassOracle finding, without a vector, since the only
 // error a vector can expect is a bad_request, which the oracle never gets
 // here.
-func (e *engine) oracleError(ctx context.Context, op string, req protocol.Request, want *protocol.Error) probe {
-	iresp, err := e.implCalls.Call(ctx, req)
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return probe{skip: true}
-	case otherInputsFault(err):
-		return probe{skip: true, inconclusive: true}
-	}
-	// The runner's judge decides: an error of the oracle's kind passes,
-	// whatever its message, as a vector expecting that error would.
-	res := e.judge(req, vectors.Expect{Error: &vectors.ExpectError{Kind: want.Kind}}, iresp, err)
+func oracleError(op string, want *protocol.Error, res runner.Result, iresp protocol.Response, err error) probe {
 	o := probe{class: ClassOracle, sig: "oracle error " + errorKindSig(want.Kind)}
 	switch {
 	case res.Outcome == runner.Pass:
 		return probe{}
-	case res.Outcome == runner.Unsupported:
-		return probe{skip: true, unsupported: true}
 	case err != nil:
 		o.detail = fmt.Sprintf("the oracle answered error %s (%s); the implementation gave no answer: %v", want.Kind, want.Message, err)
 	case iresp.Error != nil:
