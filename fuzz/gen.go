@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"unicode/utf16"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/spec"
@@ -170,9 +169,4 @@ func genMaybe(r *rand.Rand, num, den int, v *jsonv.Value) *jsonv.Value {
 }
 
 // units16 returns the length of s in UTF-16 code units.
-func units16(s string) (n int) {
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
-}
+func units16(s string) int { return len(jsonv.UnitsOf(s)) }
