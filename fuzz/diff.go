@@ -416,7 +416,7 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 			f = &Finding{Op: c.op, Class: o.class, Signature: o.sig, Input: c.data, Original: c.data,
 				Expected: o.expected, Detail: o.detail + " (the implementation answered nothing after this input; not shrunk)"}
 		default:
-			f = e.shrink(ctx, c.op, c.in, o, e.start)
+			f = e.shrink(ctx, c.op, c.in, o)
 		}
 		if f != nil {
 			f.Seed, f.Case, f.From, f.Hits, f.Signature = e.cfg.Seed, c.i, c.from, 1, key

@@ -18,7 +18,7 @@ import (
 // segment by segment and code point by code point (a surrogate pair is one
 // step, a lone surrogate another), then numbers are simplified. It stops at a fixed point or when the budget of
 // Config.ShrinkExecs executions or Config.ShrinkTime is spent.
-func (e *engine) shrink(ctx context.Context, op string, in *jsonv.Value, first probe, runStart time.Time) *Finding {
+func (e *engine) shrink(ctx context.Context, op string, in *jsonv.Value, first probe) *Finding {
 	s := &shrinker{
 		ctx:      ctx,
 		e:        e,
@@ -30,7 +30,7 @@ func (e *engine) shrink(ctx context.Context, op string, in *jsonv.Value, first p
 	if e.cfg.Duration > 0 {
 		// Leave the run's own bound intact: never shrink past its end by more
 		// than a tenth of it.
-		if end := runStart.Add(e.cfg.Duration + e.cfg.Duration/10); end.Before(s.deadline) && end.After(time.Now()) {
+		if end := e.start.Add(e.cfg.Duration + e.cfg.Duration/10); end.Before(s.deadline) && end.After(time.Now()) {
 			s.deadline = end
 		}
 	}
