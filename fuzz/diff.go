@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -92,9 +92,6 @@ type Config struct {
 	Count    int           // stop after Count executions; 0 for no bound
 	Duration time.Duration // stop after Duration; 0 for no bound
 	Timeout  time.Duration // per request; 0 means 5s
-	// MaxFindings stops the run once that many distinct findings are made;
-	// 0 for no limit.
-	MaxFindings int
 	// Parallel is how many cases are in flight at once (generated and
 	// recorded in order, so the findings do not depend on it); 0 means 1.
 	// The implementation must accept concurrent calls, as the runner's
@@ -115,10 +112,12 @@ type Config struct {
 	ShrinkTime  time.Duration
 
 	// Progress, when set, is called with the running totals about every
-	// ProgressEvery (0 means 250ms) and once at the end.
-	Progress      func(Stats)
-	ProgressEvery time.Duration
+	// progressEvery and once at the end.
+	Progress func(Stats)
 }
+
+// progressEvery is how often Config.Progress is called.
+const progressEvery = 250 * time.Millisecond
 
 // Stats are the running totals of a run.
 type Stats struct {
@@ -189,10 +188,12 @@ type Report struct {
 func (r *Report) Diverged() bool { return len(r.Findings) > 0 }
 
 type engine struct {
-	cfg       Config
-	ref, impl runner.Implementation
-	// refCalls and implCalls send requests as conform run does (under the
-	// per-request limit, again when failed for another's fault).
+	cfg Config
+	// refCalls and implCalls send requests as conform run does: under the
+	// per-request deadline, and again when a request failed for another's
+	// fault (it was in flight when the implementation was stopped for a
+	// hang or a crash of another input), so that a finding's input is the
+	// one that causes it.
 	refCalls, implCalls *runner.Runner
 	external            bool // the oracle is not the in-process reference
 	id                  atomic.Int64
@@ -235,9 +236,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.ShrinkTime <= 0 {
 		cfg.ShrinkTime = 20 * time.Second
 	}
-	if cfg.ProgressEvery <= 0 {
-		cfg.ProgressEvery = 250 * time.Millisecond
-	}
 	if cfg.Corpus == nil {
 		c, err := vectors.Load(vectors.FS())
 		if err != nil {
@@ -262,16 +260,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Ops: ops}
-	for op := range e.unsupported {
-		rep.Unsupported = append(rep.Unsupported, op)
-	}
 	e.loop(ctx, rep, ops)
-	for op := range e.unsupported {
-		if !slices.Contains(rep.Unsupported, op) {
-			rep.Unsupported = append(rep.Unsupported, op)
-		}
-	}
-	slices.Sort(rep.Unsupported)
+	rep.Unsupported = slices.Sorted(maps.Keys(e.unsupported))
 	e.progress(rep)
 	rep.Stats = e.stats
 	return rep, nil
@@ -280,7 +270,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 // newEngine returns the engine of a run of cfg (defaults filled in), with
 // the corpus's inputs as its seeds.
 func newEngine(cfg Config, external bool) *engine {
-	e := &engine{cfg: cfg, ref: cfg.Ref, impl: cfg.Impl, external: external, seeds: map[string][]seedInput{}, unsupported: map[string]bool{}, lastGood: map[string][]byte{}}
+	e := &engine{cfg: cfg, external: external, seeds: map[string][]seedInput{}, unsupported: map[string]bool{}, lastGood: map[string][]byte{},
+		byKey: map[string]*Finding{}, codes: map[string][]string{}}
 	e.refCalls = &runner.Runner{Impl: cfg.Ref, Timeout: cfg.Timeout}
 	e.implCalls = &runner.Runner{Impl: cfg.Impl, Timeout: cfg.Timeout}
 	e.stats.Count, e.stats.Duration = cfg.Count, cfg.Duration
@@ -296,7 +287,6 @@ func newEngine(cfg Config, external bool) *engine {
 // batch of cases is generated in order, checked concurrently, and recorded
 // in order: the findings do not depend on Parallel.
 func (e *engine) loop(ctx context.Context, rep *Report, ops []string) {
-	e.byKey, e.codes = map[string]*Finding{}, map[string][]string{}
 	e.start = time.Now()
 	lastProgress := e.start
 	for i := 0; !e.over(ctx, rep, i); {
@@ -328,7 +318,7 @@ func (e *engine) loop(ctx context.Context, rep *Report, ops []string) {
 			e.record(ctx, rep, &batch[k])
 			i++
 		}
-		if time.Since(lastProgress) >= e.cfg.ProgressEvery {
+		if time.Since(lastProgress) >= progressEvery {
 			lastProgress = time.Now()
 			e.progress(rep)
 		}
@@ -364,11 +354,9 @@ func (e *engine) timeUp(ctx context.Context) bool {
 }
 
 // over reports whether the run is over before case i: its count or time is
-// reached, ctx is done, it has found enough, or it was stopped.
+// reached, ctx is done, or it was stopped.
 func (e *engine) over(ctx context.Context, rep *Report, i int) bool {
-	cfg := e.cfg
-	return cfg.Count > 0 && i >= cfg.Count || cfg.Duration > 0 && time.Since(e.start) >= cfg.Duration || ctx.Err() != nil ||
-		cfg.MaxFindings > 0 && len(rep.Findings) >= cfg.MaxFindings || e.stopped || rep.Stopped != ""
+	return e.cfg.Count > 0 && i >= e.cfg.Count || e.timeUp(ctx) || e.stopped || rep.Stopped != ""
 }
 
 // progress brings the running totals up to date and reports them.
@@ -408,8 +396,8 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 	case o.class == "":
 		e.lastGood[c.op] = c.data
 	default:
+		e.stats.Divergent++
 		if _, ok := e.cfg.Known[o.sig]; ok {
-			e.stats.Divergent++
 			if rep.Known == nil {
 				rep.Known = map[string]int{}
 			}
@@ -418,7 +406,6 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 		}
 		key := e.key(c.op, o)
 		known := e.byKey[key]
-		e.stats.Divergent++
 		alive := e.alive(ctx, c.op, o)
 		var f *Finding
 		switch {
@@ -429,7 +416,7 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 			f = &Finding{Op: c.op, Class: o.class, Signature: o.sig, Input: c.data, Original: c.data,
 				Expected: o.expected, Detail: o.detail + " (the implementation answered nothing after this input; not shrunk)"}
 		default:
-			f = e.shrink(ctx, c.op, c.in, o, e.start)
+			f = e.shrink(ctx, c.op, c.in, o)
 		}
 		if f != nil {
 			f.Seed, f.Case, f.From, f.Hits, f.Signature = e.cfg.Seed, c.i, c.from, 1, key
@@ -444,11 +431,11 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 // selectOps returns the ops to fuzz: those asked for (or all that have
 // inputs), that the reference answers and the implementation offers.
 func (e *engine) selectOps(ctx context.Context) ([]string, error) {
-	refOps := e.hello(ctx, e.ref)
+	refOps := e.hello(ctx, e.cfg.Ref)
 	if refOps == nil {
 		refOps = reference.Ops()
 	}
-	implOps := e.hello(ctx, e.impl)
+	implOps := e.hello(ctx, e.cfg.Impl)
 	ops := e.cfg.Ops
 	if len(ops) == 0 {
 		for _, op := range refOps {
@@ -481,7 +468,7 @@ func (e *engine) selectOps(ctx context.Context) ([]string, error) {
 func (e *engine) hello(ctx context.Context, impl runner.Implementation) []string {
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
-	resp, err := impl.Call(ctx, protocol.Request{ID: json.RawMessage("0"), Op: "hello", Input: json.RawMessage(`{"protocol":1}`)})
+	resp, err := impl.Call(ctx, protocol.HelloRequest())
 	if err != nil || resp.Error != nil || resp.Output == nil {
 		return nil
 	}
@@ -527,12 +514,15 @@ type probe struct {
 }
 
 func (e *engine) check(ctx context.Context, op string, input []byte) probe {
-	req := protocol.Request{ID: json.RawMessage(strconv.FormatInt(e.id.Add(1), 10)), Op: op, Input: input}
+	req := protocol.Request{ID: protocol.IntID(e.id.Add(1)), Op: op, Input: input}
 	rresp, err := e.callOracle(ctx, req)
 	failed := ClassReference
 	if e.external {
 		failed = ClassOracle
 	}
+	// The runner's judge decides, with the oracle's answer as the
+	// expectation; the fuzzer only names the finding.
+	want := vectors.Expect{Output: rresp.Output}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return probe{skip: true} // the run was stopped, not the oracle
@@ -544,8 +534,10 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 		return probe{skip: true}
 	case rresp.Error != nil && e.external:
 		// An incumbent may fail where the spec refuses (T3 Code throws
-		// URIError): the implementation agrees when it fails the same way.
-		return e.oracleError(ctx, op, req, rresp.Error)
+		// URIError): the implementation agrees when it fails the same way,
+		// as it would pass a vector expecting that error, whatever its
+		// message.
+		want = vectors.Expect{Error: &vectors.ExpectError{Kind: rresp.Error.Kind}}
 	case rresp.Error != nil:
 		return finish(op, probe{class: ClassReference, detail: rresp.Error.Kind + ": " + rresp.Error.Message})
 	case rresp.Output == nil:
@@ -554,32 +546,29 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	// An external oracle's output is untrusted too: one that is not JSON
 	// fails the oracle, whatever the implementation answers. (The
 	// in-process reference's is its own encoder's.)
-	if e.external {
+	if e.external && rresp.Error == nil {
 		if _, err := jsonv.Parse(rresp.Output); err != nil {
 			return finish(op, probe{class: failed, detail: "the oracle's output: " + err.Error()})
 		}
 	}
-	o := probe{expected: rresp.Output}
-	iresp, err := e.callImpl(ctx, req)
+	iresp, err := e.implCalls.Call(ctx, req)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return probe{skip: true} // the run was stopped, not the implementation
 	case otherInputsFault(err):
 		return probe{skip: true, inconclusive: true}
 	}
-	// The runner's judge decides, with the oracle's output as the
-	// expectation; the fuzzer only names the finding.
-	v := &vectors.Vector{ID: op + "/fuzz", Op: op, Input: input, Expect: vectors.Expect{Output: rresp.Output}}
-	res := (&runner.Runner{Timeout: e.cfg.Timeout}).Judge(v, req, iresp, err)
+	res := e.judge(req, want, iresp, err)
 	if res.Outcome == runner.Unsupported {
 		return probe{skip: true, unsupported: true}
 	}
+	if rresp.Error != nil {
+		return oracleError(op, rresp.Error, res, iresp, err)
+	}
+	o := probe{expected: rresp.Output}
 	o.describe(res, iresp, e.oracleName())
 	if e.external {
 		return e.triage(ctx, op, req, iresp, err, rresp.Output, o)
-	}
-	if o.class == "" {
-		return o
 	}
 	return finish(op, o)
 }
@@ -597,6 +586,13 @@ func (o *probe) describe(res runner.Result, iresp protocol.Response, who string)
 		o.sig = errorKindSig(iresp.Error.Kind)
 	}
 	o.class = classOf(res)
+}
+
+// judge is the runner's judgement of resp (or err, when no answer came) to
+// req, as a vector of req's op and input expecting want.
+func (e *engine) judge(req protocol.Request, want vectors.Expect, resp protocol.Response, err error) runner.Result {
+	v := &vectors.Vector{ID: req.Op + "/fuzz", Op: req.Op, Input: req.Input, Expect: want}
+	return (&runner.Runner{Timeout: e.cfg.Timeout}).Judge(v, req, resp, err)
 }
 
 // oracleName is what signatures call the side whose answer is expected.
@@ -620,24 +616,18 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 	switch {
 	case err == nil && sresp.Error != nil && sresp.Error.Kind == protocol.KindUnsupported:
 		// An op the reference does not know: the oracle alone decides.
-		if o.class == "" {
-			return o
-		}
 		return finish(op, o)
 	case err != nil:
 		return finish(op, probe{class: ClassReference, detail: "the reference gave no answer: " + err.Error()})
 	case sresp.Error != nil && sresp.Error.Kind != protocol.KindBadRequest:
 		return finish(op, probe{class: ClassReference, detail: sresp.Error.Kind + ": " + sresp.Error.Message})
 	}
-	spec := &vectors.Vector{ID: op + "/fuzz", Op: op, Input: req.Input}
+	spec := vectors.Expect{Output: sresp.Output}
 	if sresp.Error != nil {
-		spec.Expect.Error = &vectors.ExpectError{Kind: sresp.Error.Kind}
-	} else {
-		spec.Expect.Output = sresp.Output
+		spec = vectors.Expect{Error: &vectors.ExpectError{Kind: sresp.Error.Kind}}
 	}
-	judge := &runner.Runner{Timeout: e.cfg.Timeout}
-	port := judge.Judge(spec, req, iresp, ierr)
-	incumbent := judge.Judge(spec, req, protocol.Response{ID: req.ID, Output: oracle}, nil)
+	port := e.judge(req, spec, iresp, ierr)
+	incumbent := e.judge(req, spec, protocol.Response{ID: req.ID, Output: oracle}, nil)
 	portOK, incumbentOK := port.Outcome == runner.Pass, incumbent.Outcome == runner.Pass
 	agree := o.class == ""
 	switch {
@@ -670,7 +660,7 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 // the in-process reference.
 func (e *engine) callOracle(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	if !e.external {
-		return e.ref.Call(ctx, req)
+		return e.cfg.Ref.Call(ctx, req)
 	}
 	return e.refCalls.Call(ctx, req)
 }
@@ -683,38 +673,17 @@ func otherInputsFault(err error) bool {
 	return errors.As(err, &ce) && ce.Retry
 }
 
-// callImpl asks the implementation as conform run does: under the
-// per-request deadline, and again when it failed for another request's
-// fault (it was in flight when the implementation was stopped for a hang
-// or a crash of another input), so that a finding's input is the one
-// that causes it.
-func (e *engine) callImpl(ctx context.Context, req protocol.Request) (protocol.Response, error) {
-	return e.implCalls.Call(ctx, req)
-}
-
-// oracleError compares the implementation's answer with an oracle's error
-// answer: an error of the same kind agrees (messages are never compared);
+// oracleError describes the judge's result res on the implementation's
+// answer (iresp, or err when none came) to an input an oracle answered with
+// an error: an error of the same kind agrees (messages are never compared);
 // anything else is a ClassOracle finding, without a vector, since the only
 // error a vector can expect is a bad_request, which the oracle never gets
 // here.
-func (e *engine) oracleError(ctx context.Context, op string, req protocol.Request, want *protocol.Error) probe {
-	iresp, err := e.callImpl(ctx, req)
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return probe{skip: true}
-	case otherInputsFault(err):
-		return probe{skip: true, inconclusive: true}
-	}
-	// The runner's judge decides: an error of the oracle's kind passes,
-	// whatever its message, as a vector expecting that error would.
-	v := &vectors.Vector{ID: op + "/fuzz", Op: op, Input: req.Input, Expect: vectors.Expect{Error: &vectors.ExpectError{Kind: want.Kind}}}
-	res := (&runner.Runner{Timeout: e.cfg.Timeout}).Judge(v, req, iresp, err)
+func oracleError(op string, want *protocol.Error, res runner.Result, iresp protocol.Response, err error) probe {
 	o := probe{class: ClassOracle, sig: "oracle error " + errorKindSig(want.Kind)}
 	switch {
 	case res.Outcome == runner.Pass:
 		return probe{}
-	case res.Outcome == runner.Unsupported:
-		return probe{skip: true, unsupported: true}
 	case err != nil:
 		o.detail = fmt.Sprintf("the oracle answered error %s (%s); the implementation gave no answer: %v", want.Kind, want.Message, err)
 	case iresp.Error != nil:
@@ -727,8 +696,12 @@ func (e *engine) oracleError(ctx context.Context, op string, req protocol.Reques
 }
 
 // finish puts the op and the probe's label (its triage and class) before
-// its signature: the de-duplication key of a divergence.
+// its signature: the de-duplication key of a divergence. A probe where both
+// sides agree is returned as it is.
 func finish(op string, o probe) probe {
+	if o.class == "" {
+		return o
+	}
 	label := string(o.class)
 	if o.triage != "" {
 		label = string(o.triage) + " " + label

@@ -61,10 +61,11 @@ func (f *Finding) ID() string {
 	return f.Op + "/fuzz-" + string(f.Class) + "-" + hex.EncodeToString(sig[:4]) + "-" + hex.EncodeToString(c[:4])
 }
 
-// vectorFile returns the finding, with the id given, as a vector file holding one vector whose
-// input is the shrunk input and whose expected output is the oracle's answer
-// to it (the reference's, unless p names another oracle), so that 'conform
-// run --vectors DIR' replays it. Findings of kind ClassReference (a failure
+// vectorFile returns the finding, with the id given, as the bytes of a
+// vector file (EncodeVectorFile) holding one vector whose input is the
+// shrunk input and whose expected output is the oracle's answer to it (the
+// reference's, unless p names another oracle), so that 'conform run
+// --vectors DIR' replays it. Findings of kind ClassReference (a failure
 // of the reference itself) and ClassOracle (a failure or an error answer of
 // another oracle) have no vector.
 //
@@ -72,7 +73,7 @@ func (f *Finding) ID() string {
 // same rejection code, else those of the vector the input was mutated from,
 // else the op's most named requirement. The tag requirements-inferred marks
 // them for review before the vector joins the corpus.
-func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) (*vectors.File, error) {
+func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) ([]byte, error) {
 	if f.Class == ClassReference || f.Class == ClassOracle || f.Expected == nil {
 		return nil, fmt.Errorf("fuzz: %s: a %s finding has no expected output", f.Op, f.Class)
 	}
@@ -109,7 +110,7 @@ func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) (*vecto
 		note += ". Differences: " + noteClip(strings.Join(f.Diffs, "; "))
 	}
 	note += "."
-	return &vectors.File{
+	return EncodeVectorFile(&vectors.File{
 		Note:        note,
 		Op:          f.Op,
 		Description: "Findings of conform fuzz for " + f.Op + ", replayable with 'conform run --vectors DIR'",
@@ -121,7 +122,7 @@ func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) (*vecto
 			Input:        f.Input,
 			Expect:       vectors.Expect{Output: f.Expected},
 		}},
-	}, nil
+	})
 }
 
 func orUnnamed(s string) string {
@@ -246,19 +247,16 @@ func EncodeVectorFile(f *vectors.File) ([]byte, error) {
 // ASCII only, so the rewrite never touches its structure.
 func escapeInvisible(data []byte) []byte {
 	var out []byte
-	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
+	for len(data) > 0 {
+		r, n := utf8.DecodeRune(data)
 		if r < utf8.RuneSelf || !unicode.In(r, unicode.Cf, unicode.Co, unicode.Mn, unicode.Me, unicode.Zs, unicode.Zl, unicode.Zp) {
-			out = append(out, data[i:i+n]...)
-			i += n
-			continue
-		}
-		if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
-			out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+			out = append(out, data[:n]...)
 		} else {
-			out = fmt.Appendf(out, `\u%04x`, r)
+			for _, u := range utf16.AppendRune(nil, r) {
+				out = fmt.Appendf(out, `\u%04x`, u)
+			}
 		}
-		i += n
+		data = data[n:]
 	}
 	return out
 }
@@ -321,11 +319,7 @@ func writeVector(dir string, f *Finding, c *vectors.Corpus, p Provenance) (Emitt
 		if n > 1 {
 			id += fmt.Sprintf("-%d", n)
 		}
-		vf, err := f.vectorFile(c, p, id)
-		if err != nil {
-			return Emitted{}, err
-		}
-		data, err := EncodeVectorFile(vf)
+		data, err := f.vectorFile(c, p, id)
 		if err != nil {
 			return Emitted{}, err
 		}
@@ -424,11 +418,7 @@ func RecordProfile(path, name string, findings []*Finding, c *vectors.Corpus, p 
 		if f.Triage != TriageIncumbent || f.Oracle == nil || have[f.ID()] {
 			continue
 		}
-		vf, err := f.vectorFile(c, p, f.ID())
-		if err != nil {
-			return added, err
-		}
-		data, err := EncodeVectorFile(vf)
+		data, err := f.vectorFile(c, p, f.ID())
 		if err != nil {
 			return added, err
 		}

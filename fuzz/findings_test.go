@@ -453,11 +453,7 @@ func TestWriteVectorsSameNameOtherCase(t *testing.T) {
 	f, target := oneFinding(t, dir)
 	other := *f
 	other.Input = json.RawMessage(`{"text":"another case"}`)
-	vf, err := other.vectorFile(toyCorpus(t), Provenance{}, f.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	planted, err := EncodeVectorFile(vf)
+	planted, err := other.vectorFile(toyCorpus(t), Provenance{}, f.ID())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,10 @@
 package fuzz
 
 import (
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"unicode/utf16"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/spec"
@@ -69,11 +69,7 @@ var punctPinned, punctEdge = func() (pinned, edge []rune) {
 	for _, r := range spec.SnapExceptions {
 		seen[r] = true
 	}
-	for r := range seen {
-		edge = append(edge, r)
-	}
-	slices.Sort(edge)
-	return pinned, edge
+	return pinned, slices.Sorted(maps.Keys(seen))
 }()
 
 // genPunctRune returns a punctuation rune: ASCII half the time, else one
@@ -155,19 +151,13 @@ func genWild(r *rand.Rand, n int) string {
 // ASCII, CJK or astral characters; with astral and an odd n the last unit is
 // ASCII.
 func genSized(r *rand.Rand, n int) string {
-	var b strings.Builder
 	switch r.IntN(3) {
 	case 0:
-		b.WriteString(strings.Repeat("a", n))
+		return strings.Repeat("a", n)
 	case 1:
-		b.WriteString(strings.Repeat(string(pickOne(r, genCJK)), n))
-	default:
-		b.WriteString(strings.Repeat(string(pickOne(r, genAstral)), n/2))
-		if n%2 == 1 {
-			b.WriteByte('a')
-		}
+		return strings.Repeat(string(pickOne(r, genCJK)), n)
 	}
-	return b.String()
+	return strings.Repeat(string(pickOne(r, genAstral)), n/2) + strings.Repeat("a", n%2)
 }
 
 // genMaybe returns v with probability num/den, else nil (an absent member).
@@ -179,9 +169,4 @@ func genMaybe(r *rand.Rand, num, den int, v *jsonv.Value) *jsonv.Value {
 }
 
 // units16 returns the length of s in UTF-16 code units.
-func units16(s string) (n int) {
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
-}
+func units16(s string) int { return len(jsonv.UnitsOf(s)) }

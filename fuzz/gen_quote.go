@@ -112,11 +112,12 @@ func citationValue(r *rand.Rand, c genCit) *jsonv.Value {
 		"text", jstr(c.text), "comment", comment, "start", start, "end", end, "prefix", jstr(c.prefix), "suffix", jstr(c.suffix))
 }
 
-// hrefPathEscape percent-encodes every byte except A-Z a-z 0-9 - _ . ~.
-func hrefPathEscape(s string) string {
+// percentEscape percent-encodes every byte of s that is not in safe.
+func percentEscape(s, safe string) string {
+	const upperHex = "0123456789ABCDEF"
 	b := make([]byte, 0, len(s)*3)
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x80 && strings.IndexByte(asciiSafe, c) >= 0 {
+		if c := s[i]; strings.IndexByte(safe, c) >= 0 {
 			b = append(b, c)
 		} else {
 			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
@@ -125,25 +126,15 @@ func hrefPathEscape(s string) string {
 	return string(b)
 }
 
-const (
-	asciiSafe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~"
-	upperHex  = "0123456789ABCDEF"
-)
+// hrefPathEscape percent-encodes every byte except A-Z a-z 0-9 - _ . ~.
+func hrefPathEscape(s string) string {
+	return percentEscape(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
+}
 
-// hrefFormEscape encodes a query value as application/x-www-form-urlencoded.
+// hrefFormEscape encodes a query value as application/x-www-form-urlencoded:
+// every byte but A-Z a-z 0-9 - _ . * percent-encoded, and a space as '+'.
 func hrefFormEscape(s string) string {
-	b := make([]byte, 0, len(s)*3)
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == ' ':
-			b = append(b, '+')
-		case c < 0x80 && (strings.IndexByte(asciiSafe, c) >= 0 && c != '~' || c == '*'):
-			b = append(b, c)
-		default:
-			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
-		}
-	}
-	return string(b)
+	return strings.ReplaceAll(percentEscape(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.* "), " ", "+")
 }
 
 type queryField struct{ key, val string }

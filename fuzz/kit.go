@@ -67,11 +67,9 @@ func Dictionary(op string) string {
 func dictEscape(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\' || c < 0x20 || c >= 0x7f:
+		if c := s[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x7f {
 			fmt.Fprintf(&b, "\\x%02X", c)
-		default:
+		} else {
 			b.WriteByte(c)
 		}
 	}

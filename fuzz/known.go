@@ -46,8 +46,5 @@ func recordedClass(v *vectors.Vector, system string) string {
 	res := (&runner.Runner{}).Judge(spec, req, resp, nil)
 	o := probe{expected: v.Expect.Output}
 	o.describe(res, resp, "reference")
-	if o.class == "" {
-		return ""
-	}
-	return finish(v.Op, o).sig
+	return finish(v.Op, o).sig // "" when the record passes
 }

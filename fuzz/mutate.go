@@ -95,10 +95,8 @@ func mutateArray(r *rand.Rand, a *jsonv.Value) {
 // class the suites count differently, and lone surrogates.
 var insertable = func() [][]uint16 {
 	var out [][]uint16
-	for _, class := range [][]rune{genCJK[:2], genAstral[:2], genMarks, genJSSpace, genNearSpace, genControls, genMarkers, []rune("%+&=#?/\\\"<>~.")} {
-		for _, c := range class {
-			out = append(out, utf16.Encode([]rune{c}))
-		}
+	for _, c := range slices.Concat(genCJK[:2], genAstral[:2], genMarks, genJSSpace, genNearSpace, genControls, genMarkers, []rune("%+&=#?/\\\"<>~.")) {
+		out = append(out, utf16.Encode([]rune{c}))
 	}
 	return append(out, []uint16{0xd83d}, []uint16{0xde00}, []uint16{0xde00, 0xd83d})
 }()

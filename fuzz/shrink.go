@@ -18,7 +18,7 @@ import (
 // segment by segment and code point by code point (a surrogate pair is one
 // step, a lone surrogate another), then numbers are simplified. It stops at a fixed point or when the budget of
 // Config.ShrinkExecs executions or Config.ShrinkTime is spent.
-func (e *engine) shrink(ctx context.Context, op string, in *jsonv.Value, first probe, runStart time.Time) *Finding {
+func (e *engine) shrink(ctx context.Context, op string, in *jsonv.Value, first probe) *Finding {
 	s := &shrinker{
 		ctx:      ctx,
 		e:        e,
@@ -30,7 +30,7 @@ func (e *engine) shrink(ctx context.Context, op string, in *jsonv.Value, first p
 	if e.cfg.Duration > 0 {
 		// Leave the run's own bound intact: never shrink past its end by more
 		// than a tenth of it.
-		if end := runStart.Add(e.cfg.Duration + e.cfg.Duration/10); end.Before(s.deadline) && end.After(time.Now()) {
+		if end := e.start.Add(e.cfg.Duration + e.cfg.Duration/10); end.Before(s.deadline) && end.After(time.Now()) {
 			s.deadline = end
 		}
 	}
@@ -42,9 +42,8 @@ func (e *engine) shrink(ctx context.Context, op string, in *jsonv.Value, first p
 			break
 		}
 	}
-	f := &Finding{Op: op, Class: first.class, Signature: first.sig, Original: encode(in), ShrinkRuns: s.runs, Triage: first.triage}
+	f := &Finding{Op: op, Class: first.class, Signature: first.sig, Input: encode(in), Original: encode(in), ShrinkRuns: s.runs, Triage: first.triage}
 	final := first
-	f.Input = encode(in)
 	if s.runs > 0 {
 		if o := e.check(ctx, op, encode(cur)); o.sig == first.sig {
 			final, f.Input = o, encode(cur)
@@ -128,12 +127,7 @@ func removeEach[T any](s *shrinker, root *jsonv.Value, list *[]T) bool {
 // first, with ddmin over its segments (the fields of a query, the steps of
 // a path, the lines and words of a text), then over its code points.
 func (s *shrinker) strings(root *jsonv.Value) bool {
-	var leaves []*jsonv.Value
-	for _, n := range walkNodes(root, nil) {
-		if n.Type == jsonv.String && len(n.Units) > 0 {
-			leaves = append(leaves, n)
-		}
-	}
+	leaves := slices.DeleteFunc(walkNodes(root, nil), func(n *jsonv.Value) bool { return n.Type != jsonv.String || len(n.Units) == 0 })
 	slices.SortStableFunc(leaves, func(a, b *jsonv.Value) int { return len(b.Units) - len(a.Units) })
 	changed := false
 	for _, n := range leaves {
@@ -178,7 +172,7 @@ func (s *shrinker) truncate(root, n *jsonv.Value) bool {
 	lo, hi := 0, len(atoms) // the head of hi atoms keeps the divergence
 	for lo < hi && s.left() {
 		mid := (lo + hi) / 2
-		n.Units = joinAtoms(atoms[:mid])
+		n.Units = slices.Concat(atoms[:mid]...)
 		if s.keeps(root) {
 			hi = mid
 		} else {
@@ -189,7 +183,7 @@ func (s *shrinker) truncate(root, n *jsonv.Value) bool {
 		n.Units = full
 		return false
 	}
-	n.Units = joinAtoms(atoms[:hi])
+	n.Units = slices.Concat(atoms[:hi]...)
 	return true
 }
 
@@ -231,10 +225,10 @@ func (s *shrinker) ddmin(root, n *jsonv.Value, split func([]uint16) [][]uint16) 
 	// try removes atoms[lo:hi] and keeps the result if root still diverges.
 	try := func(lo, hi int) bool {
 		cand := slices.Concat(atoms[:lo], atoms[hi:])
-		n.Units = joinAtoms(cand)
+		n.Units = slices.Concat(cand...)
 		if len(offsets) > 0 {
-			from := len(joinAtoms(atoms[:lo]))
-			cut := len(joinAtoms(atoms[lo:hi]))
+			from := len(slices.Concat(atoms[:lo]...))
+			cut := len(slices.Concat(atoms[lo:hi]...))
 			for _, o := range offsets {
 				o.node.Num = strconv.FormatInt(shiftOffset(o.value, int64(from), int64(cut)), 10)
 			}
@@ -281,7 +275,7 @@ func (s *shrinker) ddmin(root, n *jsonv.Value, split func([]uint16) [][]uint16) 
 			parts = min(parts*2, len(atoms))
 		}
 	}
-	n.Units = joinAtoms(atoms)
+	n.Units = slices.Concat(atoms...)
 	return changed
 }
 
@@ -390,21 +384,8 @@ func escapedByte(u []uint16) (byte, bool) {
 	if len(u) < 3 || u[0] != '%' {
 		return 0, false
 	}
-	hi, ok1 := unhex(u[1])
-	lo, ok2 := unhex(u[2])
-	return hi<<4 | lo, ok1 && ok2
-}
-
-func unhex(c uint16) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return byte(c - '0'), true
-	case c >= 'a' && c <= 'f':
-		return byte(c - 'a' + 10), true
-	case c >= 'A' && c <= 'F':
-		return byte(c - 'A' + 10), true
-	}
-	return 0, false
+	b, err := strconv.ParseUint(string([]rune{rune(u[1]), rune(u[2])}), 16, 8)
+	return byte(b), err == nil
 }
 
 // utf8Continuations returns how many continuation bytes follow lead byte b.
@@ -436,12 +417,4 @@ func splitSegments(u []uint16) [][]uint16 {
 		segs = append(segs, u[start:])
 	}
 	return segs
-}
-
-func joinAtoms(atoms [][]uint16) []uint16 {
-	out := []uint16{}
-	for _, a := range atoms {
-		out = append(out, a...)
-	}
-	return out
 }

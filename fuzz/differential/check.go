@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -85,13 +86,7 @@ func implementation() (runner.Implementation, string, *protocol.Hello, error) {
 
 // offered returns the entries of opInputs whose op hello offers.
 func offered(hello *protocol.Hello) []opInput {
-	var ops []opInput
-	for _, e := range opInputs {
-		if hello.Supports(e.op) {
-			ops = append(ops, e)
-		}
-	}
-	return ops
+	return slices.DeleteFunc(slices.Clone(opInputs), func(e opInput) bool { return !hello.Supports(e.op) })
 }
 
 // closeImplementation stops the implementation started by implementation.
