@@ -169,7 +169,6 @@ type records struct {
 	profile string // the profile's name, for the reports
 	mu      sync.Mutex
 	list    []*record
-	byID    map[string]*record
 }
 
 func (vs *records) add(v *record) {
@@ -189,11 +188,6 @@ func (vs *records) setID(v *record, p *godog.Scenario) {
 	}
 	v.pickle, v.name, v.uri, v.title, v.nodes = p.Id, uri+": "+p.Name, uri, p.Name, p.AstNodeIds
 	v.start = time.Now()
-	id := p.Id
-	if vs.byID == nil {
-		vs.byID = map[string]*record{}
-	}
-	vs.byID[id] = v
 }
 
 // codeless records that a step of v's scenario took a refusal without
@@ -204,14 +198,17 @@ func (vs *records) codeless(v *record, c runner.CodelessRefusal, failed bool) {
 	v.codeless = append(v.codeless, Codeless{CodelessRefusal: c, Failed: failed})
 }
 
-func (vs *records) tally() Tally {
+// ran returns the records of the scenarios that ran, in the order they
+// were set up: a scenario filtered out by tags is set up, never run.
+func (vs *records) ran() []*record {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
+	return slices.DeleteFunc(slices.Clone(vs.list), func(v *record) bool { return v.pickle == "" })
+}
+
+func (vs *records) tally() Tally {
 	t := Tally{SkipReasons: map[string]int{}}
-	for _, v := range vs.list {
-		if v.pickle == "" {
-			continue // initialised, never run (filtered out by tags)
-		}
+	for _, v := range vs.ran() {
 		t.Scenarios++
 		for _, c := range v.codeless {
 			c.Scenario = v.name
@@ -244,13 +241,8 @@ type scenarioStatus struct {
 
 // statuses lists the scenarios that ran, in the order they were set up.
 func (vs *records) statuses() []scenarioStatus {
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
 	var list []scenarioStatus
-	for _, v := range vs.list {
-		if v.pickle == "" {
-			continue
-		}
+	for _, v := range vs.ran() {
 		o := scenarioStatus{Name: v.name, Status: v.status()}
 		switch o.Status {
 		case "skipped", "diverging":

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -204,15 +203,9 @@ func (f *summary) Summary() {
 		return
 	}
 	vs := &h.records
-	vs.mu.Lock()
-	list := slices.Clone(vs.list)
-	vs.mu.Unlock()
 	t := vs.tally()
 	sum := report.Scenarios{Skipped: map[string][]string{}, Tally: t.Line(), Codes: t.CodelessLine(), Profile: vs.profile, Diverging: t.Diverging}
-	for _, r := range list {
-		if r.pickle == "" {
-			continue // set up, never run (filtered out by tags)
-		}
+	for _, r := range vs.ran() {
 		switch r.status() {
 		case "failed":
 			fs := report.FailedScenario{Where: f.where(r), Name: r.title, Step: r.failedStep, Failure: r.failure}
