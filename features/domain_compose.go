@@ -17,8 +17,8 @@ import (
 // quote.nav_decode).
 func (s *scenario) registerCompose(sc steps) {
 	sc.Step(`^the user sets the comment `+q+`$`, s.setComment)
-	sc.Step(`^the user writes the prompt:$`, s.promptDoc)
-	sc.Step(`^the user writes the prompt `+q+`$`, s.promptQuoted)
+	sc.Step(`^the user writes the prompt:$`, keep(&s.prompt, docText))
+	sc.Step(`^the user writes the prompt `+q+`$`, keep(&s.prompt, quoted))
 	sc.Step(`^the user writes a prompt of `+q+` repeated (\d+) times(?: then `+q+`)?$`, s.promptRepeated)
 	sc.Step(`^the prompt is sent to a provider$`, s.promptOp("quote.expand", "prompt"))
 	sc.Step(`^the prompt is shown as plain text$`, s.promptOp("quote.plaintext", "prompt"))
@@ -51,22 +51,7 @@ func (s *scenario) setComment(ctx context.Context, comment string) error {
 	if err != nil {
 		return err
 	}
-	var in object
-	in.set("citation", s.citation.json())
-	in.set("comment", marshal(c))
-	return s.call(ctx, "quote.comment", in.json())
-}
-
-func (s *scenario) promptDoc(d *godog.DocString) error {
-	t, err := literal(d.Content)
-	s.prompt = t
-	return err
-}
-
-func (s *scenario) promptQuoted(text string) error {
-	t, err := quoted(text)
-	s.prompt = t
-	return err
+	return s.call(ctx, "quote.comment", object{{"citation", s.citation.json()}, {"comment", marshal(c)}}.json())
 }
 
 func (s *scenario) promptRepeated(unit, n, tail string) error {
@@ -78,18 +63,13 @@ func (s *scenario) promptRepeated(unit, n, tail string) error {
 // promptOp sends the prompt as the member named member of op's input.
 func (s *scenario) promptOp(op, member string) func(context.Context) error {
 	return func(ctx context.Context) error {
-		var in object
-		in.set(member, marshal(s.prompt))
-		return s.call(ctx, op, in.json())
+		return s.call(ctx, op, object{{member, marshal(s.prompt)}}.json())
 	}
 }
 
 func (s *scenario) submitCheck(target string) func(context.Context) error {
 	return func(ctx context.Context) error {
-		var in object
-		in.set("prompt", marshal(s.prompt))
-		in.set("target", marshal(target))
-		return s.call(ctx, "quote.submit_check", in.json())
+		return s.call(ctx, "quote.submit_check", object{{"prompt", marshal(s.prompt)}, {"target", marshal(target)}}.json())
 	}
 }
 
@@ -98,17 +78,12 @@ func (s *scenario) blocked(excess, message string) error {
 	if err != nil {
 		return err
 	}
-	var want object
-	want.set("ok", json.RawMessage("false"))
-	want.set("excess", json.RawMessage(excess))
-	want.set("message", marshal(m))
+	want := object{{"ok", json.RawMessage("false")}, {"excess", json.RawMessage(excess)}, {"message", marshal(m)}}
 	return s.outputDoc(&godog.DocString{Content: string(want.json()), MediaType: "json"})
 }
 
 func (s *scenario) navEncode(ctx context.Context) error {
-	var in object
-	in.set("citation", s.citation.json())
-	return s.call(ctx, "quote.nav_encode", in.json())
+	return s.call(ctx, "quote.nav_encode", object{{"citation", s.citation.json()}}.json())
 }
 
 func (s *scenario) navDecode(ctx context.Context, location string) error {
@@ -116,9 +91,7 @@ func (s *scenario) navDecode(ctx context.Context, location string) error {
 	if err != nil {
 		return err
 	}
-	var in object
-	in.set("location", marshal(l))
-	return s.call(ctx, "quote.nav_decode", in.json())
+	return s.call(ctx, "quote.nav_decode", object{{"location", marshal(l)}}.json())
 }
 
 func (s *scenario) navDecodeHash(ctx context.Context) error {
@@ -146,10 +119,7 @@ func marshalString(s string) string {
 // sendAnswer sends the prompt to the server as the answer to a pending
 // user-input request.
 func (s *scenario) sendAnswer(ctx context.Context) error {
-	var in object
-	in.set("input", marshal(s.prompt))
-	in.set("target", marshal("pending-user-input"))
-	return s.call(ctx, "quote.send_turn", in.json())
+	return s.call(ctx, "quote.send_turn", object{{"input", marshal(s.prompt)}, {"target", marshal("pending-user-input")}}.json())
 }
 
 // citeCommented formats the citation that the last quote.comment answered,
@@ -162,9 +132,7 @@ func (s *scenario) citeCommented(ctx context.Context) error {
 	if !ok {
 		return s.failf("quote.comment answered no citation")
 	}
-	var in object
-	in.set("citation", c)
-	return s.call(ctx, "quote.format", in.json())
+	return s.call(ctx, "quote.format", object{{"citation", c}}.json())
 }
 
 // historyPages sets a history of n pages with distinct cursors p1, p2, ...

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/cucumber/godog"
 )
 
 // registerQuote registers the phrasings of the quote suite's stories: a
@@ -28,8 +26,8 @@ func (s *scenario) registerQuote(sc steps) {
 	sc.Step(`^the link is `+q+`$`, s.outputMemberIs("link"))
 	sc.Step(`^the href is `+q+`$`, s.outputMemberIs("href"))
 	sc.Step(`^a client reads the href back$`, s.readHrefBack)
-	sc.Step(`^a client reads the href `+q+`$`, s.readHref)
-	sc.Step(`^a client reads the href:$`, s.readHrefDoc)
+	sc.Step(`^a client reads the href `+q+`$`, sendValue(stringValue, s.readHref))
+	sc.Step(`^a client reads the href:$`, sendValue(docValue, s.readHref))
 	sc.Step(`^a client reads an href whose (\w+) is `+q+` repeated (\d+) times$`, s.readLongHref)
 	sc.Step(`^it gets the citation back unchanged$`, s.sameCitation)
 	sc.Step(`^the citation's members come in the order (.+)$`, s.memberOrder)
@@ -73,9 +71,7 @@ func (s *scenario) quoteContext(prefix, suffix string) error {
 }
 
 func (s *scenario) citeIt(ctx context.Context) error {
-	var in object
-	in.set("citation", s.citation.json())
-	return s.call(ctx, "quote.format", in.json())
+	return s.call(ctx, "quote.format", object{{"citation", s.citation.json()}}.json())
 }
 
 func (s *scenario) readHrefBack(ctx context.Context) error {
@@ -83,29 +79,12 @@ func (s *scenario) readHrefBack(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var in object
-	in.set("href", href)
-	return s.call(ctx, "quote.parse", in.json())
+	return s.readHref(ctx, href)
 }
 
-func (s *scenario) readHref(ctx context.Context, href string) error {
-	v, err := quoted(href)
-	if err != nil {
-		return err
-	}
-	var in object
-	in.set("href", marshal(v))
-	return s.call(ctx, "quote.parse", in.json())
-}
-
-func (s *scenario) readHrefDoc(ctx context.Context, d *godog.DocString) error {
-	v, err := docValue(d)
-	if err != nil {
-		return err
-	}
-	var in object
-	in.set("href", v)
-	return s.call(ctx, "quote.parse", in.json())
+// readHref reads the href back with quote.parse.
+func (s *scenario) readHref(ctx context.Context, href json.RawMessage) error {
+	return s.call(ctx, "quote.parse", object{{"href", href}}.json())
 }
 
 // baseHref is the href a story varies one field of.
@@ -136,9 +115,7 @@ func (s *scenario) readLongHref(ctx context.Context, field, unit, n string) erro
 	default:
 		return fmt.Errorf("a citation has no field %q", field)
 	}
-	var in object
-	in.set("href", marshal("t3-citation://v1/"+strings.Join(segs, "/")+"?"+query))
-	return s.call(ctx, "quote.parse", in.json())
+	return s.readHref(ctx, marshal("t3-citation://v1/"+strings.Join(segs, "/")+"?"+query))
 }
 
 // memberOrder checks the order in which the output's citation writes its

@@ -31,7 +31,7 @@ func (s *scenario) registerSelref(sc steps) {
 	sc.Step(`^the message `+q+` is replayed with the stored reference (.+)$`, s.replayWithJSON)
 	sc.Step(`^the message `+q+` of (the current|an earlier) turn is replayed with it$`, s.replayTurn)
 	sc.Step(`^the reference is shown in the chat$`, func(ctx context.Context) error { return s.bubble(ctx, s.reference.json()) })
-	sc.Step(`^the stored reference (.+) is shown in the chat$`, s.bubbleJSON)
+	sc.Step(`^the stored reference (.+) is shown in the chat$`, sendValue(jsonValue, s.bubble))
 	sc.Step(`^a message without a reference is shown in the chat$`, func(ctx context.Context) error { return s.bubble(ctx, nil) })
 	sc.Step(`^the bubble reads `+q+`$`, s.outputMemberIs("markdown"))
 	sc.Step(`^the bubble reads:$`, at("markdown", withValue(docValue, s.outputMember)))
@@ -116,8 +116,7 @@ func (s *scenario) replay(ctx context.Context, body string, reference json.RawMe
 	if err != nil {
 		return err
 	}
-	var in object
-	in.set("body", marshal(b))
+	in := object{{"body", marshal(b)}}
 	if reference != nil {
 		in.set("reference", reference)
 	}
@@ -140,14 +139,6 @@ func (s *scenario) bubble(ctx context.Context, reference json.RawMessage) error 
 		in.set("reference", reference)
 	}
 	return s.call(ctx, "selref.bubble", in.json())
-}
-
-func (s *scenario) bubbleJSON(ctx context.Context, reference string) error {
-	v, err := jsonValue(reference)
-	if err != nil {
-		return err
-	}
-	return s.bubble(ctx, v)
 }
 
 func (s *scenario) replayWith(ctx context.Context, body string) error {

@@ -45,14 +45,14 @@ type scenario struct {
 	input    object          // members set one by one
 	rawInput json.RawMessage // a whole input, when given at once
 
-	citation    object            // quote: the citation a story builds
-	response    string            // quote: the assistant response a story selects in
-	breaks      json.RawMessage   // quote: the inserted line feeds of a response built from HTML
-	selector    json.RawMessage   // quote: the selector the last selection saved
-	prompt      string            // quote: the prompt a story writes
-	reference   object            // selref: the reference a story builds
-	parts       []json.RawMessage // marker: the data parts of the artifact
-	modelOutput string            // marker: the text the model wrote
+	citation    object          // quote: the citation a story builds
+	response    string          // quote: the assistant response a story selects in
+	breaks      json.RawMessage // quote: the inserted line feeds of a response built from HTML
+	selector    json.RawMessage // quote: the selector the last selection saved
+	prompt      string          // quote: the prompt a story writes
+	reference   object          // selref: the reference a story builds
+	parts       []dataPart      // marker: the data parts of the artifact
+	modelOutput string          // marker: the text the model wrote
 
 	sent    []byte        // protocol: the raw lines last sent
 	answers [][]byte      // protocol: the raw answer lines
@@ -146,6 +146,28 @@ func withValue[A any](conv func(A) (json.RawMessage, error), f func(string, json
 			return err
 		}
 		return f(name, v)
+	}
+}
+
+// sendValue adapts send, which sends a JSON value, to a step whose argument
+// conv turns into that value.
+func sendValue[A any](conv func(A) (json.RawMessage, error), send func(context.Context, json.RawMessage) error) func(context.Context, A) error {
+	return func(ctx context.Context, arg A) error {
+		v, err := conv(arg)
+		if err != nil {
+			return err
+		}
+		return send(ctx, v)
+	}
+}
+
+// keep adapts conv, which reads a text from a step's argument, to a step
+// that keeps the text in *dst: keep(&s.prompt, quoted).
+func keep[A any](dst *string, conv func(A) (string, error)) func(A) error {
+	return func(arg A) error {
+		t, err := conv(arg)
+		*dst = t
+		return err
 	}
 }
 

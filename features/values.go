@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -99,6 +100,9 @@ func jsonValue(s string) (json.RawMessage, error) {
 	return json.RawMessage(s), nil
 }
 
+// docText is the literal text of a doc string, whatever its media type.
+func docText(d *godog.DocString) (string, error) { return literal(d.Content) }
+
 // docValue is the value of a doc string: JSON for media type json, literal
 // text otherwise.
 func docValue(d *godog.DocString) (json.RawMessage, error) {
@@ -143,19 +147,21 @@ func tableObject(t *godog.Table) (json.RawMessage, error) {
 
 // object is a JSON object built member by member, keeping raw values as
 // written (a lone surrogate escape reaches the implementation unchanged).
-type object struct {
-	names  []string
-	values map[string]json.RawMessage
+// A literal lists its members in order: object{{"start", v}, {"end", w}}.
+type object []member
+
+type member struct {
+	name  string
+	value json.RawMessage
 }
 
+// set sets the member name, in its place when o already has it.
 func (o *object) set(name string, v json.RawMessage) {
-	if o.values == nil {
-		o.values = map[string]json.RawMessage{}
+	if i := slices.IndexFunc(*o, func(m member) bool { return m.name == name }); i >= 0 {
+		(*o)[i].value = v
+		return
 	}
-	if _, ok := o.values[name]; !ok {
-		o.names = append(o.names, name)
-	}
-	o.values[name] = v
+	*o = append(*o, member{name, v})
 }
 
 // setNamed sets the member named by a quoted argument.
@@ -168,16 +174,16 @@ func (o *object) setNamed(name string, v json.RawMessage) error {
 	return nil
 }
 
-func (o *object) json() json.RawMessage {
+func (o object) json() json.RawMessage {
 	var buf bytes.Buffer
 	buf.WriteByte('{')
-	for i, name := range o.names {
+	for i, m := range o {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		buf.Write(marshal(name))
+		buf.Write(marshal(m.name))
 		buf.WriteByte(':')
-		buf.Write(o.values[name])
+		buf.Write(m.value)
 	}
 	buf.WriteByte('}')
 	return buf.Bytes()
