@@ -16,7 +16,7 @@ import (
 // quote.markdown), and follows a citation to its source (quote.nav_encode,
 // quote.nav_decode).
 func (s *scenario) registerCompose(sc steps) {
-	sc.Step(`^the user sets the comment `+q+`$`, s.setComment)
+	sc.Step(`^the user sets the comment `+q+`$`, sendValue(stringValue, s.setComment))
 	sc.Step(`^the user writes the prompt:$`, keep(&s.prompt, docText))
 	sc.Step(`^the user writes the prompt `+q+`$`, keep(&s.prompt, quoted))
 	sc.Step(`^the user writes a prompt of `+q+` repeated (\d+) times(?: then `+q+`)?$`, s.promptRepeated)
@@ -46,12 +46,9 @@ func (s *scenario) registerCompose(sc steps) {
 	sc.Step(`^the source thread opens the location `+q+` followed by `+q+` repeated (\d+) times$`, s.navDecodeLong)
 }
 
-func (s *scenario) setComment(ctx context.Context, comment string) error {
-	c, err := quoted(comment)
-	if err != nil {
-		return err
-	}
-	return s.call(ctx, "quote.comment", object{{"citation", s.citation.json()}, {"comment", marshal(c)}}.json())
+// setComment sets the citation's comment with quote.comment.
+func (s *scenario) setComment(ctx context.Context, comment json.RawMessage) error {
+	return s.call(ctx, "quote.comment", object{{"citation", s.citation.json()}, {"comment", comment}}.json())
 }
 
 func (s *scenario) promptRepeated(unit, n, tail string) error {

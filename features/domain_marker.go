@@ -67,8 +67,8 @@ func (s *scenario) registerMarker(sc steps) {
 	sc.Step(`^the server strips the markers of that text again$`, s.stripAgain)
 	sc.Step(`^the model streams the deltas:$`, s.streamDeltas)
 	sc.Step(`^the model streams the bytes:$`, s.streamBytes)
-	sc.Step(`^the client receives `+q+`$`, s.receivesQuoted)
-	sc.Step(`^the client receives:$`, s.receives)
+	sc.Step(`^the client receives `+q+`$`, at("text", withValue(asJSON(modelQuoted), s.outputMember)))
+	sc.Step(`^the client receives:$`, at("text", withValue(asJSON(modelText), s.outputMember)))
 	sc.Step(`^the client receives the deltas:$`, s.receivesDeltas)
 	sc.Step(`^the citations are:$`, s.citationsAre)
 	sc.Step(`^there are no citations$`, func() error { return s.outputMemberLen("citations", "0") })
@@ -295,22 +295,6 @@ func (s *scenario) streamBytes(ctx context.Context, t *godog.Table) error {
 		chunks = append(chunks, base64.StdEncoding.EncodeToString(b))
 	}
 	return s.call(ctx, "marker.stream", object{{"deltas_base64", marshal(chunks)}, {"parts", s.partsJSON()}}.json())
-}
-
-func (s *scenario) receivesQuoted(text string) error {
-	t, err := modelQuoted(text)
-	if err != nil {
-		return err
-	}
-	return s.outputMember("text", marshal(t))
-}
-
-func (s *scenario) receives(d *godog.DocString) error {
-	t, err := modelText(d)
-	if err != nil {
-		return err
-	}
-	return s.outputMember("text", marshal(t))
 }
 
 func (s *scenario) receivesDeltas(t *godog.Table) error {

@@ -146,10 +146,8 @@ func (s *scenario) oneLine() error {
 	if !utf8.Valid(line) {
 		return s.rawFailf("the answer is not UTF-8")
 	}
-	if _, err := s.answer("1"); err != nil {
-		return err
-	}
-	return nil
+	_, err := s.answer("1")
+	return err
 }
 
 func (s *scenario) answerID(n, id string) error {

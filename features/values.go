@@ -69,14 +69,20 @@ func quotedJSON(s string) []byte {
 	return []byte(`"` + s + `"`)
 }
 
-// stringValue is the JSON string of a quoted argument.
-func stringValue(arg string) (json.RawMessage, error) {
-	v, err := quoted(arg)
-	if err != nil {
-		return nil, err
+// asJSON turns conv, which reads a text from a step's argument, into a
+// conversion to the JSON string of that text.
+func asJSON[A any](conv func(A) (string, error)) func(A) (json.RawMessage, error) {
+	return func(arg A) (json.RawMessage, error) {
+		text, err := conv(arg)
+		if err != nil {
+			return nil, err
+		}
+		return marshal(text), nil
 	}
-	return marshal(v), nil
 }
+
+// stringValue is the JSON string of a quoted argument.
+var stringValue = asJSON(quoted)
 
 // marshal encodes v as JSON without HTML escaping.
 func marshal(v any) json.RawMessage {
@@ -92,9 +98,7 @@ func marshal(v any) json.RawMessage {
 // jsonValue checks that s is one JSON value and returns it trimmed.
 func jsonValue(s string) (json.RawMessage, error) {
 	s = strings.TrimSpace(s)
-	if !json.Valid([]byte(s)) {
-		var v any
-		err := json.Unmarshal([]byte(s), &v)
+	if err := json.Unmarshal([]byte(s), new(json.RawMessage)); err != nil {
 		return nil, fmt.Errorf("not JSON: %v: %s", err, s)
 	}
 	return json.RawMessage(s), nil
@@ -109,11 +113,7 @@ func docValue(d *godog.DocString) (json.RawMessage, error) {
 	if d.MediaType == "json" {
 		return jsonValue(d.Content)
 	}
-	text, err := literal(d.Content)
-	if err != nil {
-		return nil, err
-	}
-	return marshal(text), nil
+	return asJSON(docText)(d)
 }
 
 // cellValue is the value of a table cell: JSON when it parses, literal text otherwise.
@@ -121,11 +121,7 @@ func cellValue(s string) (json.RawMessage, error) {
 	if v, err := jsonValue(s); err == nil {
 		return v, nil
 	}
-	text, err := literal(s)
-	if err != nil {
-		return nil, err
-	}
-	return marshal(text), nil
+	return asJSON(literal)(s)
 }
 
 // tableObject turns a two-column table of member and value rows into a JSON
