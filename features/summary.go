@@ -123,17 +123,19 @@ func (f *progress) Summary() {
 	f.sum.Summary()
 }
 
-func newSummary(w io.Writer) *summary { return &summary{w: w, lines: map[string]int64{}} }
+func newSummary(w io.Writer) *summary {
+	return &summary{BaseFmt: godog.NewBaseFmt("conform", w), w: w, lines: map[string]int64{}}
+}
 
 // summary is the "conform" formatter. It reads the features to learn the
 // line of each scenario and example row; everything else comes from the
-// records of the run under way.
+// records of the run under way. Of godog's events it needs no other: its
+// base formatter ignores them.
 type summary struct {
+	*godog.BaseFmt
 	w     io.Writer
 	lines map[string]int64 // scenario and example row ids to their lines
 }
-
-func (f *summary) TestRunStarted() {}
 
 func (f *summary) Feature(doc *messages.GherkinDocument, _ string, _ []byte) {
 	if doc.Feature == nil {
@@ -160,15 +162,6 @@ func (f *summary) Feature(doc *messages.GherkinDocument, _ string, _ []byte) {
 		}
 	}
 }
-
-func (f *summary) Pickle(*messages.Pickle)                                                        {}
-func (f *summary) Defined(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)          {}
-func (f *summary) Failed(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition, error)    {}
-func (f *summary) Passed(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)           {}
-func (f *summary) Skipped(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)          {}
-func (f *summary) Undefined(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)        {}
-func (f *summary) Pending(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)          {}
-func (f *summary) Ambiguous(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition, error) {}
 
 // where is "file:line" of a scenario (its example row for an outline's).
 func (f *summary) where(r *record) string {
