@@ -243,11 +243,7 @@ func (s *scenario) calledInline(ctx context.Context, op, input string) error {
 
 // calledWith takes the input from a JSON doc string.
 func (s *scenario) calledWith(ctx context.Context, op string, d *godog.DocString) error {
-	v, err := jsonValue(d.Content)
-	if err != nil {
-		return err
-	}
-	return s.call(ctx, op, v)
+	return s.calledInline(ctx, op, d.Content)
 }
 
 // calledWithMembers takes the input from a table of member | value rows.
