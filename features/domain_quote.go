@@ -1,12 +1,13 @@
 package features
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // registerQuote registers the phrasings of the quote suite's stories: a
@@ -44,14 +45,13 @@ func (s *scenario) registerQuote(sc steps) {
 }
 
 func (s *scenario) aCitation(message, thread, env string) error {
-	s.citation = object{}
-	s.citation.set("version", json.RawMessage("1"))
+	s.citation = object{{"version", json.RawMessage("1")}}
 	for _, m := range [][2]string{{"environmentId", env}, {"threadId", thread}, {"messageId", message}} {
-		v, err := quoted(m[1])
+		v, err := stringValue(m[1])
 		if err != nil {
 			return err
 		}
-		s.citation.set(m[0], marshal(v))
+		s.citation.set(m[0], v)
 	}
 	return nil
 }
@@ -125,24 +125,16 @@ func (s *scenario) memberOrder(list string) error {
 	if err != nil {
 		return err
 	}
+	v, err := jsonv.Parse(c)
+	if err != nil || v.Type != jsonv.Object {
+		return s.failf("the citation is not an object")
+	}
 	var want, got []string
 	for _, m := range quotedName.FindAllStringSubmatch(list, -1) {
 		want = append(want, m[1])
 	}
-	dec := json.NewDecoder(bytes.NewReader(c))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return s.failf("the citation is not an object")
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		got = append(got, t.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return err
-		}
+	for _, m := range v.Members {
+		got = append(got, jsonv.Key(m.Name))
 	}
 	if !slices.Equal(got, want) {
 		return s.failf("the citation's members come in the order %q, want %q", got, want)

@@ -57,12 +57,7 @@ func (s *scenario) exchange(ctx context.Context, input []byte) error {
 		return err
 	}
 	s.sent, s.ended = input, ended
-	s.answers = nil
-	for _, line := range bytes.SplitAfter(out, []byte("\n")) {
-		if len(line) > 0 {
-			s.answers = append(s.answers, line)
-		}
-	}
+	s.answers = slices.DeleteFunc(bytes.SplitAfter(out, []byte("\n")), func(line []byte) bool { return len(line) == 0 })
 	// The first answer is also the answer the generic steps check.
 	s.resp, s.op, s.req = nil, "(raw)", input
 	if len(s.answers) > 0 {
