@@ -26,7 +26,7 @@ func (s *scenario) registerAnchor(sc steps) {
 	sc.Step(`^the selector's (\w+) is `+q+`$`, under("selector.", withValue(stringValue, s.outputMember)))
 	sc.Step(`^the selector's (\w+) is `+lit+`$`, under("selector.", withValue(jsonValue, s.outputMember)))
 	sc.Step(`^the client looks for the saved selector$`, s.resolveSaved)
-	sc.Step(`^the client looks for the selector:$`, s.resolveDoc)
+	sc.Step(`^the client looks for the selector:$`, sendValue(jsonDoc, s.resolve))
 	sc.Step(`^the client looks for `+q+` between `+q+` and `+q+`$`, s.resolveQuote)
 	sc.Step(`^it is found from (\d+) to (\d+)$`, s.foundAt)
 	sc.Step(`^it is ambiguous$`, func() error { return s.outputInline(`{"match": null, "reason": "ambiguous"}`) })
@@ -102,14 +102,6 @@ func (s *scenario) resolveSaved(ctx context.Context) error {
 		return s.failf("no selection was saved before this step")
 	}
 	return s.resolve(ctx, s.selector)
-}
-
-func (s *scenario) resolveDoc(ctx context.Context, d *godog.DocString) error {
-	v, err := jsonValue(d.Content)
-	if err != nil {
-		return err
-	}
-	return s.resolve(ctx, v)
 }
 
 // resolveQuote looks for a quote with its context; the saved offsets are 0

@@ -59,7 +59,7 @@ func modelQuoted(s string) (string, error) {
 // marker.stream) and a client resolves a citation (marker.locate).
 func (s *scenario) registerMarker(sc steps) {
 	sc.Step(`^the data part `+q+`$`, s.dataPart)
-	sc.Step(`^the data part `+q+` holding:$`, s.dataPartHolding)
+	sc.Step(`^the data part `+q+` holding:$`, withValue(jsonDoc, s.addPart))
 	sc.Step(`^the data parts:$`, s.dataParts)
 	sc.Step(`^the model writes `+q+`$`, keep(&s.modelOutput, modelQuoted))
 	sc.Step(`^the model writes:$`, keep(&s.modelOutput, modelText))
@@ -194,14 +194,6 @@ func (s *scenario) addPart(id string, value json.RawMessage) error {
 
 func (s *scenario) dataPart(id string) error {
 	return s.addPart(id, json.RawMessage(`{}`))
-}
-
-func (s *scenario) dataPartHolding(id string, d *godog.DocString) error {
-	v, err := jsonValue(d.Content)
-	if err != nil {
-		return err
-	}
-	return s.addPart(id, v)
 }
 
 // dataParts takes a table with the columns id and value (JSON).

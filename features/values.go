@@ -104,6 +104,9 @@ func jsonValue(s string) (json.RawMessage, error) {
 	return json.RawMessage(s), nil
 }
 
+// jsonDoc is the JSON value of a doc string, whatever its media type.
+func jsonDoc(d *godog.DocString) (json.RawMessage, error) { return jsonValue(d.Content) }
+
 // docText is the literal text of a doc string, whatever its media type.
 func docText(d *godog.DocString) (string, error) { return literal(d.Content) }
 
