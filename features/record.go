@@ -69,17 +69,13 @@ func (t Tally) Line() string {
 		return "No scenarios"
 	}
 	var parts []string
-	if t.Passed > 0 {
-		parts = append(parts, fmt.Sprintf("%d passed", t.Passed))
-	}
-	if t.Failed > 0 {
-		parts = append(parts, fmt.Sprintf("%d failed", t.Failed))
-	}
-	if t.Skipped > 0 {
-		parts = append(parts, fmt.Sprintf("%d skipped", t.Skipped))
-	}
-	if n := len(t.Diverging); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d diverging", n))
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{t.Passed, "passed"}, {t.Failed, "failed"}, {t.Skipped, "skipped"}, {len(t.Diverging), "diverging"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
 	}
 	return fmt.Sprintf("%d %s (%s)", t.Scenarios, report.Plural(t.Scenarios, "scenario", "scenarios"), strings.Join(parts, ", "))
 }
