@@ -24,7 +24,7 @@ func (s *scenario) registerCompose(sc steps) {
 	sc.Step(`^the prompt is shown as plain text$`, s.promptOp("quote.plaintext", "prompt"))
 	sc.Step(`^the prompt is shown as Markdown$`, s.promptOp("quote.markdown", "prompt"))
 	sc.Step(`^the server receives it as a provider turn$`, s.promptOp("quote.send_turn", "input"))
-	sc.Step(`^the server receives it as the answer to a pending question$`, s.sendAnswer)
+	sc.Step(`^the server receives it as the answer to a pending question$`, s.promptOp("quote.send_turn", "input", target("pending-user-input")))
 	sc.Step(`^the user cites the commented citation$`, s.citeCommented)
 	sc.Step(`^the source thread's history has (\d+) earlier pages?$`, s.historyPages)
 	sc.Step(`^the source thread's history has the pages `+lit+`$`, s.historyCursors)
@@ -35,8 +35,8 @@ func (s *scenario) registerCompose(sc steps) {
 	sc.Step(`^no warning is shown$`, func() error { return s.outputMember("warning", json.RawMessage("false")) })
 	sc.Step(`^it reads:$`, at("text", withValue(docValue, s.outputMember)))
 	sc.Step(`^it reads `+q+`$`, s.outputMemberIs("text"))
-	sc.Step(`^the composer checks it before a provider turn$`, s.submitCheck("provider-turn"))
-	sc.Step(`^the composer checks it as the answer to a pending question$`, s.submitCheck("pending-user-input"))
+	sc.Step(`^the composer checks it before a provider turn$`, s.promptOp("quote.submit_check", "prompt", target("provider-turn")))
+	sc.Step(`^the composer checks it as the answer to a pending question$`, s.promptOp("quote.submit_check", "prompt", target("pending-user-input")))
 	sc.Step(`^the send may go ahead$`, func() error { return s.outputInline(`{"ok": true}`) })
 	sc.Step(`^the send is blocked, (\d+) over, with the message `+q+`$`, s.blocked)
 	sc.Step(`^the user opens the citation's source$`, s.navEncode)
@@ -57,18 +57,17 @@ func (s *scenario) promptRepeated(unit, n, tail string) error {
 	return err
 }
 
-// promptOp sends the prompt as the member named member of op's input.
-func (s *scenario) promptOp(op, member string) func(context.Context) error {
+// promptOp sends the prompt as the member named as of op's input, followed
+// by the members of more.
+func (s *scenario) promptOp(op, as string, more ...member) func(context.Context) error {
 	return func(ctx context.Context) error {
-		return s.call(ctx, op, object{{member, marshal(s.prompt)}}.json())
+		return s.call(ctx, op, append(object{{as, marshal(s.prompt)}}, more...).json())
 	}
 }
 
-func (s *scenario) submitCheck(target string) func(context.Context) error {
-	return func(ctx context.Context) error {
-		return s.call(ctx, "quote.submit_check", object{{"prompt", marshal(s.prompt)}, {"target", marshal(target)}}.json())
-	}
-}
+// target is the member naming what a prompt is sent as: "provider-turn",
+// or "pending-user-input" for the answer to a pending question.
+func target(t string) member { return member{"target", marshal(t)} }
 
 func (s *scenario) blocked(excess, message string) error {
 	m, err := quoted(message)
@@ -111,12 +110,6 @@ func (s *scenario) navDecodeLong(ctx context.Context, head, unit, n string) erro
 func marshalString(s string) string {
 	b := marshal(s)
 	return string(b[1 : len(b)-1])
-}
-
-// sendAnswer sends the prompt to the server as the answer to a pending
-// user-input request.
-func (s *scenario) sendAnswer(ctx context.Context) error {
-	return s.call(ctx, "quote.send_turn", object{{"input", marshal(s.prompt)}, {"target", marshal("pending-user-input")}}.json())
 }
 
 // citeCommented formats the citation that the last quote.comment answered,
