@@ -77,9 +77,9 @@ func (s *scenario) register(sc steps) {
 
 	// Calling.
 	sc.Step(`^`+opName+` is called$`, s.called)
-	sc.Step(`^`+opName+` is called with (\{.*\})$`, s.calledInline)
-	sc.Step(`^`+opName+` is called with:$`, s.calledWith)
-	sc.Step(`^`+opName+` is called with the members:$`, s.calledWithMembers)
+	sc.Step(`^`+opName+` is called with (\{.*\})$`, callWith(s, jsonValue))
+	sc.Step(`^`+opName+` is called with:$`, callWith(s, jsonDoc))
+	sc.Step(`^`+opName+` is called with the members:$`, callWith(s, tableObject))
 
 	// Checking.
 	sc.Step(`^the output is:$`, s.outputDoc)
@@ -233,26 +233,17 @@ func (s *scenario) called(ctx context.Context, op string) error {
 	return s.call(ctx, op, nil)
 }
 
-func (s *scenario) calledInline(ctx context.Context, op, input string) error {
-	v, err := jsonValue(input)
-	if err != nil {
-		return err
+// callWith adapts conv to a step that calls an op with the input conv
+// reads from the step's last argument: an inline JSON value (jsonValue), a
+// JSON doc string (jsonDoc) or a table of member | value rows (tableObject).
+func callWith[A any](s *scenario, conv func(A) (json.RawMessage, error)) func(context.Context, string, A) error {
+	return func(ctx context.Context, op string, arg A) error {
+		v, err := conv(arg)
+		if err != nil {
+			return err
+		}
+		return s.call(ctx, op, v)
 	}
-	return s.call(ctx, op, v)
-}
-
-// calledWith takes the input from a JSON doc string.
-func (s *scenario) calledWith(ctx context.Context, op string, d *godog.DocString) error {
-	return s.calledInline(ctx, op, d.Content)
-}
-
-// calledWithMembers takes the input from a table of member | value rows.
-func (s *scenario) calledWithMembers(ctx context.Context, op string, t *godog.Table) error {
-	v, err := tableObject(t)
-	if err != nil {
-		return err
-	}
-	return s.call(ctx, op, v)
 }
 
 // context returns the last request and answer, for failure messages.
