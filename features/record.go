@@ -173,7 +173,8 @@ func (vs *records) add(v *record) {
 	vs.list = append(vs.list, v)
 }
 
-func (vs *records) setID(v *record, p *godog.Scenario) {
+// begin records the start of v's scenario, p, not run when diverging.
+func (vs *records) begin(v *record, p *godog.Scenario, diverging bool) {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
 	// godog names the file "file:LINE" when the run selected a scenario by
@@ -183,7 +184,7 @@ func (vs *records) setID(v *record, p *godog.Scenario) {
 		uri = uri[:i]
 	}
 	v.pickle, v.name, v.uri, v.title, v.nodes = p.Id, uri+": "+p.Name, uri, p.Name, p.AstNodeIds
-	v.start = time.Now()
+	v.start, v.diverging = time.Now(), diverging
 }
 
 // codeless records that a step of v's scenario took a refusal without
