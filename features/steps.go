@@ -87,9 +87,9 @@ func (s *scenario) register(sc steps) {
 	sc.Step(`^the output member `+q+` is `+q+`$`, withValue(stringValue, s.outputMember))
 	sc.Step(`^the output member `+q+` is `+lit+`$`, withValue(jsonValue, s.outputMember))
 	sc.Step(`^the output member `+q+` is:$`, withValue(docValue, s.outputMember))
-	sc.Step(`^the output member `+q+` contains `+q+`$`, s.outputMemberContains)
-	sc.Step(`^the output member `+q+` starts with `+q+`$`, s.outputMemberStartsWith)
-	sc.Step(`^the output member `+q+` ends with `+q+`$`, s.outputMemberEndsWith)
+	sc.Step(`^the output member `+q+` contains `+q+`$`, s.outputStringCheck("contain", containsUnits))
+	sc.Step(`^the output member `+q+` starts with `+q+`$`, s.outputStringCheck("start with", hasPrefixUnits))
+	sc.Step(`^the output member `+q+` ends with `+q+`$`, s.outputStringCheck("end with", hasSuffixUnits))
 	sc.Step(`^the output member `+q+` has `+ordinal+` elements?$`, s.outputMemberLen)
 	sc.Step(`^the output member `+q+` equals the previous output member `+q+`$`, s.outputMemberEqualsPrevious)
 	sc.Step(`^the output has no member `+q+`$`, s.outputHasNo)
@@ -350,51 +350,48 @@ func (s *scenario) outputString(path string) (string, error) {
 	return jsonv.Key(str.CodeUnits()), nil
 }
 
-func (s *scenario) outputMemberContains(path, value string) error {
-	return s.outputStringCheck(path, value, "contain", func(got, want []uint16) bool { return unitsIndex(got, want) >= 0 })
+// outputStringCheck is the step checking the string at path of the output
+// against a quoted argument, code unit by code unit (a lone surrogate is not
+// U+FFFD): ok reports whether the string does verb the argument.
+func (s *scenario) outputStringCheck(verb string, ok func(got, want []uint16) bool) func(path, value string) error {
+	return func(path, value string) error {
+		want, err := quotedUnits(value)
+		if err != nil {
+			return err
+		}
+		v, err := s.member(s.resp, "the output", path)
+		if err != nil {
+			return err
+		}
+		got, err := jsonv.Parse(v)
+		if err != nil || got.Type != jsonv.String {
+			return s.failf("output member %q = %s, want a string", path, v)
+		}
+		if !ok(got.Units, want) {
+			return s.failf("output member %q = %s, want it to %s %s", path, v, verb, jsonv.AppendString(nil, want))
+		}
+		return nil
+	}
 }
 
-func (s *scenario) outputMemberStartsWith(path, value string) error {
-	return s.outputStringCheck(path, value, "start with", func(got, want []uint16) bool {
-		return len(got) >= len(want) && slices.Equal(got[:len(want)], want)
-	})
-}
-
-func (s *scenario) outputMemberEndsWith(path, value string) error {
-	return s.outputStringCheck(path, value, "end with", func(got, want []uint16) bool {
-		return len(got) >= len(want) && slices.Equal(got[len(got)-len(want):], want)
-	})
-}
-
-// outputStringCheck checks the string at path of the output against a quoted
-// argument, code unit by code unit (a lone surrogate is not U+FFFD).
-func (s *scenario) outputStringCheck(path, value, verb string, ok func(got, want []uint16) bool) error {
-	want, err := quotedUnits(value)
-	if err != nil {
-		return err
-	}
-	v, err := s.member(s.resp, "the output", path)
-	if err != nil {
-		return err
-	}
-	got, err := jsonv.Parse(v)
-	if err != nil || got.Type != jsonv.String {
-		return s.failf("output member %q = %s, want a string", path, v)
-	}
-	if !ok(got.Units, want) {
-		return s.failf("output member %q = %s, want it to %s %s", path, v, verb, jsonv.AppendString(nil, want))
-	}
-	return nil
-}
-
-// unitsIndex returns the index of the first sub in s, or -1.
-func unitsIndex(s, sub []uint16) int {
+// containsUnits reports whether sub is within s.
+func containsUnits(s, sub []uint16) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
 		if slices.Equal(s[i:i+len(sub)], sub) {
-			return i
+			return true
 		}
 	}
-	return -1
+	return false
+}
+
+// hasPrefixUnits reports whether s begins with prefix.
+func hasPrefixUnits(s, prefix []uint16) bool {
+	return len(s) >= len(prefix) && slices.Equal(s[:len(prefix)], prefix)
+}
+
+// hasSuffixUnits reports whether s ends with suffix.
+func hasSuffixUnits(s, suffix []uint16) bool {
+	return len(s) >= len(suffix) && slices.Equal(s[len(s)-len(suffix):], suffix)
 }
 
 func (s *scenario) outputMemberLen(path, n string) error {
