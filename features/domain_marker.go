@@ -247,7 +247,7 @@ func (s *scenario) strip(ctx context.Context) error {
 // deltaList reads a one-column table of JSON strings written with the
 // {START}, {DELIM} and {STOP} names.
 func deltaList(t *godog.Table) (json.RawMessage, error) {
-	var deltas []string
+	deltas := []string{}
 	for i, row := range t.Rows {
 		if len(row.Cells) != 1 {
 			return nil, fmt.Errorf("deltas row %d: want one cell, a JSON string", i+1)
@@ -257,9 +257,6 @@ func deltaList(t *godog.Table) (json.RawMessage, error) {
 			return nil, fmt.Errorf("deltas row %d: %q is not a JSON string: %v", i+1, row.Cells[0].Value, err)
 		}
 		deltas = append(deltas, expandMarkers(d))
-	}
-	if deltas == nil {
-		deltas = []string{}
 	}
 	return marshal(deltas), nil
 }
@@ -304,7 +301,7 @@ func (s *scenario) citationsAre(t *godog.Table) error {
 		return fmt.Errorf("the citations table has no header")
 	}
 	header := t.Rows[0].Cells
-	var entries []json.RawMessage
+	entries := []json.RawMessage{}
 	for i, row := range t.Rows[1:] {
 		if len(row.Cells) != len(header) {
 			return fmt.Errorf("citations row %d: %d cells, want %d", i+1, len(row.Cells), len(header))
@@ -318,9 +315,6 @@ func (s *scenario) citationsAre(t *godog.Table) error {
 			e.set(header[j].Value, v)
 		}
 		entries = append(entries, e.json())
-	}
-	if entries == nil {
-		entries = []json.RawMessage{}
 	}
 	return s.outputMember("citations", marshal(entries))
 }
