@@ -21,7 +21,7 @@ func (s *scenario) registerAnchor(sc steps) {
 	sc.Step(`^the response later reads `+q+`$`, keep(&s.response, quoted))
 	sc.Step(`^the user selects `+q+`$`, func(ctx context.Context, text string) error { return s.selectNth(ctx, "1", text) })
 	sc.Step(`^the user selects occurrence (\d+) of `+q+`$`, s.selectNth)
-	sc.Step(`^the user selects from (-?\d+) to (-?\d+)$`, s.selectRange)
+	sc.Step(`^the user selects from (-?\d+) to (-?\d+)$`, s.selectOffsets)
 	sc.Step(`^the selector is:$`, at("selector", withValue(docValue, s.outputMember)))
 	sc.Step(`^the selector's (\w+) is `+q+`$`, under("selector.", withValue(stringValue, s.outputMember)))
 	sc.Step(`^the selector's (\w+) is `+lit+`$`, under("selector.", withValue(jsonValue, s.outputMember)))
@@ -69,12 +69,6 @@ func (s *scenario) selectNth(ctx context.Context, nth, text string) error {
 		}
 		from += j + 1
 	}
-}
-
-func (s *scenario) selectRange(ctx context.Context, start, end string) error {
-	a, _ := strconv.Atoi(start)
-	b, _ := strconv.Atoi(end)
-	return s.selectOffsets(ctx, a, b)
 }
 
 func (s *scenario) selectOffsets(ctx context.Context, start, end int) error {
