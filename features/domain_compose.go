@@ -126,12 +126,8 @@ func (s *scenario) citeCommented(ctx context.Context) error {
 }
 
 // historyPages sets a history of n pages with distinct cursors p1, p2, ...
-func (s *scenario) historyPages(n string) error {
-	k, err := strconv.Atoi(n)
-	if err != nil {
-		return err
-	}
-	cursors := make([]string, k)
+func (s *scenario) historyPages(n int) error {
+	cursors := make([]string, n)
 	for i := range cursors {
 		cursors[i] = "p" + strconv.Itoa(i+1)
 	}

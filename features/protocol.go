@@ -101,9 +101,8 @@ func (s *scenario) closeInput(ctx context.Context) error {
 // exitsWithin checks the time the implementation took to exit once its
 // input ended against the scenario's bound, or against --exit-within when
 // that is set.
-func (s *scenario) exitsWithin(seconds string) error {
-	n, _ := strconv.Atoi(seconds)
-	bound, from := time.Duration(n)*time.Second, "the scenario's bound"
+func (s *scenario) exitsWithin(seconds int) error {
+	bound, from := time.Duration(seconds)*time.Second, "the scenario's bound"
 	if s.h.exitWithin > 0 {
 		bound, from = s.h.exitWithin, "--exit-within"
 	}
