@@ -120,9 +120,9 @@ func (f *junit) testCase(r *record, class string) report.JUnitCase {
 			c.Status, c.Error = kind, &report.JUnitProblem{Message: message, Type: kind}
 		}
 	case "diverging":
-		c.Skipped = &report.JUnitProblem{Message: firstNonEmpty(r.skipReason, "diverging")}
+		c.Skipped = &report.JUnitProblem{Message: cmp.Or(r.skipReason, "diverging")}
 	case "skipped":
-		c.Skipped = &report.JUnitProblem{Message: firstNonEmpty(r.skipReason, "a step was skipped")}
+		c.Skipped = &report.JUnitProblem{Message: cmp.Or(r.skipReason, "a step was skipped")}
 	}
 	return c
 }

@@ -1,6 +1,7 @@
 package features
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -220,7 +221,7 @@ func (vs *records) tally() Tally {
 			t.Diverging = append(t.Diverging, v.name)
 		default:
 			t.Skipped++
-			t.SkipReasons[firstNonEmpty(v.skipReason, "a step was skipped")]++
+			t.SkipReasons[cmp.Or(v.skipReason, "a step was skipped")]++
 		}
 	}
 	return t
@@ -250,11 +251,4 @@ func (vs *records) statuses() []scenarioStatus {
 		list = append(list, o)
 	}
 	return list
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -2,6 +2,7 @@ package features
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -476,7 +477,7 @@ func (s *scenario) accepted() error {
 		return err
 	}
 	if kind != "" {
-		return s.failf("the input is %s (code %s), want it accepted", kind, firstNonEmpty(codeText(body), "none"))
+		return s.failf("the input is %s (code %s), want it accepted", kind, cmp.Or(codeText(body), "none"))
 	}
 	out, err := s.output()
 	if err != nil {

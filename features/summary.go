@@ -2,6 +2,7 @@ package features
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"regexp"
@@ -207,7 +208,7 @@ func (f *summary) Summary() {
 			}
 			sum.Failed = append(sum.Failed, fs)
 		case "skipped":
-			reason := firstNonEmpty(r.skipReason, "a step was skipped")
+			reason := cmp.Or(r.skipReason, "a step was skipped")
 			sum.Skipped[reason] = append(sum.Skipped[reason], f.where(r)+": "+r.title)
 		}
 	}
