@@ -302,11 +302,11 @@ func (s *scenario) member(resp *protocol.Response, what, path string) (json.RawM
 
 // compare checks got against want with the runner's comparison.
 func (s *scenario) compare(what string, want, got json.RawMessage) error {
-	cmp, diffs, err := runner.Compare(want, got)
+	match, diffs, err := runner.Compare(want, got)
 	if err != nil {
 		return err
 	}
-	if cmp != runner.Match {
+	if match != runner.Match {
 		return s.failf("%s differs: %s", what, strings.Join(diffs, "; "))
 	}
 	return nil
