@@ -14,19 +14,19 @@ import (
 // user selects a span of an assistant response (quote.select), and a client
 // later finds it again (quote.resolve) in the response as it then reads.
 func (s *scenario) registerAnchor(sc steps) {
-	sc.Step(`^an assistant response:$`, s.responseDoc)
-	sc.Step(`^an assistant response `+q+`$`, s.responseQuoted)
+	sc.Step(`^an assistant response:$`, keep(&s.response, docText))
+	sc.Step(`^an assistant response `+q+`$`, keep(&s.response, quoted))
 	sc.Step(`^an assistant response of `+q+` repeated (\d+) times$`, s.responseRepeated)
-	sc.Step(`^the response later reads:$`, s.responseDoc)
-	sc.Step(`^the response later reads `+q+`$`, s.responseQuoted)
+	sc.Step(`^the response later reads:$`, keep(&s.response, docText))
+	sc.Step(`^the response later reads `+q+`$`, keep(&s.response, quoted))
 	sc.Step(`^the user selects `+q+`$`, func(ctx context.Context, text string) error { return s.selectNth(ctx, "1", text) })
 	sc.Step(`^the user selects occurrence (\d+) of `+q+`$`, s.selectNth)
-	sc.Step(`^the user selects from (-?\d+) to (-?\d+)$`, s.selectRange)
+	sc.Step(`^the user selects from (-?\d+) to (-?\d+)$`, s.selectOffsets)
 	sc.Step(`^the selector is:$`, at("selector", withValue(docValue, s.outputMember)))
 	sc.Step(`^the selector's (\w+) is `+q+`$`, under("selector.", withValue(stringValue, s.outputMember)))
 	sc.Step(`^the selector's (\w+) is `+lit+`$`, under("selector.", withValue(jsonValue, s.outputMember)))
 	sc.Step(`^the client looks for the saved selector$`, s.resolveSaved)
-	sc.Step(`^the client looks for the selector:$`, s.resolveDoc)
+	sc.Step(`^the client looks for the selector:$`, sendValue(jsonDoc, s.resolve))
 	sc.Step(`^the client looks for `+q+` between `+q+` and `+q+`$`, s.resolveQuote)
 	sc.Step(`^it is found from (\d+) to (\d+)$`, s.foundAt)
 	sc.Step(`^it is ambiguous$`, func() error { return s.outputInline(`{"match": null, "reason": "ambiguous"}`) })
@@ -38,18 +38,6 @@ func (s *scenario) registerAnchor(sc steps) {
 	sc.Step(`^the user triple-clicks, the browser reporting (\d+) to (\d+)$`, s.tripleClick)
 	sc.Step(`^the user drags backward from (\d+) to (\d+)$`, s.dragBackward)
 	sc.Step(`^the normalized text is `+q+`$`, s.outputMemberIs("text"))
-}
-
-func (s *scenario) responseDoc(d *godog.DocString) error {
-	t, err := literal(d.Content)
-	s.response = t
-	return err
-}
-
-func (s *scenario) responseQuoted(text string) error {
-	t, err := quoted(text)
-	s.response = t
-	return err
 }
 
 func (s *scenario) responseRepeated(unit, n string) error {
@@ -83,18 +71,8 @@ func (s *scenario) selectNth(ctx context.Context, nth, text string) error {
 	}
 }
 
-func (s *scenario) selectRange(ctx context.Context, start, end string) error {
-	a, _ := strconv.Atoi(start)
-	b, _ := strconv.Atoi(end)
-	return s.selectOffsets(ctx, a, b)
-}
-
 func (s *scenario) selectOffsets(ctx context.Context, start, end int) error {
-	var in object
-	in.set("text", marshalText(s.response))
-	in.set("start", json.RawMessage(strconv.Itoa(start)))
-	in.set("end", json.RawMessage(strconv.Itoa(end)))
-	return s.selectInput(ctx, in)
+	return s.selectInput(ctx, object{{"text", marshalText(s.response)}, {"start", marshal(start)}, {"end", marshal(end)}})
 }
 
 // selectInput calls quote.select and saves the selector it answers.
@@ -109,10 +87,7 @@ func (s *scenario) selectInput(ctx context.Context, in object) error {
 }
 
 func (s *scenario) resolve(ctx context.Context, selector json.RawMessage) error {
-	var in object
-	in.set("text", marshalText(s.response))
-	in.set("selector", selector)
-	return s.call(ctx, "quote.resolve", in.json())
+	return s.call(ctx, "quote.resolve", object{{"text", marshalText(s.response)}, {"selector", selector}}.json())
 }
 
 // resolveSaved looks for the selector the last quote.select answered.
@@ -121,14 +96,6 @@ func (s *scenario) resolveSaved(ctx context.Context) error {
 		return s.failf("no selection was saved before this step")
 	}
 	return s.resolve(ctx, s.selector)
-}
-
-func (s *scenario) resolveDoc(ctx context.Context, d *godog.DocString) error {
-	v, err := jsonValue(d.Content)
-	if err != nil {
-		return err
-	}
-	return s.resolve(ctx, v)
 }
 
 // resolveQuote looks for a quote with its context; the saved offsets are 0
@@ -154,9 +121,7 @@ func (s *scenario) foundAt(start, end string) error {
 }
 
 func (s *scenario) normalize(ctx context.Context) error {
-	var in object
-	in.set("text", marshalText(s.response))
-	return s.call(ctx, "quote.normalize", in.json())
+	return s.call(ctx, "quote.normalize", object{{"text", marshalText(s.response)}}.json())
 }
 
 // responseFromHTML builds the response's text stream from HTML with
@@ -166,9 +131,7 @@ func (s *scenario) responseFromHTML(ctx context.Context, d *godog.DocString) err
 	if err != nil {
 		return err
 	}
-	var in object
-	in.set("html", marshal(html))
-	if err := s.call(ctx, "quote.dom_text", in.json()); err != nil {
+	if err := s.call(ctx, "quote.dom_text", object{{"html", marshal(html)}}.json()); err != nil {
 		return err
 	}
 	text, err := s.outputString("text")
@@ -189,20 +152,14 @@ func (s *scenario) tripleClick(ctx context.Context, start, end string) error {
 	if s.breaks == nil {
 		return s.failf("no response was rendered from HTML before this step")
 	}
-	var in object
-	in.set("text", marshalText(s.response))
-	in.set("start", json.RawMessage(start))
-	in.set("end", json.RawMessage(end))
-	in.set("breaks", s.breaks)
-	return s.selectInput(ctx, in)
+	return s.selectInput(ctx, object{
+		{"text", marshalText(s.response)}, {"start", json.RawMessage(start)}, {"end", json.RawMessage(end)}, {"breaks", s.breaks},
+	})
 }
 
 // dragBackward selects from anchor back to focus, a backward selection.
 func (s *scenario) dragBackward(ctx context.Context, anchor, focus string) error {
-	var in object
-	in.set("text", marshalText(s.response))
-	in.set("anchor", json.RawMessage(anchor))
-	in.set("focus", json.RawMessage(focus))
+	in := object{{"text", marshalText(s.response)}, {"anchor", json.RawMessage(anchor)}, {"focus", json.RawMessage(focus)}}
 	if s.breaks != nil {
 		in.set("breaks", s.breaks)
 	}

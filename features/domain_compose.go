@@ -16,15 +16,15 @@ import (
 // quote.markdown), and follows a citation to its source (quote.nav_encode,
 // quote.nav_decode).
 func (s *scenario) registerCompose(sc steps) {
-	sc.Step(`^the user sets the comment `+q+`$`, s.setComment)
-	sc.Step(`^the user writes the prompt:$`, s.promptDoc)
-	sc.Step(`^the user writes the prompt `+q+`$`, s.promptQuoted)
+	sc.Step(`^the user sets the comment `+q+`$`, sendValue(stringValue, s.setComment))
+	sc.Step(`^the user writes the prompt:$`, keep(&s.prompt, docText))
+	sc.Step(`^the user writes the prompt `+q+`$`, keep(&s.prompt, quoted))
 	sc.Step(`^the user writes a prompt of `+q+` repeated (\d+) times(?: then `+q+`)?$`, s.promptRepeated)
 	sc.Step(`^the prompt is sent to a provider$`, s.promptOp("quote.expand", "prompt"))
 	sc.Step(`^the prompt is shown as plain text$`, s.promptOp("quote.plaintext", "prompt"))
 	sc.Step(`^the prompt is shown as Markdown$`, s.promptOp("quote.markdown", "prompt"))
 	sc.Step(`^the server receives it as a provider turn$`, s.promptOp("quote.send_turn", "input"))
-	sc.Step(`^the server receives it as the answer to a pending question$`, s.sendAnswer)
+	sc.Step(`^the server receives it as the answer to a pending question$`, s.promptOp("quote.send_turn", "input", target("pending-user-input")))
 	sc.Step(`^the user cites the commented citation$`, s.citeCommented)
 	sc.Step(`^the source thread's history has (\d+) earlier pages?$`, s.historyPages)
 	sc.Step(`^the source thread's history has the pages `+lit+`$`, s.historyCursors)
@@ -35,8 +35,8 @@ func (s *scenario) registerCompose(sc steps) {
 	sc.Step(`^no warning is shown$`, func() error { return s.outputMember("warning", json.RawMessage("false")) })
 	sc.Step(`^it reads:$`, at("text", withValue(docValue, s.outputMember)))
 	sc.Step(`^it reads `+q+`$`, s.outputMemberIs("text"))
-	sc.Step(`^the composer checks it before a provider turn$`, s.submitCheck("provider-turn"))
-	sc.Step(`^the composer checks it as the answer to a pending question$`, s.submitCheck("pending-user-input"))
+	sc.Step(`^the composer checks it before a provider turn$`, s.promptOp("quote.submit_check", "prompt", target("provider-turn")))
+	sc.Step(`^the composer checks it as the answer to a pending question$`, s.promptOp("quote.submit_check", "prompt", target("pending-user-input")))
 	sc.Step(`^the send may go ahead$`, func() error { return s.outputInline(`{"ok": true}`) })
 	sc.Step(`^the send is blocked, (\d+) over, with the message `+q+`$`, s.blocked)
 	sc.Step(`^the user opens the citation's source$`, s.navEncode)
@@ -46,27 +46,9 @@ func (s *scenario) registerCompose(sc steps) {
 	sc.Step(`^the source thread opens the location `+q+` followed by `+q+` repeated (\d+) times$`, s.navDecodeLong)
 }
 
-func (s *scenario) setComment(ctx context.Context, comment string) error {
-	c, err := quoted(comment)
-	if err != nil {
-		return err
-	}
-	var in object
-	in.set("citation", s.citation.json())
-	in.set("comment", marshal(c))
-	return s.call(ctx, "quote.comment", in.json())
-}
-
-func (s *scenario) promptDoc(d *godog.DocString) error {
-	t, err := literal(d.Content)
-	s.prompt = t
-	return err
-}
-
-func (s *scenario) promptQuoted(text string) error {
-	t, err := quoted(text)
-	s.prompt = t
-	return err
+// setComment sets the citation's comment with quote.comment.
+func (s *scenario) setComment(ctx context.Context, comment json.RawMessage) error {
+	return s.call(ctx, "quote.comment", object{{"citation", s.citation.json()}, {"comment", comment}}.json())
 }
 
 func (s *scenario) promptRepeated(unit, n, tail string) error {
@@ -75,40 +57,29 @@ func (s *scenario) promptRepeated(unit, n, tail string) error {
 	return err
 }
 
-// promptOp sends the prompt as the member named member of op's input.
-func (s *scenario) promptOp(op, member string) func(context.Context) error {
+// promptOp sends the prompt as the member named as of op's input, followed
+// by the members of more.
+func (s *scenario) promptOp(op, as string, more ...member) func(context.Context) error {
 	return func(ctx context.Context) error {
-		var in object
-		in.set(member, marshal(s.prompt))
-		return s.call(ctx, op, in.json())
+		return s.call(ctx, op, append(object{{as, marshal(s.prompt)}}, more...).json())
 	}
 }
 
-func (s *scenario) submitCheck(target string) func(context.Context) error {
-	return func(ctx context.Context) error {
-		var in object
-		in.set("prompt", marshal(s.prompt))
-		in.set("target", marshal(target))
-		return s.call(ctx, "quote.submit_check", in.json())
-	}
-}
+// target is the member naming what a prompt is sent as: "provider-turn",
+// or "pending-user-input" for the answer to a pending question.
+func target(t string) member { return member{"target", marshal(t)} }
 
 func (s *scenario) blocked(excess, message string) error {
 	m, err := quoted(message)
 	if err != nil {
 		return err
 	}
-	var want object
-	want.set("ok", json.RawMessage("false"))
-	want.set("excess", json.RawMessage(excess))
-	want.set("message", marshal(m))
+	want := object{{"ok", json.RawMessage("false")}, {"excess", json.RawMessage(excess)}, {"message", marshal(m)}}
 	return s.outputDoc(&godog.DocString{Content: string(want.json()), MediaType: "json"})
 }
 
 func (s *scenario) navEncode(ctx context.Context) error {
-	var in object
-	in.set("citation", s.citation.json())
-	return s.call(ctx, "quote.nav_encode", in.json())
+	return s.call(ctx, "quote.nav_encode", object{{"citation", s.citation.json()}}.json())
 }
 
 func (s *scenario) navDecode(ctx context.Context, location string) error {
@@ -116,9 +87,7 @@ func (s *scenario) navDecode(ctx context.Context, location string) error {
 	if err != nil {
 		return err
 	}
-	var in object
-	in.set("location", marshal(l))
-	return s.call(ctx, "quote.nav_decode", in.json())
+	return s.call(ctx, "quote.nav_decode", object{{"location", marshal(l)}}.json())
 }
 
 func (s *scenario) navDecodeHash(ctx context.Context) error {
@@ -143,15 +112,6 @@ func marshalString(s string) string {
 	return string(b[1 : len(b)-1])
 }
 
-// sendAnswer sends the prompt to the server as the answer to a pending
-// user-input request.
-func (s *scenario) sendAnswer(ctx context.Context) error {
-	var in object
-	in.set("input", marshal(s.prompt))
-	in.set("target", marshal("pending-user-input"))
-	return s.call(ctx, "quote.send_turn", in.json())
-}
-
 // citeCommented formats the citation that the last quote.comment answered,
 // so that a story can follow a comment edit into the serialized link.
 func (s *scenario) citeCommented(ctx context.Context) error {
@@ -162,18 +122,12 @@ func (s *scenario) citeCommented(ctx context.Context) error {
 	if !ok {
 		return s.failf("quote.comment answered no citation")
 	}
-	var in object
-	in.set("citation", c)
-	return s.call(ctx, "quote.format", in.json())
+	return s.call(ctx, "quote.format", object{{"citation", c}}.json())
 }
 
 // historyPages sets a history of n pages with distinct cursors p1, p2, ...
-func (s *scenario) historyPages(n string) error {
-	k, err := strconv.Atoi(n)
-	if err != nil {
-		return err
-	}
-	cursors := make([]string, k)
+func (s *scenario) historyPages(n int) error {
+	cursors := make([]string, n)
 	for i := range cursors {
 		cursors[i] = "p" + strconv.Itoa(i+1)
 	}

@@ -34,11 +34,11 @@ func expandMarkers(s string) string {
 	return markerNames.Replace(s)
 }
 
-// modelText decodes model text written in a story: literal text with
-// \u{HEX} escapes, the {START}, {DELIM} and {STOP} names and the {cite:ID}
-// and {cite:ID:LOCATOR} shorthands.
-func modelText(s string) (string, error) {
-	t, err := literal(s)
+// modelText decodes model text written in a story's doc string: literal
+// text with \u{HEX} escapes, the {START}, {DELIM} and {STOP} names and the
+// {cite:ID} and {cite:ID:LOCATOR} shorthands.
+func modelText(d *godog.DocString) (string, error) {
+	t, err := docText(d)
 	if err != nil {
 		return "", err
 	}
@@ -59,16 +59,16 @@ func modelQuoted(s string) (string, error) {
 // marker.stream) and a client resolves a citation (marker.locate).
 func (s *scenario) registerMarker(sc steps) {
 	sc.Step(`^the data part `+q+`$`, s.dataPart)
-	sc.Step(`^the data part `+q+` holding:$`, s.dataPartHolding)
+	sc.Step(`^the data part `+q+` holding:$`, withValue(jsonDoc, s.addPart))
 	sc.Step(`^the data parts:$`, s.dataParts)
-	sc.Step(`^the model writes `+q+`$`, s.modelWritesQuoted)
-	sc.Step(`^the model writes:$`, s.modelWrites)
+	sc.Step(`^the model writes `+q+`$`, keep(&s.modelOutput, modelQuoted))
+	sc.Step(`^the model writes:$`, keep(&s.modelOutput, modelText))
 	sc.Step(`^the server strips the markers$`, s.strip)
 	sc.Step(`^the server strips the markers of that text again$`, s.stripAgain)
 	sc.Step(`^the model streams the deltas:$`, s.streamDeltas)
 	sc.Step(`^the model streams the bytes:$`, s.streamBytes)
-	sc.Step(`^the client receives `+q+`$`, s.receivesQuoted)
-	sc.Step(`^the client receives:$`, s.receives)
+	sc.Step(`^the client receives `+q+`$`, at("text", withValue(asJSON(modelQuoted), s.outputMember)))
+	sc.Step(`^the client receives:$`, at("text", withValue(asJSON(modelText), s.outputMember)))
 	sc.Step(`^the client receives the deltas:$`, s.receivesDeltas)
 	sc.Step(`^the citations are:$`, s.citationsAre)
 	sc.Step(`^there are no citations$`, func() error { return s.outputMemberLen("citations", "0") })
@@ -90,25 +90,12 @@ func (s *scenario) registerMarker(sc steps) {
 // parts shaped as seed 001 shapes them: {"data": {"value": ...},
 // "metadata": {"dataPartId": ...}}.
 func (s *scenario) buildArtifact(ctx context.Context) error {
-	var parts []json.RawMessage
-	for _, raw := range s.parts {
-		var p struct {
-			ID    string          `json:"id"`
-			Value json.RawMessage `json:"value"`
-		}
-		if err := json.Unmarshal(raw, &p); err != nil {
-			return err
-		}
-		var data, meta, part object
-		data.set("value", p.Value)
-		meta.set("dataPartId", marshal(p.ID))
-		part.set("data", data.json())
-		part.set("metadata", meta.json())
-		parts = append(parts, part.json())
+	parts := []json.RawMessage{}
+	for _, p := range s.parts {
+		data, meta := object{{"value", p.value}}, object{{"dataPartId", marshal(p.id)}}
+		parts = append(parts, object{{"data", data.json()}, {"metadata", meta.json()}}.json())
 	}
-	var in object
-	in.set("text", marshalText(s.modelOutput))
-	in.set("parts", marshal(append([]json.RawMessage{}, parts...)))
+	in := object{{"text", marshalText(s.modelOutput)}, {"parts", marshal(parts)}}
 	return s.call(ctx, "marker.artifact", in.json())
 }
 
@@ -190,10 +177,7 @@ func (s *scenario) followCitation(ctx context.Context, n int) error {
 	c := cites[n-1]
 	for _, p := range parts[1:] {
 		if p.Metadata.DataPartID == c.DataPartID {
-			var in object
-			in.set("value", p.Data.Value)
-			in.set("locator", marshal(c.Locator))
-			return s.call(ctx, "marker.locate", in.json())
+			return s.call(ctx, "marker.locate", object{{"value", p.Data.Value}, {"locator", marshal(c.Locator)}}.json())
 		}
 	}
 	return s.failf("no data part of the artifact has metadata.dataPartId %q", c.DataPartID)
@@ -204,23 +188,12 @@ func (s *scenario) addPart(id string, value json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	var part object
-	part.set("id", marshal(name))
-	part.set("value", value)
-	s.parts = append(s.parts, part.json())
+	s.parts = append(s.parts, dataPart{name, value})
 	return nil
 }
 
 func (s *scenario) dataPart(id string) error {
 	return s.addPart(id, json.RawMessage(`{}`))
-}
-
-func (s *scenario) dataPartHolding(id string, d *godog.DocString) error {
-	v, err := jsonValue(d.Content)
-	if err != nil {
-		return err
-	}
-	return s.addPart(id, v)
 }
 
 // dataParts takes a table with the columns id and value (JSON).
@@ -243,26 +216,19 @@ func (s *scenario) dataParts(t *godog.Table) error {
 	return nil
 }
 
+// dataPart is a data part of the artifact a story builds.
+type dataPart struct {
+	id    string
+	value json.RawMessage
+}
+
+// partsJSON is the data parts as marker.strip and marker.stream take them.
 func (s *scenario) partsJSON() json.RawMessage {
-	return marshal(append([]json.RawMessage{}, s.parts...))
-}
-
-func (s *scenario) modelWritesQuoted(text string) error {
-	t, err := modelQuoted(text)
-	if err != nil {
-		return err
+	parts := []json.RawMessage{}
+	for _, p := range s.parts {
+		parts = append(parts, object{{"id", marshal(p.id)}, {"value", p.value}}.json())
 	}
-	s.modelOutput = t
-	return nil
-}
-
-func (s *scenario) modelWrites(d *godog.DocString) error {
-	t, err := modelText(d.Content)
-	if err != nil {
-		return err
-	}
-	s.modelOutput = t
-	return nil
+	return marshal(parts)
 }
 
 func (s *scenario) stripAgain(ctx context.Context) error {
@@ -275,16 +241,13 @@ func (s *scenario) stripAgain(ctx context.Context) error {
 }
 
 func (s *scenario) strip(ctx context.Context) error {
-	var in object
-	in.set("text", marshalText(s.modelOutput))
-	in.set("parts", s.partsJSON())
-	return s.call(ctx, "marker.strip", in.json())
+	return s.call(ctx, "marker.strip", object{{"text", marshalText(s.modelOutput)}, {"parts", s.partsJSON()}}.json())
 }
 
 // deltaList reads a one-column table of JSON strings written with the
 // {START}, {DELIM} and {STOP} names.
 func deltaList(t *godog.Table) (json.RawMessage, error) {
-	var deltas []string
+	deltas := []string{}
 	for i, row := range t.Rows {
 		if len(row.Cells) != 1 {
 			return nil, fmt.Errorf("deltas row %d: want one cell, a JSON string", i+1)
@@ -295,9 +258,6 @@ func deltaList(t *godog.Table) (json.RawMessage, error) {
 		}
 		deltas = append(deltas, expandMarkers(d))
 	}
-	if deltas == nil {
-		deltas = []string{}
-	}
 	return marshal(deltas), nil
 }
 
@@ -306,10 +266,7 @@ func (s *scenario) streamDeltas(ctx context.Context, t *godog.Table) error {
 	if err != nil {
 		return err
 	}
-	var in object
-	in.set("deltas", deltas)
-	in.set("parts", s.partsJSON())
-	return s.call(ctx, "marker.stream", in.json())
+	return s.call(ctx, "marker.stream", object{{"deltas", deltas}, {"parts", s.partsJSON()}}.json())
 }
 
 // streamBytes takes one chunk per row, written as hexadecimal bytes
@@ -326,26 +283,7 @@ func (s *scenario) streamBytes(ctx context.Context, t *godog.Table) error {
 		}
 		chunks = append(chunks, base64.StdEncoding.EncodeToString(b))
 	}
-	var in object
-	in.set("deltas_base64", marshal(chunks))
-	in.set("parts", s.partsJSON())
-	return s.call(ctx, "marker.stream", in.json())
-}
-
-func (s *scenario) receivesQuoted(text string) error {
-	t, err := modelQuoted(text)
-	if err != nil {
-		return err
-	}
-	return s.outputMember("text", marshal(t))
-}
-
-func (s *scenario) receives(d *godog.DocString) error {
-	t, err := modelText(d.Content)
-	if err != nil {
-		return err
-	}
-	return s.outputMember("text", marshal(t))
+	return s.call(ctx, "marker.stream", object{{"deltas_base64", marshal(chunks)}, {"parts", s.partsJSON()}}.json())
 }
 
 func (s *scenario) receivesDeltas(t *godog.Table) error {
@@ -363,7 +301,7 @@ func (s *scenario) citationsAre(t *godog.Table) error {
 		return fmt.Errorf("the citations table has no header")
 	}
 	header := t.Rows[0].Cells
-	var entries []json.RawMessage
+	entries := []json.RawMessage{}
 	for i, row := range t.Rows[1:] {
 		if len(row.Cells) != len(header) {
 			return fmt.Errorf("citations row %d: %d cells, want %d", i+1, len(row.Cells), len(header))
@@ -378,9 +316,6 @@ func (s *scenario) citationsAre(t *godog.Table) error {
 		}
 		entries = append(entries, e.json())
 	}
-	if entries == nil {
-		entries = []json.RawMessage{}
-	}
 	return s.outputMember("citations", marshal(entries))
 }
 
@@ -393,18 +328,13 @@ func (s *scenario) locate(ctx context.Context, locator string, d *godog.DocStrin
 	if err != nil {
 		return err
 	}
-	var in object
-	in.set("value", v)
-	in.set("locator", marshal(loc))
-	return s.call(ctx, "marker.locate", in.json())
+	return s.call(ctx, "marker.locate", object{{"value", v}, {"locator", marshal(loc)}}.json())
 }
 
 // resolved checks a resolved locator: {"resolved": true, member: v}, member
 // being "value" or "lines".
 func (s *scenario) resolved(member string, v json.RawMessage) error {
-	var want object
-	want.set("resolved", json.RawMessage("true"))
-	want.set(member, v)
+	want := object{{"resolved", json.RawMessage("true")}, {member, v}}
 	got, err := s.output()
 	if err != nil {
 		return err

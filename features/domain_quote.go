@@ -1,14 +1,13 @@
 package features
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/cucumber/godog"
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // registerQuote registers the phrasings of the quote suite's stories: a
@@ -28,8 +27,8 @@ func (s *scenario) registerQuote(sc steps) {
 	sc.Step(`^the link is `+q+`$`, s.outputMemberIs("link"))
 	sc.Step(`^the href is `+q+`$`, s.outputMemberIs("href"))
 	sc.Step(`^a client reads the href back$`, s.readHrefBack)
-	sc.Step(`^a client reads the href `+q+`$`, s.readHref)
-	sc.Step(`^a client reads the href:$`, s.readHrefDoc)
+	sc.Step(`^a client reads the href `+q+`$`, sendValue(stringValue, s.readHref))
+	sc.Step(`^a client reads the href:$`, sendValue(docValue, s.readHref))
 	sc.Step(`^a client reads an href whose (\w+) is `+q+` repeated (\d+) times$`, s.readLongHref)
 	sc.Step(`^it gets the citation back unchanged$`, s.sameCitation)
 	sc.Step(`^the citation's members come in the order (.+)$`, s.memberOrder)
@@ -46,14 +45,13 @@ func (s *scenario) registerQuote(sc steps) {
 }
 
 func (s *scenario) aCitation(message, thread, env string) error {
-	s.citation = object{}
-	s.citation.set("version", json.RawMessage("1"))
+	s.citation = object{{"version", json.RawMessage("1")}}
 	for _, m := range [][2]string{{"environmentId", env}, {"threadId", thread}, {"messageId", message}} {
-		v, err := quoted(m[1])
+		v, err := stringValue(m[1])
 		if err != nil {
 			return err
 		}
-		s.citation.set(m[0], marshal(v))
+		s.citation.set(m[0], v)
 	}
 	return nil
 }
@@ -73,9 +71,7 @@ func (s *scenario) quoteContext(prefix, suffix string) error {
 }
 
 func (s *scenario) citeIt(ctx context.Context) error {
-	var in object
-	in.set("citation", s.citation.json())
-	return s.call(ctx, "quote.format", in.json())
+	return s.call(ctx, "quote.format", object{{"citation", s.citation.json()}}.json())
 }
 
 func (s *scenario) readHrefBack(ctx context.Context) error {
@@ -83,29 +79,12 @@ func (s *scenario) readHrefBack(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var in object
-	in.set("href", href)
-	return s.call(ctx, "quote.parse", in.json())
+	return s.readHref(ctx, href)
 }
 
-func (s *scenario) readHref(ctx context.Context, href string) error {
-	v, err := quoted(href)
-	if err != nil {
-		return err
-	}
-	var in object
-	in.set("href", marshal(v))
-	return s.call(ctx, "quote.parse", in.json())
-}
-
-func (s *scenario) readHrefDoc(ctx context.Context, d *godog.DocString) error {
-	v, err := docValue(d)
-	if err != nil {
-		return err
-	}
-	var in object
-	in.set("href", v)
-	return s.call(ctx, "quote.parse", in.json())
+// readHref reads the href back with quote.parse.
+func (s *scenario) readHref(ctx context.Context, href json.RawMessage) error {
+	return s.call(ctx, "quote.parse", object{{"href", href}}.json())
 }
 
 // baseHref is the href a story varies one field of.
@@ -136,9 +115,7 @@ func (s *scenario) readLongHref(ctx context.Context, field, unit, n string) erro
 	default:
 		return fmt.Errorf("a citation has no field %q", field)
 	}
-	var in object
-	in.set("href", marshal("t3-citation://v1/"+strings.Join(segs, "/")+"?"+query))
-	return s.call(ctx, "quote.parse", in.json())
+	return s.readHref(ctx, marshal("t3-citation://v1/"+strings.Join(segs, "/")+"?"+query))
 }
 
 // memberOrder checks the order in which the output's citation writes its
@@ -148,24 +125,16 @@ func (s *scenario) memberOrder(list string) error {
 	if err != nil {
 		return err
 	}
+	v, err := jsonv.Parse(c)
+	if err != nil || v.Type != jsonv.Object {
+		return s.failf("the citation is not an object")
+	}
 	var want, got []string
 	for _, m := range quotedName.FindAllStringSubmatch(list, -1) {
 		want = append(want, m[1])
 	}
-	dec := json.NewDecoder(bytes.NewReader(c))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return s.failf("the citation is not an object")
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		got = append(got, t.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return err
-		}
+	for _, m := range v.Members {
+		got = append(got, jsonv.Key(m.Name))
 	}
 	if !slices.Equal(got, want) {
 		return s.failf("the citation's members come in the order %q, want %q", got, want)

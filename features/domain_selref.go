@@ -27,11 +27,11 @@ func (s *scenario) registerSelref(sc steps) {
 	sc.Step(`^the reference has no vance address$`, func() error { return s.outputHasNo("reference.vanceUri") })
 	sc.Step(`^the reference has no web address$`, func() error { return s.outputHasNo("reference.url") })
 	sc.Step(`^the message `+q+` is replayed with it$`, s.replayWith)
-	sc.Step(`^the message `+q+` is replayed without a reference$`, s.replayWithout)
+	sc.Step(`^the message `+q+` is replayed without a reference$`, func(ctx context.Context, body string) error { return s.replay(ctx, body) })
 	sc.Step(`^the message `+q+` is replayed with the stored reference (.+)$`, s.replayWithJSON)
 	sc.Step(`^the message `+q+` of (the current|an earlier) turn is replayed with it$`, s.replayTurn)
 	sc.Step(`^the reference is shown in the chat$`, func(ctx context.Context) error { return s.bubble(ctx, s.reference.json()) })
-	sc.Step(`^the stored reference (.+) is shown in the chat$`, s.bubbleJSON)
+	sc.Step(`^the stored reference (.+) is shown in the chat$`, sendValue(jsonValue, s.bubble))
 	sc.Step(`^a message without a reference is shown in the chat$`, func(ctx context.Context) error { return s.bubble(ctx, nil) })
 	sc.Step(`^the bubble reads `+q+`$`, s.outputMemberIs("markdown"))
 	sc.Step(`^the bubble reads:$`, at("markdown", withValue(docValue, s.outputMember)))
@@ -67,8 +67,7 @@ func (s *scenario) declareRepeated(unit, n, tail string) error {
 	if err != nil {
 		return err
 	}
-	s.reference = object{}
-	s.reference.set("label", marshal(label))
+	s.reference = object{{"label", marshal(label)}}
 	return nil
 }
 
@@ -111,26 +110,20 @@ func (s *scenario) storedLabelRepeated(unit, n, tail string) error {
 	return s.outputMember("reference.label", marshal(label))
 }
 
-func (s *scenario) replay(ctx context.Context, body string, reference json.RawMessage, current ...bool) error {
-	b, err := quoted(body)
+// replay replays the message body with the members of more: its
+// reference, whether it belongs to the current turn.
+func (s *scenario) replay(ctx context.Context, body string, more ...member) error {
+	b, err := stringValue(body)
 	if err != nil {
 		return err
 	}
-	var in object
-	in.set("body", marshal(b))
-	if reference != nil {
-		in.set("reference", reference)
-	}
-	for _, c := range current {
-		in.set("current", marshal(c))
-	}
-	return s.call(ctx, "selref.replay", in.json())
+	return s.call(ctx, "selref.replay", append(object{{"body", b}}, more...).json())
 }
 
 // replayTurn replays the message with the declared reference, saying
 // explicitly whether it belongs to the current turn (SELREF-REPLAY-007).
 func (s *scenario) replayTurn(ctx context.Context, body, turn string) error {
-	return s.replay(ctx, body, s.reference.json(), turn == "the current")
+	return s.replay(ctx, body, member{"reference", s.reference.json()}, member{"current", marshal(turn == "the current")})
 }
 
 // bubble asks for the history bubble of a stored reference; nil sends none.
@@ -142,20 +135,8 @@ func (s *scenario) bubble(ctx context.Context, reference json.RawMessage) error 
 	return s.call(ctx, "selref.bubble", in.json())
 }
 
-func (s *scenario) bubbleJSON(ctx context.Context, reference string) error {
-	v, err := jsonValue(reference)
-	if err != nil {
-		return err
-	}
-	return s.bubble(ctx, v)
-}
-
 func (s *scenario) replayWith(ctx context.Context, body string) error {
-	return s.replay(ctx, body, s.reference.json())
-}
-
-func (s *scenario) replayWithout(ctx context.Context, body string) error {
-	return s.replay(ctx, body, nil)
+	return s.replay(ctx, body, member{"reference", s.reference.json()})
 }
 
 func (s *scenario) replayWithJSON(ctx context.Context, body, reference string) error {
@@ -163,5 +144,5 @@ func (s *scenario) replayWithJSON(ctx context.Context, body, reference string) e
 	if err != nil {
 		return err
 	}
-	return s.replay(ctx, body, v)
+	return s.replay(ctx, body, member{"reference", v})
 }

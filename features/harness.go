@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v34"
 
 	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/internal/schemaset"
@@ -371,17 +372,11 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 	}
 	h.records.add(r)
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
-		h.records.setID(r, p)
-		if h.divergenceTag == "" {
-			return ctx, nil
-		}
-		for _, tag := range p.Tags {
-			if tag.Name == h.divergenceTag {
-				h.records.mu.Lock()
-				r.diverging = true
-				h.records.mu.Unlock()
-				return ctx, fmt.Errorf("%w: diverging: tagged %s, not judged under that profile", errSkip, tag.Name)
-			}
+		tagged := func(t *messages.PickleTag) bool { return t.Name == h.divergenceTag }
+		diverging := h.divergenceTag != "" && slices.ContainsFunc(p.Tags, tagged)
+		h.records.begin(r, p, diverging)
+		if diverging {
+			return ctx, fmt.Errorf("%w: diverging: tagged %s, not judged under that profile", errSkip, h.divergenceTag)
 		}
 		return ctx, nil
 	})

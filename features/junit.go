@@ -60,21 +60,16 @@ func (f *junit) Summary() {
 	if h == nil {
 		return
 	}
-	vs := &h.records
-	vs.mu.Lock()
 	byFile := map[string][]*record{}
-	for _, r := range vs.list {
-		if r.pickle != "" {
-			byFile[r.uri] = append(byFile[r.uri], r)
-		}
+	for _, r := range h.records.ran() {
+		byFile[r.uri] = append(byFile[r.uri], r)
 	}
-	vs.mu.Unlock()
 	all := report.JUnitSuites{Name: f.suite}
 	var total time.Duration
 	for _, uri := range f.files {
 		list := byFile[uri]
 		slices.SortStableFunc(list, func(a, b *record) int { return cmp.Compare(f.line(a), f.line(b)) })
-		s := report.JUnitSuite{Name: f.names[uri], Properties: []report.JUnitProperty{{Name: "profile", Value: vs.profile}}}
+		s := report.JUnitSuite{Name: f.names[uri], Properties: []report.JUnitProperty{{Name: "profile", Value: h.records.profile}}}
 		count := map[string]int{}
 		for _, r := range list {
 			count[r.title]++
@@ -125,9 +120,9 @@ func (f *junit) testCase(r *record, class string) report.JUnitCase {
 			c.Status, c.Error = kind, &report.JUnitProblem{Message: message, Type: kind}
 		}
 	case "diverging":
-		c.Skipped = &report.JUnitProblem{Message: firstNonEmpty(r.skipReason, "diverging")}
+		c.Skipped = &report.JUnitProblem{Message: cmp.Or(r.skipReason, "diverging")}
 	case "skipped":
-		c.Skipped = &report.JUnitProblem{Message: firstNonEmpty(r.skipReason, "a step was skipped")}
+		c.Skipped = &report.JUnitProblem{Message: cmp.Or(r.skipReason, "a step was skipped")}
 	}
 	return c
 }

@@ -57,12 +57,7 @@ func (s *scenario) exchange(ctx context.Context, input []byte) error {
 		return err
 	}
 	s.sent, s.ended = input, ended
-	s.answers = nil
-	for _, line := range bytes.SplitAfter(out, []byte("\n")) {
-		if len(line) > 0 {
-			s.answers = append(s.answers, line)
-		}
-	}
+	s.answers = slices.DeleteFunc(bytes.SplitAfter(out, []byte("\n")), func(line []byte) bool { return len(line) == 0 })
 	// The first answer is also the answer the generic steps check.
 	s.resp, s.op, s.req = nil, "(raw)", input
 	if len(s.answers) > 0 {
@@ -106,9 +101,8 @@ func (s *scenario) closeInput(ctx context.Context) error {
 // exitsWithin checks the time the implementation took to exit once its
 // input ended against the scenario's bound, or against --exit-within when
 // that is set.
-func (s *scenario) exitsWithin(seconds string) error {
-	n, _ := strconv.Atoi(seconds)
-	bound, from := time.Duration(n)*time.Second, "the scenario's bound"
+func (s *scenario) exitsWithin(seconds int) error {
+	bound, from := time.Duration(seconds)*time.Second, "the scenario's bound"
 	if s.h.exitWithin > 0 {
 		bound, from = s.h.exitWithin, "--exit-within"
 	}
@@ -146,10 +140,8 @@ func (s *scenario) oneLine() error {
 	if !utf8.Valid(line) {
 		return s.rawFailf("the answer is not UTF-8")
 	}
-	if _, err := s.answer("1"); err != nil {
-		return err
-	}
-	return nil
+	_, err := s.answer("1")
+	return err
 }
 
 func (s *scenario) answerID(n, id string) error {

@@ -206,23 +206,20 @@ func (s StdioRaw) openSession() (*stdioSession, error) {
 func (ss *stdioSession) read(stdout io.Reader) {
 	defer close(ss.lines)
 	r := bufio.NewReaderSize(stdout, 64<<10)
+	var line []byte
 	for {
-		var line []byte
-		for {
-			chunk, err := r.ReadSlice('\n')
-			if len(line) < maxRawOutput {
-				line = append(line, chunk[:min(len(chunk), maxRawOutput-len(line))]...)
-			}
-			if err != bufio.ErrBufferFull {
-				if len(line) > 0 {
-					ss.lines <- line
-				}
-				if err != nil {
-					return
-				}
-				break
-			}
+		chunk, err := r.ReadSlice('\n')
+		line = append(line, chunk[:min(len(chunk), maxRawOutput-len(line))]...)
+		if err == bufio.ErrBufferFull {
+			continue // the line goes on
 		}
+		if len(line) > 0 {
+			ss.lines <- line
+		}
+		if err != nil {
+			return
+		}
+		line = nil
 	}
 }
 

@@ -1,6 +1,7 @@
 package features
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -69,17 +70,13 @@ func (t Tally) Line() string {
 		return "No scenarios"
 	}
 	var parts []string
-	if t.Passed > 0 {
-		parts = append(parts, fmt.Sprintf("%d passed", t.Passed))
-	}
-	if t.Failed > 0 {
-		parts = append(parts, fmt.Sprintf("%d failed", t.Failed))
-	}
-	if t.Skipped > 0 {
-		parts = append(parts, fmt.Sprintf("%d skipped", t.Skipped))
-	}
-	if n := len(t.Diverging); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d diverging", n))
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{t.Passed, "passed"}, {t.Failed, "failed"}, {t.Skipped, "skipped"}, {len(t.Diverging), "diverging"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
 	}
 	return fmt.Sprintf("%d %s (%s)", t.Scenarios, report.Plural(t.Scenarios, "scenario", "scenarios"), strings.Join(parts, ", "))
 }
@@ -169,7 +166,6 @@ type records struct {
 	profile string // the profile's name, for the reports
 	mu      sync.Mutex
 	list    []*record
-	byID    map[string]*record
 }
 
 func (vs *records) add(v *record) {
@@ -178,7 +174,8 @@ func (vs *records) add(v *record) {
 	vs.list = append(vs.list, v)
 }
 
-func (vs *records) setID(v *record, p *godog.Scenario) {
+// begin records the start of v's scenario, p, not run when diverging.
+func (vs *records) begin(v *record, p *godog.Scenario, diverging bool) {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
 	// godog names the file "file:LINE" when the run selected a scenario by
@@ -188,12 +185,7 @@ func (vs *records) setID(v *record, p *godog.Scenario) {
 		uri = uri[:i]
 	}
 	v.pickle, v.name, v.uri, v.title, v.nodes = p.Id, uri+": "+p.Name, uri, p.Name, p.AstNodeIds
-	v.start = time.Now()
-	id := p.Id
-	if vs.byID == nil {
-		vs.byID = map[string]*record{}
-	}
-	vs.byID[id] = v
+	v.start, v.diverging = time.Now(), diverging
 }
 
 // codeless records that a step of v's scenario took a refusal without
@@ -204,14 +196,17 @@ func (vs *records) codeless(v *record, c runner.CodelessRefusal, failed bool) {
 	v.codeless = append(v.codeless, Codeless{CodelessRefusal: c, Failed: failed})
 }
 
-func (vs *records) tally() Tally {
+// ran returns the records of the scenarios that ran, in the order they
+// were set up: a scenario filtered out by tags is set up, never run.
+func (vs *records) ran() []*record {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
+	return slices.DeleteFunc(slices.Clone(vs.list), func(v *record) bool { return v.pickle == "" })
+}
+
+func (vs *records) tally() Tally {
 	t := Tally{SkipReasons: map[string]int{}}
-	for _, v := range vs.list {
-		if v.pickle == "" {
-			continue // initialised, never run (filtered out by tags)
-		}
+	for _, v := range vs.ran() {
 		t.Scenarios++
 		for _, c := range v.codeless {
 			c.Scenario = v.name
@@ -226,7 +221,7 @@ func (vs *records) tally() Tally {
 			t.Diverging = append(t.Diverging, v.name)
 		default:
 			t.Skipped++
-			t.SkipReasons[firstNonEmpty(v.skipReason, "a step was skipped")]++
+			t.SkipReasons[cmp.Or(v.skipReason, "a step was skipped")]++
 		}
 	}
 	return t
@@ -244,13 +239,8 @@ type scenarioStatus struct {
 
 // statuses lists the scenarios that ran, in the order they were set up.
 func (vs *records) statuses() []scenarioStatus {
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
 	var list []scenarioStatus
-	for _, v := range vs.list {
-		if v.pickle == "" {
-			continue
-		}
+	for _, v := range vs.ran() {
 		o := scenarioStatus{Name: v.name, Status: v.status()}
 		switch o.Status {
 		case "skipped", "diverging":
@@ -261,11 +251,4 @@ func (vs *records) statuses() []scenarioStatus {
 		list = append(list, o)
 	}
 	return list
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

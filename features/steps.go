@@ -2,6 +2,7 @@ package features
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -45,14 +46,14 @@ type scenario struct {
 	input    object          // members set one by one
 	rawInput json.RawMessage // a whole input, when given at once
 
-	citation    object            // quote: the citation a story builds
-	response    string            // quote: the assistant response a story selects in
-	breaks      json.RawMessage   // quote: the inserted line feeds of a response built from HTML
-	selector    json.RawMessage   // quote: the selector the last selection saved
-	prompt      string            // quote: the prompt a story writes
-	reference   object            // selref: the reference a story builds
-	parts       []json.RawMessage // marker: the data parts of the artifact
-	modelOutput string            // marker: the text the model wrote
+	citation    object          // quote: the citation a story builds
+	response    string          // quote: the assistant response a story selects in
+	breaks      json.RawMessage // quote: the inserted line feeds of a response built from HTML
+	selector    json.RawMessage // quote: the selector the last selection saved
+	prompt      string          // quote: the prompt a story writes
+	reference   object          // selref: the reference a story builds
+	parts       []dataPart      // marker: the data parts of the artifact
+	modelOutput string          // marker: the text the model wrote
 
 	sent    []byte        // protocol: the raw lines last sent
 	answers [][]byte      // protocol: the raw answer lines
@@ -77,9 +78,9 @@ func (s *scenario) register(sc steps) {
 
 	// Calling.
 	sc.Step(`^`+opName+` is called$`, s.called)
-	sc.Step(`^`+opName+` is called with (\{.*\})$`, s.calledInline)
-	sc.Step(`^`+opName+` is called with:$`, s.calledWith)
-	sc.Step(`^`+opName+` is called with the members:$`, s.calledWithMembers)
+	sc.Step(`^`+opName+` is called with (\{.*\})$`, callWith(s, jsonValue))
+	sc.Step(`^`+opName+` is called with:$`, callWith(s, jsonDoc))
+	sc.Step(`^`+opName+` is called with the members:$`, callWith(s, tableObject))
 
 	// Checking.
 	sc.Step(`^the output is:$`, s.outputDoc)
@@ -87,9 +88,9 @@ func (s *scenario) register(sc steps) {
 	sc.Step(`^the output member `+q+` is `+q+`$`, withValue(stringValue, s.outputMember))
 	sc.Step(`^the output member `+q+` is `+lit+`$`, withValue(jsonValue, s.outputMember))
 	sc.Step(`^the output member `+q+` is:$`, withValue(docValue, s.outputMember))
-	sc.Step(`^the output member `+q+` contains `+q+`$`, s.outputMemberContains)
-	sc.Step(`^the output member `+q+` starts with `+q+`$`, s.outputMemberStartsWith)
-	sc.Step(`^the output member `+q+` ends with `+q+`$`, s.outputMemberEndsWith)
+	sc.Step(`^the output member `+q+` contains `+q+`$`, s.outputStringCheck("contain", containsUnits))
+	sc.Step(`^the output member `+q+` starts with `+q+`$`, s.outputStringCheck("start with", hasPrefixUnits))
+	sc.Step(`^the output member `+q+` ends with `+q+`$`, s.outputStringCheck("end with", hasSuffixUnits))
 	sc.Step(`^the output member `+q+` has `+ordinal+` elements?$`, s.outputMemberLen)
 	sc.Step(`^the output member `+q+` equals the previous output member `+q+`$`, s.outputMemberEqualsPrevious)
 	sc.Step(`^the output has no member `+q+`$`, s.outputHasNo)
@@ -146,6 +147,28 @@ func withValue[A any](conv func(A) (json.RawMessage, error), f func(string, json
 			return err
 		}
 		return f(name, v)
+	}
+}
+
+// sendValue adapts send, which sends a JSON value, to a step whose argument
+// conv turns into that value.
+func sendValue[A any](conv func(A) (json.RawMessage, error), send func(context.Context, json.RawMessage) error) func(context.Context, A) error {
+	return func(ctx context.Context, arg A) error {
+		v, err := conv(arg)
+		if err != nil {
+			return err
+		}
+		return send(ctx, v)
+	}
+}
+
+// keep adapts conv, which reads a text from a step's argument, to a step
+// that keeps the text in *dst: keep(&s.prompt, quoted).
+func keep[A any](dst *string, conv func(A) (string, error)) func(A) error {
+	return func(arg A) error {
+		t, err := conv(arg)
+		*dst = t
+		return err
 	}
 }
 
@@ -211,30 +234,17 @@ func (s *scenario) called(ctx context.Context, op string) error {
 	return s.call(ctx, op, nil)
 }
 
-func (s *scenario) calledInline(ctx context.Context, op, input string) error {
-	v, err := jsonValue(input)
-	if err != nil {
-		return err
+// callWith adapts conv to a step that calls an op with the input conv
+// reads from the step's last argument: an inline JSON value (jsonValue), a
+// JSON doc string (jsonDoc) or a table of member | value rows (tableObject).
+func callWith[A any](s *scenario, conv func(A) (json.RawMessage, error)) func(context.Context, string, A) error {
+	return func(ctx context.Context, op string, arg A) error {
+		v, err := conv(arg)
+		if err != nil {
+			return err
+		}
+		return s.call(ctx, op, v)
 	}
-	return s.call(ctx, op, v)
-}
-
-// calledWith takes the input from a JSON doc string.
-func (s *scenario) calledWith(ctx context.Context, op string, d *godog.DocString) error {
-	v, err := jsonValue(d.Content)
-	if err != nil {
-		return err
-	}
-	return s.call(ctx, op, v)
-}
-
-// calledWithMembers takes the input from a table of member | value rows.
-func (s *scenario) calledWithMembers(ctx context.Context, op string, t *godog.Table) error {
-	v, err := tableObject(t)
-	if err != nil {
-		return err
-	}
-	return s.call(ctx, op, v)
 }
 
 // context returns the last request and answer, for failure messages.
@@ -292,11 +302,11 @@ func (s *scenario) member(resp *protocol.Response, what, path string) (json.RawM
 
 // compare checks got against want with the runner's comparison.
 func (s *scenario) compare(what string, want, got json.RawMessage) error {
-	cmp, diffs, err := runner.Compare(want, got)
+	match, diffs, err := runner.Compare(want, got)
 	if err != nil {
 		return err
 	}
-	if cmp != runner.Match {
+	if match != runner.Match {
 		return s.failf("%s differs: %s", what, strings.Join(diffs, "; "))
 	}
 	return nil
@@ -341,51 +351,48 @@ func (s *scenario) outputString(path string) (string, error) {
 	return jsonv.Key(str.CodeUnits()), nil
 }
 
-func (s *scenario) outputMemberContains(path, value string) error {
-	return s.outputStringCheck(path, value, "contain", func(got, want []uint16) bool { return unitsIndex(got, want) >= 0 })
+// outputStringCheck is the step checking the string at path of the output
+// against a quoted argument, code unit by code unit (a lone surrogate is not
+// U+FFFD): ok reports whether the string does verb the argument.
+func (s *scenario) outputStringCheck(verb string, ok func(got, want []uint16) bool) func(path, value string) error {
+	return func(path, value string) error {
+		want, err := quotedUnits(value)
+		if err != nil {
+			return err
+		}
+		v, err := s.member(s.resp, "the output", path)
+		if err != nil {
+			return err
+		}
+		got, err := jsonv.Parse(v)
+		if err != nil || got.Type != jsonv.String {
+			return s.failf("output member %q = %s, want a string", path, v)
+		}
+		if !ok(got.Units, want) {
+			return s.failf("output member %q = %s, want it to %s %s", path, v, verb, jsonv.AppendString(nil, want))
+		}
+		return nil
+	}
 }
 
-func (s *scenario) outputMemberStartsWith(path, value string) error {
-	return s.outputStringCheck(path, value, "start with", func(got, want []uint16) bool {
-		return len(got) >= len(want) && slices.Equal(got[:len(want)], want)
-	})
-}
-
-func (s *scenario) outputMemberEndsWith(path, value string) error {
-	return s.outputStringCheck(path, value, "end with", func(got, want []uint16) bool {
-		return len(got) >= len(want) && slices.Equal(got[len(got)-len(want):], want)
-	})
-}
-
-// outputStringCheck checks the string at path of the output against a quoted
-// argument, code unit by code unit (a lone surrogate is not U+FFFD).
-func (s *scenario) outputStringCheck(path, value, verb string, ok func(got, want []uint16) bool) error {
-	want, err := quotedUnits(value)
-	if err != nil {
-		return err
-	}
-	v, err := s.member(s.resp, "the output", path)
-	if err != nil {
-		return err
-	}
-	got, err := jsonv.Parse(v)
-	if err != nil || got.Type != jsonv.String {
-		return s.failf("output member %q = %s, want a string", path, v)
-	}
-	if !ok(got.Units, want) {
-		return s.failf("output member %q = %s, want it to %s %s", path, v, verb, jsonv.AppendString(nil, want))
-	}
-	return nil
-}
-
-// unitsIndex returns the index of the first sub in s, or -1.
-func unitsIndex(s, sub []uint16) int {
+// containsUnits reports whether sub is within s.
+func containsUnits(s, sub []uint16) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
 		if slices.Equal(s[i:i+len(sub)], sub) {
-			return i
+			return true
 		}
 	}
-	return -1
+	return false
+}
+
+// hasPrefixUnits reports whether s begins with prefix.
+func hasPrefixUnits(s, prefix []uint16) bool {
+	return len(s) >= len(prefix) && slices.Equal(s[:len(prefix)], prefix)
+}
+
+// hasSuffixUnits reports whether s ends with suffix.
+func hasSuffixUnits(s, suffix []uint16) bool {
+	return len(s) >= len(suffix) && slices.Equal(s[len(s)-len(suffix):], suffix)
 }
 
 func (s *scenario) outputMemberLen(path, n string) error {
@@ -470,7 +477,7 @@ func (s *scenario) accepted() error {
 		return err
 	}
 	if kind != "" {
-		return s.failf("the input is %s (code %s), want it accepted", kind, firstNonEmpty(codeText(body), "none"))
+		return s.failf("the input is %s (code %s), want it accepted", kind, cmp.Or(codeText(body), "none"))
 	}
 	out, err := s.output()
 	if err != nil {

@@ -2,10 +2,10 @@ package features
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -124,17 +124,19 @@ func (f *progress) Summary() {
 	f.sum.Summary()
 }
 
-func newSummary(w io.Writer) *summary { return &summary{w: w, lines: map[string]int64{}} }
+func newSummary(w io.Writer) *summary {
+	return &summary{BaseFmt: godog.NewBaseFmt("conform", w), w: w, lines: map[string]int64{}}
+}
 
 // summary is the "conform" formatter. It reads the features to learn the
 // line of each scenario and example row; everything else comes from the
-// records of the run under way.
+// records of the run under way. Of godog's events it needs no other: its
+// base formatter ignores them.
 type summary struct {
+	*godog.BaseFmt
 	w     io.Writer
 	lines map[string]int64 // scenario and example row ids to their lines
 }
-
-func (f *summary) TestRunStarted() {}
 
 func (f *summary) Feature(doc *messages.GherkinDocument, _ string, _ []byte) {
 	if doc.Feature == nil {
@@ -161,15 +163,6 @@ func (f *summary) Feature(doc *messages.GherkinDocument, _ string, _ []byte) {
 		}
 	}
 }
-
-func (f *summary) Pickle(*messages.Pickle)                                                        {}
-func (f *summary) Defined(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)          {}
-func (f *summary) Failed(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition, error)    {}
-func (f *summary) Passed(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)           {}
-func (f *summary) Skipped(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)          {}
-func (f *summary) Undefined(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)        {}
-func (f *summary) Pending(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition)          {}
-func (f *summary) Ambiguous(*messages.Pickle, *messages.PickleStep, *godog.StepDefinition, error) {}
 
 // where is "file:line" of a scenario (its example row for an outline's).
 func (f *summary) where(r *record) string {
@@ -204,15 +197,9 @@ func (f *summary) Summary() {
 		return
 	}
 	vs := &h.records
-	vs.mu.Lock()
-	list := slices.Clone(vs.list)
-	vs.mu.Unlock()
 	t := vs.tally()
 	sum := report.Scenarios{Skipped: map[string][]string{}, Tally: t.Line(), Codes: t.CodelessLine(), Profile: vs.profile, Diverging: t.Diverging}
-	for _, r := range list {
-		if r.pickle == "" {
-			continue // set up, never run (filtered out by tags)
-		}
+	for _, r := range vs.ran() {
 		switch r.status() {
 		case "failed":
 			fs := report.FailedScenario{Where: f.where(r), Name: r.title, Step: r.failedStep, Failure: r.failure}
@@ -221,7 +208,7 @@ func (f *summary) Summary() {
 			}
 			sum.Failed = append(sum.Failed, fs)
 		case "skipped":
-			reason := firstNonEmpty(r.skipReason, "a step was skipped")
+			reason := cmp.Or(r.skipReason, "a step was skipped")
 			sum.Skipped[reason] = append(sum.Skipped[reason], f.where(r)+": "+r.title)
 		}
 	}

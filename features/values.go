@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -68,14 +69,20 @@ func quotedJSON(s string) []byte {
 	return []byte(`"` + s + `"`)
 }
 
-// stringValue is the JSON string of a quoted argument.
-func stringValue(arg string) (json.RawMessage, error) {
-	v, err := quoted(arg)
-	if err != nil {
-		return nil, err
+// asJSON turns conv, which reads a text from a step's argument, into a
+// conversion to the JSON string of that text.
+func asJSON[A any](conv func(A) (string, error)) func(A) (json.RawMessage, error) {
+	return func(arg A) (json.RawMessage, error) {
+		text, err := conv(arg)
+		if err != nil {
+			return nil, err
+		}
+		return marshal(text), nil
 	}
-	return marshal(v), nil
 }
+
+// stringValue is the JSON string of a quoted argument.
+var stringValue = asJSON(quoted)
 
 // marshal encodes v as JSON without HTML escaping.
 func marshal(v any) json.RawMessage {
@@ -91,13 +98,17 @@ func marshal(v any) json.RawMessage {
 // jsonValue checks that s is one JSON value and returns it trimmed.
 func jsonValue(s string) (json.RawMessage, error) {
 	s = strings.TrimSpace(s)
-	if !json.Valid([]byte(s)) {
-		var v any
-		err := json.Unmarshal([]byte(s), &v)
+	if err := json.Unmarshal([]byte(s), new(json.RawMessage)); err != nil {
 		return nil, fmt.Errorf("not JSON: %v: %s", err, s)
 	}
 	return json.RawMessage(s), nil
 }
+
+// jsonDoc is the JSON value of a doc string, whatever its media type.
+func jsonDoc(d *godog.DocString) (json.RawMessage, error) { return jsonValue(d.Content) }
+
+// docText is the literal text of a doc string, whatever its media type.
+func docText(d *godog.DocString) (string, error) { return literal(d.Content) }
 
 // docValue is the value of a doc string: JSON for media type json, literal
 // text otherwise.
@@ -105,11 +116,7 @@ func docValue(d *godog.DocString) (json.RawMessage, error) {
 	if d.MediaType == "json" {
 		return jsonValue(d.Content)
 	}
-	text, err := literal(d.Content)
-	if err != nil {
-		return nil, err
-	}
-	return marshal(text), nil
+	return asJSON(docText)(d)
 }
 
 // cellValue is the value of a table cell: JSON when it parses, literal text otherwise.
@@ -117,11 +124,7 @@ func cellValue(s string) (json.RawMessage, error) {
 	if v, err := jsonValue(s); err == nil {
 		return v, nil
 	}
-	text, err := literal(s)
-	if err != nil {
-		return nil, err
-	}
-	return marshal(text), nil
+	return asJSON(literal)(s)
 }
 
 // tableObject turns a two-column table of member and value rows into a JSON
@@ -143,19 +146,21 @@ func tableObject(t *godog.Table) (json.RawMessage, error) {
 
 // object is a JSON object built member by member, keeping raw values as
 // written (a lone surrogate escape reaches the implementation unchanged).
-type object struct {
-	names  []string
-	values map[string]json.RawMessage
+// A literal lists its members in order: object{{"start", v}, {"end", w}}.
+type object []member
+
+type member struct {
+	name  string
+	value json.RawMessage
 }
 
+// set sets the member name, in its place when o already has it.
 func (o *object) set(name string, v json.RawMessage) {
-	if o.values == nil {
-		o.values = map[string]json.RawMessage{}
+	if i := slices.IndexFunc(*o, func(m member) bool { return m.name == name }); i >= 0 {
+		(*o)[i].value = v
+		return
 	}
-	if _, ok := o.values[name]; !ok {
-		o.names = append(o.names, name)
-	}
-	o.values[name] = v
+	*o = append(*o, member{name, v})
 }
 
 // setNamed sets the member named by a quoted argument.
@@ -168,16 +173,16 @@ func (o *object) setNamed(name string, v json.RawMessage) error {
 	return nil
 }
 
-func (o *object) json() json.RawMessage {
+func (o object) json() json.RawMessage {
 	var buf bytes.Buffer
 	buf.WriteByte('{')
-	for i, name := range o.names {
+	for i, m := range o {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		buf.Write(marshal(name))
+		buf.Write(marshal(m.name))
 		buf.WriteByte(':')
-		buf.Write(o.values[name])
+		buf.Write(m.value)
 	}
 	buf.WriteByte('}')
 	return buf.Bytes()
