@@ -47,8 +47,6 @@ func AppendString(dst []byte, u []uint16) []byte {
 	return append(dst, '"')
 }
 
-func appendRune(b []byte, r rune) []byte { return utf8.AppendRune(b, r) }
-
 // Append appends v as compact JSON to dst: numbers as written, strings as
 // AppendString writes them, members in their order.
 func Append(dst []byte, v *Value) []byte {
