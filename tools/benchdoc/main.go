@@ -178,14 +178,3 @@ type sideBySideResult struct {
 	then     float64 // conform's seconds when the target was set
 	units    int     // href length in UTF-16 units
 }
-
-var regexps = map[string]*regexp.Regexp{}
-
-func benchRegexp(expr string) *regexp.Regexp {
-	if re, ok := regexps[expr]; ok {
-		return re
-	}
-	re := regexp.MustCompile(expr)
-	regexps[expr] = re
-	return re
-}
