@@ -110,12 +110,6 @@ func fuzzFuncs(path string) ([]string, error) {
 
 func isFuzzName(name string) bool {
 	rest, ok := strings.CutPrefix(name, "Fuzz")
-	if !ok {
-		return false
-	}
-	if rest == "" {
-		return true
-	}
 	r, _ := utf8.DecodeRuneInString(rest)
-	return !unicode.IsLower(r)
+	return ok && (rest == "" || !unicode.IsLower(r))
 }
