@@ -318,11 +318,7 @@ func seedCoverage(s *spec.Spec) ([]SeedCoverage, []spec.SeedProblem) {
 		e := entry(o.Seed)
 		e.OutOfScope = append(e.OutOfScope, SeedExclusion{Quote: o.Quote, Reason: o.Reason, File: o.File, Line: o.Line})
 	}
-	problems := slices.Clone(s.SeedProblems)
-	if problems == nil {
-		problems = []spec.SeedProblem{}
-	}
-	return out, problems
+	return out, append([]spec.SeedProblem{}, s.SeedProblems...)
 }
 
 // Failed reports whether the report names a defect: a requirement nothing
