@@ -20,12 +20,7 @@ import (
 func (p *parser) plainText(v *Value) bool {
 	data, i := p.data, p.i+1
 	for {
-		for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
-			i += 8
-		}
-		for i < len(data) && plain[data[i]] {
-			i++
-		}
+		i = skipPlain(data, i)
 		if i >= len(data) {
 			return false
 		}
@@ -106,13 +101,7 @@ func (p *parser) string() ([]uint16, error) {
 	for {
 		// A run of printable ASCII (the bulk of most strings) is widened
 		// in one loop; the switch below takes everything else.
-		data, i := p.data, p.i
-		for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
-			i += 8
-		}
-		for i < len(data) && plain[data[i]] {
-			i++
-		}
+		data, i := p.data, skipPlain(p.data, p.i)
 		if i > p.i {
 			src := data[p.i:i]
 			k := len(u)
@@ -204,6 +193,18 @@ func text(raw []byte) (string, bool) {
 			b.WriteByte(unescape[e])
 		}
 	}
+}
+
+// skipPlain returns the offset of the first byte from data[i] on that is not
+// plain, eight bytes at a time while it can.
+func skipPlain(data []byte, i int) int {
+	for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
+		i += 8
+	}
+	for i < len(data) && plain[data[i]] {
+		i++
+	}
+	return i
 }
 
 // plain8 reports whether the eight bytes of x are all plain: no byte below
