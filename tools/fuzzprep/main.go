@@ -251,8 +251,7 @@ func prepare(dir, target string) error {
 	if err != nil {
 		return fmt.Errorf("formatting the prepared file: %v", err)
 	}
-	old, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
-	for _, name := range old {
+	for _, name := range names {
 		if err := os.Remove(name); err != nil {
 			return err
 		}
