@@ -78,8 +78,7 @@ func parseFeature(name string, data []byte) ([]Scenario, error) {
 	}
 	var out []Scenario
 	add := func(inherited []string, sc *messages.Scenario) {
-		ids := slices.Clone(inherited)
-		ids = append(ids, tagIDs(sc.Tags)...)
+		ids := append(slices.Clone(inherited), tagIDs(sc.Tags)...)
 		for _, ex := range sc.Examples {
 			ids = append(ids, tagIDs(ex.Tags)...)
 		}
@@ -198,12 +197,9 @@ var scenarioOnly = []string{"PROTO-FRAME-", "PROTO-ID-", "PROTO-HELLO-", "PROTO-
 // ScenarioOnly reports whether the requirement id is one that only a
 // scenario can exercise, so that naming no vector is not a gap.
 func ScenarioOnly(id string) bool {
-	for _, p := range scenarioOnly {
-		if id == p || strings.HasSuffix(p, "-") && strings.HasPrefix(id, p) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(scenarioOnly, func(p string) bool {
+		return id == p || strings.HasSuffix(p, "-") && strings.HasPrefix(id, p)
+	})
 }
 
 // Build relates every requirement of s to the vectors of c and the scenarios
@@ -318,11 +314,7 @@ func seedCoverage(s *spec.Spec) ([]SeedCoverage, []spec.SeedProblem) {
 		e := entry(o.Seed)
 		e.OutOfScope = append(e.OutOfScope, SeedExclusion{Quote: o.Quote, Reason: o.Reason, File: o.File, Line: o.Line})
 	}
-	problems := slices.Clone(s.SeedProblems)
-	if problems == nil {
-		problems = []spec.SeedProblem{}
-	}
-	return out, problems
+	return out, append([]spec.SeedProblem{}, s.SeedProblems...)
 }
 
 // Failed reports whether the report names a defect: a requirement nothing

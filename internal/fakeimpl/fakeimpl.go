@@ -114,27 +114,19 @@ func Run(mode string, in io.Reader, out, errOut io.Writer) int {
 			continue
 		}
 		count++
-		if mode == CrashOnce && count == crashAt {
-			if f := os.Getenv(EnvFile); f != "" {
-				if _, err := os.Stat(f); err != nil {
-					os.WriteFile(f, nil, 0o644)
-					w.Flush()
-					fmt.Fprintln(errOut, "fake: boom on request", count)
-					return 3
-				}
-			}
+		if mode == CrashOnce && count == crashAt && crashDue() {
+			os.WriteFile(os.Getenv(EnvFile), nil, 0o644)
+			w.Flush()
+			fmt.Fprintln(errOut, "fake: boom on request", count)
+			return 3
 		}
-		if mode == CrashHolding && req.Op != "hello" {
-			if f := os.Getenv(EnvFile); f != "" {
-				if _, err := os.Stat(f); err != nil {
-					if held = append(held, req); len(held) < 2 {
-						continue
-					}
-					os.WriteFile(f, nil, 0o644)
-					fmt.Fprintln(errOut, "fake: boom holding two requests")
-					return 3
-				}
+		if mode == CrashHolding && req.Op != "hello" && crashDue() {
+			if held = append(held, req); len(held) < 2 {
+				continue
 			}
+			os.WriteFile(os.Getenv(EnvFile), nil, 0o644)
+			fmt.Fprintln(errOut, "fake: boom holding two requests")
+			return 3
 		}
 		if mode == Reverse && req.Op != "hello" {
 			held = append(held, req)
@@ -152,6 +144,14 @@ func Run(mode string, in io.Reader, out, errOut io.Writer) int {
 			w.Flush()
 		}
 	}
+}
+
+// crashDue reports whether a mode that crashes once has still to crash:
+// EnvFile names a marker file that does not exist yet.
+func crashDue() bool {
+	f := os.Getenv(EnvFile)
+	_, err := os.Stat(f)
+	return f != "" && err != nil
 }
 
 func answer(w *bufio.Writer, mode string, req request) {

@@ -19,20 +19,10 @@ func AppendString(dst []byte, u []uint16) []byte {
 		switch {
 		case c >= 0x20 && c < 0x7f && c != '"' && c != '\\':
 			dst = append(dst, byte(c)) // the common case first
-		case c == '"':
-			dst = append(dst, '\\', '"')
-		case c == '\\':
-			dst = append(dst, '\\', '\\')
-		case c == '\n':
-			dst = append(dst, '\\', 'n')
-		case c == '\r':
-			dst = append(dst, '\\', 'r')
-		case c == '\t':
-			dst = append(dst, '\\', 't')
+		case c < 0x80 && shortEscape[c] != 0:
+			dst = append(dst, '\\', shortEscape[c])
 		case c < 0x20 || c == 0x7f:
 			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		case c < utf8.RuneSelf:
-			dst = append(dst, byte(c))
 		case utf16.IsSurrogate(rune(c)):
 			if c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff {
 				dst = utf8.AppendRune(dst, utf16.DecodeRune(rune(c), rune(u[i+1])))
@@ -47,7 +37,9 @@ func AppendString(dst []byte, u []uint16) []byte {
 	return append(dst, '"')
 }
 
-func appendRune(b []byte, r rune) []byte { return utf8.AppendRune(b, r) }
+// shortEscape holds the letter of the two-character escape AppendString
+// writes for a byte ('n' for LF), or 0 when it writes none.
+var shortEscape = [0x80]byte{'"': '"', '\\': '\\', '\n': 'n', '\r': 'r', '\t': 't'}
 
 // Append appends v as compact JSON to dst: numbers as written, strings as
 // AppendString writes them, members in their order.

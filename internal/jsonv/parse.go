@@ -3,6 +3,7 @@ package jsonv
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -156,14 +157,12 @@ func (p *parser) value(v *Value, depth int) error {
 		return p.fail(ErrSyntax, "unexpected end")
 	}
 	switch c := p.data[p.i]; c {
-	case '{':
+	case '{', '[':
 		if depth >= p.opts.MaxDepth {
 			return p.fail(ErrTooDeep, "more than %d levels", p.opts.MaxDepth)
 		}
-		return p.object(v, depth+1)
-	case '[':
-		if depth >= p.opts.MaxDepth {
-			return p.fail(ErrTooDeep, "more than %d levels", p.opts.MaxDepth)
+		if c == '{' {
+			return p.object(v, depth+1)
 		}
 		return p.array(v, depth+1)
 	case '"':
@@ -225,18 +224,9 @@ func (p *parser) array(v *Value, depth int) error {
 		if err := p.value(&v.Elems[n], depth); err != nil {
 			return within(err, "["+strconv.Itoa(n)+"]")
 		}
-		p.space()
-		if p.i < len(p.data) {
-			switch p.data[p.i] {
-			case ',':
-				p.i++
-				continue
-			case ']':
-				p.i++
-				return nil
-			}
+		if more, err := p.more(']', "an array element"); !more {
+			return err
 		}
-		return p.fail(ErrSyntax, "want ',' or ']' after an array element")
 	}
 }
 
@@ -272,21 +262,30 @@ func (p *parser) object(v *Value, depth int) error {
 		v.Members = append(v.Members, Member{Name: name})
 		n := len(v.Members) - 1
 		if err := p.value(&v.Members[n].Value, depth); err != nil {
-			return within(err, pathStep(name))
+			return within(err, PathStep(name))
 		}
-		p.space()
-		if p.i < len(p.data) {
-			switch p.data[p.i] {
-			case ',':
-				p.i++
-				continue
-			case '}':
-				p.i++
-				return nil
-			}
+		if more, err := p.more('}', "a member"); !more {
+			return err
 		}
-		return p.fail(ErrSyntax, "want ',' or '}' after a member")
 	}
+}
+
+// more reads what follows an element of an array or a member of an object:
+// a ',' (another comes: true) or the closing bracket end (false, nil).
+// Anything else is an error.
+func (p *parser) more(end byte, what string) (bool, error) {
+	p.space()
+	if p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+			return true, nil
+		case end:
+			p.i++
+			return false, nil
+		}
+	}
+	return false, p.fail(ErrSyntax, "want ',' or '%c' after %s", end, what)
 }
 
 // duplicate reports whether name is the name of one of members; a small
@@ -295,7 +294,7 @@ func duplicate(members []Member, name []uint16, seen *map[string]bool) bool {
 	const scan = 16
 	if len(members) < scan {
 		for i := range members {
-			if unitsEqual(members[i].Name, name) {
+			if slices.Equal(members[i].Name, name) {
 				return true
 			}
 		}
@@ -315,23 +314,9 @@ func duplicate(members []Member, name []uint16, seen *map[string]bool) bool {
 	return false
 }
 
-func unitsEqual(a, b []uint16) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // PathStep is the step of a diff path to a member named name: ".name" for
 // a plain identifier, `["na me"]` otherwise.
-func PathStep(name []uint16) string { return pathStep(name) }
-
-func pathStep(name []uint16) string {
+func PathStep(name []uint16) string {
 	ident := len(name) > 0
 	for _, c := range name {
 		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {

@@ -20,12 +20,7 @@ import (
 func (p *parser) plainText(v *Value) bool {
 	data, i := p.data, p.i+1
 	for {
-		for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
-			i += 8
-		}
-		for i < len(data) && plain[data[i]] {
-			i++
-		}
+		i = skipPlain(data, i)
 		if i >= len(data) {
 			return false
 		}
@@ -42,10 +37,10 @@ func (p *parser) plainText(v *Value) bool {
 			if i+1 >= len(data) {
 				return false
 			}
-			switch data[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			switch e := data[i+1]; {
+			case unescape[e] != 0:
 				i += 2
-			case 'u':
+			case e == 'u':
 				r, ok := hex4(data[i+2:])
 				switch {
 				case !ok:
@@ -106,13 +101,7 @@ func (p *parser) string() ([]uint16, error) {
 	for {
 		// A run of printable ASCII (the bulk of most strings) is widened
 		// in one loop; the switch below takes everything else.
-		data, i := p.data, p.i
-		for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
-			i += 8
-		}
-		for i < len(data) && plain[data[i]] {
-			i++
-		}
+		data, i := p.data, skipPlain(p.data, p.i)
 		if i > p.i {
 			src := data[p.i:i]
 			k := len(u)
@@ -136,21 +125,10 @@ func (p *parser) string() ([]uint16, error) {
 			if p.i+1 >= len(p.data) {
 				return nil, p.fail(ErrSyntax, "unterminated escape")
 			}
-			e := p.data[p.i+1]
-			switch e {
-			case '"', '\\', '/':
-				u = append(u, uint16(e))
-			case 'b':
-				u = append(u, '\b')
-			case 'f':
-				u = append(u, '\f')
-			case 'n':
-				u = append(u, '\n')
-			case 'r':
-				u = append(u, '\r')
-			case 't':
-				u = append(u, '\t')
-			case 'u':
+			switch e := p.data[p.i+1]; {
+			case unescape[e] != 0:
+				u = append(u, uint16(unescape[e]))
+			case e == 'u':
 				n, ok := hex4(p.data[p.i+2:])
 				if !ok {
 					return nil, p.fail(ErrSyntax, `\u wants four hexadecimal digits`)
@@ -195,16 +173,6 @@ func text(raw []byte) (string, bool) {
 		e := raw[k+1]
 		raw = raw[k+2:]
 		switch e {
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
 		case 'u':
 			r, _ := hex4(raw)
 			raw = raw[4:]
@@ -221,10 +189,22 @@ func text(raw []byte) (string, bool) {
 			default:
 				return "", false
 			}
-		default: // '"', '\\', '/'
-			b.WriteByte(e)
+		default:
+			b.WriteByte(unescape[e])
 		}
 	}
+}
+
+// skipPlain returns the offset of the first byte from data[i] on that is not
+// plain, eight bytes at a time while it can.
+func skipPlain(data []byte, i int) int {
+	for i+8 <= len(data) && plain8(binary.LittleEndian.Uint64(data[i:])) {
+		i += 8
+	}
+	for i < len(data) && plain[data[i]] {
+		i++
+	}
+	return i
 }
 
 // plain8 reports whether the eight bytes of x are all plain: no byte below
@@ -237,6 +217,10 @@ func plain8(x uint64) bool {
 	slash := (b - ones) &^ b
 	return (x|below|quote|slash)&highs == 0
 }
+
+// unescape maps the letter of each two-character escape of a JSON string to
+// the byte it stands for; 0 for a letter that is no such escape.
+var unescape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // plain marks the bytes that stand for themselves in a JSON string: printable
 // ASCII but '"' and '\\'.

@@ -150,7 +150,7 @@ func Key(u []uint16) string {
 			b = append(b, 0xe0|byte(c>>12), 0x80|byte(c>>6)&0x3f, 0x80|byte(c)&0x3f)
 			continue
 		}
-		b = appendRune(b, c)
+		b = utf8.AppendRune(b, c)
 	}
 	return string(b)
 }

@@ -31,6 +31,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/jsonv"
@@ -98,7 +99,7 @@ func escape(s string, json bool) string {
 		case !json && Dangerous(r) && r > 0xffff:
 			fmt.Fprintf(&b, `\U%08x`, r)
 		case json && Dangerous(r) && r > 0xffff:
-			r1, r2 := surrogates(r)
+			r1, r2 := utf16.EncodeRune(r)
 			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
 		case Dangerous(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
@@ -133,11 +134,6 @@ func IndentJSON(raw []byte, prefix, indent string) string {
 
 // MaxIndentDepth is the deepest nesting IndentJSON indents.
 const MaxIndentDepth = 16
-
-func surrogates(r rune) (rune, rune) {
-	r -= 0x10000
-	return 0xd800 + (r>>10)&0x3ff, 0xdc00 + r&0x3ff
-}
 
 // Head is the longest prefix of s of at most n bytes that does not cut a
 // UTF-8 sequence.

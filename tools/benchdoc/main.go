@@ -39,11 +39,11 @@ func run(count int, out string) error {
 	results := map[string]*bench{}
 	for _, s := range sections {
 		fmt.Fprintf(os.Stderr, "benchdoc: %s\n", s.command(count))
-		text, err := goOutput(s.args(count)...)
+		text, err := exec.Command("go", s.args(count)...).CombinedOutput()
 		if err != nil {
 			return fmt.Errorf("%s: %v\n%s", s.command(count), err, text)
 		}
-		bs := parseBench(text)
+		bs := parseBench(string(text))
 		if len(bs) == 0 {
 			return fmt.Errorf("%s: no benchmark ran\n%s", s.command(count), text)
 		}
@@ -114,14 +114,6 @@ func loadAvg() string {
 	return strings.Join(f[:3], ", ")
 }
 
-func goOutput(args ...string) (string, error) {
-	cmd := exec.Command("go", args...)
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err := cmd.Run()
-	return buf.String(), err
-}
-
 // bench is one benchmark's figures: those of its best run, the one with the
 // smallest time per op (every figure of a row comes from the same run).
 type bench struct {
@@ -177,15 +169,4 @@ type sideBySideResult struct {
 	theirs   float64 // the real parser's seconds, as recorded
 	then     float64 // conform's seconds when the target was set
 	units    int     // href length in UTF-16 units
-}
-
-var regexps = map[string]*regexp.Regexp{}
-
-func benchRegexp(expr string) *regexp.Regexp {
-	if re, ok := regexps[expr]; ok {
-		return re
-	}
-	re := regexp.MustCompile(expr)
-	regexps[expr] = re
-	return re
 }

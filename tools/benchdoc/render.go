@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/conform-suite/conform/internal/safetext"
 )
 
 // section is one package's benchmarks and the text around their table.
@@ -236,7 +239,7 @@ func writeTable(b *strings.Builder, s section, r map[string]*bench) {
 // section's -bench expression (as go test matches it).
 func matches(expr, name string) bool {
 	top, _, _ := strings.Cut(name, "/")
-	return benchRegexp(expr).MatchString("Benchmark" + top)
+	return regexp.MustCompile(expr).MatchString("Benchmark" + top)
 }
 
 func fmtValue(unit string, v float64) string {
@@ -271,9 +274,5 @@ func num(v float64) string {
 	if v < 100 && v != float64(int64(v)) {
 		return strconv.FormatFloat(v, 'g', 3, 64)
 	}
-	s := strconv.FormatInt(int64(v+0.5), 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
+	return safetext.Thousands(int(v + 0.5))
 }

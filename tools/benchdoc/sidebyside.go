@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -125,26 +124,19 @@ type lineCounter struct {
 	tail           []byte // the start of the current line
 }
 
-var _ io.Writer = (*lineCounter)(nil)
-
 func (c *lineCounter) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			if len(c.tail) < 64 {
-				c.tail = append(c.tail, p[:min(len(p), 64-len(c.tail))]...)
-			}
+		line, rest, complete := bytes.Cut(p, []byte("\n"))
+		c.tail = append(c.tail, line[:min(len(line), max(0, 64-len(c.tail)))]...)
+		if !complete {
 			break
-		}
-		if len(c.tail) < 64 {
-			c.tail = append(c.tail, p[:min(i, 64-len(c.tail))]...)
 		}
 		c.lines++
 		if bytes.Contains(c.tail, []byte(`"output":`)) {
 			c.outputs++
 		}
-		c.tail, p = c.tail[:0], p[i+1:]
+		c.tail, p = c.tail[:0], rest
 	}
 	return n, nil
 }

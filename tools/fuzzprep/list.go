@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -73,10 +74,7 @@ func list(root string, w io.Writer) error {
 		}
 	}
 	slices.SortFunc(targets, func(a, b target) int {
-		if c := strings.Compare(a.name, b.name); c != 0 {
-			return c
-		}
-		return strings.Compare(a.dir, b.dir)
+		return cmp.Or(strings.Compare(a.name, b.name), strings.Compare(a.dir, b.dir))
 	})
 	for i := 1; i < len(targets); i++ {
 		if a, b := targets[i-1], targets[i]; a.name == b.name {
@@ -110,12 +108,6 @@ func fuzzFuncs(path string) ([]string, error) {
 
 func isFuzzName(name string) bool {
 	rest, ok := strings.CutPrefix(name, "Fuzz")
-	if !ok {
-		return false
-	}
-	if rest == "" {
-		return true
-	}
 	r, _ := utf8.DecodeRuneInString(rest)
-	return !unicode.IsLower(r)
+	return ok && (rest == "" || !unicode.IsLower(r))
 }

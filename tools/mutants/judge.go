@@ -302,23 +302,30 @@ func (j *Judge) run(ctx context.Context, bin string, cmds [][]string) (string, b
 		for i := range args {
 			args[i] = strings.ReplaceAll(args[i], "BIN", bin)
 		}
-		cctx, cancel := context.WithTimeout(ctx, limit)
-		cmd := exec.CommandContext(cctx, bin, args...)
-		cmd.Dir = j.Root
-		cmd.WaitDelay = time.Second
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
-		timedOut := cctx.Err() != nil
-		cancel()
+		out, timedOut, err := j.command(ctx, limit, bin, args...)
 		switch {
 		case timedOut:
 			return fmt.Sprintf("conform %s: timeout after %v", strings.Join(args, " "), limit), true
 		case err != nil:
-			return fmt.Sprintf("conform %s: %v: %s", strings.Join(args, " "), err, firstLines(out.String(), 1)), false
+			return fmt.Sprintf("conform %s: %v: %s", strings.Join(args, " "), err, firstLines(out, 1)), false
 		}
 	}
 	return "", false
+}
+
+// command runs bin with args in the module root for at most limit, and
+// returns its output (stdout and stderr), whether it ran past limit, and
+// its error.
+func (j *Judge) command(ctx context.Context, limit time.Duration, bin string, args ...string) (string, bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = j.Root
+	cmd.WaitDelay = time.Second
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), ctx.Err() != nil, err
 }
 
 // limit is the bound on one run of the judging command args.
@@ -376,21 +383,15 @@ func (j *Judge) Baseline(ctx context.Context) (time.Duration, map[string]time.Du
 	return d, took, nil
 }
 
-// opsOf returns the --op flags that fuzz the ops a file of the reference
-// answers: the ops of its suite, or none (every op) for a shared file.
-func opsOf(file string, ops []string) []string {
+// suiteOps returns the ops a file of the reference answers: the ops of its
+// suite, or none (every op) for a shared file.
+func suiteOps(file string) []string {
 	suite, ok := strings.CutPrefix(file, "reference/")
 	suite, _, ok2 := strings.Cut(suite, "/")
 	if !ok || !ok2 || suite == "internal" {
 		return nil
 	}
-	var flags []string
-	for _, op := range ops {
-		if strings.HasPrefix(op, suite+".") {
-			flags = append(flags, "--op", op)
-		}
-	}
-	return flags
+	return slices.DeleteFunc(reference.Ops(), func(op string) bool { return !strings.HasPrefix(op, suite+".") })
 }
 
 // opsFor returns the --op flags that fuzz the ops whose handlers reach the
@@ -409,7 +410,7 @@ func (j *Judge) opsFor(file, fn string) []string {
 	})
 	ops, ok := j.reach[strings.TrimPrefix(file, "reference/")+":"+fn]
 	if fn == "" || !ok {
-		return opsOf(file, referenceOps())
+		ops = suiteOps(file)
 	}
 	var flags []string
 	for _, op := range ops {
@@ -428,28 +429,21 @@ func (j *Judge) opsFor(file, fn string) []string {
 func (j *Judge) Equivalence(ctx context.Context, dir, bin, file, fn string) string {
 	ops := j.opsFor(file, fn)
 	for _, pair := range [][2]string{{bin, j.baseline}, {j.baseline, bin}} {
-		out := filepath.Join(dir, "eqcheck")
-		os.RemoveAll(out)
+		found := filepath.Join(dir, "eqcheck")
+		os.RemoveAll(found)
 		bound := []string{"--time", j.EqCheck.String()}
 		if j.EqCount > 0 {
 			bound = []string{"--count", strconv.Itoa(j.EqCount)}
 		}
-		args := append(append([]string{"fuzz", "--stdio", pair[1] + " serve --stdio"}, bound...), append([]string{"--seed", "1", "--out", out}, ops...)...)
-		cctx, cancel := context.WithTimeout(ctx, j.EqCheck+max(j.Timeout, time.Minute))
-		cmd := exec.CommandContext(cctx, pair[0], args...)
-		cmd.Dir = j.Root
-		cmd.WaitDelay = time.Second
-		var buf bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &buf, &buf
-		err := cmd.Run()
-		cancel()
-		os.RemoveAll(out)
+		args := append(append([]string{"fuzz", "--stdio", pair[1] + " serve --stdio"}, bound...), append([]string{"--seed", "1", "--out", found}, ops...)...)
+		out, _, err := j.command(ctx, j.EqCheck+max(j.Timeout, time.Minute), pair[0], args...)
+		os.RemoveAll(found)
 		if err != nil {
 			side := "the mutant as oracle, the original served"
 			if pair[0] == j.baseline {
 				side = "the original as oracle, the mutant served"
 			}
-			return fmt.Sprintf("conform fuzz (%s): %v: %s", side, err, lastLines(buf.String(), 3))
+			return fmt.Sprintf("conform fuzz (%s): %v: %s", side, err, lastLines(out, 3))
 		}
 	}
 	return ""
@@ -463,12 +457,7 @@ func lastLines(s string, n int) string {
 			lines = append(lines, line)
 		}
 	}
-	lines = lines[max(0, len(lines)-n):]
-	out := strings.Join(lines, " | ")
-	if len(out) > 400 {
-		out = out[:400] + "…"
-	}
-	return out
+	return joinClipped(lines[max(0, len(lines)-n):], 400)
 }
 
 // Mutant judges one mutation of the file whose content is src; worker
@@ -528,15 +517,18 @@ func firstLines(s string, n int) string {
 			break
 		}
 	}
+	return joinClipped(lines, 240)
+}
+
+// joinClipped joins lines by " | ", cut to limit bytes and an ellipsis when
+// longer.
+func joinClipped(lines []string, limit int) string {
 	out := strings.Join(lines, " | ")
-	if len(out) > 240 {
-		out = out[:240] + "…"
+	if len(out) > limit {
+		out = out[:limit] + "…"
 	}
 	return out
 }
-
-// referenceOps lists the ops of the reference.
-func referenceOps() []string { return reference.Ops() }
 
 // describeLimits lists the timeout of each judging command, for the log.
 func (j *Judge) describeLimits() string {

@@ -273,7 +273,7 @@ func execute(ctx context.Context, o *Options) (int, error) {
 	problems = append(problems, verdictProblems(o, all)...)
 	s := Summarize(all, o, time.Since(start), baseline, problems)
 	s.Commit, s.GoVersion = Commit(ctx, o.Root), goVersion
-	if err := writeReport(o, s); err != nil {
+	if err := os.WriteFile(o.path(o.Report), []byte(s.Markdown()), 0o644); err != nil {
 		return 2, err
 	}
 	fmt.Fprintln(os.Stderr, s.Line())
@@ -472,11 +472,6 @@ func verdictProblems(o *Options, all []*Entry) []string {
 		}
 	}
 	return problems
-}
-
-// writeReport writes the summary's markdown to o.Report.
-func writeReport(o *Options, s *Summary) error {
-	return os.WriteFile(o.path(o.Report), []byte(s.Markdown()), 0o644)
 }
 
 // path resolves a file named by a flag: relative to the module root

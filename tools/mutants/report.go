@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -247,35 +246,34 @@ func (s *Summary) Markdown() string {
 		}
 	}
 
-	b.WriteString("\n## Equivalent mutants\n\nListed in tools/mutants/equivalent.txt; each changes no answer any input can observe, and fuzzing it against the original found no difference.")
-	if s.NotSelected > 0 {
-		b.WriteString(" Only the entries this run selected are shown.")
-	}
-	b.WriteString("\n\n")
-	b.WriteString("| mutant | location | mutation | why it is equivalent |\n|---|---|---|---|\n")
-	for _, v := range s.All {
-		if v.Equivalent != "" && s.Selected(v) {
-			fmt.Fprintf(&b, "| `%s` | %s:%d:%d | %s | %s |\n", v.ID, v.File, v.Line, v.Col, mutationCell(v.Mutation), escapeCell(v.Equivalent))
-		}
-	}
-	b.WriteString("\n## Unjudgeable mutants\n\nListed in tools/mutants/unjudgeable.txt; each changes something protocol v1 cannot show, counted as not killed.")
-	if s.NotSelected > 0 {
-		b.WriteString(" Only the entries this run selected are shown.")
-	}
-	b.WriteString("\n\n")
-	b.WriteString("| mutant | location | mutation | what would observe it |\n|---|---|---|---|\n")
-	for _, v := range s.All {
-		if v.Unjudgeable != "" && s.Selected(v) {
-			reason := escapeCell(v.Unjudgeable)
-			if v.TimedOut {
-				reason += " (this run: " + escapeCell(v.Detail) + ")"
+	s.ledgerSection(&b, "Equivalent mutants", "Listed in tools/mutants/equivalent.txt; each changes no answer any input can observe, and fuzzing it against the original found no difference.",
+		"why it is equivalent", func(v *Entry) string { return escapeCell(v.Equivalent) })
+	s.ledgerSection(&b, "Unjudgeable mutants", "Listed in tools/mutants/unjudgeable.txt; each changes something protocol v1 cannot show, counted as not killed.",
+		"what would observe it", func(v *Entry) string {
+			if v.Unjudgeable != "" && v.TimedOut {
+				return escapeCell(v.Unjudgeable) + " (this run: " + escapeCell(v.Detail) + ")"
 			}
-			fmt.Fprintf(&b, "| `%s` | %s:%d:%d | %s | %s |\n", v.ID, v.File, v.Line, v.Col, mutationCell(v.Mutation), reason)
-		}
-	}
+			return escapeCell(v.Unjudgeable)
+		})
 	b.WriteString("\n")
 	b.WriteString(howTo)
 	return b.String()
+}
+
+// ledgerSection writes the section of one part of the ledger: a table of
+// the selected mutants that reason gives a reason for ("" for a mutant the
+// part does not list), with that reason.
+func (s *Summary) ledgerSection(b *strings.Builder, title, intro, column string, reason func(*Entry) string) {
+	fmt.Fprintf(b, "\n## %s\n\n%s", title, intro)
+	if s.NotSelected > 0 {
+		b.WriteString(" Only the entries this run selected are shown.")
+	}
+	fmt.Fprintf(b, "\n\n| mutant | location | mutation | %s |\n|---|---|---|---|\n", column)
+	for _, v := range s.All {
+		if r := reason(v); r != "" && s.Selected(v) {
+			fmt.Fprintf(b, "| `%s` | %s:%d:%d | %s | %s |\n", v.ID, v.File, v.Line, v.Col, mutationCell(v.Mutation), r)
+		}
+	}
 }
 
 func (s *Summary) table(b *strings.Builder, key func(*Entry) string) {
@@ -305,12 +303,7 @@ func (s *Summary) table(b *strings.Builder, key func(*Entry) string) {
 			r.surv++
 		}
 	}
-	keys := make([]string, 0, len(rows))
-	for k := range rows {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, cmp.Compare)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(rows)) {
 		r := rows[k]
 		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d | %d |\n", k, r.gen, r.unc, r.killed, r.eq, r.unj, r.surv)
 	}

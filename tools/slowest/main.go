@@ -6,6 +6,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -64,16 +65,7 @@ func read(r io.Reader) ([]timing, error) {
 		tests = append(tests, timing{e.Elapsed, e.Package, e.Test})
 	}
 	slices.SortFunc(tests, func(a, b timing) int {
-		if a.Seconds != b.Seconds {
-			if a.Seconds > b.Seconds {
-				return -1
-			}
-			return 1
-		}
-		if c := strings.Compare(a.Package, b.Package); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Test, b.Test)
+		return cmp.Or(cmp.Compare(b.Seconds, a.Seconds), strings.Compare(a.Package, b.Package), strings.Compare(a.Test, b.Test))
 	})
 	return tests, sc.Err()
 }
