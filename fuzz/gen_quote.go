@@ -448,9 +448,9 @@ func genLocation(r *rand.Rand) string {
 		enc += pickOne(r, []string{"A", "==", "==="})
 	}
 	prefix := pickOne(r, []string{"/env/thread#", "https://app.example/e/t#", "#", "/e/t#x#", "/e/t"})
-	key := "assistant-genCit="
+	key := "assistant-citation="
 	if r.IntN(10) == 0 {
-		key = pickOne(r, []string{"Assistant-genCit=", "assistant-citation", "assistant_citation="})
+		key = pickOne(r, []string{"Assistant-citation=", "assistant-citation", "assistant_citation="})
 	}
 	return prefix + key + enc
 }
