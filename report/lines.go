@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/conform-suite/conform/runner"
@@ -102,32 +103,29 @@ func (u unsupportedOp) line() string {
 }
 
 // unsupportedOps gathers the unsupported results by op, in the order the
-// ops first appear, and names the ops that were judged (some result not
-// unsupported) as a --require-ops flag, or "" when there are none.
+// ops first appear. When --require-ops failed some of them, judged names
+// the ops that were judged (some result not unsupported) as a --require-ops
+// flag; it is "" otherwise, or when there are none.
 func unsupportedOps(r *runner.Report) (ops []unsupportedOp, judged string) {
-	at := map[string]int{}
 	var offered []string
-	seen := map[string]bool{}
 	for i := range r.Results {
 		res := &r.Results[i]
 		op := res.Vector.Op
 		if res.Outcome != runner.Unsupported {
-			if !seen[op] {
-				seen[op] = true
+			if !slices.Contains(offered, op) {
 				offered = append(offered, op)
 			}
 			continue
 		}
-		k, ok := at[op]
-		if !ok {
+		k := slices.IndexFunc(ops, func(u unsupportedOp) bool { return u.op == op })
+		if k < 0 {
 			k = len(ops)
-			at[op] = k
 			ops = append(ops, unsupportedOp{op: op, listed: r.Implementation.Supports(op)})
 		}
 		ops[k].n++
 		ops[k].required = ops[k].required || res.Required
 	}
-	if len(offered) > 0 {
+	if len(offered) > 0 && slices.ContainsFunc(ops, func(u unsupportedOp) bool { return u.required }) {
 		judged = "--require-ops=" + strings.Join(offered, ",")
 	}
 	return ops, judged

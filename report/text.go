@@ -53,12 +53,10 @@ func Text(w io.Writer, r *runner.Report, opt TextOptions) error {
 		writeFailure(r, &b, res, shown)
 	}
 	ops, judged := unsupportedOps(r)
-	required := false
 	for _, u := range ops {
 		fmt.Fprintf(&b, "UNSUPPORTED %s\n", u.line())
-		required = required || u.required
 	}
-	if required && judged != "" {
+	if judged != "" {
 		fmt.Fprintf(&b, "  (%s requires only the ops this run judged)\n", judged)
 	}
 	if len(ops) > 0 {
