@@ -14,7 +14,6 @@ import (
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/schemas"
 	"github.com/conform-suite/conform/spec"
-	"github.com/conform-suite/conform/vectors"
 )
 
 const exportHead = `Usage: conform export --out DIR [--vectors DIR]
@@ -162,10 +161,6 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 		e.errorf("%v", err)
 		return nil, ExitUsage
 	}
-	src := vectors.FS()
-	if dir != "" {
-		src = os.DirFS(dir)
-	}
 	index := exportIndex{
 		Note:    "Written by 'conform export'; README.md beside it says how to load the vectors.",
 		Conform: id.Version, Suite: runner.SuiteVersion, CorpusDigest: id.CorpusDigest,
@@ -197,7 +192,7 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 		return nil, ExitUsage
 	}
 	err = errors.Join(
-		copyTree(src, filepath.Join(out, "vectors"), func(p string) bool { return path.Ext(p) == ".json" || path.Base(p) == "README.md" }),
+		copyTree(corpusFS(dir), filepath.Join(out, "vectors"), func(p string) bool { return path.Ext(p) == ".json" || path.Base(p) == "README.md" }),
 		copyTree(schemas.FS(), filepath.Join(out, "schemas"), func(p string) bool { return path.Ext(p) == ".json" }),
 		os.WriteFile(filepath.Join(out, "index.json"), append(indexJSON, '\n'), 0o644),
 		os.WriteFile(filepath.Join(out, "README.md"), []byte(exportReadme), 0o644),

@@ -178,7 +178,8 @@ func (e *env) fuzz(args []string) int {
 		return ExitUsage
 	}
 	replay := strings.Join(implArgs(&impl), " ")
-	emitted, werr := fuzz.WriteVectors(out, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Oracle: oracleName, Date: started})
+	prov := fuzz.Provenance{Impl: replay, Oracle: oracleName, Date: started}
+	emitted, werr := fuzz.WriteVectors(out, rep.Findings, corpus, prov)
 	report.Fuzz(e.stdout, report.FuzzRun{Report: rep, Seed: seed, Transport: transport, Oracle: oracleName, Dir: out, Emitted: emitted,
 		Replay: strings.TrimSpace(strings.Join([]string{"conform run --vectors", shellQuote(out), replay}, " ")), Profile: profile})
 	if werr != nil {
@@ -192,13 +193,13 @@ func (e *env) fuzz(args []string) int {
 	}
 	if recordProfile != "" {
 		file := recordProfile + ".profile.json"
-		added, err := fuzz.RecordProfile(file, recordProfile, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Oracle: oracleName, Date: started})
+		added, err := fuzz.RecordProfile(file, recordProfile, rep.Findings, corpus, prov)
 		if err != nil {
 			e.errorf("%v", err)
 			werr = err
 		} else {
 			fmt.Fprintf(e.stdout, "profile %s: %d %s where only the oracle is off the specification added to %s; grade under it with 'conform run --profile-file %s'\n",
-				recordProfile, added, map[bool]string{true: "record", false: "records"}[added == 1], file, shellQuote(file))
+				recordProfile, added, report.Plural(added, "record", "records"), file, shellQuote(file))
 		}
 	}
 	if rep.Stopped != "" {
@@ -228,21 +229,21 @@ func (e *env) fuzz(args []string) int {
 // implArgs returns the flags that choose the implementation, quoted for a
 // shell, for the replay line.
 func implArgs(f *implFlags) []string {
-	for _, a := range [][2]string{{"--stdio", f.stdio}, {"--http", f.http}, {"--spawn", f.spawn}} {
-		if a[1] != "" {
-			return []string{a[0], shellQuote(a[1])}
-		}
-	}
-	return nil
+	return firstFlag([][2]string{{"--stdio", f.stdio}, {"--http", f.http}, {"--spawn", f.spawn}})
 }
 
 // oracleArgs returns the flags that choose the oracle, quoted for a shell.
 func oracleArgs(f *implFlags) []string {
-	switch {
-	case f.stdio != "":
-		return []string{"--oracle", shellQuote(f.stdio)}
-	case f.http != "":
-		return []string{"--oracle-http", shellQuote(f.http)}
+	return firstFlag([][2]string{{"--oracle", f.stdio}, {"--oracle-http", f.http}})
+}
+
+// firstFlag returns the first of flags (name, value) given a value, quoted
+// for a shell.
+func firstFlag(flags [][2]string) []string {
+	for _, a := range flags {
+		if a[1] != "" {
+			return []string{a[0], shellQuote(a[1])}
+		}
 	}
 	return nil
 }
@@ -261,21 +262,14 @@ func shellQuote(s string) string {
 // fuzzProgress draws a progress bar on a terminal; otherwise it prints a
 // plain line as soon as fuzzing has begun, then every 10 seconds.
 type fuzzProgress struct {
-	w        io.Writer
-	tty      bool
-	last     time.Time
-	drawn    bool
-	interval time.Duration
+	w     io.Writer
+	tty   bool
+	last  time.Time
+	drawn bool
 }
 
 func newFuzzProgress(w io.Writer) *fuzzProgress {
-	p := &fuzzProgress{w: w, interval: 10 * time.Second}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb" {
-			p.tty = true
-		}
-	}
-	return p
+	return &fuzzProgress{w: w, tty: isTerminal(w)}
 }
 
 func (p *fuzzProgress) update(s fuzz.Stats) {
@@ -304,7 +298,7 @@ func (p *fuzzProgress) update(s fuzz.Stats) {
 		p.drawn = true
 		return
 	}
-	if time.Since(p.last) >= p.interval {
+	if time.Since(p.last) >= 10*time.Second {
 		p.last = time.Now()
 		fmt.Fprintf(p.w, "conform: fuzz: %s\n", stats)
 	}
