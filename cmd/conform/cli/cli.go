@@ -85,12 +85,7 @@ func (e *env) hintf(format string, args ...any) {
 
 // Main runs the command line with args (without the program name) and
 // returns the process exit code.
-func Main(args []string, stdout, stderr io.Writer) int {
-	return MainIO(args, os.Stdin, stdout, stderr)
-}
-
-// MainIO is Main with an explicit standard input (for serve --stdio).
-func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	defer func() {
 		if r := recover(); r != nil {
@@ -109,7 +104,7 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[0] == "help" && args[1] != "help" && slices.Contains(commands, args[1]) {
-			return MainIO([]string{args[1], "-h"}, stdin, stdout, stderr) // conform help run: run's own help
+			return Main([]string{args[1], "-h"}, stdin, stdout, stderr) // conform help run: run's own help
 		}
 		fmt.Fprint(stdout, usage)
 		return ExitOK

@@ -35,12 +35,12 @@ DIR must be new or empty.
 
 // exportIndex is DIR/index.json.
 type exportIndex struct {
-	Note         string                       `json:"//"`
-	Conform      string                       `json:"conform"`
-	Suite        string                       `json:"suite_version"`
-	CorpusDigest string                       `json:"corpus_digest"`
-	Ops          map[string]*exportOp         `json:"ops"`
-	Requirements map[string]exportRequirement `json:"requirements"`
+	Note         string                        `json:"//"`
+	Conform      string                        `json:"conform"`
+	Suite        string                        `json:"suite_version"`
+	CorpusDigest string                        `json:"corpus_digest"`
+	Ops          map[string]*exportOp          `json:"ops"`
+	Requirements map[string]*exportRequirement `json:"requirements"`
 }
 
 type exportOp struct {
@@ -164,10 +164,10 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 	index := exportIndex{
 		Note:    "Written by 'conform export'; README.md beside it says how to load the vectors.",
 		Conform: id.Version, Suite: runner.SuiteVersion, CorpusDigest: id.CorpusDigest,
-		Ops: map[string]*exportOp{}, Requirements: map[string]exportRequirement{},
+		Ops: map[string]*exportOp{}, Requirements: map[string]*exportRequirement{},
 	}
 	for _, r := range sp.Requirements {
-		index.Requirements[r.ID] = exportRequirement{Level: r.Level, Text: r.Text, File: r.File, Vectors: []string{}}
+		index.Requirements[r.ID] = &exportRequirement{Level: r.Level, Text: r.Text, File: r.File, Vectors: []string{}}
 	}
 	for _, f := range corpus.Files {
 		op := index.Ops[f.Op]
@@ -179,9 +179,8 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 		for _, v := range f.Vectors {
 			op.Vectors = append(op.Vectors, v.ID)
 			for _, rid := range v.Requirements {
-				if r, ok := index.Requirements[rid]; ok {
+				if r := index.Requirements[rid]; r != nil {
 					r.Vectors = append(r.Vectors, v.ID)
-					index.Requirements[rid] = r
 				}
 			}
 		}
