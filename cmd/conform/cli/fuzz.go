@@ -139,9 +139,6 @@ func (e *env) fuzz(args []string) int {
 	if !e.applyProfileFile(corpus, &profileSel) {
 		return ExitUsage
 	}
-	if profileSel.profile != "" {
-		profile = profileSel.profile
-	}
 	var known map[string]string
 	if profile != "" && profile != runner.DefaultProfile {
 		known = fuzz.Known(corpus, profile)
