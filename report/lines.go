@@ -20,12 +20,7 @@ func profileDetail(r *runner.Report) string {
 	if name == runner.DefaultProfile {
 		return "every vector graded against the specification"
 	}
-	n := 0
-	for i := range r.Results {
-		if r.Results[i].Recorded != nil {
-			n++
-		}
-	}
+	n := count(r, func(res *runner.Result) bool { return res.Recorded != nil })
 	return fmt.Sprintf("%d %s graded against the answers recorded for %s, the others against the specification", n, Plural(n, "vector", "vectors"), name)
 }
 
@@ -131,12 +126,11 @@ func unsupportedOps(r *runner.Report) (ops []unsupportedOp, judged string) {
 	return ops, judged
 }
 
-// requiredUnsupported counts the unsupported results that failed under
-// --require-ops.
-func requiredUnsupported(r *runner.Report) int {
+// count counts the results of r that match.
+func count(r *runner.Report, match func(*runner.Result) bool) int {
 	n := 0
 	for i := range r.Results {
-		if r.Results[i].Outcome == runner.Unsupported && r.Results[i].Required {
+		if match(&r.Results[i]) {
 			n++
 		}
 	}
@@ -149,7 +143,8 @@ func unsupportedNote(r *runner.Report, o runner.Outcome, n int) string {
 	if o != runner.Unsupported {
 		return ""
 	}
-	switch req := requiredUnsupported(r); {
+	// The unsupported results that failed under --require-ops.
+	switch req := count(r, func(res *runner.Result) bool { return res.Outcome == runner.Unsupported && res.Required }); {
 	case req == n:
 		return " failing under --require-ops"
 	case req > 0:
