@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -163,7 +164,7 @@ func (e *env) fuzz(args []string) int {
 		defer o.Close()
 		ref, oracleName = o, strings.Join(oracleArgs(&ora), " ")
 	}
-	prog := newFuzzProgress(e.stderr)
+	prog := &fuzzProgress{w: e.stderr, tty: isTerminal(e.stderr)}
 	started := time.Now()
 	rep, err := fuzz.Run(ctx, fuzz.Config{
 		Impl: im, Ref: ref, Ops: ops, Corpus: corpus, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout, Parallel: cmp.Or(par, 4*runtime.GOMAXPROCS(0)),
@@ -182,12 +183,6 @@ func (e *env) fuzz(args []string) int {
 	if werr != nil {
 		e.errorf("%v", werr)
 	}
-	portOff := 0
-	for _, f := range rep.Findings {
-		if f.Triage.PortOffSpec() {
-			portOff++
-		}
-	}
 	if recordProfile != "" {
 		file := recordProfile + ".profile.json"
 		added, err := fuzz.RecordProfile(file, recordProfile, rep.Findings, corpus, prov)
@@ -204,7 +199,7 @@ func (e *env) fuzz(args []string) int {
 		e.hintf("raise --restarts, or look at the implementation's stderr for why it died")
 	}
 	switch {
-	case portOff > 0:
+	case slices.ContainsFunc(rep.Findings, func(f *fuzz.Finding) bool { return f.Triage.PortOffSpec() }):
 		// Findings where only the oracle is off the specification are the
 		// incumbent's: they fail no port that keeps to the specification.
 		return ExitFailed
@@ -263,10 +258,6 @@ type fuzzProgress struct {
 	tty   bool
 	last  time.Time
 	drawn bool
-}
-
-func newFuzzProgress(w io.Writer) *fuzzProgress {
-	return &fuzzProgress{w: w, tty: isTerminal(w)}
 }
 
 func (p *fuzzProgress) update(s fuzz.Stats) {
