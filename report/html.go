@@ -122,7 +122,6 @@ type Cell struct {
 	Symbol   string
 	Passed   int
 	Judged   int
-	Vectors  int
 	Failures []*Failure // each shown once on the page, below the matrix
 }
 
@@ -151,7 +150,7 @@ func (c Cell) Count() string {
 
 // Row is one requirement of one op.
 type Row struct {
-	Suite, Op, Requirement, Search string
+	Op, Requirement, Search string
 	// Text is the requirement's text, shown as the tooltip of its id.
 	Text  string
 	Cells []Cell
@@ -162,21 +161,20 @@ type Row struct {
 
 // Group is the rows of one op.
 type Group struct {
-	Suite, Op string
-	Rows      []Row
+	Op   string
+	Rows []Row
 }
 
 type page struct {
-	Columns   []*column
-	Groups    []Group
-	Failures  []*Failure
-	Rows      int
-	Digests   []string
-	Suites    []string
-	Mismatch  bool
-	Legend    []legend
-	CSP       template.HTMLAttr
-	Generated string
+	Columns  []*column
+	Groups   []Group
+	Failures []*Failure
+	Rows     int
+	Digests  []string
+	Suites   []string
+	Mismatch bool
+	Legend   []legend
+	CSP      template.HTMLAttr
 }
 
 type legend struct{ State, Symbol, Meaning string }
@@ -292,10 +290,10 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 		suite, _, _ := strings.Cut(k.op, ".")
 		suites[suite] = true
 		if len(p.Groups) == 0 || p.Groups[len(p.Groups)-1].Op != k.op {
-			p.Groups = append(p.Groups, Group{Suite: suite, Op: k.op})
+			p.Groups = append(p.Groups, Group{Op: k.op})
 		}
 		ids := slices.Sorted(maps.Keys(vectorsOf[k]))
-		row := Row{Suite: suite, Op: k.op, Requirement: k.req, Unrun: true}
+		row := Row{Op: k.op, Requirement: k.req, Unrun: true}
 		if text != nil {
 			row.Text = text(k.req)
 		}
@@ -307,7 +305,6 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 				if !ok {
 					continue
 				}
-				cell.Vectors++
 				st := state(res)
 				switch st {
 				case StatePass, StateDiverging:
