@@ -46,11 +46,10 @@ func Fuzz(w io.Writer, run FuzzRun) {
 	}
 	fmt.Fprintln(w)
 	if oracle != "" {
-		fmt.Fprintf(w, "oracle: %s (its answers are the expected ones)", oracle)
+		fmt.Fprintf(w, "oracle: %s (its answers are the expected ones)\n", oracle)
 	} else {
-		fmt.Fprint(w, "oracle: the in-process reference")
+		fmt.Fprintln(w, "oracle: the in-process reference")
 	}
-	fmt.Fprintln(w)
 	if len(rep.Unsupported) > 0 {
 		fmt.Fprintf(w, "unsupported by the implementation: %s\n", strings.Join(rep.Unsupported, ", "))
 	}

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -121,7 +122,6 @@ type Cell struct {
 	Symbol   string
 	Passed   int
 	Judged   int
-	Vectors  int
 	Failures []*Failure // each shown once on the page, below the matrix
 }
 
@@ -150,7 +150,7 @@ func (c Cell) Count() string {
 
 // Row is one requirement of one op.
 type Row struct {
-	Suite, Op, Requirement, Search string
+	Op, Requirement, Search string
 	// Text is the requirement's text, shown as the tooltip of its id.
 	Text  string
 	Cells []Cell
@@ -161,24 +161,31 @@ type Row struct {
 
 // Group is the rows of one op.
 type Group struct {
-	Suite, Op string
-	Rows      []Row
+	Op   string
+	Rows []Row
 }
 
 type page struct {
-	Columns   []*column
-	Groups    []Group
-	Failures  []*Failure
-	Rows      int
-	Digests   []string
-	Suites    []string
-	Mismatch  bool
-	Legend    []legend
-	CSP       template.HTMLAttr
-	Generated string
+	Columns  []*column
+	Groups   []Group
+	Failures []*Failure
+	Rows     int
+	Digests  []string
+	Suites   []string
+	Mismatch bool
+	Legend   []legend
+	CSP      template.HTMLAttr
 }
 
 type legend struct{ State, Symbol, Meaning string }
+
+var legends = []legend{
+	{StatePass, symbols[StatePass], "every vector of the requirement passed"},
+	{StateFail, symbols[StateFail], "some vector failed (a wrong answer, an error, a crash, a timeout, or an unsupported op that was required)"},
+	{StateDiverging, symbols[StateDiverging], "passed against a divergence the profile records, not the standard answer"},
+	{StateUnsupported, symbols[StateUnsupported], "the implementation does not offer the op"},
+	{StateNotRun, symbols[StateNotRun], "not in this implementation's report"},
+}
 
 var symbols = map[string]string{StatePass: "✓", StateFail: "✗", StateDiverging: "◆", StateUnsupported: "○", StateNotRun: "·"}
 
@@ -206,7 +213,7 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 	if len(reports) == 0 {
 		return errors.New("no report to render")
 	}
-	p := page{CSP: `content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"`}
+	p := page{Legend: legends, CSP: `content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"`}
 	byKey := map[string]*column{}
 	digests := map[string]bool{}
 	for _, pg := range reports {
@@ -250,13 +257,7 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 	for _, c := range p.Columns {
 		c.Missing = c.missing()
 	}
-	p.Digests = slices.Sorted(func(yield func(string) bool) {
-		for d := range digests {
-			if !yield(d) {
-				return
-			}
-		}
-	})
+	p.Digests = slices.Sorted(maps.Keys(digests))
 	p.Mismatch = len(p.Digests) > 1
 	// The rows: every (op, requirement) pair any report exercised.
 	type key struct{ op, req string }
@@ -276,11 +277,7 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 			}
 		}
 	}
-	keys := make([]key, 0, len(vectorsOf))
-	for k := range vectorsOf {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b key) int {
+	keys := slices.SortedFunc(maps.Keys(vectorsOf), func(a, b key) int {
 		return strings.Compare(a.op+"\x00"+a.req, b.op+"\x00"+b.req)
 	})
 	suites := map[string]bool{}
@@ -293,16 +290,10 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 		suite, _, _ := strings.Cut(k.op, ".")
 		suites[suite] = true
 		if len(p.Groups) == 0 || p.Groups[len(p.Groups)-1].Op != k.op {
-			p.Groups = append(p.Groups, Group{Suite: suite, Op: k.op})
+			p.Groups = append(p.Groups, Group{Op: k.op})
 		}
-		ids := slices.Sorted(func(yield func(string) bool) {
-			for id := range vectorsOf[k] {
-				if !yield(id) {
-					return
-				}
-			}
-		})
-		row := Row{Suite: suite, Op: k.op, Requirement: k.req, Unrun: true}
+		ids := slices.Sorted(maps.Keys(vectorsOf[k]))
+		row := Row{Op: k.op, Requirement: k.req, Unrun: true}
 		if text != nil {
 			row.Text = text(k.req)
 		}
@@ -314,15 +305,13 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 				if !ok {
 					continue
 				}
-				cell.Vectors++
 				st := state(res)
-				if st == StatePass || st == StateDiverging || st == StateFail {
+				switch st {
+				case StatePass, StateDiverging:
 					cell.Judged++
-				}
-				if st == StatePass || st == StateDiverging {
 					cell.Passed++
-				}
-				if st == StateFail {
+				case StateFail:
+					cell.Judged++
 					fk := failureKey{ci, id}
 					f := failures[fk]
 					if f == nil {
@@ -351,18 +340,6 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 		g.Rows = append(g.Rows, row)
 		p.Rows++
 	}
-	for s := range suites {
-		p.Suites = append(p.Suites, s)
-	}
-	slices.Sort(p.Suites)
-	for _, st := range []string{StatePass, StateFail, StateDiverging, StateUnsupported, StateNotRun} {
-		p.Legend = append(p.Legend, legend{st, symbols[st], map[string]string{
-			StatePass:        "every vector of the requirement passed",
-			StateFail:        "some vector failed (a wrong answer, an error, a crash, a timeout, or an unsupported op that was required)",
-			StateDiverging:   "passed against a divergence the profile records, not the standard answer",
-			StateUnsupported: "the implementation does not offer the op",
-			StateNotRun:      "not in this implementation's report",
-		}[st]})
-	}
+	p.Suites = slices.Sorted(maps.Keys(suites))
 	return tmpl.Execute(w, p)
 }

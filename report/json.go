@@ -13,27 +13,6 @@ import (
 	"github.com/conform-suite/conform/runner"
 )
 
-// jsonHead is the JSON report (schemas/report.schema.json) but for its
-// results, which JSON writes one by one.
-type jsonHead struct {
-	Schema         string               `json:"$schema"`
-	SuiteVersion   string               `json:"suite_version"`
-	Protocol       int                  `json:"protocol"`
-	Implementation *protocol.Hello      `json:"implementation"`
-	Conform        *runner.Identity     `json:"conform,omitempty"`
-	Transport      string               `json:"transport"`
-	Profile        string               `json:"profile"`
-	Shard          *string              `json:"shard"`
-	Started        string               `json:"started"`
-	DurationMS     float64              `json:"duration_ms"`
-	Totals         jsonTotals           `json:"totals"`
-	Stale          []jsonStale          `json:"stale_expectations"`
-	Codeless       []jsonCodeless       `json:"codeless_refusals"`
-	Verdict        jsonVerdict          `json:"verdict"`
-	Requirements   []jsonRequirement    `json:"requirements"`
-	Conformance    []runner.LevelRollup `json:"conformance"`
-}
-
 type jsonTotals struct {
 	Total       int                    `json:"total"`
 	Passed      int                    `json:"passed"`
@@ -112,55 +91,42 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // by its size, SHA-256 and first bytes (actual_clipped). The results are
 // written one at a time: the report is never held whole in memory.
 func JSON(w io.Writer, r *runner.Report) error {
-	t := r.Totals()
-	head := jsonHead{
-		Schema:         "https://conform-suite.github.io/schemas/report.schema.json",
-		SuiteVersion:   r.SuiteVersion,
-		Protocol:       protocol.Version,
-		Implementation: r.Implementation,
-		Conform:        r.Conform,
-		Transport:      r.Transport,
-		Profile:        runner.ProfileName(r.Profile),
-		Started:        r.Started.UTC().Format(time.RFC3339Nano),
-		DurationMS:     ms(r.Duration),
-		Totals:         jsonTotals(t),
-		Stale:          []jsonStale{},
-		Codeless:       []jsonCodeless{},
-		Verdict:        jsonVerdict{Passed: !r.Failed(), Problems: r.Problems()},
-		Requirements:   []jsonRequirement{},
-		Conformance:    r.Conformance(),
-	}
+	var shard *string
 	if sh := r.Shard.String(); sh != "" {
-		head.Shard = &sh
+		shard = &sh
 	}
-	for _, res := range r.CodelessResults() {
-		head.Codeless = append(head.Codeless, jsonCodeless{res.Vector.ID, res.Outcome, res.Codeless.Member, res.Codeless.Code})
-	}
-	if head.Verdict.Problems == nil {
-		head.Verdict.Problems = []string{}
-	}
+	stale := []jsonStale{}
 	for _, x := range r.Stale {
-		head.Stale = append(head.Stale, jsonStale(x))
+		stale = append(stale, jsonStale(x))
 	}
+	codeless := []jsonCodeless{}
+	for _, res := range r.CodelessResults() {
+		codeless = append(codeless, jsonCodeless{res.Vector.ID, res.Outcome, res.Codeless.Member, res.Codeless.Code})
+	}
+	verdict := jsonVerdict{Passed: !r.Failed(), Problems: r.Problems()}
+	if verdict.Problems == nil {
+		verdict.Problems = []string{}
+	}
+	requirements := []jsonRequirement{}
 	for _, rr := range r.Requirements() {
-		head.Requirements = append(head.Requirements, jsonRequirement{rr.ID, string(rr.Level), rr.Outcome, rr.Vectors, rr.Failing})
+		requirements = append(requirements, jsonRequirement{rr.ID, string(rr.Level), rr.Outcome, rr.Vectors, rr.Failing})
 	}
 	bw := bufio.NewWriter(w)
 	jw := &jsonWriter{w: bw}
 	jw.raw("{\n")
-	jw.member("$schema", head.Schema)
-	jw.member("suite_version", head.SuiteVersion)
-	jw.member("protocol", head.Protocol)
-	jw.member("implementation", head.Implementation)
-	if head.Conform != nil {
-		jw.member("conform", head.Conform)
+	jw.member("$schema", "https://conform-suite.github.io/schemas/report.schema.json")
+	jw.member("suite_version", r.SuiteVersion)
+	jw.member("protocol", protocol.Version)
+	jw.member("implementation", r.Implementation)
+	if r.Conform != nil {
+		jw.member("conform", r.Conform)
 	}
-	jw.member("transport", head.Transport)
-	jw.member("profile", head.Profile)
-	jw.member("shard", head.Shard)
-	jw.member("started", head.Started)
-	jw.member("duration_ms", head.DurationMS)
-	jw.member("totals", head.Totals)
+	jw.member("transport", r.Transport)
+	jw.member("profile", runner.ProfileName(r.Profile))
+	jw.member("shard", shard)
+	jw.member("started", r.Started.UTC().Format(time.RFC3339Nano))
+	jw.member("duration_ms", ms(r.Duration))
+	jw.member("totals", jsonTotals(r.Totals()))
 	if len(r.Results) == 0 {
 		jw.raw(`  "results": [],` + "\n")
 	} else {
@@ -174,12 +140,12 @@ func JSON(w io.Writer, r *runner.Report) error {
 		}
 		jw.raw("\n  ],\n")
 	}
-	jw.member("stale_expectations", head.Stale)
-	jw.member("codeless_refusals", head.Codeless)
-	jw.member("verdict", head.Verdict)
-	jw.member("requirements", head.Requirements)
-	jw.last("conformance", head.Conformance)
-	jw.raw("}\n")
+	jw.member("stale_expectations", stale)
+	jw.member("codeless_refusals", codeless)
+	jw.member("verdict", verdict)
+	jw.member("requirements", requirements)
+	jw.last("conformance", r.Conformance())
+	jw.raw("\n}\n")
 	if jw.err != nil {
 		return jw.err
 	}
@@ -250,7 +216,4 @@ func (j *jsonWriter) member(name string, v any) {
 func (j *jsonWriter) last(name string, v any) {
 	j.raw("  " + strconv.Quote(name) + ": ")
 	j.value(v, "  ", "  ")
-	if name == "conformance" {
-		j.raw("\n")
-	}
 }

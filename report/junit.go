@@ -62,9 +62,10 @@ type JUnitProblem struct {
 	Body    string `xml:",chardata"`
 }
 
-// Count sets the totals of every suite and of the document from the test
-// cases: each total counts exactly the cases holding its element.
-func (all *JUnitSuites) Count() {
+// Write writes the document after the XML header, its totals and every
+// suite's first set from the test cases: each total counts exactly the
+// cases holding its element.
+func (all *JUnitSuites) Write(w io.Writer) error {
 	all.Tests, all.Failures, all.Errors, all.Skipped = 0, 0, 0, 0
 	for i := range all.Suites {
 		s := &all.Suites[i]
@@ -84,11 +85,6 @@ func (all *JUnitSuites) Count() {
 		all.Errors += s.Errors
 		all.Skipped += s.Skipped
 	}
-}
-
-// Write writes the document, totals counted, after the XML header.
-func (all *JUnitSuites) Write(w io.Writer) error {
-	all.Count()
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/conform-suite/conform/runner"
@@ -19,12 +20,7 @@ func profileDetail(r *runner.Report) string {
 	if name == runner.DefaultProfile {
 		return "every vector graded against the specification"
 	}
-	n := 0
-	for i := range r.Results {
-		if r.Results[i].Recorded != nil {
-			n++
-		}
-	}
+	n := count(r, func(res *runner.Result) bool { return res.Recorded != nil })
 	return fmt.Sprintf("%d %s graded against the answers recorded for %s, the others against the specification", n, Plural(n, "vector", "vectors"), name)
 }
 
@@ -102,43 +98,39 @@ func (u unsupportedOp) line() string {
 }
 
 // unsupportedOps gathers the unsupported results by op, in the order the
-// ops first appear, and names the ops that were judged (some result not
-// unsupported) as a --require-ops flag, or "" when there are none.
+// ops first appear. When --require-ops failed some of them, judged names
+// the ops that were judged (some result not unsupported) as a --require-ops
+// flag; it is "" otherwise, or when there are none.
 func unsupportedOps(r *runner.Report) (ops []unsupportedOp, judged string) {
-	at := map[string]int{}
 	var offered []string
-	seen := map[string]bool{}
 	for i := range r.Results {
 		res := &r.Results[i]
 		op := res.Vector.Op
 		if res.Outcome != runner.Unsupported {
-			if !seen[op] {
-				seen[op] = true
+			if !slices.Contains(offered, op) {
 				offered = append(offered, op)
 			}
 			continue
 		}
-		k, ok := at[op]
-		if !ok {
+		k := slices.IndexFunc(ops, func(u unsupportedOp) bool { return u.op == op })
+		if k < 0 {
 			k = len(ops)
-			at[op] = k
 			ops = append(ops, unsupportedOp{op: op, listed: r.Implementation.Supports(op)})
 		}
 		ops[k].n++
 		ops[k].required = ops[k].required || res.Required
 	}
-	if len(offered) > 0 {
+	if len(offered) > 0 && slices.ContainsFunc(ops, func(u unsupportedOp) bool { return u.required }) {
 		judged = "--require-ops=" + strings.Join(offered, ",")
 	}
 	return ops, judged
 }
 
-// requiredUnsupported counts the unsupported results that failed under
-// --require-ops.
-func requiredUnsupported(r *runner.Report) int {
+// count counts the results of r that match.
+func count(r *runner.Report, match func(*runner.Result) bool) int {
 	n := 0
 	for i := range r.Results {
-		if r.Results[i].Outcome == runner.Unsupported && r.Results[i].Required {
+		if match(&r.Results[i]) {
 			n++
 		}
 	}
@@ -151,7 +143,8 @@ func unsupportedNote(r *runner.Report, o runner.Outcome, n int) string {
 	if o != runner.Unsupported {
 		return ""
 	}
-	switch req := requiredUnsupported(r); {
+	// The unsupported results that failed under --require-ops.
+	switch req := count(r, func(res *runner.Result) bool { return res.Outcome == runner.Unsupported && res.Required }); {
 	case req == n:
 		return " failing under --require-ops"
 	case req > 0:

@@ -73,7 +73,6 @@ func Markdown(w io.Writer, r *runner.Report) error {
 	}
 	ops, judged := unsupportedOps(r)
 	var skipped []string
-	required := false
 	for _, u := range ops {
 		if !u.required {
 			skipped = append(skipped, mdSpan(u.op, false)+fmt.Sprintf(" %d", u.n))
@@ -84,7 +83,6 @@ func Markdown(w io.Writer, r *runner.Report) error {
 			note = "answered error kind unsupported"
 		}
 		rows = append(rows, fmt.Sprintf("| %s (%d %s) | unsupported | | %s; failed under `--require-ops` |", mdSpan(u.op, true), u.n, Plural(u.n, "vector", "vectors"), note))
-		required = true
 	}
 	for _, x := range r.Stale {
 		rows = append(rows, fmt.Sprintf("| %s | stale | | expectations line %d names no vector |", mdSpan(x.ID, true), x.Line))
@@ -99,7 +97,7 @@ func Markdown(w io.Writer, r *runner.Report) error {
 			b.WriteString(row + "\n")
 		}
 	}
-	if required && judged != "" {
+	if judged != "" {
 		fmt.Fprintf(&b, "\nTo require only the ops this run judged: %s.\n", mdSpan(judged, false))
 	}
 	if len(skipped) > 0 {

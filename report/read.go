@@ -16,12 +16,20 @@ import (
 )
 
 // jsonReport is a JSON report as ReadJSON decodes it: the members JSON
-// writes, with the profile read as it is (an older report may name it in
-// an object) and the results whole.
+// writes that it reads, with the profile read as it is (an older report
+// may name it in an object) and the results whole.
 type jsonReport struct {
-	jsonHead
-	Profile json.RawMessage `json:"profile"`
-	Results []jsonResult    `json:"results"`
+	SuiteVersion   string           `json:"suite_version"`
+	Implementation *protocol.Hello  `json:"implementation"`
+	Conform        *runner.Identity `json:"conform,omitempty"`
+	Transport      string           `json:"transport"`
+	Profile        json.RawMessage  `json:"profile"`
+	Shard          *string          `json:"shard"`
+	Started        string           `json:"started"`
+	DurationMS     float64          `json:"duration_ms"`
+	Stale          []jsonStale      `json:"stale_expectations"`
+	Codeless       []jsonCodeless   `json:"codeless_refusals"`
+	Results        []jsonResult     `json:"results"`
 }
 
 // ReadJSON reads a JSON report (schemas/report.schema.json, as JSON writes

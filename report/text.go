@@ -53,12 +53,10 @@ func Text(w io.Writer, r *runner.Report, opt TextOptions) error {
 		writeFailure(r, &b, res, shown)
 	}
 	ops, judged := unsupportedOps(r)
-	required := false
 	for _, u := range ops {
 		fmt.Fprintf(&b, "UNSUPPORTED %s\n", u.line())
-		required = required || u.required
 	}
-	if required && judged != "" {
+	if judged != "" {
 		fmt.Fprintf(&b, "  (%s requires only the ops this run judged)\n", judged)
 	}
 	if len(ops) > 0 {
@@ -78,8 +76,7 @@ func Text(w io.Writer, r *runner.Report, opt TextOptions) error {
 		b.WriteByte('\n')
 	}
 	t := r.Totals()
-	if r.Implementation != nil {
-		h := r.Implementation
+	if h := r.Implementation; h != nil {
 		fmt.Fprintf(&b, "implementation: %s %s (%s), protocol %d, over %s\n", safetext.Clip(h.Name, 200), safetext.Clip(h.Version, 200), safetext.Clip(h.Language, 200), h.Protocol, safetext.Text(r.Transport))
 	} else {
 		fmt.Fprintf(&b, "implementation: no hello (every op assumed), over %s\n", safetext.Text(r.Transport))

@@ -17,5 +17,5 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(cli.GCPercent)
 	}
-	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

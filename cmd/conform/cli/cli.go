@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -84,12 +85,7 @@ func (e *env) hintf(format string, args ...any) {
 
 // Main runs the command line with args (without the program name) and
 // returns the process exit code.
-func Main(args []string, stdout, stderr io.Writer) int {
-	return MainIO(args, os.Stdin, stdout, stderr)
-}
-
-// MainIO is Main with an explicit standard input (for serve --stdio).
-func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	defer func() {
 		if r := recover(); r != nil {
@@ -102,36 +98,13 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 		fmt.Fprint(stderr, usage)
 		return ExitUsage
 	}
+	if run, ok := handlers[args[0]]; ok {
+		return run(e, args[1:])
+	}
 	switch args[0] {
-	case "run":
-		return e.run(args[1:])
-	case "list":
-		return e.list(args[1:])
-	case "explain":
-		return e.explain(args[1:])
-	case "doctor":
-		return e.doctor(args[1:])
-	case "fuzz":
-		return e.fuzz(args[1:])
-	case "serve":
-		return e.serve(args[1:])
-	case "features":
-		return e.features(args[1:])
-	case "coverage":
-		return e.coverage(args[1:])
-	case "report":
-		return e.report(args[1:])
-	case "export":
-		return e.export(args[1:])
-	case "profile":
-		return e.profile(args[1:])
-	case "fuzzkit":
-		return e.fuzzkit(args[1:])
-	case "version", "--version":
-		return e.version(args[1:])
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[0] == "help" && args[1] != "help" && slices.Contains(commands, args[1]) {
-			return MainIO([]string{args[1], "-h"}, stdin, stdout, stderr) // conform help run: run's own help
+			return Main([]string{args[1], "-h"}, stdin, stdout, stderr) // conform help run: run's own help
 		}
 		fmt.Fprint(stdout, usage)
 		return ExitOK
@@ -148,6 +121,14 @@ func MainIO(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int)
 
 // commands are the command names, for suggestions.
 var commands = []string{"run", "list", "explain", "doctor", "fuzz", "serve", "features", "coverage", "report", "export", "profile", "fuzzkit", "version", "help"}
+
+// handlers run the commands but help, by name.
+var handlers = map[string]func(*env, []string) int{
+	"run": (*env).run, "list": (*env).list, "explain": (*env).explain, "doctor": (*env).doctor,
+	"fuzz": (*env).fuzz, "serve": (*env).serve, "features": (*env).features, "coverage": (*env).coverage,
+	"report": (*env).report, "export": (*env).export, "profile": (*env).profile, "fuzzkit": (*env).fuzzkit,
+	"version": (*env).version, "--version": (*env).version,
+}
 
 // newFlags returns a flag set whose usage text is head followed by the
 // flags. The flag package's own messages are silenced: parse reports a bad
@@ -209,10 +190,7 @@ func (e *env) parse(fs *flag.FlagSet, args []string, maxArgs int) (done bool, co
 	}
 	var blank string
 	fs.Visit(func(f *flag.Flag) {
-		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
-			return
-		}
-		if blank == "" && strings.TrimSpace(f.Value.String()) == "" {
+		if blank == "" && !isBoolFlag(f) && strings.TrimSpace(f.Value.String()) == "" {
 			blank = f.Name
 		}
 	})
@@ -256,14 +234,16 @@ func boolFlagBefore(fs *flag.FlagSet, args []string, i int) string {
 		return ""
 	}
 	name := strings.TrimLeft(prev, "-")
-	f := fs.Lookup(name)
-	if f == nil {
-		return ""
-	}
-	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+	if f := fs.Lookup(name); f != nil && isBoolFlag(f) {
 		return name
 	}
 	return ""
+}
+
+// isBoolFlag reports whether f stands alone, taking a value only after '='.
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 // listFlag is a repeatable flag; each use may also hold a comma-separated
@@ -283,20 +263,26 @@ func (l *listFlag) Set(s string) error {
 
 // loadCorpus loads the embedded corpus, or the one in dir.
 func (e *env) loadCorpus(dir string) (*vectors.Corpus, bool) {
-	fsys := vectors.FS()
 	if dir != "" {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			e.errorf("--vectors %s: not a directory", dir)
 			return nil, false
 		}
-		fsys = os.DirFS(dir)
 	}
-	corpus, err := vectors.Load(fsys)
+	corpus, err := vectors.Load(corpusFS(dir))
 	if err != nil {
 		e.errorf("%v", err)
 		return nil, false
 	}
 	return corpus, true
+}
+
+// corpusFS is the embedded corpus's files, or dir's.
+func corpusFS(dir string) fs.FS {
+	if dir == "" {
+		return vectors.FS()
+	}
+	return os.DirFS(dir)
 }
 
 // nearest returns the name of names closest to s by edit distance, or ""

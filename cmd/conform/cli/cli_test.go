@@ -17,7 +17,7 @@ import (
 func conform(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = MainIO(args, strings.NewReader(stdin), &out, &errb)
+	code = Main(args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -50,13 +50,10 @@ func (e *env) doctor(args []string) int {
 	defer im.Close()
 	fmt.Fprintf(e.stdout, "transport: %s\n", safetext.Text(transport))
 	passed, failed := runner.Doctor(ctx, im, hello, vs, runner.DoctorOptions{Schemas: set, Timeout: impl.timeout, Pings: pings}, func(l runner.DoctorLine) {
-		switch l.Mark {
-		case "":
+		if l.Mark == "" {
 			fmt.Fprintln(e.stdout, l.Text)
-		case "ok":
-			fmt.Fprintf(e.stdout, "ok   %s\n", l.Text)
-		default:
-			fmt.Fprintf(e.stdout, "%s %s\n", l.Mark, l.Text)
+		} else {
+			fmt.Fprintf(e.stdout, "%-4s %s\n", l.Mark, l.Text) // "ok", "note", "FAIL": the texts in one column
 		}
 	})
 	fmt.Fprintf(e.stdout, "%d passed, %d failed\n", passed, failed)

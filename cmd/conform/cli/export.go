@@ -14,7 +14,6 @@ import (
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/schemas"
 	"github.com/conform-suite/conform/spec"
-	"github.com/conform-suite/conform/vectors"
 )
 
 const exportHead = `Usage: conform export --out DIR [--vectors DIR]
@@ -36,12 +35,12 @@ DIR must be new or empty.
 
 // exportIndex is DIR/index.json.
 type exportIndex struct {
-	Note         string                       `json:"//"`
-	Conform      string                       `json:"conform"`
-	Suite        string                       `json:"suite_version"`
-	CorpusDigest string                       `json:"corpus_digest"`
-	Ops          map[string]*exportOp         `json:"ops"`
-	Requirements map[string]exportRequirement `json:"requirements"`
+	Note         string                        `json:"//"`
+	Conform      string                        `json:"conform"`
+	Suite        string                        `json:"suite_version"`
+	CorpusDigest string                        `json:"corpus_digest"`
+	Ops          map[string]*exportOp          `json:"ops"`
+	Requirements map[string]*exportRequirement `json:"requirements"`
 }
 
 type exportOp struct {
@@ -162,17 +161,13 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 		e.errorf("%v", err)
 		return nil, ExitUsage
 	}
-	src := vectors.FS()
-	if dir != "" {
-		src = os.DirFS(dir)
-	}
 	index := exportIndex{
 		Note:    "Written by 'conform export'; README.md beside it says how to load the vectors.",
 		Conform: id.Version, Suite: runner.SuiteVersion, CorpusDigest: id.CorpusDigest,
-		Ops: map[string]*exportOp{}, Requirements: map[string]exportRequirement{},
+		Ops: map[string]*exportOp{}, Requirements: map[string]*exportRequirement{},
 	}
 	for _, r := range sp.Requirements {
-		index.Requirements[r.ID] = exportRequirement{Level: r.Level, Text: r.Text, File: r.File, Vectors: []string{}}
+		index.Requirements[r.ID] = &exportRequirement{Level: r.Level, Text: r.Text, File: r.File, Vectors: []string{}}
 	}
 	for _, f := range corpus.Files {
 		op := index.Ops[f.Op]
@@ -184,9 +179,8 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 		for _, v := range f.Vectors {
 			op.Vectors = append(op.Vectors, v.ID)
 			for _, rid := range v.Requirements {
-				if r, ok := index.Requirements[rid]; ok {
+				if r := index.Requirements[rid]; r != nil {
 					r.Vectors = append(r.Vectors, v.ID)
-					index.Requirements[rid] = r
 				}
 			}
 		}
@@ -197,7 +191,7 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 		return nil, ExitUsage
 	}
 	err = errors.Join(
-		copyTree(src, filepath.Join(out, "vectors"), func(p string) bool { return path.Ext(p) == ".json" || path.Base(p) == "README.md" }),
+		copyTree(corpusFS(dir), filepath.Join(out, "vectors"), func(p string) bool { return path.Ext(p) == ".json" || path.Base(p) == "README.md" }),
 		copyTree(schemas.FS(), filepath.Join(out, "schemas"), func(p string) bool { return path.Ext(p) == ".json" }),
 		os.WriteFile(filepath.Join(out, "index.json"), append(indexJSON, '\n'), 0o644),
 		os.WriteFile(filepath.Join(out, "README.md"), []byte(exportReadme), 0o644),

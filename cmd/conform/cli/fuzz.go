@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -139,9 +140,6 @@ func (e *env) fuzz(args []string) int {
 	if !e.applyProfileFile(corpus, &profileSel) {
 		return ExitUsage
 	}
-	if profileSel.profile != "" {
-		profile = profileSel.profile
-	}
 	var known map[string]string
 	if profile != "" && profile != runner.DefaultProfile {
 		known = fuzz.Known(corpus, profile)
@@ -166,7 +164,7 @@ func (e *env) fuzz(args []string) int {
 		defer o.Close()
 		ref, oracleName = o, strings.Join(oracleArgs(&ora), " ")
 	}
-	prog := newFuzzProgress(e.stderr)
+	prog := &fuzzProgress{w: e.stderr, tty: isTerminal(e.stderr)}
 	started := time.Now()
 	rep, err := fuzz.Run(ctx, fuzz.Config{
 		Impl: im, Ref: ref, Ops: ops, Corpus: corpus, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout, Parallel: cmp.Or(par, 4*runtime.GOMAXPROCS(0)),
@@ -178,27 +176,22 @@ func (e *env) fuzz(args []string) int {
 		return ExitUsage
 	}
 	replay := strings.Join(implArgs(&impl), " ")
-	emitted, werr := fuzz.WriteVectors(out, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Oracle: oracleName, Date: started})
+	prov := fuzz.Provenance{Impl: replay, Oracle: oracleName, Date: started}
+	emitted, werr := fuzz.WriteVectors(out, rep.Findings, corpus, prov)
 	report.Fuzz(e.stdout, report.FuzzRun{Report: rep, Seed: seed, Transport: transport, Oracle: oracleName, Dir: out, Emitted: emitted,
 		Replay: strings.TrimSpace(strings.Join([]string{"conform run --vectors", shellQuote(out), replay}, " ")), Profile: profile})
 	if werr != nil {
 		e.errorf("%v", werr)
 	}
-	portOff := 0
-	for _, f := range rep.Findings {
-		if f.Triage.PortOffSpec() {
-			portOff++
-		}
-	}
 	if recordProfile != "" {
 		file := recordProfile + ".profile.json"
-		added, err := fuzz.RecordProfile(file, recordProfile, rep.Findings, corpus, fuzz.Provenance{Impl: replay, Oracle: oracleName, Date: started})
+		added, err := fuzz.RecordProfile(file, recordProfile, rep.Findings, corpus, prov)
 		if err != nil {
 			e.errorf("%v", err)
 			werr = err
 		} else {
 			fmt.Fprintf(e.stdout, "profile %s: %d %s where only the oracle is off the specification added to %s; grade under it with 'conform run --profile-file %s'\n",
-				recordProfile, added, map[bool]string{true: "record", false: "records"}[added == 1], file, shellQuote(file))
+				recordProfile, added, report.Plural(added, "record", "records"), file, shellQuote(file))
 		}
 	}
 	if rep.Stopped != "" {
@@ -206,7 +199,7 @@ func (e *env) fuzz(args []string) int {
 		e.hintf("raise --restarts, or look at the implementation's stderr for why it died")
 	}
 	switch {
-	case portOff > 0:
+	case slices.ContainsFunc(rep.Findings, func(f *fuzz.Finding) bool { return f.Triage.PortOffSpec() }):
 		// Findings where only the oracle is off the specification are the
 		// incumbent's: they fail no port that keeps to the specification.
 		return ExitFailed
@@ -228,21 +221,21 @@ func (e *env) fuzz(args []string) int {
 // implArgs returns the flags that choose the implementation, quoted for a
 // shell, for the replay line.
 func implArgs(f *implFlags) []string {
-	for _, a := range [][2]string{{"--stdio", f.stdio}, {"--http", f.http}, {"--spawn", f.spawn}} {
-		if a[1] != "" {
-			return []string{a[0], shellQuote(a[1])}
-		}
-	}
-	return nil
+	return firstFlag([][2]string{{"--stdio", f.stdio}, {"--http", f.http}, {"--spawn", f.spawn}})
 }
 
 // oracleArgs returns the flags that choose the oracle, quoted for a shell.
 func oracleArgs(f *implFlags) []string {
-	switch {
-	case f.stdio != "":
-		return []string{"--oracle", shellQuote(f.stdio)}
-	case f.http != "":
-		return []string{"--oracle-http", shellQuote(f.http)}
+	return firstFlag([][2]string{{"--oracle", f.stdio}, {"--oracle-http", f.http}})
+}
+
+// firstFlag returns the first of flags (name, value) given a value, quoted
+// for a shell.
+func firstFlag(flags [][2]string) []string {
+	for _, a := range flags {
+		if a[1] != "" {
+			return []string{a[0], shellQuote(a[1])}
+		}
 	}
 	return nil
 }
@@ -261,21 +254,10 @@ func shellQuote(s string) string {
 // fuzzProgress draws a progress bar on a terminal; otherwise it prints a
 // plain line as soon as fuzzing has begun, then every 10 seconds.
 type fuzzProgress struct {
-	w        io.Writer
-	tty      bool
-	last     time.Time
-	drawn    bool
-	interval time.Duration
-}
-
-func newFuzzProgress(w io.Writer) *fuzzProgress {
-	p := &fuzzProgress{w: w, interval: 10 * time.Second}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb" {
-			p.tty = true
-		}
-	}
-	return p
+	w     io.Writer
+	tty   bool
+	last  time.Time
+	drawn bool
 }
 
 func (p *fuzzProgress) update(s fuzz.Stats) {
@@ -304,7 +286,7 @@ func (p *fuzzProgress) update(s fuzz.Stats) {
 		p.drawn = true
 		return
 	}
-	if time.Since(p.last) >= p.interval {
+	if time.Since(p.last) >= 10*time.Second {
 		p.last = time.Now()
 		fmt.Fprintf(p.w, "conform: fuzz: %s\n", stats)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -64,9 +65,7 @@ func (e *env) fuzzkit(args []string) int {
 		return code
 	}
 	if len(ops) == 0 {
-		for op := range index.Ops {
-			ops = append(ops, op)
-		}
+		ops = slices.Collect(maps.Keys(index.Ops))
 	}
 	slices.Sort(ops)
 	sp, err := spec.Embedded()

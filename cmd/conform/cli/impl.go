@@ -42,10 +42,8 @@ func (f *implFlags) check() error {
 	return err
 }
 
-// open returns the implementation and a description of the transport.
-func (f *implFlags) open() (runner.Implementation, string, error) { return f.build() }
-
-// build makes the implementation; nothing is started until its first call.
+// build makes the implementation and describes its transport; nothing is
+// started until its first call.
 func (f *implFlags) build() (runner.Implementation, string, error) {
 	n := 0
 	for _, s := range []string{f.stdio, f.http, f.spawn} {
@@ -96,7 +94,7 @@ func (f *implFlags) build() (runner.Implementation, string, error) {
 // connect opens the implementation and performs the handshake. On failure it
 // prints the error and returns false: nothing can be run (exit code 2).
 func (e *env) connect(ctx context.Context, f *implFlags) (runner.Implementation, *protocol.Hello, string, bool) {
-	impl, transport, err := f.open()
+	impl, transport, err := f.build()
 	if err != nil {
 		e.errorf("%v", err)
 		return nil, nil, "", false

@@ -48,9 +48,6 @@ func (e *env) list(args []string) int {
 		return ExitUsage
 	}
 	_, vs, ok := e.selection(&sel)
-	if ok && sel.profile != "" {
-		profile = sel.profile
-	}
 	if !ok {
 		return ExitUsage
 	}

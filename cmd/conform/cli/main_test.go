@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 		os.Exit(serveHostile())
 	}
 	if os.Getenv(mainEnv) != "" {
-		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }

@@ -80,6 +80,6 @@ func (e *env) report(args []string) int {
 		e.errorf("--html: %v", err)
 		return ExitUsage
 	}
-	e.infof("wrote %s: %d %s", *out, len(reports), map[bool]string{true: "report", false: "reports"}[len(reports) == 1])
+	e.infof("wrote %s: %d %s", *out, len(reports), report.Plural(len(reports), "report", "reports"))
 	return ExitOK
 }

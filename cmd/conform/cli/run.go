@@ -28,8 +28,8 @@ type selectFlags struct {
 	dir                          string
 	suites, ops, ids, tags, reqs listFlag
 	shard                        string
-	profileFile                  string // --profile-file, for the commands that register it (registerProfile)
-	profile                      string // the profile of --profile-file, once selection has read it
+	profileFile                  string  // --profile-file, for the commands that register it (registerProfile)
+	profile                      *string // --profile; selection sets it to the profile of --profile-file
 }
 
 func (f *selectFlags) register(fs *flag.FlagSet) {
@@ -221,9 +221,6 @@ func (e *env) run(args []string) int {
 	if err := checkChoices(corpus, override); err != nil {
 		e.errorf("%v", err)
 		return ExitUsage
-	}
-	if sel.profile != "" {
-		profile = sel.profile
 	}
 	if err := checkOps(corpus, requireOps.ops.Ops, "--require-ops="); err != nil {
 		e.errorf("%v", err)
@@ -538,24 +535,26 @@ func (e *env) writeTo(path string, write func(io.Writer) error) error {
 }
 
 // registerProfile adds --profile to a command's flags, and --profile-file
-// when sel is not nil.
+// when sel is not nil: sel's selection then sets profile to the profile of
+// --profile-file.
 func registerProfile(fs *flag.FlagSet, profile *string, sel *selectFlags) {
 	fs.StringVar(profile, "profile", runner.DefaultProfile, "grade under `PROFILE`: "+strings.Join(runner.Profiles(), ", ")+
 		" (a system's name grades against its recorded answers where a vector records one)")
 	if sel != nil {
+		sel.profile = profile
 		fs.StringVar(&sel.profileFile, "profile-file", "", "grade under the profile in `FILE`, a profile file ('conform profile export', 'conform fuzz --record-profile'); its vectors join the corpus")
 	}
 }
 
 // applyProfileFile reads --profile-file, when given, into corpus and
-// records its profile's name in f.profile; on failure it says why.
+// sets --profile to its profile's name; on failure it says why.
 func (e *env) applyProfileFile(corpus *vectors.Corpus, f *selectFlags) bool {
 	if f.profileFile == "" {
 		return true
 	}
 	data, err := os.ReadFile(f.profileFile)
 	if err == nil {
-		f.profile, err = corpus.ApplyProfile(f.profileFile, data)
+		*f.profile, err = corpus.ApplyProfile(f.profileFile, data)
 	}
 	if err != nil {
 		e.errorf("--profile-file: %v", err)

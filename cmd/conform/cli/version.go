@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
@@ -47,11 +46,7 @@ func (e *env) version(args []string) int {
 // identity is this binary's identity with the digest of the embedded
 // corpus, or of dir's.
 func (e *env) identity(dir string) (*runner.Identity, bool) {
-	fsys := vectors.FS()
-	if dir != "" {
-		fsys = os.DirFS(dir)
-	}
-	d, err := vectors.Digest(fsys)
+	d, err := vectors.Digest(corpusFS(dir))
 	if err != nil {
 		e.errorf("%v", err)
 		return nil, false
