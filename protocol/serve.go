@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/net/netutil"
+
 	"github.com/conform-suite/conform/internal/jsonv"
 )
 
@@ -466,11 +468,13 @@ func readBody(r io.Reader, b *byteBudget) ([]byte, int64, error) {
 	return body, size, nil
 }
 
-// Server returns an HTTP server of impl with the limits of o; serve it on a
-// listener from [LimitListener].
-func (o ServeOptions) Server(impl Answerer) *http.Server {
+// Serve serves impl on ln with the limits of o, keeping at most MaxConns
+// connections open at once (more wait in the kernel's queue), until ctx
+// ends, then shuts the server down, giving the requests in progress two
+// seconds.
+func (o ServeOptions) Serve(ctx context.Context, impl Answerer, ln net.Listener) error {
 	o = o.withDefaults()
-	return &http.Server{
+	srv := &http.Server{
 		Handler:           o.Handler(impl),
 		ReadHeaderTimeout: o.ReadHeaderTimeout,
 		ReadTimeout:       o.ReadTimeout,
@@ -479,13 +483,6 @@ func (o ServeOptions) Server(impl Answerer) *http.Server {
 		MaxHeaderBytes:    o.MaxHeaderBytes,
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
-}
-
-// Serve serves impl on ln with the limits of o until ctx ends, then shuts
-// the server down, giving the requests in progress two seconds.
-func (o ServeOptions) Serve(ctx context.Context, impl Answerer, ln net.Listener) error {
-	o = o.withDefaults()
-	srv := o.Server(impl)
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -500,54 +497,9 @@ func (o ServeOptions) Serve(ctx context.Context, impl Answerer, ln net.Listener)
 			srv.Close()
 		}
 	}()
-	err := srv.Serve(LimitListener(ln, o.MaxConns))
+	err := srv.Serve(netutil.LimitListener(ln, o.MaxConns))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
-	return err
-}
-
-// LimitListener returns a listener that keeps at most n of the connections
-// it accepts open at once: past n, Accept waits for one to close, and the
-// connections waiting stay in the kernel's queue.
-func LimitListener(ln net.Listener, n int) net.Listener {
-	return &limitListener{Listener: ln, slots: make(chan struct{}, n), done: make(chan struct{})}
-}
-
-type limitListener struct {
-	net.Listener
-	slots     chan struct{}
-	done      chan struct{}
-	closeOnce sync.Once
-}
-
-func (l *limitListener) Accept() (net.Conn, error) {
-	select {
-	case l.slots <- struct{}{}:
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.slots
-		return nil, err
-	}
-	return &limitConn{Conn: c, release: func() { <-l.slots }}, nil
-}
-
-func (l *limitListener) Close() error {
-	l.closeOnce.Do(func() { close(l.done) })
-	return l.Listener.Close()
-}
-
-type limitConn struct {
-	net.Conn
-	once    sync.Once
-	release func()
-}
-
-func (c *limitConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
 	return err
 }

@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/net/netutil"
+
 	"github.com/conform-suite/conform/internal/await"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/vectors"
@@ -362,12 +364,14 @@ func TestServeConnectionsOverLimit(t *testing.T) {
 	}
 }
 
+// TestLimitListener holds the listener that ServeOptions.Serve limits
+// connections with to what Serve relies on.
 func TestLimitListener(t *testing.T) {
 	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln := protocol.LimitListener(inner, 2)
+	ln := netutil.LimitListener(inner, 2)
 	defer ln.Close()
 	for range 3 {
 		c, err := net.Dial("tcp", inner.Addr().String())
