@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -75,9 +74,7 @@ func NewStdio(command ...string) *Stdio {
 type child struct {
 	s       *Stdio
 	p       *proc
-	stdin   *os.File
 	writeq  chan []byte
-	stderr  *boundedTail
 	dead    chan struct{} // closed once the child is gone and pending emptied
 	sendMu  sync.Mutex    // orders wire ids as lines are queued
 	mu      sync.Mutex
@@ -101,7 +98,7 @@ func (s *Stdio) Stderr() string {
 	if c == nil {
 		return ""
 	}
-	return c.stderr.String()
+	return c.p.stderr.String()
 }
 
 // Call sends req to the child and waits for its answer or for ctx.
@@ -145,7 +142,7 @@ func (s *Stdio) Close() error {
 	if c == nil {
 		return nil
 	}
-	c.stdin.Close()
+	c.p.stdin.Close()
 	select {
 	case <-c.dead:
 	case <-time.After(2 * time.Second):
@@ -181,7 +178,7 @@ func (s *Stdio) child(ctx context.Context) (*child, error) {
 			if s.started == 1 {
 				times = "once"
 			}
-			return nil, &CallError{Outcome: Crash, Msg: fmt.Sprintf("not sent: the implementation has ended %s (died, or killed after a timeout or a protocol violation) and the restart budget (%d) is spent", times, max(s.Restarts, 0)), Stderr: s.cur.stderr.String()}
+			return nil, &CallError{Outcome: Crash, Msg: fmt.Sprintf("not sent: the implementation has ended %s (died, or killed after a timeout or a protocol violation) and the restart budget (%d) is spent", times, max(s.Restarts, 0)), Stderr: s.cur.p.stderr.String()}
 		}
 	}
 	c, err := s.start()
@@ -200,7 +197,7 @@ func (s *Stdio) child(ctx context.Context) (*child, error) {
 			}
 			o, msg, _ := classify(a.err)
 			c.kill("it did not answer hello after a restart")
-			return nil, &CallError{Outcome: o, Msg: "not sent: the restarted implementation did not answer hello (it has " + cmp.Or(s.StartTimeout, DefaultStartTimeout).String() + " to): " + msg, Stderr: c.stderr.String()}
+			return nil, &CallError{Outcome: o, Msg: "not sent: the restarted implementation did not answer hello (it has " + cmp.Or(s.StartTimeout, DefaultStartTimeout).String() + " to): " + msg, Stderr: c.p.stderr.String()}
 		}
 	}
 	return c, nil
@@ -212,7 +209,7 @@ func (s *Stdio) start() (*child, error) {
 		return nil, err
 	}
 	c := &child{
-		s: s, p: p, stdin: p.stdin, stderr: p.stderr,
+		s: s, p: p,
 		writeq:  make(chan []byte, 256),
 		dead:    make(chan struct{}),
 		pending: map[int64]chan answer{},
@@ -318,14 +315,14 @@ func (c *child) call(ctx context.Context, req protocol.Request) answer {
 			return answer{err: &CallError{Outcome: Timeout, Msg: "no answer before the deadline, while an older request was unanswered too", Retry: true}}
 		}
 		c.kill("a request timed out")
-		return answer{err: &CallError{Outcome: Timeout, Msg: "no answer before the deadline; the implementation was restarted", Stderr: c.stderr.String()}}
+		return answer{err: &CallError{Outcome: Timeout, Msg: "no answer before the deadline; the implementation was restarted", Stderr: c.p.stderr.String()}}
 	}
 }
 
 // write sends queued lines, flushing when the queue runs empty so that
 // pipelined requests share system calls.
 func (c *child) write() {
-	w := bufio.NewWriterSize(c.stdin, 64<<10)
+	w := bufio.NewWriterSize(c.p.stdin, 64<<10)
 	for {
 		select {
 		case line := <-c.writeq:
@@ -384,9 +381,9 @@ func (c *child) read() {
 		c.mu.Unlock()
 		switch {
 		case ok && perr != nil:
-			ch <- answer{err: &CallError{Outcome: ProtocolErr, Msg: c.s.refused(perr), Stderr: c.stderr.String()}}
+			ch <- answer{err: &CallError{Outcome: ProtocolErr, Msg: c.s.refused(perr), Stderr: c.p.stderr.String()}}
 		case ok:
-			resp.Stderr = c.stderr.String
+			resp.Stderr = c.p.stderr.String
 			ch <- answer{resp: resp}
 		case isLate:
 			// The answer to a request given up on: drop it.
@@ -435,7 +432,7 @@ func (c *child) desync(err *CallError) {
 			e.Msg += fmt.Sprintf(" (%d requests were in flight)", n)
 		}
 		e.Msg += "; the implementation was restarted"
-		e.Stderr = c.stderr.String()
+		e.Stderr = c.p.stderr.String()
 		ch <- answer{err: &e}
 		delete(c.pending, key)
 		c.late[key] = true
@@ -455,7 +452,7 @@ func (c *child) reap() {
 		c.p.kill()
 		<-c.p.exited
 	}
-	c.stdin.Close()
+	c.p.stdin.Close()
 	status := c.p.status()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -476,13 +473,13 @@ func (c *child) reap() {
 		case key != oldest:
 			// A sequential child dies on the oldest request it has not
 			// answered: this one only waited behind it, and is sent again.
-			ch <- answer{err: &CallError{Outcome: Crash, Msg: fmt.Sprintf("the implementation died (%s) while an older request was unanswered", status), Retry: true, Stderr: c.stderr.String()}}
+			ch <- answer{err: &CallError{Outcome: Crash, Msg: fmt.Sprintf("the implementation died (%s) while an older request was unanswered", status), Retry: true, Stderr: c.p.stderr.String()}}
 		default:
 			msg := fmt.Sprintf("the implementation died (%s) before answering", status)
 			if n > 1 {
 				msg += fmt.Sprintf("; %d requests were in flight, this one the oldest unanswered (the one a sequential implementation works on); the others were sent again", n)
 			}
-			ch <- answer{err: &CallError{Outcome: Crash, Msg: msg, Stderr: c.stderr.String()}}
+			ch <- answer{err: &CallError{Outcome: Crash, Msg: msg, Stderr: c.p.stderr.String()}}
 		}
 		delete(c.pending, key)
 	}
