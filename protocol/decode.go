@@ -160,9 +160,7 @@ func plainName(data []byte) (string, int) {
 // when it was decoded in full, else the plain name (ASCII).
 func quotedName(name string, units []uint16) []byte {
 	if units == nil {
-		for i := 0; i < len(name); i++ {
-			units = append(units, uint16(name[i]))
-		}
+		units = jsonv.UnitsOf(name)
 	}
 	return jsonv.AppendString(nil, units)
 }
