@@ -73,10 +73,37 @@ func MaybeRun() {
 	os.Exit(Run(mode, os.Stdin, os.Stdout, os.Stderr))
 }
 
-type request struct {
+// Request is one request line, as a fake implementation reads it.
+type Request struct {
 	ID    json.RawMessage `json:"id"`
 	Op    string          `json:"op"`
 	Input json.RawMessage `json:"input"`
+}
+
+// Serve reads request lines from br and passes each to handle, which
+// answers on w; a line that is not JSON is answered bad_request at once. w
+// is flushed whenever br holds no more input. Serve returns 0 at the end of
+// the input, or the exit code handle returns with stop set.
+func Serve(br *bufio.Reader, w *bufio.Writer, handle func(Request) (code int, stop bool)) int {
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) == 0 && err != nil {
+			w.Flush()
+			return 0
+		}
+		var req Request
+		if json.Unmarshal(line, &req) != nil {
+			fmt.Fprintln(w, `{"id":null,"error":{"kind":"bad_request","message":"not JSON"}}`)
+			w.Flush()
+			continue
+		}
+		if code, stop := handle(req); stop {
+			return code
+		}
+		if br.Buffered() == 0 {
+			w.Flush()
+		}
+	}
 }
 
 // Run is the fake implementation in the given mode.
@@ -99,39 +126,28 @@ func Run(mode string, in io.Reader, out, errOut io.Writer) int {
 	crashAt, _ := strconv.Atoi(os.Getenv(EnvN))
 	br := bufio.NewReaderSize(in, 1<<20)
 	w := bufio.NewWriter(out)
-	var held []request
+	var held []Request
 	count := 0
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) == 0 && err != nil {
-			w.Flush()
-			return 0
-		}
-		var req request
-		if json.Unmarshal(line, &req) != nil {
-			fmt.Fprintf(w, `{"id":null,"error":{"kind":"bad_request","message":"not JSON"}}`+"\n")
-			w.Flush()
-			continue
-		}
+	return Serve(br, w, func(req Request) (int, bool) {
 		count++
 		if mode == CrashOnce && count == crashAt && crashDue() {
 			os.WriteFile(os.Getenv(EnvFile), nil, 0o644)
 			w.Flush()
 			fmt.Fprintln(errOut, "fake: boom on request", count)
-			return 3
+			return 3, true
 		}
 		if mode == CrashHolding && req.Op != "hello" && crashDue() {
 			if held = append(held, req); len(held) < 2 {
-				continue
+				return 0, false
 			}
 			os.WriteFile(os.Getenv(EnvFile), nil, 0o644)
 			fmt.Fprintln(errOut, "fake: boom holding two requests")
-			return 3
+			return 3, true
 		}
 		if mode == Reverse && req.Op != "hello" {
 			held = append(held, req)
 			if br.Buffered() > 0 {
-				continue
+				return 0, false
 			}
 			for i := len(held) - 1; i >= 0; i-- {
 				answer(w, mode, held[i])
@@ -140,10 +156,8 @@ func Run(mode string, in io.Reader, out, errOut io.Writer) int {
 		} else {
 			answer(w, mode, req)
 		}
-		if br.Buffered() == 0 {
-			w.Flush()
-		}
-	}
+		return 0, false
+	})
 }
 
 // crashDue reports whether a mode that crashes once has still to crash:
@@ -154,7 +168,7 @@ func crashDue() bool {
 	return f != "" && err != nil
 }
 
-func answer(w *bufio.Writer, mode string, req request) {
+func answer(w *bufio.Writer, mode string, req Request) {
 	var in map[string]any
 	json.Unmarshal(req.Input, &in)
 	id := string(req.ID)

@@ -15,7 +15,6 @@ package hostileimpl
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -23,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/conform-suite/conform/internal/fakeimpl"
 )
 
 // Environment variables.
@@ -94,25 +95,10 @@ func recordPID(pid int) {
 }
 
 func run(mode string, n int, in io.Reader, out, errOut io.Writer) int {
-	br := bufio.NewReader(in)
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	count := 0
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) == 0 && err != nil {
-			return 0
-		}
-		var req struct {
-			ID    json.RawMessage `json:"id"`
-			Op    string          `json:"op"`
-			Input json.RawMessage `json:"input"`
-		}
-		if json.Unmarshal(line, &req) != nil {
-			fmt.Fprintln(w, `{"id":null,"error":{"kind":"bad_request","message":"not JSON"}}`)
-			w.Flush()
-			continue
-		}
+	return fakeimpl.Serve(bufio.NewReader(in), w, func(req fakeimpl.Request) (int, bool) {
 		id := string(req.ID)
 		switch req.Op {
 		case "hello":
@@ -129,7 +115,7 @@ func run(mode string, n int, in io.Reader, out, errOut io.Writer) int {
 				chunk := strings.Repeat("a", 64<<10)
 				for size := 0; size < HugeSize; size += len(chunk) {
 					if _, err := w.WriteString(chunk); err != nil {
-						return 1 // the reader went away
+						return 1, true // the reader went away
 					}
 				}
 				w.WriteString("\"}}\n")
@@ -145,7 +131,7 @@ func run(mode string, n int, in io.Reader, out, errOut io.Writer) int {
 			case Crash:
 				w.Flush()
 				fmt.Fprintf(errOut, "hostile: exiting on echo request %d\n", count)
-				return 3
+				return 3, true
 			case Wrong:
 				w.Flush()
 				fmt.Fprintln(errOut, StderrLine)
@@ -155,13 +141,11 @@ func run(mode string, n int, in io.Reader, out, errOut io.Writer) int {
 				fmt.Fprintf(w, `{"id":%s,"output":{"text":"wrong"}}`+"\n", id)
 			default:
 				fmt.Fprintf(errOut, "hostile: unknown mode %q\n", mode)
-				return 2
+				return 2, true
 			}
 		default:
 			fmt.Fprintf(w, `{"id":%s,"error":{"kind":"unsupported","message":"no such op"}}`+"\n", id)
 		}
-		if br.Buffered() == 0 {
-			w.Flush()
-		}
-	}
+		return 0, false
+	})
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Errors of Parse, wrapped in an *Error.
@@ -169,15 +168,11 @@ func (p *parser) value(v *Value, depth int) error {
 		if p.opts.KeepText && p.plainText(v) {
 			return nil
 		}
-		start := p.i + 1
 		u, err := p.string()
 		if err != nil {
 			return err
 		}
 		*v = Value{Type: String, Units: u}
-		if raw := p.data[start : p.i-1]; p.opts.KeepText && len(raw) > 0 && (!p.opts.ReplaceInvalidUTF8 || utf8.Valid(raw)) {
-			v.Str, _ = text(raw)
-		}
 		return nil
 	case 't':
 		return p.literal(v, "true", True)

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// Strings: their code units (string), their text (plainText, text), and the
+// Strings: their code units (string), their text (plainText), and the
 // byte classes and escapes both read.
 
 // plainText reads a string at p.i (which holds '"') into v as its text
@@ -18,27 +18,37 @@ import (
 // text (CodeUnits). Anything else (a syntax error, ill-formed UTF-8, a lone
 // surrogate) is left to string, and p.i where it was.
 func (p *parser) plainText(v *Value) bool {
-	data, i := p.data, p.i+1
-	for {
+	data, start := p.data, p.i+1
+	// b holds the text of data[start:done], escapes decoded.
+	var b strings.Builder
+	done := start
+	for i := start; ; {
 		i = skipPlain(data, i)
 		if i >= len(data) {
 			return false
 		}
 		switch c := data[i]; {
 		case c == '"':
-			if i == p.i+1 {
+			if i == start {
 				return false
 			}
-			*v = Value{Type: String}
-			v.Str, _ = text(data[p.i+1 : i])
+			b.Write(data[done:i])
+			*v = Value{Type: String, Str: b.String()}
 			p.i = i + 1
 			return true
 		case c == '\\':
 			if i+1 >= len(data) {
 				return false
 			}
+			if b.Cap() == 0 {
+				// An escape is never shorter than what it stands for, and
+				// the next '"' is the string's end unless it is escaped.
+				b.Grow(i - start + max(0, bytes.IndexByte(data[i:], '"')))
+			}
+			b.Write(data[done:i])
 			switch e := data[i+1]; {
 			case unescape[e] != 0:
+				b.WriteByte(unescape[e])
 				i += 2
 			case e == 'u':
 				r, ok := hex4(data[i+2:])
@@ -46,11 +56,14 @@ func (p *parser) plainText(v *Value) bool {
 				case !ok:
 					return false
 				case r < 0xd800 || r > 0xdfff:
+					b.WriteRune(rune(r))
 					i += 6
 				case r < 0xdc00 && i+12 <= len(data) && data[i+6] == '\\' && data[i+7] == 'u':
-					if lo, ok := hex4(data[i+8:]); !ok || lo < 0xdc00 || lo > 0xdfff {
+					lo, ok := hex4(data[i+8:])
+					if !ok || lo < 0xdc00 || lo > 0xdfff {
 						return false
 					}
+					b.WriteRune(utf16.DecodeRune(rune(r), rune(lo)))
 					i += 12
 				default:
 					return false
@@ -58,6 +71,7 @@ func (p *parser) plainText(v *Value) bool {
 			default:
 				return false
 			}
+			done = i
 		case c < utf8.RuneSelf: // a control character
 			return false
 		default:
@@ -153,44 +167,6 @@ func (p *parser) string() ([]uint16, error) {
 			}
 			p.i += n
 			u = appendUnits(u, r)
-		}
-	}
-}
-
-// text returns the text of a string's body as written (between its quotes,
-// and read by the parser: well-formed, in UTF-8), its escapes decoded, or ""
-// and false when it holds a lone surrogate, which is no text.
-func text(raw []byte) (string, bool) {
-	var b strings.Builder
-	b.Grow(len(raw)) // an escape is never shorter than what it stands for
-	for {
-		k := bytes.IndexByte(raw, '\\')
-		if k < 0 {
-			b.Write(raw)
-			return b.String(), true
-		}
-		b.Write(raw[:k])
-		e := raw[k+1]
-		raw = raw[k+2:]
-		switch e {
-		case 'u':
-			r, _ := hex4(raw)
-			raw = raw[4:]
-			switch {
-			case r < 0xd800 || r > 0xdfff:
-				b.WriteRune(rune(r))
-			case r < 0xdc00 && len(raw) >= 6 && raw[0] == '\\' && raw[1] == 'u':
-				lo, ok := hex4(raw[2:])
-				if !ok || lo < 0xdc00 || lo > 0xdfff {
-					return "", false
-				}
-				b.WriteRune(utf16.DecodeRune(rune(r), rune(lo)))
-				raw = raw[6:]
-			default:
-				return "", false
-			}
-		default:
-			b.WriteByte(unescape[e])
 		}
 	}
 }

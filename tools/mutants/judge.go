@@ -451,13 +451,19 @@ func (j *Judge) Equivalence(ctx context.Context, dir, bin, file, fn string) stri
 
 // lastLines returns the last n non-empty lines of s, joined by " | ".
 func lastLines(s string, n int) string {
+	lines := nonEmptyLines(s)
+	return joinClipped(lines[max(0, len(lines)-n):], 400)
+}
+
+// nonEmptyLines returns the lines of s that hold more than space, trimmed.
+func nonEmptyLines(s string) []string {
 	var lines []string
 	for line := range strings.Lines(s) {
 		if line = strings.TrimSpace(line); line != "" {
 			lines = append(lines, line)
 		}
 	}
-	return joinClipped(lines[max(0, len(lines)-n):], 400)
+	return lines
 }
 
 // Mutant judges one mutation of the file whose content is src; worker
@@ -505,19 +511,11 @@ func (j *Judge) Mutant(ctx context.Context, worker int, m *Mutation, src []byte,
 	return r
 }
 
-// firstLines returns the first n non-empty lines of s, joined by " | ".
+// firstLines returns the first n non-empty lines of s that are not
+// comments (#), joined by " | ".
 func firstLines(s string, n int) string {
-	var lines []string
-	for line := range strings.Lines(s) {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		if lines = append(lines, line); len(lines) == n {
-			break
-		}
-	}
-	return joinClipped(lines, 240)
+	lines := slices.DeleteFunc(nonEmptyLines(s), func(line string) bool { return strings.HasPrefix(line, "#") })
+	return joinClipped(lines[:min(n, len(lines))], 240)
 }
 
 // joinClipped joins lines by " | ", cut to limit bytes and an ellipsis when

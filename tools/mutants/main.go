@@ -209,15 +209,16 @@ func Equivalents(path string) (map[string]string, error) {
 type Entry struct {
 	*Mutation
 	Result
-	Judged      bool   // false: not judged (budget, or filtered out by -run)
-	Cached      bool   // the result came from the cache
-	Equivalent  string // the reason, when listed as equivalent
-	Unjudgeable string // the reason, when listed as unjudgeable
+	Source      *Source // the file it mutates
+	Judged      bool    // false: not judged (budget, or filtered out by -run)
+	Cached      bool    // the result came from the cache
+	Equivalent  string  // the reason, when listed as equivalent
+	Unjudgeable string  // the reason, when listed as unjudgeable
 }
 
 func execute(ctx context.Context, o *Options) (int, error) {
 	start := time.Now()
-	all, src, err := collectMutants(o.Root)
+	all, err := collectMutants(o.Root)
 	if err != nil {
 		return 2, err
 	}
@@ -247,7 +248,7 @@ func execute(ctx context.Context, o *Options) (int, error) {
 		return 2, err
 	}
 	key := func(v *Entry) string {
-		return cacheKey(src[v.File].Hash, v.Mutation) + " " + judgeHash + " " + j.checkKey(v.Equivalent != "")
+		return cacheKey(v.Source.Hash, v.Mutation) + " " + judgeHash + " " + j.checkKey(v.Equivalent != "")
 	}
 	queue, cached := fromCache(o, all, cache, key)
 
@@ -265,7 +266,7 @@ func execute(ctx context.Context, o *Options) (int, error) {
 		fmt.Fprintf(os.Stderr, "mutants: %d to judge (%d from the cache, %d not selected), %d workers, unmutated run %v, judged by conform %v (and %v for %s), timeouts %s\n",
 			len(queue), cached, len(all)-len(queue)-cached, o.Workers, baseline.Round(time.Millisecond), j.Commands, j.Protocol, strings.Join(j.ProtocolFiles, ", "), j.describeLimits())
 	}
-	judgeQueue(ctx, o, j, queue, src, cache, key, start)
+	judgeQueue(ctx, o, j, queue, cache, key, start)
 	if ctx.Err() != nil {
 		return 2, errors.New("interrupted; the verdicts so far are cached")
 	}
@@ -290,21 +291,19 @@ func execute(ctx context.Context, o *Options) (int, error) {
 }
 
 // collectMutants returns a result, not yet judged, for every mutation of
-// the sources under root, and the sources by path.
-func collectMutants(root string) ([]*Entry, map[string]*Source, error) {
+// the sources under root.
+func collectMutants(root string) ([]*Entry, error) {
 	sources, err := Collect(root)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var all []*Entry
-	src := map[string]*Source{}
 	for _, s := range sources {
-		src[s.Path] = s
 		for _, m := range s.Mutations {
-			all = append(all, &Entry{Mutation: m})
+			all = append(all, &Entry{Mutation: m, Source: s})
 		}
 	}
-	return all, src, nil
+	return all, nil
 }
 
 // readLedgers marks the mutants the equivalent and unjudgeable ledgers
@@ -395,7 +394,7 @@ func (j *Judge) calibrate(ctx context.Context) (time.Duration, error) {
 // judgeQueue judges the queued mutants on o.Workers workers until the
 // queue is empty, the budget is spent or ctx is done, storing each result
 // in the cache as it comes.
-func judgeQueue(ctx context.Context, o *Options, j *Judge, queue []*Entry, src map[string]*Source, cache *Cache, key func(*Entry) string, start time.Time) {
+func judgeQueue(ctx context.Context, o *Options, j *Judge, queue []*Entry, cache *Cache, key func(*Entry) string, start time.Time) {
 	var (
 		mu   sync.Mutex
 		next int
@@ -419,7 +418,7 @@ func judgeQueue(ctx context.Context, o *Options, j *Judge, queue []*Entry, src m
 				v := queue[next]
 				next++
 				mu.Unlock()
-				r := j.Mutant(ctx, w, v.Mutation, src[v.File].Content, v.Equivalent != "")
+				r := j.Mutant(ctx, w, v.Mutation, v.Source.Content, v.Equivalent != "")
 				if ctx.Err() != nil {
 					return // interrupted: the verdict is not to be trusted
 				}

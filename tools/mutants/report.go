@@ -43,12 +43,12 @@ func Summarize(all []*Entry, o *Options, d, baseline time.Duration, problems []s
 		if v.Cached {
 			s.Cached++
 		}
-		switch {
-		case v.Status == Survived && v.Equivalent != "":
+		switch column(v) {
+		case "equivalent":
 			s.Equivalent++
-		case v.Status == Survived && v.Unjudgeable != "":
+		case "unjudgeable":
 			s.Unjudgeable++
-		case v.Status == Survived:
+		case "survived":
 			s.Survivors = append(s.Survivors, v)
 		}
 		s.Counts[v.Status]++
@@ -276,37 +276,40 @@ func (s *Summary) ledgerSection(b *strings.Builder, title, intro, column string,
 	}
 }
 
+// table writes a row per key of the selected mutants: how many were
+// generated, and how many of them fall in each column (column).
 func (s *Summary) table(b *strings.Builder, key func(*Entry) string) {
-	type row struct{ gen, unc, killed, eq, unj, surv int }
-	rows := map[string]*row{}
+	rows := map[string]map[string]int{}
 	for _, v := range s.All {
 		if !s.Selected(v) {
 			continue // a partial run's tables count only what it selected
 		}
 		k := key(v)
 		if rows[k] == nil {
-			rows[k] = &row{}
+			rows[k] = map[string]int{}
 		}
-		r := rows[k]
-		r.gen++
-		switch {
-		case !v.Judged:
-		case v.Status == Uncompilable:
-			r.unc++
-		case v.Status == Killed:
-			r.killed++
-		case v.Equivalent != "":
-			r.eq++
-		case v.Unjudgeable != "":
-			r.unj++
-		default:
-			r.surv++
-		}
+		rows[k]["generated"]++
+		rows[k][column(v)]++
 	}
 	for _, k := range slices.Sorted(maps.Keys(rows)) {
 		r := rows[k]
-		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d | %d |\n", k, r.gen, r.unc, r.killed, r.eq, r.unj, r.surv)
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d | %d |\n", k, r["generated"], r["uncompilable"], r["killed"], r["equivalent"], r["unjudgeable"], r["survived"])
 	}
+}
+
+// column is where a mutant counts in the tables: its status, a survivor
+// as equivalent or unjudgeable when the ledger lists it, "" when it was not
+// judged.
+func column(v *Entry) string {
+	switch {
+	case !v.Judged:
+		return ""
+	case v.Status == Survived && v.Equivalent != "":
+		return "equivalent"
+	case v.Status == Survived && v.Unjudgeable != "":
+		return "unjudgeable"
+	}
+	return string(v.Status)
 }
 
 func mutationCell(m *Mutation) string {
