@@ -100,20 +100,13 @@ func attempt[T any](s *shrinker, root *jsonv.Value, field *T, v T) bool {
 // the nodes of a removed subtree are gone from it.
 func (s *shrinker) structure(root *jsonv.Value) bool {
 	changed := false
-	for next := 0; s.left(); {
-		nodes := walkNodes(root, nil)
-		k := next
-		for ; k < len(nodes) && s.left(); k++ {
-			n := nodes[k]
-			if n.Type == jsonv.Array && removeEach(s, root, &n.Elems) || n.Type == jsonv.Object && removeEach(s, root, &n.Members) {
-				changed = true
-				break
-			}
+	nodes := walkNodes(root, nil)
+	for k := 0; k < len(nodes) && s.left(); k++ {
+		n := nodes[k]
+		if n.Type == jsonv.Array && removeEach(s, root, &n.Elems) || n.Type == jsonv.Object && removeEach(s, root, &n.Members) {
+			changed = true
+			nodes = walkNodes(root, nil)
 		}
-		if k >= len(nodes) {
-			break
-		}
-		next = k + 1
 	}
 	return changed
 }
