@@ -19,6 +19,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -134,15 +135,11 @@ func orUnnamed(s string) string {
 
 // noteClip shortens s for the note, keeping whole runes.
 func noteClip(s string) string {
-	const max = 2000
-	if len(s) <= max {
+	head := safetext.Head(s, 2000)
+	if head == s {
 		return s
 	}
-	cut := max
-	for cut > 0 && (s[cut]&0xc0) == 0x80 {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("…(%d more bytes)", len(s)-cut)
+	return head + fmt.Sprintf("…(%d more bytes)", len(s)-len(head))
 }
 
 var modalWord = regexp.MustCompile(`(?i)\b(should|must|shall)\b`)

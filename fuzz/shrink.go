@@ -82,26 +82,31 @@ func (s *shrinker) keeps(root *jsonv.Value) bool {
 	return !o.skip && o.sig == s.sig
 }
 
+// attempt sets *field to v and keeps it if root still diverges the same
+// way; otherwise it puts the old value back.
+func attempt[T any](s *shrinker, root *jsonv.Value, field *T, v T) bool {
+	old := *field
+	*field = v
+	if s.keeps(root) {
+		return true
+	}
+	*field = old
+	return false
+}
+
 // structure removes array elements and object members, one at a time, in
 // document order. A removal kept replaces the list it was made in, so the
 // tree is walked afresh from the node after the one whose list changed:
 // the nodes of a removed subtree are gone from it.
 func (s *shrinker) structure(root *jsonv.Value) bool {
 	changed := false
-	for next := 0; s.left(); {
-		nodes := walkNodes(root, nil)
-		k := next
-		for ; k < len(nodes) && s.left(); k++ {
-			n := nodes[k]
-			if n.Type == jsonv.Array && removeEach(s, root, &n.Elems) || n.Type == jsonv.Object && removeEach(s, root, &n.Members) {
-				changed = true
-				break
-			}
+	nodes := walkNodes(root, nil)
+	for k := 0; k < len(nodes) && s.left(); k++ {
+		n := nodes[k]
+		if n.Type == jsonv.Array && removeEach(s, root, &n.Elems) || n.Type == jsonv.Object && removeEach(s, root, &n.Members) {
+			changed = true
+			nodes = walkNodes(root, nil)
 		}
-		if k >= len(nodes) {
-			break
-		}
-		next = k + 1
 	}
 	return changed
 }
@@ -111,12 +116,8 @@ func (s *shrinker) structure(root *jsonv.Value) bool {
 func removeEach[T any](s *shrinker, root *jsonv.Value, list *[]T) bool {
 	changed := false
 	for i := len(*list) - 1; i >= 0 && s.left(); i-- {
-		saved := *list
-		*list = slices.Delete(slices.Clone(saved), i, i+1)
-		if s.keeps(root) {
+		if attempt(s, root, list, slices.Delete(slices.Clone(*list), i, i+1)) {
 			changed = true
-		} else {
-			*list = saved
 		}
 	}
 	return changed
@@ -168,23 +169,16 @@ func (s *shrinker) truncate(root, n *jsonv.Value) bool {
 	if len(atoms) < truncateFrom {
 		return false
 	}
-	full := n.Units
 	lo, hi := 0, len(atoms) // the head of hi atoms keeps the divergence
 	for lo < hi && s.left() {
 		mid := (lo + hi) / 2
-		n.Units = slices.Concat(atoms[:mid]...)
-		if s.keeps(root) {
+		if attempt(s, root, &n.Units, slices.Concat(atoms[:mid]...)) {
 			hi = mid
 		} else {
 			lo = mid + 1
 		}
 	}
-	if hi == len(atoms) {
-		n.Units = full
-		return false
-	}
-	n.Units = slices.Concat(atoms[:hi]...)
-	return true
+	return hi < len(atoms)
 }
 
 // plain replaces every character of leaf n outside printable ASCII by as
@@ -194,24 +188,14 @@ func (s *shrinker) truncate(root, n *jsonv.Value) bool {
 // diverges the same way (a divergence about the characters themselves
 // does not).
 func (s *shrinker) plain(root, n *jsonv.Value) bool {
-	saved := n.Units
-	out := make([]uint16, len(saved))
+	out := slices.Clone(n.Units)
 	changed := false
-	for i, u := range saved {
-		out[i] = u
+	for i, u := range out {
 		if u < 0x20 || u > 0x7e {
 			out[i], changed = 'x', true
 		}
 	}
-	if !changed || !s.left() {
-		return false
-	}
-	n.Units = out
-	if s.keeps(root) {
-		return true
-	}
-	n.Units = saved
-	return false
+	return changed && s.left() && attempt(s, root, &n.Units, out)
 }
 
 // ddmin removes chunks of code points from leaf n while root keeps
@@ -335,18 +319,15 @@ func (s *shrinker) numbers(root *jsonv.Value) bool {
 		if err != nil || v == 0 {
 			continue
 		}
-		saved := n.Num
 		for _, c := range []int64{0, v / 2, v - 1} {
 			if c == v || c < 0 && v > 0 || !s.left() {
 				continue
 			}
-			n.Num = strconv.FormatInt(c, 10)
-			if s.keeps(root) {
-				saved, changed = n.Num, true
+			if attempt(s, root, &n.Num, strconv.FormatInt(c, 10)) {
+				changed = true
 				break
 			}
 		}
-		n.Num = saved
 	}
 	return changed
 }
