@@ -110,24 +110,8 @@ func Formats() []string { return slices.Clone(formats) }
 // exist, gives NAME: without a file, or has two formatters write to one
 // place (standard output, or a file): their reports would interleave.
 func CheckFormat(format string) error {
-	places := map[string]string{} // file ("" for standard output) -> format
-	for f := range strings.SplitSeq(format, ",") {
-		name, file, toFile := strings.Cut(f, ":")
-		if !slices.Contains(formats, name) {
-			return fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(formats, ", "))
-		}
-		if toFile && file == "" {
-			return fmt.Errorf("%q: give a file after the colon, or leave the colon out for standard output", f)
-		}
-		if other, ok := places[file]; ok {
-			if file == "" {
-				return fmt.Errorf("%s and %s both write to standard output: give one of them a file (%s:FILE)", other, name, name)
-			}
-			return fmt.Errorf("%s and %s both write to %s: give each a file of its own", other, name, file)
-		}
-		places[file] = name
-	}
-	return nil
+	_, err := engineFormats(format)
+	return err
 }
 
 // CheckTags reports an error if expr is not a tag expression godog reads
@@ -152,28 +136,42 @@ func CheckTags(expr string) error {
 	return nil
 }
 
-// engineFormats is format as godog is given it: pretty and progress are
-// conform's (godog's, ended by conform's summary), and the summary alone is
-// added on the run's output when nothing writes there (a JUnit or Cucumber
-// document written there must stay whole).
-func engineFormats(format string) string {
+// engineFormats checks format (CheckFormat) and returns it as godog is
+// given it: pretty, progress and junit are conform's (godog's pretty and
+// progress ended by conform's summary), and the summary alone is added on
+// the run's output when nothing writes there (a JUnit or Cucumber document
+// written there must stay whole).
+func engineFormats(format string) (string, error) {
+	places := map[string]string{} // file ("" for standard output) -> format
 	var list []string
 	summary := true
 	for f := range strings.SplitSeq(format, ",") {
 		name, file, toFile := strings.Cut(f, ":")
+		if !slices.Contains(formats, name) {
+			return "", fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(formats, ", "))
+		}
+		if toFile && file == "" {
+			return "", fmt.Errorf("%q: give a file after the colon, or leave the colon out for standard output", f)
+		}
+		if other, ok := places[file]; ok {
+			if file == "" {
+				return "", fmt.Errorf("%s and %s both write to standard output: give one of them a file (%s:FILE)", other, name, name)
+			}
+			return "", fmt.Errorf("%s and %s both write to %s: give each a file of its own", other, name, file)
+		}
+		places[file] = name
 		if name == "conform" || !toFile {
 			summary = false
 		}
-		if toFile {
-			list = append(list, engineFormat(name)+":"+file)
-		} else {
-			list = append(list, engineFormat(name))
+		if name == "pretty" || name == "progress" || name == "junit" {
+			f = "conform-" + f
 		}
+		list = append(list, f)
 	}
 	if summary {
 		list = append(list, "conform")
 	}
-	return strings.Join(list, ",")
+	return strings.Join(list, ","), nil
 }
 
 // godog keeps some state of a run in the process's environment and its
@@ -202,7 +200,8 @@ func Run(opts Options) int {
 	if opts.Output == nil {
 		opts.Output = os.Stdout
 	}
-	if err := CheckFormat(opts.Format); err != nil {
+	format, err := engineFormats(opts.Format)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "features:", err)
 		return StatusOptions
 	}
@@ -215,7 +214,6 @@ func Run(opts Options) int {
 	}
 	paths := opts.Paths
 	if len(paths) == 0 {
-		var err error
 		if paths, err = featureDirs(opts.FS); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return StatusOptions
@@ -238,7 +236,7 @@ func Run(opts Options) int {
 		Name:                "conform",
 		ScenarioInitializer: h.initScenario,
 		Options: &godog.Options{
-			Strict: true, Format: engineFormats(opts.Format), Tags: opts.Tags, Paths: paths, FS: opts.FS,
+			Strict: true, Format: format, Tags: opts.Tags, Paths: paths, FS: opts.FS,
 			Output: opts.Output, NoColors: opts.NoColors, Concurrency: max(opts.Concurrency, 1),
 		},
 	}
@@ -307,10 +305,6 @@ type harness struct {
 	// share; sessionMu gives it to one exchange at a time.
 	sessionMu sync.Mutex
 	session   *stdioSession
-
-	schemasOnce sync.Once
-	schemas     *schemaset.Set // the ops' output schemas, for "the input is accepted"
-	schemasErr  error
 
 	helloOnce sync.Once
 	hello     *protocol.Hello // nil when the implementation does not know hello
@@ -449,14 +443,18 @@ func (e shownError) Unwrap() error { return e.err }
 // outputSchemaError validates output, an accepted answer of op, against the
 // op's output schema (schemas/ops/OP.json#/$defs/output); an op without a
 // schema file (the fakes' echo.echo) is not checked.
-func (h *harness) outputSchemaError(op string, output []byte) error {
-	h.schemasOnce.Do(func() { h.schemas, h.schemasErr = schemaset.Load() })
-	if h.schemasErr != nil {
-		return h.schemasErr
+func outputSchemaError(op string, output []byte) error {
+	schemas, err := loadSchemas()
+	if err != nil {
+		return err
 	}
 	file := "ops/" + op + ".json"
-	if !h.schemas.Has(file) {
+	if !schemas.Has(file) {
 		return nil
 	}
-	return h.schemas.Validate(file, "/$defs/output", output)
+	return schemas.Validate(file, "/$defs/output", output)
 }
+
+// loadSchemas loads the ops' output schemas once, for "the input is
+// accepted".
+var loadSchemas = sync.OnceValues(schemaset.Load)

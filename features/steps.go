@@ -483,7 +483,7 @@ func (s *scenario) accepted() error {
 	if err != nil {
 		return err
 	}
-	if err := s.h.outputSchemaError(s.op, out); err != nil {
+	if err := outputSchemaError(s.op, out); err != nil {
 		return s.failf("the input is accepted, but the output is not one of %s: %v", s.op, err)
 	}
 	return nil

@@ -37,14 +37,6 @@ func init() {
 	})
 }
 
-// engineFormat is the name under which godog knows the formatter name.
-func engineFormat(name string) string {
-	if name == "pretty" || name == "progress" || name == "junit" {
-		return "conform-" + name
-	}
-	return name
-}
-
 // pretty is godog's pretty formatter, ended by conform's summary.
 type pretty struct {
 	*godog.PrettyFmt
