@@ -223,8 +223,7 @@ func Run(opts Options) int {
 		fmt.Fprintln(os.Stderr, "features:", err)
 		return StatusOptions
 	}
-	h := &harness{impl: opts.Impl, raw: opts.Raw, timeout: opts.Timeout, exitWithin: opts.ExitWithin,
-		requireOps: opts.RequireOps, requireCodes: opts.RequireCodes, replay: opts.Replay, more: opts.more}
+	h := &harness{Options: opts}
 	h.calls = &runner.Runner{Impl: opts.Impl, Timeout: opts.Timeout}
 	h.records.profile = runner.ProfileName(opts.Profile)
 	if p := h.records.profile; p != runner.DefaultProfile {
@@ -283,23 +282,13 @@ func featureDirs(fsys fs.FS) ([]string, error) {
 
 // harness is the state shared by every scenario of one run.
 type harness struct {
-	impl    runner.Implementation
+	Options                // the run's, completed with their defaults
 	calls   *runner.Runner // sends a scenario's requests as conform run does
-	raw     Raw
-	timeout time.Duration
-	// exitWithin replaces the exit bound of the scenarios when positive.
-	exitWithin time.Duration
-	lastID     atomic.Int64
-
-	requireOps   runner.RequiredOps
-	requireCodes bool
-	records      records
-	replay       string
+	lastID  atomic.Int64
+	records records
 	// divergenceTag is "@divergence:<system>" under a system's profile:
 	// scenarios carrying it are not run.
 	divergenceTag string
-
-	more func(*godog.ScenarioContext, *scenario)
 
 	// session is the process of a StdioRaw that the framing scenarios
 	// share; sessionMu gives it to one exchange at a time.
@@ -332,9 +321,9 @@ func (h *harness) call(ctx context.Context, op string, input json.RawMessage) (p
 // offer every op.
 func (h *harness) handshake(ctx context.Context) (*protocol.Hello, error) {
 	h.helloOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(ctx, h.timeout)
+		ctx, cancel := context.WithTimeout(ctx, h.Timeout)
 		defer cancel()
-		h.hello, h.helloErr = runner.Connect(ctx, h.impl)
+		h.hello, h.helloErr = runner.Connect(ctx, h.Impl)
 	})
 	return h.hello, h.helloErr
 }

@@ -221,7 +221,7 @@ func (s *scenario) needOp(ctx context.Context, op string) error {
 	if err != nil {
 		return err
 	}
-	if !ok && s.h.requireOps.Has(op) {
+	if !ok && s.h.RequireOps.Has(op) {
 		return fmt.Errorf("the implementation does not offer %s, and --require-ops requires it", op)
 	}
 	if !ok {
@@ -522,8 +522,8 @@ func (s *scenario) refusedWith(want string) func(string) error {
 		code := body.Get("code")
 		if code == nil || code.Type == jsonv.Null {
 			c := runner.CodelessRefusal{Member: kind, Code: wantCode}
-			s.h.records.codeless(s.r, c, s.h.requireCodes)
-			if s.h.requireCodes {
+			s.h.records.codeless(s.r, c, s.h.RequireCodes)
+			if s.h.RequireCodes {
 				return s.failf("$.%s.code: want %q, got no code (--require-codes)", kind, wantCode)
 			}
 			return nil

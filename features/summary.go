@@ -195,8 +195,8 @@ func (f *summary) Summary() {
 		switch r.status() {
 		case "failed":
 			fs := report.FailedScenario{Where: f.where(r), Name: r.title, Step: r.failedStep, Failure: r.failure}
-			if h.replay != "" {
-				fs.Replay = h.replay + " " + f.scenarioLine(r)
+			if h.Replay != "" {
+				fs.Replay = h.Replay + " " + f.scenarioLine(r)
 			}
 			sum.Failed = append(sum.Failed, fs)
 		case "skipped":
