@@ -357,16 +357,14 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 		tagged := func(t *messages.PickleTag) bool { return t.Name == h.divergenceTag }
 		diverging := h.divergenceTag != "" && slices.ContainsFunc(p.Tags, tagged)
-		h.records.begin(r, p, diverging)
+		r.begin(p, diverging)
 		if diverging {
 			return ctx, fmt.Errorf("%w: diverging: tagged %s, not judged under that profile", errSkip, h.divergenceTag)
 		}
 		return ctx, nil
 	})
 	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
-		h.records.mu.Lock()
 		r.step(st.Text, status, err)
-		h.records.mu.Unlock()
 		return ctx, nil
 	})
 }

@@ -522,7 +522,7 @@ func (s *scenario) refusedWith(want string) func(string) error {
 		code := body.Get("code")
 		if code == nil || code.Type == jsonv.Null {
 			c := runner.CodelessRefusal{Member: kind, Code: wantCode}
-			s.h.records.codeless(s.r, c, s.h.RequireCodes)
+			s.r.codeless = append(s.r.codeless, Codeless{CodelessRefusal: c, Failed: s.h.RequireCodes})
 			if s.h.RequireCodes {
 				return s.failf("$.%s.code: want %q, got no code (--require-codes)", kind, wantCode)
 			}
