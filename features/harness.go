@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -69,8 +68,6 @@ type Options struct {
 	// the scenario names (PROTO-STDIO-003): a loaded machine, or a
 	// runtime that is slow to stop, may need more.
 	ExitWithin time.Duration
-	// Concurrency is the number of scenarios run at once; below 1 means 1.
-	Concurrency int
 	// RequireOps names the ops the implementation must offer: a scenario
 	// calling one it does not offer fails instead of being skipped.
 	RequireOps runner.RequiredOps
@@ -236,7 +233,7 @@ func Run(opts Options) int {
 		ScenarioInitializer: h.initScenario,
 		Options: &godog.Options{
 			Strict: true, Format: format, Tags: opts.Tags, Paths: paths, FS: opts.FS,
-			Output: opts.Output, NoColors: opts.NoColors, Concurrency: max(opts.Concurrency, 1),
+			Output: opts.Output, NoColors: opts.NoColors,
 		},
 	}
 	status := suite.Run()
@@ -280,20 +277,20 @@ func featureDirs(fsys fs.FS) ([]string, error) {
 	return paths, err
 }
 
-// harness is the state shared by every scenario of one run.
+// harness is the state shared by every scenario of one run; godog runs
+// them one at a time.
 type harness struct {
 	Options                // the run's, completed with their defaults
 	calls   *runner.Runner // sends a scenario's requests as conform run does
-	lastID  atomic.Int64
+	lastID  int64
 	records records
 	// divergenceTag is "@divergence:<system>" under a system's profile:
 	// scenarios carrying it are not run.
 	divergenceTag string
 
 	// session is the process of a StdioRaw that the framing scenarios
-	// share; sessionMu gives it to one exchange at a time.
-	sessionMu sync.Mutex
-	session   *stdioSession
+	// share.
+	session *stdioSession
 
 	helloOnce sync.Once
 	hello     *protocol.Hello // nil when the implementation does not know hello
@@ -304,8 +301,8 @@ type harness struct {
 // within the per-request limit, and again when it failed for another
 // request's fault.
 func (h *harness) call(ctx context.Context, op string, input json.RawMessage) (protocol.Response, error) {
-	id := h.lastID.Add(1)
-	req := protocol.Request{ID: json.RawMessage(fmt.Sprint(id)), Op: op, Input: input}
+	h.lastID++
+	req := protocol.Request{ID: json.RawMessage(fmt.Sprint(h.lastID)), Op: op, Input: input}
 	resp, err := h.calls.Call(ctx, req)
 	if err != nil {
 		return resp, fmt.Errorf("%s: no answer: %w", op, err)
@@ -353,7 +350,7 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 	if h.more != nil {
 		h.more(sc, s)
 	}
-	h.records.add(r)
+	h.records.list = append(h.records.list, r)
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 		tagged := func(t *messages.PickleTag) bool { return t.Name == h.divergenceTag }
 		diverging := h.divergenceTag != "" && slices.ContainsFunc(p.Tags, tagged)
@@ -373,8 +370,6 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 // it when there is none; a session that timed out or failed is closed, so
 // the next exchange starts afresh.
 func (h *harness) shared(ctx context.Context, st StdioRaw, input []byte) ([]byte, error) {
-	h.sessionMu.Lock()
-	defer h.sessionMu.Unlock()
 	if h.session == nil {
 		ss, err := st.openSession()
 		if err != nil {

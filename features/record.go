@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -173,26 +172,15 @@ func (v *record) status() string {
 	return "passed"
 }
 
-// records gathers the scenarios of one run. Only the list is shared: each
-// record is written by its scenario alone, and read once godog has run
-// them all.
+// records gathers the scenarios of one run.
 type records struct {
 	profile string // the profile's name, for the reports
-	mu      sync.Mutex
 	list    []*record
-}
-
-func (vs *records) add(v *record) {
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
-	vs.list = append(vs.list, v)
 }
 
 // ran returns the records of the scenarios that ran, in the order they
 // were set up: a scenario filtered out by tags is set up, never run.
 func (vs *records) ran() []*record {
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
 	return slices.DeleteFunc(slices.Clone(vs.list), func(v *record) bool { return v.pickle == "" })
 }
 
