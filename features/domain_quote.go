@@ -150,21 +150,15 @@ func (s *scenario) callOp(op string) func(context.Context) error {
 	return func(ctx context.Context) error { return s.call(ctx, op, nil) }
 }
 
-func (s *scenario) collectedSpans(n, start, end string) error {
-	p := fmt.Sprintf("citations[%s]", index(n))
+// collectedSpans checks citation n, counted from 1, of those collected.
+func (s *scenario) collectedSpans(n int, start, end string) error {
+	p := fmt.Sprintf("citations[%d]", n-1)
 	if err := s.outputMember(p+".start", json.RawMessage(start)); err != nil {
 		return err
 	}
 	return s.outputMember(p+".end", json.RawMessage(end))
 }
 
-func (s *scenario) collectedQuotes(n, text string) error {
-	return withValue(stringValue, s.outputMember)(fmt.Sprintf("citations[%s].citation.text", index(n)), text)
-}
-
-// index turns a 1-based ordinal of a story into a 0-based index.
-func index(n string) string {
-	var i int
-	fmt.Sscan(n, &i)
-	return fmt.Sprint(i - 1)
+func (s *scenario) collectedQuotes(n int, text string) error {
+	return withValue(stringValue, s.outputMember)(fmt.Sprintf("citations[%d].citation.text", n-1), text)
 }
