@@ -188,10 +188,7 @@ func (vs *records) tally() Tally {
 	t := Tally{SkipReasons: map[string]int{}}
 	for _, v := range vs.ran() {
 		t.Scenarios++
-		for _, c := range v.codeless {
-			c.Scenario = v.name
-			t.Codeless = append(t.Codeless, c)
-		}
+		t.Codeless = append(t.Codeless, v.codeless...)
 		switch v.status() {
 		case "passed":
 			t.Passed++

@@ -521,8 +521,8 @@ func (s *scenario) refusedWith(want string) func(string) error {
 		}
 		code := body.Get("code")
 		if code == nil || code.Type == jsonv.Null {
-			c := runner.CodelessRefusal{Member: kind, Code: wantCode}
-			s.r.codeless = append(s.r.codeless, Codeless{CodelessRefusal: c, Failed: s.h.RequireCodes})
+			s.r.codeless = append(s.r.codeless, Codeless{Scenario: s.r.name, Failed: s.h.RequireCodes,
+				CodelessRefusal: runner.CodelessRefusal{Member: kind, Code: wantCode}})
 			if s.h.RequireCodes {
 				return s.failf("$.%s.code: want %q, got no code (--require-codes)", kind, wantCode)
 			}
