@@ -41,7 +41,7 @@ func (s *scenario) registerAnchor(sc steps) {
 }
 
 func (s *scenario) responseRepeated(unit, n string) error {
-	t, err := repeated(unit, n, "")
+	t, err := repeated("", unit, n, "")
 	s.response = t
 	return err
 }

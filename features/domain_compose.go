@@ -52,7 +52,7 @@ func (s *scenario) setComment(ctx context.Context, comment json.RawMessage) erro
 }
 
 func (s *scenario) promptRepeated(unit, n, tail string) error {
-	t, err := repeated(unit, n, tail)
+	t, err := repeated("", unit, n, tail)
 	s.prompt = t
 	return err
 }
@@ -99,7 +99,7 @@ func (s *scenario) navDecodeHash(ctx context.Context) error {
 }
 
 func (s *scenario) navDecodeLong(ctx context.Context, head, unit, n string) error {
-	location, err := headRepeated(head, unit, n)
+	location, err := repeated(head, unit, n, "")
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 )
@@ -87,35 +86,32 @@ func (s *scenario) readHref(ctx context.Context, href json.RawMessage) error {
 	return s.call(ctx, "quote.parse", object{{"href", href}}.json())
 }
 
-// baseHref is the href a story varies one field of.
-const baseHref = "t3-citation://v1/env/thread/msg?text=q&start=0&end=1&prefix=&suffix="
+// longHrefs are the hrefs a story varies one field of, by field: %s stands
+// for the field, a path segment for an id and a query value otherwise.
+var longHrefs = map[string]string{
+	"environmentId": "t3-citation://v1/%s/thread/msg?text=q&start=0&end=1&prefix=&suffix=",
+	"threadId":      "t3-citation://v1/env/%s/msg?text=q&start=0&end=1&prefix=&suffix=",
+	"messageId":     "t3-citation://v1/env/thread/%s?text=q&start=0&end=1&prefix=&suffix=",
+	"text":          "t3-citation://v1/env/thread/msg?text=%s&start=0&end=1&prefix=&suffix=",
+	"start":         "t3-citation://v1/env/thread/msg?text=q&start=%s&end=1&prefix=&suffix=",
+	"end":           "t3-citation://v1/env/thread/msg?text=q&start=0&end=%s&prefix=&suffix=",
+	"prefix":        "t3-citation://v1/env/thread/msg?text=q&start=0&end=1&prefix=%s&suffix=",
+	"suffix":        "t3-citation://v1/env/thread/msg?text=q&start=0&end=1&prefix=&suffix=%s",
+	"comment":       "t3-citation://v1/env/thread/msg?text=q&start=0&end=1&prefix=&suffix=&comment=%s",
+}
 
-// readLongHref reads baseHref with one field made of an href-encoded unit
-// repeated n times: a path segment for an id, a query value otherwise.
+// readLongHref reads the href of longHrefs whose field is made of an
+// href-encoded unit repeated n times.
 func (s *scenario) readLongHref(ctx context.Context, field, unit, n string) error {
-	value, err := repeated(unit, n, "")
+	value, err := repeated("", unit, n, "")
 	if err != nil {
 		return err
 	}
-	path, query, _ := strings.Cut(strings.TrimPrefix(baseHref, "t3-citation://v1/"), "?")
-	segs := strings.Split(path, "/")
-	switch field {
-	case "environmentId", "threadId", "messageId":
-		segs[map[string]int{"environmentId": 0, "threadId": 1, "messageId": 2}[field]] = value
-	case "text", "prefix", "suffix", "start", "end":
-		parts := strings.Split(query, "&")
-		for i, p := range parts {
-			if k, _, _ := strings.Cut(p, "="); k == field {
-				parts[i] = field + "=" + value
-			}
-		}
-		query = strings.Join(parts, "&")
-	case "comment":
-		query += "&comment=" + value
-	default:
+	href, ok := longHrefs[field]
+	if !ok {
 		return fmt.Errorf("a citation has no field %q", field)
 	}
-	return s.readHref(ctx, marshal("t3-citation://v1/"+strings.Join(segs, "/")+"?"+query))
+	return s.readHref(ctx, marshal(fmt.Sprintf(href, value)))
 }
 
 // memberOrder checks the order in which the output's citation writes its
@@ -154,21 +150,15 @@ func (s *scenario) callOp(op string) func(context.Context) error {
 	return func(ctx context.Context) error { return s.call(ctx, op, nil) }
 }
 
-func (s *scenario) collectedSpans(n, start, end string) error {
-	p := fmt.Sprintf("citations[%s]", index(n))
+// collectedSpans checks citation n, counted from 1, of those collected.
+func (s *scenario) collectedSpans(n int, start, end string) error {
+	p := fmt.Sprintf("citations[%d]", n-1)
 	if err := s.outputMember(p+".start", json.RawMessage(start)); err != nil {
 		return err
 	}
 	return s.outputMember(p+".end", json.RawMessage(end))
 }
 
-func (s *scenario) collectedQuotes(n, text string) error {
-	return withValue(stringValue, s.outputMember)(fmt.Sprintf("citations[%s].citation.text", index(n)), text)
-}
-
-// index turns a 1-based ordinal of a story into a 0-based index.
-func index(n string) string {
-	var i int
-	fmt.Sscan(n, &i)
-	return fmt.Sprint(i - 1)
+func (s *scenario) collectedQuotes(n int, text string) error {
+	return withValue(stringValue, s.outputMember)(fmt.Sprintf("citations[%d].citation.text", n-1), text)
 }

@@ -1,6 +1,7 @@
 package features
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"strconv"
@@ -45,25 +46,21 @@ func (s *scenario) declareLabelled(label string) error {
 	return withValue(stringValue, s.reference.setNamed)("label", label)
 }
 
-// repeated builds a string of n copies of unit followed by tail.
-func repeated(unit, n, tail string) (string, error) {
-	u, err := quoted(unit)
-	if err != nil {
+// repeated builds a string of head, n copies of unit, then tail, all
+// quoted arguments but n.
+func repeated(head, unit, n, tail string) (string, error) {
+	h, errHead := quoted(head)
+	u, errUnit := quoted(unit)
+	t, errTail := quoted(tail)
+	count, errN := strconv.Atoi(n)
+	if err := cmp.Or(errHead, errUnit, errTail, errN); err != nil {
 		return "", err
 	}
-	t, err := quoted(tail)
-	if err != nil {
-		return "", err
-	}
-	count, err := strconv.Atoi(n)
-	if err != nil {
-		return "", err
-	}
-	return strings.Repeat(u, count) + t, nil
+	return h + strings.Repeat(u, count) + t, nil
 }
 
 func (s *scenario) declareRepeated(unit, n, tail string) error {
-	label, err := repeated(unit, n, tail)
+	label, err := repeated("", unit, n, tail)
 	if err != nil {
 		return err
 	}
@@ -71,18 +68,8 @@ func (s *scenario) declareRepeated(unit, n, tail string) error {
 	return nil
 }
 
-// headRepeated is head followed by n copies of unit, all quoted arguments.
-func headRepeated(head, unit, n string) (string, error) {
-	h, err := quoted(head)
-	if err != nil {
-		return "", err
-	}
-	tail, err := repeated(unit, n, "")
-	return h + tail, err
-}
-
 func (s *scenario) longAddress(kind, head, unit, n string) error {
-	v, err := headRepeated(head, unit, n)
+	v, err := repeated(head, unit, n, "")
 	if err != nil {
 		return err
 	}
@@ -103,7 +90,7 @@ func (s *scenario) ingestAgain(ctx context.Context) error {
 }
 
 func (s *scenario) storedLabelRepeated(unit, n, tail string) error {
-	label, err := repeated(unit, n, tail)
+	label, err := repeated("", unit, n, tail)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -69,8 +68,6 @@ type Options struct {
 	// the scenario names (PROTO-STDIO-003): a loaded machine, or a
 	// runtime that is slow to stop, may need more.
 	ExitWithin time.Duration
-	// Concurrency is the number of scenarios run at once; below 1 means 1.
-	Concurrency int
 	// RequireOps names the ops the implementation must offer: a scenario
 	// calling one it does not offer fails instead of being skipped.
 	RequireOps runner.RequiredOps
@@ -110,24 +107,8 @@ func Formats() []string { return slices.Clone(formats) }
 // exist, gives NAME: without a file, or has two formatters write to one
 // place (standard output, or a file): their reports would interleave.
 func CheckFormat(format string) error {
-	places := map[string]string{} // file ("" for standard output) -> format
-	for f := range strings.SplitSeq(format, ",") {
-		name, file, toFile := strings.Cut(f, ":")
-		if !slices.Contains(formats, name) {
-			return fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(formats, ", "))
-		}
-		if toFile && file == "" {
-			return fmt.Errorf("%q: give a file after the colon, or leave the colon out for standard output", f)
-		}
-		if other, ok := places[file]; ok {
-			if file == "" {
-				return fmt.Errorf("%s and %s both write to standard output: give one of them a file (%s:FILE)", other, name, name)
-			}
-			return fmt.Errorf("%s and %s both write to %s: give each a file of its own", other, name, file)
-		}
-		places[file] = name
-	}
-	return nil
+	_, err := engineFormats(format)
+	return err
 }
 
 // CheckTags reports an error if expr is not a tag expression godog reads
@@ -152,28 +133,42 @@ func CheckTags(expr string) error {
 	return nil
 }
 
-// engineFormats is format as godog is given it: pretty and progress are
-// conform's (godog's, ended by conform's summary), and the summary alone is
-// added on the run's output when nothing writes there (a JUnit or Cucumber
-// document written there must stay whole).
-func engineFormats(format string) string {
+// engineFormats checks format (CheckFormat) and returns it as godog is
+// given it: pretty, progress and junit are conform's (godog's pretty and
+// progress ended by conform's summary), and the summary alone is added on
+// the run's output when nothing writes there (a JUnit or Cucumber document
+// written there must stay whole).
+func engineFormats(format string) (string, error) {
+	places := map[string]string{} // file ("" for standard output) -> format
 	var list []string
 	summary := true
 	for f := range strings.SplitSeq(format, ",") {
 		name, file, toFile := strings.Cut(f, ":")
+		if !slices.Contains(formats, name) {
+			return "", fmt.Errorf("unknown format %q (want one of %s)", name, strings.Join(formats, ", "))
+		}
+		if toFile && file == "" {
+			return "", fmt.Errorf("%q: give a file after the colon, or leave the colon out for standard output", f)
+		}
+		if other, ok := places[file]; ok {
+			if file == "" {
+				return "", fmt.Errorf("%s and %s both write to standard output: give one of them a file (%s:FILE)", other, name, name)
+			}
+			return "", fmt.Errorf("%s and %s both write to %s: give each a file of its own", other, name, file)
+		}
+		places[file] = name
 		if name == "conform" || !toFile {
 			summary = false
 		}
-		if toFile {
-			list = append(list, engineFormat(name)+":"+file)
-		} else {
-			list = append(list, engineFormat(name))
+		if name == "pretty" || name == "progress" || name == "junit" {
+			f = "conform-" + f
 		}
+		list = append(list, f)
 	}
 	if summary {
 		list = append(list, "conform")
 	}
-	return strings.Join(list, ",")
+	return strings.Join(list, ","), nil
 }
 
 // godog keeps some state of a run in the process's environment and its
@@ -202,7 +197,8 @@ func Run(opts Options) int {
 	if opts.Output == nil {
 		opts.Output = os.Stdout
 	}
-	if err := CheckFormat(opts.Format); err != nil {
+	format, err := engineFormats(opts.Format)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "features:", err)
 		return StatusOptions
 	}
@@ -215,7 +211,6 @@ func Run(opts Options) int {
 	}
 	paths := opts.Paths
 	if len(paths) == 0 {
-		var err error
 		if paths, err = featureDirs(opts.FS); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return StatusOptions
@@ -225,8 +220,7 @@ func Run(opts Options) int {
 		fmt.Fprintln(os.Stderr, "features:", err)
 		return StatusOptions
 	}
-	h := &harness{impl: opts.Impl, raw: opts.Raw, timeout: opts.Timeout, exitWithin: opts.ExitWithin,
-		requireOps: opts.RequireOps, requireCodes: opts.RequireCodes, replay: opts.Replay, more: opts.more}
+	h := &harness{Options: opts}
 	h.calls = &runner.Runner{Impl: opts.Impl, Timeout: opts.Timeout}
 	h.records.profile = runner.ProfileName(opts.Profile)
 	if p := h.records.profile; p != runner.DefaultProfile {
@@ -238,8 +232,8 @@ func Run(opts Options) int {
 		Name:                "conform",
 		ScenarioInitializer: h.initScenario,
 		Options: &godog.Options{
-			Strict: true, Format: engineFormats(opts.Format), Tags: opts.Tags, Paths: paths, FS: opts.FS,
-			Output: opts.Output, NoColors: opts.NoColors, Concurrency: max(opts.Concurrency, 1),
+			Strict: true, Format: format, Tags: opts.Tags, Paths: paths, FS: opts.FS,
+			Output: opts.Output, NoColors: opts.NoColors,
 		},
 	}
 	status := suite.Run()
@@ -283,34 +277,20 @@ func featureDirs(fsys fs.FS) ([]string, error) {
 	return paths, err
 }
 
-// harness is the state shared by every scenario of one run.
+// harness is the state shared by every scenario of one run; godog runs
+// them one at a time.
 type harness struct {
-	impl    runner.Implementation
+	Options                // the run's, completed with their defaults
 	calls   *runner.Runner // sends a scenario's requests as conform run does
-	raw     Raw
-	timeout time.Duration
-	// exitWithin replaces the exit bound of the scenarios when positive.
-	exitWithin time.Duration
-	lastID     atomic.Int64
-
-	requireOps   runner.RequiredOps
-	requireCodes bool
-	records      records
-	replay       string
+	lastID  int64
+	records records
 	// divergenceTag is "@divergence:<system>" under a system's profile:
 	// scenarios carrying it are not run.
 	divergenceTag string
 
-	more func(*godog.ScenarioContext, *scenario)
-
 	// session is the process of a StdioRaw that the framing scenarios
-	// share; sessionMu gives it to one exchange at a time.
-	sessionMu sync.Mutex
-	session   *stdioSession
-
-	schemasOnce sync.Once
-	schemas     *schemaset.Set // the ops' output schemas, for "the input is accepted"
-	schemasErr  error
+	// share.
+	session *stdioSession
 
 	helloOnce sync.Once
 	hello     *protocol.Hello // nil when the implementation does not know hello
@@ -321,8 +301,8 @@ type harness struct {
 // within the per-request limit, and again when it failed for another
 // request's fault.
 func (h *harness) call(ctx context.Context, op string, input json.RawMessage) (protocol.Response, error) {
-	id := h.lastID.Add(1)
-	req := protocol.Request{ID: json.RawMessage(fmt.Sprint(id)), Op: op, Input: input}
+	h.lastID++
+	req := protocol.Request{ID: json.RawMessage(fmt.Sprint(h.lastID)), Op: op, Input: input}
 	resp, err := h.calls.Call(ctx, req)
 	if err != nil {
 		return resp, fmt.Errorf("%s: no answer: %w", op, err)
@@ -338,9 +318,9 @@ func (h *harness) call(ctx context.Context, op string, input json.RawMessage) (p
 // offer every op.
 func (h *harness) handshake(ctx context.Context) (*protocol.Hello, error) {
 	h.helloOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(ctx, h.timeout)
+		ctx, cancel := context.WithTimeout(ctx, h.Timeout)
 		defer cancel()
-		h.hello, h.helloErr = runner.Connect(ctx, h.impl)
+		h.hello, h.helloErr = runner.Connect(ctx, h.Impl)
 	})
 	return h.hello, h.helloErr
 }
@@ -370,20 +350,18 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 	if h.more != nil {
 		h.more(sc, s)
 	}
-	h.records.add(r)
+	h.records.list = append(h.records.list, r)
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 		tagged := func(t *messages.PickleTag) bool { return t.Name == h.divergenceTag }
 		diverging := h.divergenceTag != "" && slices.ContainsFunc(p.Tags, tagged)
-		h.records.begin(r, p, diverging)
+		r.begin(p, diverging)
 		if diverging {
 			return ctx, fmt.Errorf("%w: diverging: tagged %s, not judged under that profile", errSkip, h.divergenceTag)
 		}
 		return ctx, nil
 	})
 	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
-		h.records.mu.Lock()
 		r.step(st.Text, status, err)
-		h.records.mu.Unlock()
 		return ctx, nil
 	})
 }
@@ -392,8 +370,6 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 // it when there is none; a session that timed out or failed is closed, so
 // the next exchange starts afresh.
 func (h *harness) shared(ctx context.Context, st StdioRaw, input []byte) ([]byte, error) {
-	h.sessionMu.Lock()
-	defer h.sessionMu.Unlock()
 	if h.session == nil {
 		ss, err := st.openSession()
 		if err != nil {
@@ -449,14 +425,18 @@ func (e shownError) Unwrap() error { return e.err }
 // outputSchemaError validates output, an accepted answer of op, against the
 // op's output schema (schemas/ops/OP.json#/$defs/output); an op without a
 // schema file (the fakes' echo.echo) is not checked.
-func (h *harness) outputSchemaError(op string, output []byte) error {
-	h.schemasOnce.Do(func() { h.schemas, h.schemasErr = schemaset.Load() })
-	if h.schemasErr != nil {
-		return h.schemasErr
+func outputSchemaError(op string, output []byte) error {
+	schemas, err := loadSchemas()
+	if err != nil {
+		return err
 	}
 	file := "ops/" + op + ".json"
-	if !h.schemas.Has(file) {
+	if !schemas.Has(file) {
 		return nil
 	}
-	return h.schemas.Validate(file, "/$defs/output", output)
+	return schemas.Validate(file, "/$defs/output", output)
 }
+
+// loadSchemas loads the ops' output schemas once, for "the input is
+// accepted".
+var loadSchemas = sync.OnceValues(schemaset.Load)

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -119,6 +118,18 @@ type record struct {
 	codeless   []Codeless // refusals its steps took without their code
 }
 
+// begin records the start of v's scenario, p, not run when diverging.
+func (v *record) begin(p *godog.Scenario, diverging bool) {
+	// godog names the file "file:LINE" when the run selected a scenario by
+	// its line.
+	uri := p.Uri
+	if i := strings.LastIndexByte(uri, ':'); i >= 0 && strings.Trim(uri[i+1:], "0123456789") == "" {
+		uri = uri[:i]
+	}
+	v.pickle, v.name, v.uri, v.title, v.nodes = p.Id, uri+": "+p.Name, uri, p.Name, p.AstNodeIds
+	v.start, v.diverging = time.Now(), diverging
+}
+
 // took is how long the scenario ran.
 func (v *record) took() time.Duration {
 	if v.end.IsZero() {
@@ -164,43 +175,12 @@ func (v *record) status() string {
 // records gathers the scenarios of one run.
 type records struct {
 	profile string // the profile's name, for the reports
-	mu      sync.Mutex
 	list    []*record
-}
-
-func (vs *records) add(v *record) {
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
-	vs.list = append(vs.list, v)
-}
-
-// begin records the start of v's scenario, p, not run when diverging.
-func (vs *records) begin(v *record, p *godog.Scenario, diverging bool) {
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
-	// godog names the file "file:LINE" when the run selected a scenario by
-	// its line.
-	uri := p.Uri
-	if i := strings.LastIndexByte(uri, ':'); i >= 0 && strings.Trim(uri[i+1:], "0123456789") == "" {
-		uri = uri[:i]
-	}
-	v.pickle, v.name, v.uri, v.title, v.nodes = p.Id, uri+": "+p.Name, uri, p.Name, p.AstNodeIds
-	v.start, v.diverging = time.Now(), diverging
-}
-
-// codeless records that a step of v's scenario took a refusal without
-// the code it expects; failed when the step fails for it.
-func (vs *records) codeless(v *record, c runner.CodelessRefusal, failed bool) {
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
-	v.codeless = append(v.codeless, Codeless{CodelessRefusal: c, Failed: failed})
 }
 
 // ran returns the records of the scenarios that ran, in the order they
 // were set up: a scenario filtered out by tags is set up, never run.
 func (vs *records) ran() []*record {
-	vs.mu.Lock()
-	defer vs.mu.Unlock()
 	return slices.DeleteFunc(slices.Clone(vs.list), func(v *record) bool { return v.pickle == "" })
 }
 
@@ -208,10 +188,7 @@ func (vs *records) tally() Tally {
 	t := Tally{SkipReasons: map[string]int{}}
 	for _, v := range vs.ran() {
 		t.Scenarios++
-		for _, c := range v.codeless {
-			c.Scenario = v.name
-			t.Codeless = append(t.Codeless, c)
-		}
+		t.Codeless = append(t.Codeless, v.codeless...)
 		switch v.status() {
 		case "passed":
 			t.Passed++

@@ -221,7 +221,7 @@ func (s *scenario) needOp(ctx context.Context, op string) error {
 	if err != nil {
 		return err
 	}
-	if !ok && s.h.requireOps.Has(op) {
+	if !ok && s.h.RequireOps.Has(op) {
 		return fmt.Errorf("the implementation does not offer %s, and --require-ops requires it", op)
 	}
 	if !ok {
@@ -483,7 +483,7 @@ func (s *scenario) accepted() error {
 	if err != nil {
 		return err
 	}
-	if err := s.h.outputSchemaError(s.op, out); err != nil {
+	if err := outputSchemaError(s.op, out); err != nil {
 		return s.failf("the input is accepted, but the output is not one of %s: %v", s.op, err)
 	}
 	return nil
@@ -521,9 +521,9 @@ func (s *scenario) refusedWith(want string) func(string) error {
 		}
 		code := body.Get("code")
 		if code == nil || code.Type == jsonv.Null {
-			c := runner.CodelessRefusal{Member: kind, Code: wantCode}
-			s.h.records.codeless(s.r, c, s.h.requireCodes)
-			if s.h.requireCodes {
+			s.r.codeless = append(s.r.codeless, Codeless{Scenario: s.r.name, Failed: s.h.RequireCodes,
+				CodelessRefusal: runner.CodelessRefusal{Member: kind, Code: wantCode}})
+			if s.h.RequireCodes {
 				return s.failf("$.%s.code: want %q, got no code (--require-codes)", kind, wantCode)
 			}
 			return nil

@@ -37,14 +37,6 @@ func init() {
 	})
 }
 
-// engineFormat is the name under which godog knows the formatter name.
-func engineFormat(name string) string {
-	if name == "pretty" || name == "progress" || name == "junit" {
-		return "conform-" + name
-	}
-	return name
-}
-
 // pretty is godog's pretty formatter, ended by conform's summary.
 type pretty struct {
 	*godog.PrettyFmt
@@ -203,8 +195,8 @@ func (f *summary) Summary() {
 		switch r.status() {
 		case "failed":
 			fs := report.FailedScenario{Where: f.where(r), Name: r.title, Step: r.failedStep, Failure: r.failure}
-			if h.replay != "" {
-				fs.Replay = h.replay + " " + f.scenarioLine(r)
+			if h.Replay != "" {
+				fs.Replay = h.Replay + " " + f.scenarioLine(r)
 			}
 			sum.Failed = append(sum.Failed, fs)
 		case "skipped":

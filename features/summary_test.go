@@ -179,8 +179,8 @@ func TestEngineFormats(t *testing.T) {
 		"cucumber:c.json,conform":    "cucumber:c.json,conform",
 		"progress:p.txt,junit:r.xml": "conform-progress:p.txt,conform-junit:r.xml,conform",
 	} {
-		if got := engineFormats(in); got != want {
-			t.Errorf("engineFormats(%q) = %q, want %q", in, got, want)
+		if got, err := engineFormats(in); got != want || err != nil {
+			t.Errorf("engineFormats(%q) = %q, %v, want %q", in, got, err, want)
 		}
 	}
 }
