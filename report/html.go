@@ -17,7 +17,6 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/conform-suite/conform/internal/safetext"
@@ -73,18 +72,18 @@ type column struct {
 	Missing                       string // the shards of its split that no report given holds
 	results                       map[string]*runner.Result
 	Totals                        map[string]int
-	shards                        map[string]bool // the shards of its reports, "i/n"
+	shards                        map[runner.Shard]bool // the shards of its reports
 }
 
-// takes reports whether a report of shard (i/n, or "" for a whole run)
-// belongs to the run of c: a shard of the same n that c does not have yet.
-func (c *column) takes(shard string) bool {
-	_, n, ok := strings.Cut(shard, "/")
-	if !ok || c.shards[shard] {
+// takes reports whether a report of shard sh (the zero Shard for a whole
+// run) belongs to the run of c: a shard of the same n that c does not have
+// yet.
+func (c *column) takes(sh runner.Shard) bool {
+	if sh.N == 0 || c.shards[sh] {
 		return false
 	}
 	for s := range c.shards {
-		if _, m, _ := strings.Cut(s, "/"); m != n {
+		if s.N != sh.N {
 			return false
 		}
 	}
@@ -97,14 +96,12 @@ func (c *column) takes(shard string) bool {
 func (c *column) missing() string {
 	var n int
 	for s := range c.shards {
-		if _, m, ok := strings.Cut(s, "/"); ok {
-			n, _ = strconv.Atoi(m)
-		}
+		n = s.N // the same for every shard of c; 0 for a whole run
 	}
 	var gone []string
 	for i := 1; i <= n; i++ {
-		if s := fmt.Sprintf("%d/%d", i, n); !c.shards[s] {
-			gone = append(gone, s)
+		if s := (runner.Shard{I: i, N: n}); !c.shards[s] {
+			gone = append(gone, s.String())
 		}
 	}
 	switch len(gone) {
@@ -226,21 +223,20 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 		prof := runner.ProfileName(r.Profile)
 		key := label + "\x00" + detail + "\x00" + prof
 		c := byKey[key]
-		shard := r.Shard.String()
-		if c == nil || !c.takes(shard) {
+		if c == nil || !c.takes(r.Shard) {
 			// A report of the same implementation that is not another
 			// shard of the same split is another run: a column of its own,
 			// named by its file.
 			if c != nil {
 				label += " (" + pg.File + ")"
 			}
-			c = &column{Label: label, Detail: detail, Profile: prof, Passed: true, results: map[string]*runner.Result{}, Totals: map[string]int{}, shards: map[string]bool{}}
+			c = &column{Label: label, Detail: detail, Profile: prof, Passed: true, results: map[string]*runner.Result{}, Totals: map[string]int{}, shards: map[runner.Shard]bool{}}
 			byKey[key] = c
 			p.Columns = append(p.Columns, c)
 		} else {
 			c.Files += ", "
 		}
-		c.shards[shard] = true
+		c.shards[r.Shard] = true
 		c.Files += pg.File
 		c.Passed = c.Passed && !r.Failed()
 		if r.Conform != nil && r.Conform.CorpusDigest != "" {

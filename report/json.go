@@ -11,6 +11,7 @@ import (
 
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
+	"github.com/conform-suite/conform/spec"
 )
 
 type jsonTotals struct {
@@ -77,7 +78,7 @@ type jsonStale struct {
 
 type jsonRequirement struct {
 	ID      string         `json:"id"`
-	Level   string         `json:"level,omitempty"`
+	Level   spec.Level     `json:"level,omitempty"`
 	Outcome runner.Outcome `json:"outcome"`
 	Vectors int            `json:"vectors"`
 	Failing []string       `json:"failing,omitempty"`
@@ -109,7 +110,7 @@ func JSON(w io.Writer, r *runner.Report) error {
 	}
 	requirements := []jsonRequirement{}
 	for _, rr := range r.Requirements() {
-		requirements = append(requirements, jsonRequirement{rr.ID, string(rr.Level), rr.Outcome, rr.Vectors, rr.Failing})
+		requirements = append(requirements, jsonRequirement(rr))
 	}
 	bw := bufio.NewWriter(w)
 	jw := &jsonWriter{w: bw}
@@ -172,9 +173,7 @@ func jsonResultOf(res *runner.Result) jsonResult {
 		jr.Request, _ = runner.RequestLine(res.Request)
 		jr.Request = strings.TrimSuffix(jr.Request, "\n")
 		jr.Expected, jr.Actual, jr.ActualNote, jr.Stderr = res.Expected, res.Actual, res.ActualNote, res.Stderr
-		if c := res.Clipped; c != nil {
-			jr.Clipped = &jsonClipped{c.Size, c.SHA256, c.Prefix}
-		}
+		jr.Clipped = (*jsonClipped)(res.Clipped)
 	}
 	return jr
 }

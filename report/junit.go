@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -134,7 +135,7 @@ func JUnit(w io.Writer, r *runner.Report) error {
 				c.Failure = &JUnitProblem{Message: res.Kind() + ": " + safetext.Clip(res.Detail, maxMessage), Type: res.Kind(), Body: failureText(r, res)}
 				break
 			}
-			c.Skipped = &JUnitProblem{Message: res.Kind() + ": " + safetext.Clip(firstOr(res.Reason, res.Detail), maxMessage)}
+			c.Skipped = &JUnitProblem{Message: res.Kind() + ": " + safetext.Clip(cmp.Or(res.Reason, res.Detail), maxMessage)}
 		case runner.Fail, runner.XPass:
 			c.Failure = &JUnitProblem{Message: res.Kind() + ": " + safetext.Clip(res.FirstLine(), maxMessage), Type: res.Kind(), Body: failureText(r, res)}
 		default:
@@ -202,11 +203,4 @@ func suiteTime(r *runner.Report, op string, isOp bool) time.Duration {
 		return sum
 	}
 	return last.Sub(first)
-}
-
-func firstOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -91,7 +91,7 @@ func readJSON(rd io.Reader, sp *spec.Spec, limit int64) (*runner.Report, error) 
 		res := runner.Result{
 			Vector:  &vectors.Vector{ID: x.ID, Op: x.Op, Requirements: x.Requirements},
 			Outcome: x.Outcome, Required: x.Required, Detail: x.Detail, Diffs: x.Diffs, Reason: x.Reason,
-			Expected: x.Expected, Actual: x.Actual, ActualNote: x.ActualNote, Stderr: x.Stderr,
+			Expected: x.Expected, Actual: x.Actual, Clipped: (*runner.Clipped)(x.Clipped), ActualNote: x.ActualNote, Stderr: x.Stderr,
 			Duration: time.Duration(x.DurationMS * float64(time.Millisecond)),
 		}
 		switch x.Kind {
@@ -106,9 +106,6 @@ func readJSON(rd io.Reader, sp *spec.Spec, limit int64) (*runner.Report, error) 
 				return nil, fmt.Errorf("result %s: the request is not a protocol request: %s", x.ID, bad.Error.Message)
 			}
 			res.Request = req
-		}
-		if c := x.Clipped; c != nil {
-			res.Clipped = &runner.Clipped{Size: c.Size, SHA256: c.SHA256, Prefix: c.Prefix}
 		}
 		if d := x.Recorded; d != nil {
 			res.Recorded = &vectors.Divergence{System: d.System, Reason: d.Reason}

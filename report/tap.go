@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -31,7 +32,7 @@ func TAP(w io.Writer, r *runner.Report) error {
 		case res.Outcome == runner.Unsupported && !res.Required:
 			fmt.Fprintf(&b, "ok %d - %s # SKIP unsupported\n", n, res.Vector.ID)
 		case res.Outcome == runner.XFail:
-			fmt.Fprintf(&b, "not ok %d - %s # TODO %s\n", n, res.Vector.ID, tapEscape(firstOr(res.Reason, "known failure")))
+			fmt.Fprintf(&b, "not ok %d - %s # TODO %s\n", n, res.Vector.ID, tapEscape(cmp.Or(res.Reason, "known failure")))
 		default:
 			fmt.Fprintf(&b, "not ok %d - %s\n", n, res.Vector.ID)
 			b.WriteString("  ---\n")

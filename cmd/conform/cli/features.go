@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"io/fs"
 	"os"
@@ -55,7 +56,7 @@ started.
 `
 
 func (e *env) features(args []string) int {
-	fs := e.newFlags("features", featuresHead)
+	flags := e.newFlags("features", featuresHead)
 	var (
 		impl              implFlags
 		format, tags, dir string
@@ -65,16 +66,16 @@ func (e *env) features(args []string) int {
 		profile           string
 		exitWithin        time.Duration
 	)
-	impl.register(fs)
-	registerProfile(fs, &profile, nil)
-	fs.StringVar(&format, "format", "pretty", "report `FORMAT`s, comma separated: "+strings.Join(features.Formats(), ", ")+"; NAME:FILE writes one to FILE; conform is the summary pretty and progress end with")
-	fs.StringVar(&tags, "tags", "", "run only the scenarios matching the tag `EXPR` (@QUOTE-LINK-004, ~@slow, @a,@b for or, @a && @b)")
-	fs.StringVar(&dir, "dir", "", "read the feature files from `DIR` instead of the embedded ones")
-	fs.BoolVar(&noColor, "no-color", false, "no ANSI colours in the report (colours are used only on a terminal, and never with NO_COLOR set)")
-	fs.Var(&requireOps, "require-ops", "fail every scenario calling an op the implementation does not offer (`=OPS`: only these ops, comma separated)")
-	fs.BoolVar(&requireCodes, "require-codes", false, "fail every refusal that matches without the code its step expects (by default it passes, counted and listed)")
-	fs.DurationVar(&exitWithin, "exit-within", 0, "how long a process may take, from its start, to exit once its input ends: a `DURATION` such as 30s (by default the 5s the scenario names)")
-	if done, code := e.parse(fs, args, 1<<20); done {
+	impl.register(flags)
+	registerProfile(flags, &profile, nil)
+	flags.StringVar(&format, "format", "pretty", "report `FORMAT`s, comma separated: "+strings.Join(features.Formats(), ", ")+"; NAME:FILE writes one to FILE; conform is the summary pretty and progress end with")
+	flags.StringVar(&tags, "tags", "", "run only the scenarios matching the tag `EXPR` (@QUOTE-LINK-004, ~@slow, @a,@b for or, @a && @b)")
+	flags.StringVar(&dir, "dir", "", "read the feature files from `DIR` instead of the embedded ones")
+	flags.BoolVar(&noColor, "no-color", false, "no ANSI colours in the report (colours are used only on a terminal, and never with NO_COLOR set)")
+	flags.Var(&requireOps, "require-ops", "fail every scenario calling an op the implementation does not offer (`=OPS`: only these ops, comma separated)")
+	flags.BoolVar(&requireCodes, "require-codes", false, "fail every refusal that matches without the code its step expects (by default it passes, counted and listed)")
+	flags.DurationVar(&exitWithin, "exit-within", 0, "how long a process may take, from its start, to exit once its input ends: a `DURATION` such as 30s (by default the 5s the scenario names)")
+	if done, code := e.parse(flags, args, 1<<20); done {
 		return code
 	}
 	if exitWithin < 0 {
@@ -127,13 +128,13 @@ func (e *env) features(args []string) int {
 		fsys = os.DirFS(dir)
 	}
 	var paths []string
-	for _, p := range fs.Args() {
+	for _, p := range flags.Args() {
 		p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "features/")
 		file := p
 		if i := strings.LastIndexByte(p, ':'); i >= 0 && strings.Trim(p[i+1:], "0123456789") == "" && i+1 < len(p) {
 			file = p[:i] // FILE:LINE, one scenario
 		}
-		if _, err := statFS(fsys, file); err != nil {
+		if _, err := fs.Stat(fsys, cmp.Or(file, ".")); err != nil {
 			e.errorf("no feature file or directory %q", p)
 			e.hintf("paths are relative to the feature root: quote, marker/strip.feature")
 			return ExitUsage
@@ -212,11 +213,4 @@ func rawFor(f *implFlags) (features.Raw, error) {
 		return features.HTTPRaw{URL: f.http}, nil
 	}
 	return features.InProcessRaw(), nil
-}
-
-func statFS(fsys fs.FS, p string) (fs.FileInfo, error) {
-	if p == "" {
-		p = "."
-	}
-	return fs.Stat(fsys, p)
 }

@@ -261,19 +261,14 @@ type fuzzProgress struct {
 }
 
 func (p *fuzzProgress) update(s fuzz.Stats) {
+	// The run ends at its time or at its count, whichever comes first.
 	frac, left := -1.0, time.Duration(-1)
-	switch {
-	case s.Duration > 0:
-		frac = float64(s.Elapsed) / float64(s.Duration)
-		left = s.Duration - s.Elapsed
-	case s.Count > 0 && s.Execs > 0:
-		frac = float64(s.Execs) / float64(s.Count)
-		left = time.Duration(float64(s.Elapsed) / frac * (1 - frac))
+	if s.Duration > 0 {
+		frac, left = float64(s.Elapsed)/float64(s.Duration), s.Duration-s.Elapsed
 	}
-	if s.Count > 0 && s.Duration > 0 {
+	if s.Count > 0 && s.Execs > 0 {
 		if f := float64(s.Execs) / float64(s.Count); f > frac {
-			frac = f
-			left = time.Duration(float64(s.Elapsed) / frac * (1 - frac))
+			frac, left = f, time.Duration(float64(s.Elapsed)/f*(1-f))
 		}
 	}
 	frac = min(max(frac, 0), 1)

@@ -76,7 +76,8 @@ func (e *env) fuzzkit(args []string) int {
 	var errs []error
 	seeds := 0
 	for _, op := range ops {
-		n, err := writeKitOp(filepath.Join(*out, "ops", op), *out, op, index.Ops[op].Files, sp)
+		vs := slices.DeleteFunc(corpus.Vectors(), func(v *vectors.Vector) bool { return v.Op != op })
+		n, err := writeKitOp(filepath.Join(*out, "ops", op), op, vs, sp)
 		seeds += n
 		errs = append(errs, err)
 	}
@@ -88,41 +89,30 @@ func (e *env) fuzzkit(args []string) int {
 	return ExitOK
 }
 
-// writeKitOp writes the kit of one op into dir, from the vector files the
-// export wrote under root (files, as index.json names them); it returns
-// how many seeds it wrote.
-func writeKitOp(dir, root, op string, files []string, sp *spec.Spec) (int, error) {
+// writeKitOp writes the kit of one op into dir, from the op's vectors vs;
+// it returns how many seeds it wrote.
+func writeKitOp(dir, op string, vs []*vectors.Vector, sp *spec.Spec) (int, error) {
 	for _, d := range []string{"seeds", "seeds-raw"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			return 0, err
 		}
 	}
 	n, raw := 0, 0
-	for _, name := range files {
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
-		if err != nil {
+	for _, v := range vs {
+		// The vector's name, with a short hash so that no two names
+		// collide once cut and no name is too long for a file system.
+		base, _ := strings.CutPrefix(v.ID, op+"/")
+		sum := sha256.Sum256([]byte(v.ID))
+		base = safeName(base) + "-" + hex.EncodeToString(sum[:4])
+		if err := os.WriteFile(filepath.Join(dir, "seeds", base+".json"), v.Input, 0o644); err != nil {
 			return n, err
 		}
-		f, err := vectors.Parse(name, data)
-		if err != nil {
-			return n, err
-		}
-		for _, v := range f.Vectors {
-			// The vector's name, with a short hash so that no two names
-			// collide once cut and no name is too long for a file system.
-			base, _ := strings.CutPrefix(v.ID, op+"/")
-			sum := sha256.Sum256([]byte(v.ID))
-			base = safeName(base) + "-" + hex.EncodeToString(sum[:4])
-			if err := os.WriteFile(filepath.Join(dir, "seeds", base+".json"), v.Input, 0o644); err != nil {
+		n++
+		if _, value, ok := fuzz.RawInput(v.Input); ok {
+			if err := os.WriteFile(filepath.Join(dir, "seeds-raw", base+".txt"), []byte(value), 0o644); err != nil {
 				return n, err
 			}
-			n++
-			if _, value, ok := fuzz.RawInput(v.Input); ok {
-				if err := os.WriteFile(filepath.Join(dir, "seeds-raw", base+".txt"), []byte(value), 0o644); err != nil {
-					return n, err
-				}
-				raw++
-			}
+			raw++
 		}
 	}
 	if raw == 0 {

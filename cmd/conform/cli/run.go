@@ -159,30 +159,38 @@ implementation that cannot be started.
 func (e *env) run(args []string) int {
 	fs := e.newFlags("run", runHead)
 	var (
-		impl                                implFlags
-		sel                                 selectFlags
-		parallel, batch                     int
-		expect, writeExpect                 string
-		text, jsonOut, junit, tap, markdown string
-		annotations                         string
-		verbose, requireCodes               bool
-		choices                             listFlag
-		requireOps                          requireOpsFlag
-		profile                             string
+		impl                  implFlags
+		sel                   selectFlags
+		parallel, batch       int
+		expect                string
+		verbose, requireCodes bool
+		choices               listFlag
+		requireOps            requireOpsFlag
+		profile               string
+		rep                   *runner.Report
+		results               []runner.Result
 	)
+	outputs := []output{
+		{flag: "text", path: "-", usage: "write the human report to `FILE`", write: func(w io.Writer) error { return report.Text(w, rep, report.TextOptions{Verbose: verbose}) }},
+		{flag: "json", usage: "write the JSON report (schemas/report.schema.json) to `FILE`", write: func(w io.Writer) error { return report.JSON(w, rep) }},
+		{flag: "junit", usage: "write a JUnit XML report to `FILE`", write: func(w io.Writer) error { return report.JUnit(w, rep) }},
+		{flag: "tap", usage: "write a TAP 13 report to `FILE`", write: func(w io.Writer) error { return report.TAP(w, rep) }},
+		{flag: "markdown", usage: "write a Markdown summary to `FILE`", write: func(w io.Writer) error { return report.Markdown(w, rep) }},
+		{flag: "annotations", usage: "write the failures as GitHub workflow commands (an error annotation each, with its replay command) to `FILE`",
+			write: func(w io.Writer) error {
+				return report.Annotations(w, rep, strings.Join(append([]string{"conform run"}, implArgs(&impl)...), " "))
+			}},
+		{flag: "write-expectations", usage: "write the current failures to `FILE` as an expectations file", write: func(w io.Writer) error { return runner.WriteExpectations(w, results) }},
+	}
 	impl.register(fs)
 	sel.register(fs)
 	registerProfile(fs, &profile, &sel)
 	fs.IntVar(&parallel, "parallel", 0, "requests in flight at once (0: 4 per CPU)")
 	fs.IntVar(&batch, "batch", 32, "vectors per HTTP request (--http only; 1 disables batching)")
 	fs.StringVar(&expect, "expectations", "", "known failures `FILE`: one 'vector-id  # reason' per line")
-	fs.StringVar(&writeExpect, "write-expectations", "", "write the current failures to `FILE` as an expectations file")
-	fs.StringVar(&text, "text", "-", "write the human report to `FILE`")
-	fs.StringVar(&jsonOut, "json", "", "write the JSON report (schemas/report.schema.json) to `FILE`")
-	fs.StringVar(&junit, "junit", "", "write a JUnit XML report to `FILE`")
-	fs.StringVar(&tap, "tap", "", "write a TAP 13 report to `FILE`")
-	fs.StringVar(&markdown, "markdown", "", "write a Markdown summary to `FILE`")
-	fs.StringVar(&annotations, "annotations", "", "write the failures as GitHub workflow commands (an error annotation each, with its replay command) to `FILE`")
+	for i, o := range outputs {
+		fs.StringVar(&outputs[i].path, o.flag, o.path, o.usage)
+	}
 	fs.BoolVar(&verbose, "v", false, "list every vector in the human report, passing ones too")
 	fs.Var(&choices, "choice", "override an implementation-defined choice: `NAME=VALUE`; repeatable")
 	fs.Var(&requireOps, "require-ops", "fail every vector whose op the implementation does not offer (`=OPS`: only these ops, comma separated)")
@@ -230,21 +238,6 @@ func (e *env) run(args []string) int {
 		e.errorf("no vectors to run")
 		e.hintf("check the selection flags; 'conform list' shows what is there")
 		return ExitUsage
-	}
-	var (
-		rep     *runner.Report
-		results []runner.Result
-	)
-	outputs := []output{
-		{flag: "--text", path: text, write: func(w io.Writer) error { return report.Text(w, rep, report.TextOptions{Verbose: verbose}) }},
-		{flag: "--json", path: jsonOut, write: func(w io.Writer) error { return report.JSON(w, rep) }},
-		{flag: "--junit", path: junit, write: func(w io.Writer) error { return report.JUnit(w, rep) }},
-		{flag: "--tap", path: tap, write: func(w io.Writer) error { return report.TAP(w, rep) }},
-		{flag: "--markdown", path: markdown, write: func(w io.Writer) error { return report.Markdown(w, rep) }},
-		{flag: "--annotations", path: annotations, write: func(w io.Writer) error {
-			return report.Annotations(w, rep, strings.Join(append([]string{"conform run"}, implArgs(&impl)...), " "))
-		}},
-		{flag: "--write-expectations", path: writeExpect, write: func(w io.Writer) error { return runner.WriteExpectations(w, results) }},
 	}
 	if !e.checkOutputs(fs, outputs) {
 		return ExitUsage
@@ -372,12 +365,13 @@ func mergeChoices(hello *protocol.Hello, override map[string]string) map[string]
 	return choices
 }
 
-// output is a report a flag asks for: the flag, its file ("-" for standard
-// output, "" for none), and its writer.
+// output is a report a flag asks for: the flag's name and usage, its file
+// ("-" for standard output, "" for none; the flag's default before
+// parsing), and its writer.
 type output struct {
-	flag, path string
-	write      func(io.Writer) error
-	toStderr   bool // the human report, moved off standard output by checkOutputs
+	flag, usage, path string
+	write             func(io.Writer) error
+	toStderr          bool // the human report, moved off standard output by checkOutputs
 }
 
 // checkOutputs checks, before anything runs, that the reports asked for
@@ -388,9 +382,9 @@ type output struct {
 func (e *env) checkOutputs(fs *flag.FlagSet, outputs []output) bool {
 	textGiven := false
 	fs.Visit(func(f *flag.Flag) { textGiven = textGiven || f.Name == "text" })
-	if !textGiven && slices.ContainsFunc(outputs, func(o output) bool { return o.flag != "--text" && o.path == "-" }) {
+	if !textGiven && slices.ContainsFunc(outputs, func(o output) bool { return o.flag != "text" && o.path == "-" }) {
 		for i := range outputs {
-			if outputs[i].flag == "--text" {
+			if outputs[i].flag == "text" {
 				outputs[i].toStderr = true
 			}
 		}
@@ -405,13 +399,13 @@ func (e *env) checkOutputs(fs *flag.FlagSet, outputs []output) bool {
 			if where == "-" {
 				where = "standard output"
 			}
-			e.errorf("%s and %s both write to %s: give each a file of its own", other, o.flag, where)
+			e.errorf("--%s and --%s both write to %s: give each a file of its own", other, o.flag, where)
 			return false
 		}
 		by[o.path] = o.flag
 		if o.path != "-" {
 			if err := checkWritable(o.path); err != nil {
-				e.errorf("%s: %v", o.flag, err)
+				e.errorf("--%s: %v", o.flag, err)
 				return false
 			}
 		}
@@ -432,7 +426,7 @@ func (e *env) writeOutputs(outputs []output) bool {
 			err = e.writeTo(o.path, o.write)
 		}
 		if err != nil {
-			e.errorf("%s: %v", o.flag, err)
+			e.errorf("--%s: %v", o.flag, err)
 			ok = false
 		}
 	}

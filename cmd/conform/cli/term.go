@@ -55,13 +55,11 @@ func startProgress(w io.Writer, what string, total int) *progress {
 		return nil
 	}
 	p := &progress{w: w, what: what, total: total, stop: make(chan struct{})}
-	p.wg.Add(1)
-	go p.loop()
+	p.wg.Go(p.loop)
 	return p
 }
 
 func (p *progress) loop() {
-	defer p.wg.Done()
 	start := time.Now()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
