@@ -27,8 +27,6 @@ import (
 	"strings"
 	"sync"
 	"unicode"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/internal/schemaset"
@@ -118,8 +116,11 @@ func readObservations(system string) ([]observation, error) {
 }
 
 // canonical writes a JSON text compactly, members in the order written,
-// strings as appendVisible writes them. sorted also orders the members of
-// every object by name, for comparing two texts as values.
+// strings so that a reader sees every unit: printable characters as UTF-8,
+// and as \u escapes a lone surrogate and every character that is not
+// printable (controls, spaces other than U+0020, format characters), which
+// fuzzing puts in on purpose. sorted also orders the members of every
+// object by name, for comparing two texts as values.
 func canonical(raw []byte, sorted bool) ([]byte, error) {
 	v, err := jsonv.Options{MaxValues: -1, AllowDuplicateNames: true}.Parse(raw)
 	if err != nil {
@@ -128,72 +129,7 @@ func canonical(raw []byte, sorted bool) ([]byte, error) {
 	if sorted {
 		sortMembers(v)
 	}
-	return appendValue(nil, v), nil
-}
-
-func appendValue(dst []byte, v *jsonv.Value) []byte {
-	switch v.Type {
-	case jsonv.String:
-		return appendVisible(dst, v.CodeUnits())
-	case jsonv.Array:
-		dst = append(dst, '[')
-		for i := range v.Elems {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendValue(dst, &v.Elems[i])
-		}
-		return append(dst, ']')
-	case jsonv.Object:
-		dst = append(dst, '{')
-		for i := range v.Members {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendVisible(dst, v.Members[i].Name)
-			dst = append(dst, ':')
-			dst = appendValue(dst, &v.Members[i].Value)
-		}
-		return append(dst, '}')
-	}
-	return jsonv.Append(dst, v)
-}
-
-// appendVisible writes the JSON string of the code units u so that a reader
-// sees every unit: printable characters as UTF-8, and as \u escapes a lone
-// surrogate and every character that is not printable (controls, spaces
-// other than U+0020, format characters), which fuzzing puts in on purpose.
-func appendVisible(dst []byte, u []uint16) []byte {
-	dst = append(dst, '"')
-	for i := 0; i < len(u); i++ {
-		c := u[i]
-		r := rune(c)
-		pair := utf16.IsSurrogate(r) && c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff
-		if pair {
-			r = utf16.DecodeRune(r, rune(u[i+1]))
-		}
-		switch {
-		case r == '"' || r == '\\':
-			dst = append(dst, '\\', byte(r))
-		case r == '\n':
-			dst = append(dst, '\\', 'n')
-		case r == '\t':
-			dst = append(dst, '\\', 't')
-		case r == '\r':
-			dst = append(dst, '\\', 'r')
-		case utf16.IsSurrogate(r) || !unicode.IsPrint(r):
-			dst = fmt.Appendf(dst, `\u%04x`, c)
-			if pair {
-				dst = fmt.Appendf(dst, `\u%04x`, u[i+1])
-			}
-		default:
-			dst = utf8.AppendRune(dst, r)
-		}
-		if pair {
-			i++
-		}
-	}
-	return append(dst, '"')
+	return vectorkit.Escape(jsonv.Append(nil, v), func(r rune) bool { return !unicode.IsPrint(r) }), nil
 }
 
 func sortMembers(v *jsonv.Value) {
