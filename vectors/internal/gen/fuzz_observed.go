@@ -65,16 +65,14 @@ func init() {
 		if err != nil {
 			panic(err) // the embedded data is part of the program
 		}
-		var ops []string
+		byOp := map[string][]observation{}
 		for _, o := range obs {
-			if !slices.Contains(ops, o.Op) {
-				ops = append(ops, o.Op)
-			}
+			byOp[o.Op] = append(byOp[o.Op], o)
 		}
-		for _, op := range ops {
+		for op, obs := range byOp {
 			suite, name, _ := strings.Cut(op, ".")
 			vectorkit.Register(suite+"/"+name+"-fuzz-"+sys.id+".gen.json", func() (*vectors.File, error) {
-				return fuzzFile(sys.id, sys.name, op)
+				return fuzzFile(sys.id, sys.name, op, obs)
 			})
 		}
 	}
@@ -216,12 +214,8 @@ var otherVectors = sync.OnceValues(func() (corpusIndex, error) {
 	return idx, nil
 })
 
-// fuzzFile builds the vectors of one op from system's observations.
-func fuzzFile(system, name, op string) (*vectors.File, error) {
-	obs, err := readObservations(system)
-	if err != nil {
-		return nil, err
-	}
+// fuzzFile builds the vectors of one op from system's observations of it.
+func fuzzFile(system, name, op string, obs []observation) (*vectors.File, error) {
 	idx, err := otherVectors()
 	if err != nil {
 		return nil, err
@@ -233,9 +227,6 @@ func fuzzFile(system, name, op string) (*vectors.File, error) {
 	}
 	seen := map[string]bool{}
 	for _, o := range obs {
-		if o.Op != op {
-			continue
-		}
 		k, err := inputKey(op, o.Input)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", o.Line, err)
@@ -305,29 +296,20 @@ func fuzzVector(idx corpusIndex, system, name string, o observation, key string)
 
 	// Requirements come from the first other vector of the op expecting an
 	// answer of the same class, preferring one where the system answers
-	// with the same class too.
-	var like, likeRecorded *vectors.Vector
-	for _, w := range idx.byOp[o.Op] {
-		if expectClass(w) != refClass {
-			continue
-		}
-		if like == nil {
-			like = w
-		}
-		if d := w.Divergence(system); d != nil && likeRecorded == nil && classOf(answer{Output: d.Output, Error: d.Error}) == realClass {
-			likeRecorded = w
-		}
-	}
-	if likeRecorded != nil {
-		like = likeRecorded
-	}
-	if like == nil && len(idx.byOp[o.Op]) > 0 {
-		like = idx.byOp[o.Op][0]
-	}
-	if like == nil {
+	// with the same class too, or else from the first vector of the op.
+	others := idx.byOp[o.Op]
+	if len(others) == 0 {
 		return nil, fmt.Errorf("no other vector of %s to take requirements from", o.Op)
 	}
-	v.Requirements = slices.Clone(like.Requirements)
+	sameClass := func(w *vectors.Vector) bool { return expectClass(w) == refClass }
+	like := slices.IndexFunc(others, func(w *vectors.Vector) bool {
+		d := w.Divergence(system)
+		return sameClass(w) && d != nil && classOf(answer{Output: d.Output, Error: d.Error}) == realClass
+	})
+	if like < 0 {
+		like = max(slices.IndexFunc(others, sameClass), 0)
+	}
+	v.Requirements = slices.Clone(others[like].Requirements)
 
 	// The record: the real answer, unless the runner judges it the
 	// expected one.
