@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf16"
@@ -48,14 +46,11 @@ func compBlock(cs ...citation) string {
 			note = compNoteComments
 		}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(entries); err != nil {
+	raw, err := vectorkit.Marshal(entries, "  ")
+	if err != nil {
 		panic(err)
 	}
-	data := strings.TrimSuffix(buf.String(), "\n")
+	data := string(raw)
 	if strings.ContainsAny(data, "<>&\u2028\u2029") || strings.Contains(data, `\u`) {
 		panic("gen: compBlock is only exact for plain ASCII and CJK strings")
 	}
