@@ -329,19 +329,17 @@ func fuzzVector(idx corpusIndex, system, name string, o observation, key string)
 	if len(diffs) > 0 && refClass == "output" && realClass == "output" {
 		at, _, _ = strings.Cut(diffs[0], ": ")
 	}
-	what := fmt.Sprintf("%s answers %s where the reference answers %s", name, describe(realClass), describe(refClass))
-	if at != "" {
-		what = fmt.Sprintf("%s answers otherwise at %s", name, at)
+	switch {
+	case same:
+		v.Description = fmt.Sprintf("Fuzz-found input: %s's answer is judged the expected %s", name, describe(refClass))
+	case outside:
+		v.Description = fmt.Sprintf("Fuzz-found input outside the op's input schema, a bad request: %s answers %s", name, describe(realClass))
+	case at != "":
+		v.Description = fmt.Sprintf("Fuzz-found input: %s answers otherwise at %s", name, at)
+	default:
+		v.Description = fmt.Sprintf("Fuzz-found input: %s answers %s where the reference answers %s", name, describe(realClass), describe(refClass))
 	}
-	desc := "Fuzz-found input: " + what
-	if outside {
-		desc = fmt.Sprintf("Fuzz-found input outside the op's input schema, a bad request: %s answers %s", name, describe(realClass))
-	}
-	if same {
-		desc = fmt.Sprintf("Fuzz-found input: %s's answer is judged the expected %s", name, describe(refClass))
-	}
-	desc += " (input " + v.ID[strings.LastIndex(v.ID, "-")+1:] + ")"
-	v.Description = desc
+	v.Description += " (input " + v.ID[strings.LastIndex(v.ID, "-")+1:] + ")"
 	if same {
 		return v, nil
 	}
