@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"path"
 )
 
 // Digest returns "sha256:HEX", a digest of the vector files of fsys (every
@@ -15,24 +14,18 @@ import (
 // same digest exactly when they hold the same files with the same bytes, so
 // two reports can tell whether they used the same vectors.
 func Digest(fsys fs.FS) (string, error) {
+	paths, walkErr := jsonFiles(fsys)
 	h := sha256.New()
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || path.Ext(p) != ".json" {
-			return nil
-		}
+	for _, p := range paths {
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
-			return err
+			return "", fmt.Errorf("vectors: digest: %w", err)
 		}
 		fmt.Fprintf(h, "%s\n%d\n", p, len(data))
 		h.Write(data)
-		return nil
-	})
-	if err != nil {
-		return "", fmt.Errorf("vectors: digest: %w", err)
+	}
+	if walkErr != nil {
+		return "", fmt.Errorf("vectors: digest: %w", walkErr)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -209,22 +209,17 @@ func Load(fsys fs.FS) (*Corpus, error) {
 		errs []error
 		ids  = map[string]string{}
 	)
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || path.Ext(p) != ".json" {
-			return nil
-		}
+	paths, walkErr := jsonFiles(fsys)
+	for _, p := range paths {
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			errs = append(errs, err)
-			return nil
+			continue
 		}
 		f, err := Parse(p, data)
 		if err != nil {
 			errs = append(errs, err)
-			return nil
+			continue
 		}
 		for _, v := range f.Vectors {
 			if prev, dup := ids[v.ID]; dup {
@@ -233,15 +228,27 @@ func Load(fsys fs.FS) (*Corpus, error) {
 			ids[v.ID] = p
 		}
 		c.Files = append(c.Files, f)
-		return nil
-	})
-	if err != nil {
-		errs = append(errs, err)
+	}
+	if walkErr != nil {
+		errs = append(errs, walkErr)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return &c, nil
+}
+
+// jsonFiles returns the path of every *.json file below the root of fsys,
+// in lexical order, and the error that stopped the walk, if one did.
+func jsonFiles(fsys fs.FS) ([]string, error) {
+	var paths []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && path.Ext(p) == ".json" {
+			paths = append(paths, p)
+		}
+		return err
+	})
+	return paths, err
 }
 
 // Parse decodes one vector file. name is used in errors only.

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf16"
 
+	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/vectors"
 	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
@@ -48,14 +47,11 @@ func compBlock(cs ...citation) string {
 			note = compNoteComments
 		}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(entries); err != nil {
+	raw, err := vectorkit.Marshal(entries, "  ")
+	if err != nil {
 		panic(err)
 	}
-	data := strings.TrimSuffix(buf.String(), "\n")
+	data := string(raw)
 	if strings.ContainsAny(data, "<>&\u2028\u2029") || strings.Contains(data, `\u`) {
 		panic("gen: compBlock is only exact for plain ASCII and CJK strings")
 	}
@@ -91,16 +87,11 @@ const (
 	seedNoNavCap      = "seed 000 caps no fragment: a valid citation's hash decodes whatever its length"
 )
 
-// compMessage is the composer's over-limit message for an excess below
-// one million.
+// compMessage is the composer's over-limit message.
 func compMessage(excess int) string {
-	n := fmt.Sprint(excess)
-	if excess >= 1000 {
-		n = fmt.Sprintf("%d,%03d", excess/1000, excess%1000)
-	}
 	unit := "characters"
 	if excess == 1 {
 		unit = "character"
 	}
-	return "Prompt is " + n + " " + unit + " over the 120,000-character limit. Shorten or split it before sending."
+	return "Prompt is " + safetext.Thousands(excess) + " " + unit + " over the 120,000-character limit. Shorten or split it before sending."
 }

@@ -11,95 +11,69 @@ import (
 // 158,494 units) through every op of spec/quote-compose.md.
 
 func init() {
-	for _, g := range []struct {
-		op   string
-		make func() *compFile
-	}{
-		{"comment", composeCommentSize}, {"expand", composeExpandSize}, {"plaintext", composePlainSize},
-		{"markdown", composeMarkdownSize}, {"submit_check", composeSubmitSize}, {"send_turn", composeSendSize},
-		{"nav_encode", composeNavEncodeSize}, {"nav_decode", composeNavDecodeSize},
-	} {
-		vectorkit.Register("quote/"+g.op+"-size.gen.json", func() (*vectors.File, error) { return g.make().f, nil })
+	for _, sc := range compSizeCases() {
+		vectorkit.Register(strings.Replace(sc.op, ".", "/", 1)+"-size.gen.json", func() (*vectors.File, error) {
+			cf := newCompFile(sc.op, sc.op+": the largest citation.")
+			cf.add("max-cjk-citation", sc.desc, sc.reqs, []string{"boundary", "cjk"}, sc.in, sc.out)
+			if sc.seed != nil {
+				cf.seedReading(seedNoNavCap, sc.seed)
+			}
+			return cf.f, nil
+		})
 	}
 }
 
-// compSize is the file of op's one vector: the largest citation through op.
-func compSize(op, desc string, reqs []string, in, out any) *compFile {
-	cf := newCompFile(op, op+": the largest citation.")
-	cf.add("max-cjk-citation", desc, reqs, []string{"boundary", "cjk"}, in, out)
-	return cf
+// compSizeCase is the one vector of quote/<op>-size.gen.json: the largest
+// citation through op, and the seed's reading of it, if it has one.
+type compSizeCase struct {
+	op, desc      string
+	reqs          []string
+	in, out, seed any
 }
 
-// compMaxPrompt is a prompt holding the largest link twice.
-func compMaxPrompt() string {
-	l := compLink(qMaxCJK())
-	if units(qMaxCJK().href()) != 158_494 {
+func compSizeCases() []compSizeCase {
+	c := qMaxCJK()
+	if units(c.href()) != 158_494 {
 		panic("gen: the largest href is not 158,494 units")
 	}
-	return "前 " + l + " 後 " + l
-}
-
-func composeCommentSize() *compFile {
-	c := qMaxCJK()
-	comment := strings.Repeat("评", 8000)
-	want := c
-	want.Comment = &comment
-	return compSize("quote.comment", "a comment of 8,000 CJK characters replaces the largest citation's comment",
-		[]string{"QUOTE-COMPOSE-070", "QUOTE-COMPOSE-001", "QUOTE-COMPOSE-003"},
-		map[string]any{"citation": c, "comment": "\u3000" + comment + "\n"}, map[string]any{"citation": want})
-}
-
-func composeExpandSize() *compFile {
-	return compSize("quote.expand", "the largest link, twice, expands to one entry with raw CJK text",
-		[]string{"QUOTE-COMPOSE-071", "QUOTE-COMPOSE-011", "QUOTE-COMPOSE-016"},
-		map[string]string{"prompt": compMaxPrompt()},
-		map[string]string{"text": "前 [assistant-quote-1] 後 [assistant-quote-1]" + compBlock(qMaxCJK())})
-}
-
-func composePlainSize() *compFile {
-	c := qMaxCJK()
-	r := c.Text + "\nComment: " + *c.Comment
-	return compSize("quote.plaintext", "the largest link, twice, becomes its text and comment twice",
-		[]string{"QUOTE-COMPOSE-072", "QUOTE-COMPOSE-040"},
-		map[string]string{"prompt": compMaxPrompt()}, map[string]string{"text": "前 " + r + " 後 " + r})
-}
-
-func composeMarkdownSize() *compFile {
-	c := qMaxCJK()
-	r := "\n\n> Assistant quote:\n> " + c.Text + "\n\nComment: " + *c.Comment + "\n\n"
-	return compSize("quote.markdown", "the largest link, twice, becomes two block quotes with comments",
-		[]string{"QUOTE-COMPOSE-072", "QUOTE-COMPOSE-042", "QUOTE-COMPOSE-043"},
-		map[string]string{"prompt": compMaxPrompt()}, map[string]string{"text": "前 " + r + " 後 " + r})
-}
-
-func composeSubmitSize() *compFile {
-	p := compLink(qMaxCJK())
-	excess := units(p) - compLimit
-	return compSize("quote.submit_check", "the largest link alone is over the limit though its expansion is not",
-		[]string{"QUOTE-COMPOSE-073", "QUOTE-COMPOSE-031", "QUOTE-COMPOSE-032"},
-		map[string]string{"prompt": p, "target": "provider-turn"},
-		map[string]any{"ok": false, "excess": excess, "message": compMessage(excess)})
-}
-
-func composeSendSize() *compFile {
-	return compSize("quote.send_turn", "the largest link alone is refused before expansion",
-		[]string{"QUOTE-COMPOSE-074", "QUOTE-COMPOSE-034"},
-		map[string]string{"input": compLink(qMaxCJK())}, reject("QUOTE_INPUT_TOO_LONG"))
-}
-
-func composeNavEncodeSize() *compFile {
-	if n := len(compHash(qMaxCJK())); n != 211_345 {
+	link, hash := compLink(c), compHash(c)
+	if len(hash) != 211_345 {
 		panic("gen: the largest hash is not 211,345 units")
 	}
-	return compSize("quote.nav_encode", "the largest citation is encoded to a hash of 211,345 units",
-		[]string{"QUOTE-COMPOSE-075", "QUOTE-COMPOSE-050", "QUOTE-COMPOSE-051"},
-		map[string]any{"citation": qMaxCJK()}, map[string]string{"hash": compHash(qMaxCJK())})
-}
-
-func composeNavDecodeSize() *compFile {
-	cf := compSize("quote.nav_decode", "the largest citation's hash is refused by the cap",
-		[]string{"QUOTE-COMPOSE-076", "QUOTE-COMPOSE-054"},
-		map[string]string{"location": "https://app.example/t#" + compHash(qMaxCJK())}, reject("QUOTE_NAV_TOO_LONG"))
-	cf.seedReading(seedNoNavCap, map[string]any{"citation": qMaxCJK()})
-	return cf
+	prompt := "前 " + link + " 後 " + link // the largest link twice
+	comment := strings.Repeat("评", 8000)
+	commented := c
+	commented.Comment = &comment
+	plain := c.Text + "\nComment: " + *c.Comment
+	quoted := "\n\n> Assistant quote:\n> " + c.Text + "\n\nComment: " + *c.Comment + "\n\n"
+	excess := units(link) - compLimit
+	return []compSizeCase{
+		{op: "quote.comment", desc: "a comment of 8,000 CJK characters replaces the largest citation's comment",
+			reqs: []string{"QUOTE-COMPOSE-070", "QUOTE-COMPOSE-001", "QUOTE-COMPOSE-003"},
+			in:   map[string]any{"citation": c, "comment": "\u3000" + comment + "\n"}, out: map[string]any{"citation": commented}},
+		{op: "quote.expand", desc: "the largest link, twice, expands to one entry with raw CJK text",
+			reqs: []string{"QUOTE-COMPOSE-071", "QUOTE-COMPOSE-011", "QUOTE-COMPOSE-016"},
+			in:   map[string]string{"prompt": prompt},
+			out:  map[string]string{"text": "前 [assistant-quote-1] 後 [assistant-quote-1]" + compBlock(c)}},
+		{op: "quote.plaintext", desc: "the largest link, twice, becomes its text and comment twice",
+			reqs: []string{"QUOTE-COMPOSE-072", "QUOTE-COMPOSE-040"},
+			in:   map[string]string{"prompt": prompt}, out: map[string]string{"text": "前 " + plain + " 後 " + plain}},
+		{op: "quote.markdown", desc: "the largest link, twice, becomes two block quotes with comments",
+			reqs: []string{"QUOTE-COMPOSE-072", "QUOTE-COMPOSE-042", "QUOTE-COMPOSE-043"},
+			in:   map[string]string{"prompt": prompt}, out: map[string]string{"text": "前 " + quoted + " 後 " + quoted}},
+		{op: "quote.submit_check", desc: "the largest link alone is over the limit though its expansion is not",
+			reqs: []string{"QUOTE-COMPOSE-073", "QUOTE-COMPOSE-031", "QUOTE-COMPOSE-032"},
+			in:   map[string]string{"prompt": link, "target": "provider-turn"},
+			out:  map[string]any{"ok": false, "excess": excess, "message": compMessage(excess)}},
+		{op: "quote.send_turn", desc: "the largest link alone is refused before expansion",
+			reqs: []string{"QUOTE-COMPOSE-074", "QUOTE-COMPOSE-034"},
+			in:   map[string]string{"input": link}, out: reject("QUOTE_INPUT_TOO_LONG")},
+		{op: "quote.nav_encode", desc: "the largest citation is encoded to a hash of 211,345 units",
+			reqs: []string{"QUOTE-COMPOSE-075", "QUOTE-COMPOSE-050", "QUOTE-COMPOSE-051"},
+			in:   map[string]any{"citation": c}, out: map[string]string{"hash": hash}},
+		{op: "quote.nav_decode", desc: "the largest citation's hash is refused by the cap",
+			reqs: []string{"QUOTE-COMPOSE-076", "QUOTE-COMPOSE-054"},
+			in:   map[string]string{"location": "https://app.example/t#" + hash}, out: reject("QUOTE_NAV_TOO_LONG"),
+			seed: map[string]any{"citation": c}},
+	}
 }

@@ -27,8 +27,6 @@ import (
 	"strings"
 	"sync"
 	"unicode"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/internal/schemaset"
@@ -67,16 +65,14 @@ func init() {
 		if err != nil {
 			panic(err) // the embedded data is part of the program
 		}
-		var ops []string
+		byOp := map[string][]observation{}
 		for _, o := range obs {
-			if !slices.Contains(ops, o.Op) {
-				ops = append(ops, o.Op)
-			}
+			byOp[o.Op] = append(byOp[o.Op], o)
 		}
-		for _, op := range ops {
+		for op, obs := range byOp {
 			suite, name, _ := strings.Cut(op, ".")
 			vectorkit.Register(suite+"/"+name+"-fuzz-"+sys.id+".gen.json", func() (*vectors.File, error) {
-				return fuzzFile(sys.id, sys.name, op)
+				return fuzzFile(sys.id, sys.name, op, obs)
 			})
 		}
 	}
@@ -118,8 +114,11 @@ func readObservations(system string) ([]observation, error) {
 }
 
 // canonical writes a JSON text compactly, members in the order written,
-// strings as appendVisible writes them. sorted also orders the members of
-// every object by name, for comparing two texts as values.
+// strings so that a reader sees every unit: printable characters as UTF-8,
+// and as \u escapes a lone surrogate and every character that is not
+// printable (controls, spaces other than U+0020, format characters), which
+// fuzzing puts in on purpose. sorted also orders the members of every
+// object by name, for comparing two texts as values.
 func canonical(raw []byte, sorted bool) ([]byte, error) {
 	v, err := jsonv.Options{MaxValues: -1, AllowDuplicateNames: true}.Parse(raw)
 	if err != nil {
@@ -128,72 +127,7 @@ func canonical(raw []byte, sorted bool) ([]byte, error) {
 	if sorted {
 		sortMembers(v)
 	}
-	return appendValue(nil, v), nil
-}
-
-func appendValue(dst []byte, v *jsonv.Value) []byte {
-	switch v.Type {
-	case jsonv.String:
-		return appendVisible(dst, v.CodeUnits())
-	case jsonv.Array:
-		dst = append(dst, '[')
-		for i := range v.Elems {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendValue(dst, &v.Elems[i])
-		}
-		return append(dst, ']')
-	case jsonv.Object:
-		dst = append(dst, '{')
-		for i := range v.Members {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendVisible(dst, v.Members[i].Name)
-			dst = append(dst, ':')
-			dst = appendValue(dst, &v.Members[i].Value)
-		}
-		return append(dst, '}')
-	}
-	return jsonv.Append(dst, v)
-}
-
-// appendVisible writes the JSON string of the code units u so that a reader
-// sees every unit: printable characters as UTF-8, and as \u escapes a lone
-// surrogate and every character that is not printable (controls, spaces
-// other than U+0020, format characters), which fuzzing puts in on purpose.
-func appendVisible(dst []byte, u []uint16) []byte {
-	dst = append(dst, '"')
-	for i := 0; i < len(u); i++ {
-		c := u[i]
-		r := rune(c)
-		pair := utf16.IsSurrogate(r) && c < 0xdc00 && i+1 < len(u) && u[i+1] >= 0xdc00 && u[i+1] <= 0xdfff
-		if pair {
-			r = utf16.DecodeRune(r, rune(u[i+1]))
-		}
-		switch {
-		case r == '"' || r == '\\':
-			dst = append(dst, '\\', byte(r))
-		case r == '\n':
-			dst = append(dst, '\\', 'n')
-		case r == '\t':
-			dst = append(dst, '\\', 't')
-		case r == '\r':
-			dst = append(dst, '\\', 'r')
-		case utf16.IsSurrogate(r) || !unicode.IsPrint(r):
-			dst = fmt.Appendf(dst, `\u%04x`, c)
-			if pair {
-				dst = fmt.Appendf(dst, `\u%04x`, u[i+1])
-			}
-		default:
-			dst = utf8.AppendRune(dst, r)
-		}
-		if pair {
-			i++
-		}
-	}
-	return append(dst, '"')
+	return vectorkit.Escape(jsonv.Append(nil, v), func(r rune) bool { return !unicode.IsPrint(r) }), nil
 }
 
 func sortMembers(v *jsonv.Value) {
@@ -280,12 +214,8 @@ var otherVectors = sync.OnceValues(func() (corpusIndex, error) {
 	return idx, nil
 })
 
-// fuzzFile builds the vectors of one op from system's observations.
-func fuzzFile(system, name, op string) (*vectors.File, error) {
-	obs, err := readObservations(system)
-	if err != nil {
-		return nil, err
-	}
+// fuzzFile builds the vectors of one op from system's observations of it.
+func fuzzFile(system, name, op string, obs []observation) (*vectors.File, error) {
 	idx, err := otherVectors()
 	if err != nil {
 		return nil, err
@@ -297,9 +227,6 @@ func fuzzFile(system, name, op string) (*vectors.File, error) {
 	}
 	seen := map[string]bool{}
 	for _, o := range obs {
-		if o.Op != op {
-			continue
-		}
 		k, err := inputKey(op, o.Input)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", o.Line, err)
@@ -369,29 +296,20 @@ func fuzzVector(idx corpusIndex, system, name string, o observation, key string)
 
 	// Requirements come from the first other vector of the op expecting an
 	// answer of the same class, preferring one where the system answers
-	// with the same class too.
-	var like, likeRecorded *vectors.Vector
-	for _, w := range idx.byOp[o.Op] {
-		if expectClass(w) != refClass {
-			continue
-		}
-		if like == nil {
-			like = w
-		}
-		if d := w.Divergence(system); d != nil && likeRecorded == nil && classOf(answer{Output: d.Output, Error: d.Error}) == realClass {
-			likeRecorded = w
-		}
-	}
-	if likeRecorded != nil {
-		like = likeRecorded
-	}
-	if like == nil && len(idx.byOp[o.Op]) > 0 {
-		like = idx.byOp[o.Op][0]
-	}
-	if like == nil {
+	// with the same class too, or else from the first vector of the op.
+	others := idx.byOp[o.Op]
+	if len(others) == 0 {
 		return nil, fmt.Errorf("no other vector of %s to take requirements from", o.Op)
 	}
-	v.Requirements = slices.Clone(like.Requirements)
+	sameClass := func(w *vectors.Vector) bool { return expectClass(w) == refClass }
+	like := slices.IndexFunc(others, func(w *vectors.Vector) bool {
+		d := w.Divergence(system)
+		return sameClass(w) && d != nil && classOf(answer{Output: d.Output, Error: d.Error}) == realClass
+	})
+	if like < 0 {
+		like = max(slices.IndexFunc(others, sameClass), 0)
+	}
+	v.Requirements = slices.Clone(others[like].Requirements)
 
 	// The record: the real answer, unless the runner judges it the
 	// expected one.
@@ -411,19 +329,17 @@ func fuzzVector(idx corpusIndex, system, name string, o observation, key string)
 	if len(diffs) > 0 && refClass == "output" && realClass == "output" {
 		at, _, _ = strings.Cut(diffs[0], ": ")
 	}
-	what := fmt.Sprintf("%s answers %s where the reference answers %s", name, describe(realClass), describe(refClass))
-	if at != "" {
-		what = fmt.Sprintf("%s answers otherwise at %s", name, at)
+	switch {
+	case same:
+		v.Description = fmt.Sprintf("Fuzz-found input: %s's answer is judged the expected %s", name, describe(refClass))
+	case outside:
+		v.Description = fmt.Sprintf("Fuzz-found input outside the op's input schema, a bad request: %s answers %s", name, describe(realClass))
+	case at != "":
+		v.Description = fmt.Sprintf("Fuzz-found input: %s answers otherwise at %s", name, at)
+	default:
+		v.Description = fmt.Sprintf("Fuzz-found input: %s answers %s where the reference answers %s", name, describe(realClass), describe(refClass))
 	}
-	desc := "Fuzz-found input: " + what
-	if outside {
-		desc = fmt.Sprintf("Fuzz-found input outside the op's input schema, a bad request: %s answers %s", name, describe(realClass))
-	}
-	if same {
-		desc = fmt.Sprintf("Fuzz-found input: %s's answer is judged the expected %s", name, describe(refClass))
-	}
-	desc += " (input " + v.ID[strings.LastIndex(v.ID, "-")+1:] + ")"
-	v.Description = desc
+	v.Description += " (input " + v.ID[strings.LastIndex(v.ID, "-")+1:] + ")"
 	if same {
 		return v, nil
 	}

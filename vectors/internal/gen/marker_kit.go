@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -63,16 +61,10 @@ const loneD83D = "@LONE-D83D@"
 // rawJSON marshals v and writes the runes that are invisible or ambiguous
 // in an editor (private use, format, combining marks) as JSON escapes.
 func rawJSON(v any) json.RawMessage {
-	raw := vectorkit.Raw(v)
-	var b bytes.Buffer
-	for _, r := range string(raw) {
-		if unicode.In(r, unicode.Co, unicode.Cf, unicode.Mn, unicode.Zl, unicode.Zp) && r <= 0xFFFF {
-			fmt.Fprintf(&b, `\u%04x`, r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return json.RawMessage(strings.ReplaceAll(b.String(), loneD83D, `\ud83d`))
+	raw := vectorkit.Escape(vectorkit.Raw(v), func(r rune) bool {
+		return unicode.In(r, unicode.Co, unicode.Cf, unicode.Mn, unicode.Zl, unicode.Zp) && r <= 0xFFFF
+	})
+	return json.RawMessage(strings.ReplaceAll(string(raw), loneD83D, `\ud83d`))
 }
 
 // vec is one vector before encoding.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/base64"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -187,7 +188,9 @@ func streamCases() []vec {
 	}
 }
 
-// splitText is a text with one marker: prefix, marker, suffix.
+// splitText is a text with one marker: prefix, marker, suffix. An open
+// candidate (removed false) runs to the end of the text: its suffix is
+// empty.
 type splitText struct {
 	name, prefix, marker, suffix string
 	removed                      bool // the marker is valid and removed
@@ -195,13 +198,36 @@ type splitText struct {
 	parts                        []string
 }
 
-// final is what the final delta releases: the marker when it is left an
-// open candidate (MARKER-STREAM-004), else nothing.
-func (t splitText) final() string {
-	if t.removed {
-		return ""
+func (t splitText) text() string { return t.prefix + t.marker + t.suffix }
+
+// deltas cuts the text at the byte offsets cuts, in increasing order.
+func (t splitText) deltas(cuts []int) []string {
+	text, from := t.text(), 0
+	var ds []string
+	for _, cut := range cuts {
+		ds = append(ds, text[from:cut])
+		from = cut
 	}
-	return t.marker
+	return append(ds, text[from:])
+}
+
+// want is the oracle (MARKER-STREAM-002, -004, -006) for the text cut at
+// the byte offsets cuts: a rune outside the marker goes out with the delta
+// that holds its last byte, the marker's runes with none, and the marker,
+// when it is left an open candidate, with the final delta.
+func (t splitText) want(cuts []int) []string {
+	out := make([]string, len(cuts)+2)
+	p, q := len(t.prefix), len(t.prefix)+len(t.marker)
+	for start, r := range t.text() {
+		if start < p || start >= q {
+			i, _ := slices.BinarySearch(cuts, start+utf8.RuneLen(r))
+			out[i] += string(r)
+		}
+	}
+	if !t.removed {
+		out[len(out)-1] = t.marker
+	}
+	return out
 }
 
 func splitTexts() []splitText {
@@ -221,41 +247,31 @@ func splitTexts() []splitText {
 func streamRuneSplits() []vec {
 	var vs []vec
 	for _, t := range splitTexts() {
-		text := t.prefix + t.marker + t.suffix
-		rs := []rune(text)
-		p, m := runes(t.prefix), runes(t.marker)
-		for k := p; k <= p+m; k++ {
-			a, b := string(rs[:k]), string(rs[k:])
-			// Oracle (MARKER-STREAM-002, -004): the prefix goes out with the
-			// first delta; a valid marker's suffix with the second; an open
-			// candidate at the end with the final delta.
-			want := []string{t.prefix, t.suffix, ""}
-			if !t.removed {
-				want = []string{t.prefix, "", t.marker}
+		text := t.text()
+		// Cut at every rune boundary of the marker, its two ends included.
+		for cut := len(t.prefix); cut <= len(t.prefix)+len(t.marker); cut++ {
+			if cut < len(text) && !utf8.RuneStart(text[cut]) {
+				continue
 			}
+			k := strconv.Itoa(runes(text[len(t.prefix):cut]))
 			vs = append(vs, vec{
-				id:   "split-" + t.name + "-at-rune-" + strconv.Itoa(k-p),
-				desc: "Marker (" + t.name + ") cut " + strconv.Itoa(k-p) + " runes after its START",
+				id:   "split-" + t.name + "-at-rune-" + k,
+				desc: "Marker (" + t.name + ") cut " + k + " runes after its START",
 				reqs: reqs("MARKER-STREAM-002", "MARKER-STREAM-005"), tags: tags("split"),
-				in: sin(a, b), out: sout(want, t.cites, t.parts),
+				in: sin(t.deltas([]int{cut})...), out: sout(t.want([]int{cut}), t.cites, t.parts),
 			})
 		}
-		// One rune per delta: a rune of the prefix or the suffix goes out
-		// at once; the marker's runes give empty deltas.
-		var deltas, want []string
-		for i, r := range rs {
-			deltas = append(deltas, string(r))
-			out := ""
-			if i < p || i >= p+m {
-				out = string(r)
+		var cuts []int // one rune per delta
+		for i := range text {
+			if i > 0 {
+				cuts = append(cuts, i)
 			}
-			want = append(want, out)
 		}
 		vs = append(vs, vec{
 			id:   "split-" + t.name + "-one-rune-per-delta",
 			desc: "Marker (" + t.name + ") streamed one rune per delta",
 			reqs: reqs("MARKER-STREAM-002", "MARKER-STREAM-004", "MARKER-STREAM-005"), tags: tags("split"),
-			in: sin(deltas...), out: sout(append(want, t.final()), t.cites, t.parts),
+			in: sin(t.deltas(cuts)...), out: sout(t.want(cuts), t.cites, t.parts),
 		})
 	}
 	return vs
@@ -264,91 +280,43 @@ func streamRuneSplits() []vec {
 func streamByteSplits() []vec {
 	var vs []vec
 	for _, t := range splitTexts() {
-		text := t.prefix + t.marker + t.suffix
-		p := len(t.prefix)
-		// Cut at every byte boundary inside a delimiter (one or two bytes
-		// into its three) and inside each multi-byte rune of the prefix.
-		for cut := 1; cut < len(text); cut++ {
-			if utf8.RuneStart(text[cut]) {
-				continue // a rune boundary: covered by the rune splits
-			}
-			inMarker := cut > p && cut < p+len(t.marker)
-			if inMarker && !isDelimByte(text, cut) {
+		text := t.text()
+		p, q := len(t.prefix), len(t.prefix)+len(t.marker)
+		// Cut inside each delimiter (one or two bytes into its three) and
+		// inside each multi-byte rune of the prefix and the suffix.
+		for start, r := range text {
+			inMarker := start >= p && start < q
+			if inMarker && !strings.ContainsRune(mStart+mDelim+mStop, r) {
 				continue
 			}
-			// Oracle: whole runes before the cut that are not part of the
-			// marker go out with the first chunk, the rest with the second,
-			// and an open candidate with the final delta.
-			before, after := t.prefix, t.suffix
-			switch {
-			case cut <= p:
-				before, after = wholeRunes(text[:cut]), ""
-				after = t.prefix[len(before):]
-				if t.removed {
-					after += t.suffix
-				}
-			case cut >= p+len(t.marker):
-				done := wholeRunes(text[p+len(t.marker) : cut])
-				before, after = t.prefix+done, t.suffix[len(done):]
-			case !t.removed:
-				after = ""
-			}
-			want := []string{before, after, t.final()}
 			where := "prefix"
 			switch {
 			case inMarker:
 				where = "delimiter"
-			case cut > p:
+			case start >= q:
 				where = "suffix"
 			}
-			vs = append(vs, vec{
-				id:   "split-" + t.name + "-at-byte-" + strconv.Itoa(cut),
-				desc: "Marker (" + t.name + ") stream cut at byte " + strconv.Itoa(cut) + ", inside a " + where + " rune",
-				reqs: reqs("MARKER-STREAM-006", "MARKER-STREAM-005"), tags: tags("split", "bytes"),
-				in:  streamIn{DeltasBase64: b64(text[:cut], text[cut:]), Parts: std},
-				out: sout(want, t.cites, t.parts),
-			})
-		}
-		// One byte per chunk: a rune goes out with its last byte, unless it
-		// belongs to the marker.
-		var chunks, want []string
-		for i := 0; i < len(text); i++ {
-			chunks = append(chunks, text[i:i+1])
-			out := ""
-			if i+1 == len(text) || utf8.RuneStart(text[i+1]) {
-				_, size := utf8.DecodeLastRuneInString(text[:i+1])
-				if start := i + 1 - size; start < p || start >= p+len(t.marker) {
-					out = text[start : i+1]
-				}
+			for cut := start + 1; cut < start+utf8.RuneLen(r); cut++ {
+				vs = append(vs, vec{
+					id:   "split-" + t.name + "-at-byte-" + strconv.Itoa(cut),
+					desc: "Marker (" + t.name + ") stream cut at byte " + strconv.Itoa(cut) + ", inside a " + where + " rune",
+					reqs: reqs("MARKER-STREAM-006", "MARKER-STREAM-005"), tags: tags("split", "bytes"),
+					in:  streamIn{DeltasBase64: b64(t.deltas([]int{cut})...), Parts: std},
+					out: sout(t.want([]int{cut}), t.cites, t.parts),
+				})
 			}
-			want = append(want, out)
+		}
+		var cuts []int // one byte per chunk
+		for i := 1; i < len(text); i++ {
+			cuts = append(cuts, i)
 		}
 		vs = append(vs, vec{
 			id:   "split-" + t.name + "-one-byte-per-chunk",
 			desc: "Marker (" + t.name + ") streamed one byte per chunk",
 			reqs: reqs("MARKER-STREAM-006", "MARKER-STREAM-005"), tags: tags("split", "bytes"),
-			in:  streamIn{DeltasBase64: b64(chunks...), Parts: std},
-			out: sout(append(want, t.final()), t.cites, t.parts),
+			in:  streamIn{DeltasBase64: b64(t.deltas(cuts)...), Parts: std},
+			out: sout(t.want(cuts), t.cites, t.parts),
 		})
 	}
 	return vs
-}
-
-// wholeRunes returns s without an incomplete rune at its end.
-func wholeRunes(s string) string {
-	for !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
-// isDelimByte reports whether byte i of s lies inside one of the three
-// delimiter runes.
-func isDelimByte(s string, i int) bool {
-	start := i
-	for start > 0 && !utf8.RuneStart(s[start]) {
-		start--
-	}
-	r, _ := utf8.DecodeRuneInString(s[start:])
-	return r == '\uE200' || r == '\uE201' || r == '\uE202'
 }

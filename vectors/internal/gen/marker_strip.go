@@ -39,6 +39,14 @@ func seedStrips(v vec, out stripOut) vec {
 	return v
 }
 
+// cited is a vector whose text holds one marker citing t1 with locator
+// between before and after: the marker is removed, and its citation keeps
+// the locator, at offset.
+func cited(id, desc string, rq []string, before, locator, after string, offset int) vec {
+	return vec{id: id, desc: desc, reqs: rq, in: in(before + mk(t1, locator) + after),
+		out: stripOut{before + after, cites(c(t1, offset, locator)), ids(t1)}}
+}
+
 // lit is a vector whose text contains no marker: it comes back unchanged.
 func lit(id, desc string, rq []string, text string) vec {
 	return vec{id: id, desc: desc, reqs: rq, in: in(text), out: literal(text)}
@@ -52,24 +60,12 @@ func stripGrammar() []vec {
 		{id: "minimal-marker", desc: "A marker without locator is removed and cites the whole part",
 			reqs: reqs(g("001"), "MARKER-STRIP-001", "MARKER-STRIP-002"),
 			in:   in("Claim" + mk(t1) + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "")), ids(t1)}},
-		{id: "line-locator", desc: "A single-line locator L8 is kept verbatim",
-			reqs: reqs(g("005"), "MARKER-STRIP-002"),
-			in:   in("Claim" + mk(t1, "L8") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "L8")), ids(t1)}},
-		{id: "line-range-locator", desc: "A line-range locator L8-L13 is kept verbatim",
-			reqs: reqs(g("005"), "MARKER-STRIP-002"),
-			in:   in("Claim" + mk(t1, "L8-L13") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "L8-L13")), ids(t1)}},
-		{id: "json-pointer-locator", desc: "A JSON Pointer locator /data/5/population is kept verbatim",
-			reqs: reqs(g("005"), "MARKER-STRIP-002"),
-			in:   in("Claim" + mk(t1, "/data/5/population") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "/data/5/population")), ids(t1)}},
-		{id: "pointer-escapes-echoed", desc: "Pointer escapes ~1 and ~0 are echoed, not unescaped",
-			reqs: reqs(g("005"), "MARKER-STRIP-002"),
-			in:   in("Claim" + mk(t1, "/a~1b/m~0n") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "/a~1b/m~0n")), ids(t1)}},
-		{id: "pointer-to-empty-member", desc: "The pointer / (member named empty) is a valid locator",
-			reqs: reqs(g("005")),
-			in:   in("Claim" + mk(t1, "/") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "/")), ids(t1)}},
-		{id: "pointer-with-spaces-and-astral", desc: "A pointer token may hold spaces and astral runes",
-			reqs: reqs(g("005")),
-			in:   in("Claim" + mk(t1, "/a b/😀") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "/a b/😀")), ids(t1)}},
+		cited("line-locator", "A single-line locator L8 is kept verbatim", reqs(g("005"), "MARKER-STRIP-002"), "Claim", "L8", " next", 5),
+		cited("line-range-locator", "A line-range locator L8-L13 is kept verbatim", reqs(g("005"), "MARKER-STRIP-002"), "Claim", "L8-L13", " next", 5),
+		cited("json-pointer-locator", "A JSON Pointer locator /data/5/population is kept verbatim", reqs(g("005"), "MARKER-STRIP-002"), "Claim", "/data/5/population", " next", 5),
+		cited("pointer-escapes-echoed", "Pointer escapes ~1 and ~0 are echoed, not unescaped", reqs(g("005"), "MARKER-STRIP-002"), "Claim", "/a~1b/m~0n", " next", 5),
+		cited("pointer-to-empty-member", "The pointer / (member named empty) is a valid locator", reqs(g("005")), "Claim", "/", " next", 5),
+		cited("pointer-with-spaces-and-astral", "A pointer token may hold spaces and astral runes", reqs(g("005")), "Claim", "/a b/😀", " next", 5),
 		lit("family-filecite-literal", "Family filecite is not cite: literal", reqs(g("002")), "Claim"+mStart+"filecite"+mDelim+t1+mStop),
 		lit("family-upper-case-literal", "Family CITE in upper case is literal", reqs(g("002")), "Claim"+mStart+"CITE"+mDelim+t1+mStop),
 		lit("family-citex-literal", "Family citex is literal", reqs(g("002")), "Claim"+mStart+"citex"+mDelim+t1+mStop),
@@ -80,9 +76,7 @@ func stripGrammar() []vec {
 		lit("two-sources-literal", "Two source ids in one marker are literal", reqs(g("004")), "Claim"+mStart+"cite"+mDelim+t1+mDelim+t2+mStop),
 		lit("source-locator-source-literal", "A source after a locator is literal", reqs(g("004")), "Claim"+mStart+"cite"+mDelim+t1+mDelim+"L8"+mDelim+t2+mStop),
 		lit("empty-field-literal", "An empty field between two DELIMs is literal", reqs(g("006")), "Claim"+mStart+"cite"+mDelim+mDelim+t1+mStop),
-		{id: "empty-locator-whole-part", desc: "DELIM directly before STOP (an empty locator) is a marker citing the whole part",
-			reqs: reqs(g("011"), g("001"), "MARKER-STRIP-001", "MARKER-STRIP-002"),
-			in:   in("Claim" + mk(t1, "") + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "")), ids(t1)}},
+		cited("empty-locator-whole-part", "DELIM directly before STOP (an empty locator) is a marker citing the whole part", reqs(g("011"), g("001"), "MARKER-STRIP-001", "MARKER-STRIP-002"), "Claim", "", " next", 5),
 		{id: "empty-locator-seed-sentence", desc: "An empty locator after a period leaves no delimiter behind (the sentence ends, the next begins)",
 			reqs: reqs(g("011"), "MARKER-STRIP-001", "MARKER-OFFSET-002"),
 			in:   in("Fact." + mStart + "cite" + mDelim + t2 + mDelim + mStop + " More."), out: stripOut{"Fact. More.", cites(c(t2, 5, "")), ids(t2)}},
@@ -106,13 +100,9 @@ func stripGrammar() []vec {
 		{id: "id-of-129-runes-literal", desc: "An id of 129 runes is literal even when a part has that id",
 			reqs: reqs(g("003")),
 			in:   stripIn{Text: "Claim" + mk(long+"a"), Parts: partsOf(long + "a")}, out: literal("Claim" + mk(long+"a"))},
-		{id: "locator-of-256-runes", desc: "A locator of 256 runes is a marker",
-			reqs: reqs(g("005")),
-			in:   in("Claim" + mk(t1, ptr256)), out: stripOut{"Claim", cites(c(t1, 5, ptr256)), ids(t1)}},
+		cited("locator-of-256-runes", "A locator of 256 runes is a marker", reqs(g("005")), "Claim", ptr256, "", 5),
 		seedStrips(lit("locator-of-257-runes-literal", "A locator of 257 runes is literal", reqs(g("005")), "Claim"+mk(t1, ptr256+"x")), stripOut{"Claim", cites(c(t1, 5, ptr256+"x")), ids(t1)}),
-		{id: "line-number-of-9-digits", desc: "A line number of nine digits is a marker",
-			reqs: reqs(g("005")),
-			in:   in("Claim" + mk(t1, "L123456789-L999999999")), out: stripOut{"Claim", cites(c(t1, 5, "L123456789-L999999999")), ids(t1)}},
+		cited("line-number-of-9-digits", "A line number of nine digits is a marker", reqs(g("005")), "Claim", "L123456789-L999999999", "", 5),
 		seedStrips(lit("line-number-of-10-digits-literal", "A line number of ten digits is literal", reqs(g("005")), "Claim"+mk(t1, "L1234567890")), stripOut{"Claim", cites(c(t1, 5, "L1234567890")), ids(t1)}),
 		lit("line-locator-lower-case-literal", "Lower-case l8 is no locator: literal", reqs(g("005")), "Claim"+mk(t1, "l8")),
 		lit("line-range-without-second-l-literal", "L8-13 without the second L is literal", reqs(g("005")), "Claim"+mk(t1, "L8-13")),
@@ -154,6 +144,23 @@ func stripGrammar() []vec {
 func stripCitations() []vec {
 	s := func(n string) string { return "MARKER-STRIP-" + n }
 	dup := partsOf(t1, t2, t1)
+	// alone is "Claim<M>." whose marker names partID, the one part: cited
+	// unless partID is of user origin.
+	citedOut := func(partID string) stripOut { return stripOut{"Claim.", cites(c(partID, 6, "")), ids(partID)} }
+	alone := func(id, desc string, rq []string, partID string, userOrigin bool) vec {
+		v := vec{id: id, desc: desc, reqs: rq, in: stripIn{Text: "Claim" + mk(partID) + ".", Parts: partsOf(partID)}, out: citedOut(partID)}
+		if userOrigin {
+			v.out = literal("Claim.")
+		}
+		return v
+	}
+	// otherCase is alone with a user-origin prefix in other case, which
+	// seed 001, naming the prefixes in lower case, does not see.
+	otherCase := func(id, desc, partID string) vec {
+		v := alone(id, desc, reqs(s("004")), partID, true)
+		v.div = vectorkit.Diverges("seed", "seed 001 names the prefixes user_data_ and user_text_ in lower case: "+partID+" is an ordinary id, and its part is cited", rawJSON(citedOut(partID)))
+		return v
+	}
 	return []vec{
 		{id: "whitespace-around-marker-kept", desc: "Spaces on both sides of a removed marker are kept",
 			reqs: reqs(s("001")),
@@ -170,33 +177,13 @@ func stripCitations() []vec {
 		{id: "id-compared-exactly", desc: "An id differing from a part id in case only is unknown",
 			reqs: reqs(s("002"), s("003")),
 			in:   in("Claim" + mk("TOOL_DATA_01") + "."), out: literal("Claim.")},
-		{id: "user-data-id-removed", desc: "A user_data_ id is removed without entry even when a part has it",
-			reqs: reqs(s("004")),
-			in:   stripIn{Text: "Claim" + mk("user_data_1") + ".", Parts: partsOf("user_data_1")}, out: literal("Claim.")},
-		{id: "user-text-id-removed", desc: "A user_text_ id is removed without entry",
-			reqs: reqs(s("004")),
-			in:   stripIn{Text: "Claim" + mk("user_text_7") + ".", Parts: partsOf("user_text_7")}, out: literal("Claim.")},
-		{id: "user-origin-upper-case", desc: "USER_DATA_ in upper case is user origin too",
-			reqs: reqs(s("004")),
-			in:   stripIn{Text: "Claim" + mk("USER_DATA_1") + ".", Parts: partsOf("USER_DATA_1")}, out: literal("Claim."),
-			div: vectorkit.Diverges("seed", "seed 001 names the prefixes user_data_ and user_text_ in lower case: USER_DATA_1 is an ordinary id, and its part is cited",
-				rawJSON(stripOut{"Claim.", cites(c("USER_DATA_1", 6, "")), ids("USER_DATA_1")}))},
-		{id: "user-origin-mixed-case", desc: "User_Text_ in mixed case is user origin too",
-			reqs: reqs(s("004")),
-			in:   stripIn{Text: "Claim" + mk("User_Text_x") + ".", Parts: partsOf("User_Text_x")}, out: literal("Claim."),
-			div: vectorkit.Diverges("seed", "seed 001 names the prefixes user_data_ and user_text_ in lower case: User_Text_x is an ordinary id, and its part is cited",
-				rawJSON(stripOut{"Claim.", cites(c("User_Text_x", 6, "")), ids("User_Text_x")}))},
-		{id: "user-origin-bare-prefix", desc: "The bare prefix user_data_ is user origin",
-			reqs: reqs(s("004")),
-			in:   stripIn{Text: "Claim" + mk("user_data_") + ".", Parts: partsOf("user_data_")}, out: literal("Claim.")},
-		{id: "user-origin-only-as-prefix", desc: "my_user_data_1 contains the prefix but does not begin with it: cited",
-			reqs: reqs(s("004"), s("002")),
-			in:   stripIn{Text: "Claim" + mk("my_user_data_1") + ".", Parts: partsOf("my_user_data_1")},
-			out:  stripOut{"Claim.", cites(c("my_user_data_1", 6, "")), ids("my_user_data_1")}},
-		{id: "user-data-without-trailing-underscore", desc: "user_data1 lacks the prefix's underscore: cited",
-			reqs: reqs(s("004"), s("002")),
-			in:   stripIn{Text: "Claim" + mk("user_data1") + ".", Parts: partsOf("user_data1")},
-			out:  stripOut{"Claim.", cites(c("user_data1", 6, "")), ids("user_data1")}},
+		alone("user-data-id-removed", "A user_data_ id is removed without entry even when a part has it", reqs(s("004")), "user_data_1", true),
+		alone("user-text-id-removed", "A user_text_ id is removed without entry", reqs(s("004")), "user_text_7", true),
+		otherCase("user-origin-upper-case", "USER_DATA_ in upper case is user origin too", "USER_DATA_1"),
+		otherCase("user-origin-mixed-case", "User_Text_ in mixed case is user origin too", "User_Text_x"),
+		alone("user-origin-bare-prefix", "The bare prefix user_data_ is user origin", reqs(s("004")), "user_data_", true),
+		alone("user-origin-only-as-prefix", "my_user_data_1 contains the prefix but does not begin with it: cited", reqs(s("004"), s("002")), "my_user_data_1", false),
+		alone("user-data-without-trailing-underscore", "user_data1 lacks the prefix's underscore: cited", reqs(s("004"), s("002")), "user_data1", false),
 		{id: "user-origin-among-cited", desc: "Only the user-origin marker loses its entry; its neighbours keep theirs",
 			reqs: reqs(s("004"), s("006")),
 			in:   stripIn{Text: "A" + mk(t1) + " B" + mk("user_data_2") + " C" + mk(t2), Parts: partsOf(t1, "user_data_2", t2)},
@@ -231,15 +218,9 @@ func stripCitations() []vec {
 			mStart+"cite"+mDelim+"a"+mStart+"cite"+mDelim+"b"+mStop),
 		lit("stable-on-failed-candidate-residue", "Text left by a failed candidate and a removed marker strips to itself", reqs(s("009")),
 			mStart+"cite"+mDelim+t2+" "+mStop),
-		{id: "unresolvable-line-locator-kept", desc: "A marker with locator L0, which never resolves, keeps its entry",
-			reqs: reqs("MARKER-LOCATE-009"),
-			in:   in("Claim" + mk(t1, "L0") + "."), out: stripOut{"Claim.", cites(c(t1, 6, "L0")), ids(t1)}},
-		{id: "unresolvable-leading-zero-line-kept", desc: "A marker with locator L08 keeps its entry and locator",
-			reqs: reqs("MARKER-LOCATE-009"),
-			in:   in("Claim" + mk(t1, "L08") + "."), out: stripOut{"Claim.", cites(c(t1, 6, "L08")), ids(t1)}},
-		{id: "unresolvable-pointer-kept", desc: "A marker whose pointer names no member keeps its entry",
-			reqs: reqs("MARKER-LOCATE-009"),
-			in:   in("Claim" + mk(t1, "/missing/0") + "."), out: stripOut{"Claim.", cites(c(t1, 6, "/missing/0")), ids(t1)}},
+		cited("unresolvable-line-locator-kept", "A marker with locator L0, which never resolves, keeps its entry", reqs("MARKER-LOCATE-009"), "Claim", "L0", ".", 6),
+		cited("unresolvable-leading-zero-line-kept", "A marker with locator L08 keeps its entry and locator", reqs("MARKER-LOCATE-009"), "Claim", "L08", ".", 6),
+		cited("unresolvable-pointer-kept", "A marker whose pointer names no member keeps its entry", reqs("MARKER-LOCATE-009"), "Claim", "/missing/0", ".", 6),
 	}
 }
 
