@@ -95,12 +95,17 @@ func (s *scenario) register(sc steps) {
 	sc.Step(`^the output member `+q+` equals the previous output member `+q+`$`, s.outputMemberEqualsPrevious)
 	sc.Step(`^the output has no member `+q+`$`, s.outputHasNo)
 	sc.Step(`^the input is accepted$`, s.accepted)
-	sc.Step(`^the input is rejected$`, s.refused("rejected"))
-	sc.Step(`^the input is rejected with code `+q+`$`, s.refusedWith("rejected"))
-	sc.Step(`^the input is dropped$`, s.refused("dropped"))
-	sc.Step(`^the input is dropped with code `+q+`$`, s.refusedWith("dropped"))
-	sc.Step(`^it is refused$`, func() error { return s.refusedAny("") })
-	sc.Step(`^it is refused with code `+q+`$`, s.refusedAny)
+	for _, kind := range []string{"rejected", "dropped"} {
+		sc.Step(`^the input is `+kind+`$`, func() error { return s.refused(kind, nil) })
+		sc.Step(`^the input is `+kind+` with code `+q+`$`, func(code string) error { return s.refused(kind, &code) })
+	}
+	sc.Step(`^it is refused$`, func() error { return s.refused("", nil) })
+	sc.Step(`^it is refused with code `+q+`$`, func(code string) error {
+		if code == "" {
+			return s.refused("", nil) // an empty code means any code
+		}
+		return s.refused("", &code)
+	})
 	sc.Step(`^the answer has error kind `+q+`$`, s.errorKind)
 
 	s.registerProtocol(sc)
@@ -489,66 +494,44 @@ func (s *scenario) accepted() error {
 	return nil
 }
 
-func (s *scenario) refused(want string) func() error {
-	return func() error {
-		kind, _, err := s.refusal()
-		if err != nil {
-			return err
-		}
-		if kind != want {
-			return s.failf("the output is not %s", want)
-		}
-		return nil
-	}
-}
-
-// refusedWith checks the refusal and its code as the runner does: the
-// refusal is an object whose code is the string wanted, or absent (or
-// null), which PROTO-REJECT-002 allows; such a refusal is recorded as
-// codeless, and fails under --require-codes (Options.RequireCodes). A code
-// of another string, of another type, or empty is a mismatch.
-func (s *scenario) refusedWith(want string) func(string) error {
-	return func(wantCode string) error {
-		kind, body, err := s.refusal()
-		if err != nil {
-			return err
-		}
-		if kind != want {
-			return s.failf("the output is not %s with code %s", want, wantCode)
-		}
-		if body.Type != jsonv.Object {
-			return s.failf("the %s member is %s, want an object with code %q", kind, jsonv.Append(nil, body), wantCode)
-		}
-		code := body.Get("code")
-		if code == nil || code.Type == jsonv.Null {
-			s.r.codeless = append(s.r.codeless, Codeless{Scenario: s.r.name, Failed: s.h.RequireCodes,
-				CodelessRefusal: runner.CodelessRefusal{Member: kind, Code: wantCode}})
-			if s.h.RequireCodes {
-				return s.failf("$.%s.code: want %q, got no code (--require-codes)", kind, wantCode)
-			}
-			return nil
-		}
-		if code.Type != jsonv.String || !slices.Equal(code.CodeUnits(), jsonv.UnitsOf(wantCode)) {
-			return s.failf("the input is %s with code %s, want %q", kind, jsonv.Append(nil, code), wantCode)
-		}
-		return nil
-	}
-}
-
-// refusedAny checks a refusal of either kind, "rejected" or "dropped", and
-// its code unless code is empty.
-func (s *scenario) refusedAny(code string) error {
-	kind, _, err := s.refusal()
-	if err != nil {
+// refused checks that the input is refused as want, "rejected" or
+// "dropped" ("" for either), and with the code *code unless code is nil.
+// The code is checked as the runner does: the refusal is an object whose
+// code is the string wanted, or absent (or null), which PROTO-REJECT-002
+// allows; such a refusal is recorded as codeless, and fails under
+// --require-codes (Options.RequireCodes). A code of another string, of
+// another type, or empty is a mismatch.
+func (s *scenario) refused(want string, code *string) error {
+	kind, body, err := s.refusal()
+	switch {
+	case err != nil:
 		return err
-	}
-	if kind == "" {
+	case want == "" && kind == "":
 		return s.failf("the input is accepted, want it refused")
-	}
-	if code == "" {
+	case kind != want && want != "" && code == nil:
+		return s.failf("the output is not %s", want)
+	case kind != want && want != "":
+		return s.failf("the output is not %s with code %s", want, *code)
+	case code == nil:
 		return nil
 	}
-	return s.refusedWith(kind)(code)
+	wantCode := *code
+	if body.Type != jsonv.Object {
+		return s.failf("the %s member is %s, want an object with code %q", kind, jsonv.Append(nil, body), wantCode)
+	}
+	got := body.Get("code")
+	if got == nil || got.Type == jsonv.Null {
+		s.r.codeless = append(s.r.codeless, Codeless{Scenario: s.r.name, Failed: s.h.RequireCodes,
+			CodelessRefusal: runner.CodelessRefusal{Member: kind, Code: wantCode}})
+		if s.h.RequireCodes {
+			return s.failf("$.%s.code: want %q, got no code (--require-codes)", kind, wantCode)
+		}
+		return nil
+	}
+	if got.Type != jsonv.String || !slices.Equal(got.CodeUnits(), jsonv.UnitsOf(wantCode)) {
+		return s.failf("the input is %s with code %s, want %q", kind, jsonv.Append(nil, got), wantCode)
+	}
+	return nil
 }
 
 func (s *scenario) errorKind(kind string) error {
