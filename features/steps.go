@@ -457,12 +457,8 @@ func (s *scenario) refusal() (kind string, body *jsonv.Value, err error) {
 	if v.Type != jsonv.Object {
 		return "", nil, s.failf("the output is not an object")
 	}
-	for _, k := range protocol.RefusalMembers {
-		if b := v.Get(k); b != nil {
-			return k, b, nil
-		}
-	}
-	return "", nil, nil
+	kind, body = protocol.Refusal(v)
+	return kind, body, nil
 }
 
 // codeText is the refusal's code as JSON, for messages: "" when it has none.

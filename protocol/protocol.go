@@ -42,6 +42,18 @@ const (
 // refusal's "code" is optional in an answer (PROTO-REJECT-002).
 var RefusalMembers = []string{"rejected", "dropped"}
 
+// Refusal returns the refusal of a decoded output: the first of
+// RefusalMembers the output object holds, and its body; "" and nil when it
+// holds none or is no object.
+func Refusal(out *jsonv.Value) (member string, body *jsonv.Value) {
+	for _, k := range RefusalMembers {
+		if b := out.Get(k); b != nil {
+			return k, b
+		}
+	}
+	return "", nil
+}
+
 // KnownKind reports whether kind is an error kind of protocol v1.
 func KnownKind(kind string) bool {
 	return kind == KindUnsupported || kind == KindBadRequest || kind == KindInternal

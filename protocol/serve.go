@@ -150,30 +150,22 @@ type AnswerAppender interface {
 	AnswerType() reflect.Type
 }
 
-// appendServe appends the answer line to the request line data.
+// appendServe decodes the request line data, in one pass, and appends the
+// line of its answer to buf.
 func appendServe(buf []byte, ctx context.Context, impl Answerer, data []byte) []byte {
-	if a, ok := impl.(AnswerAppender); ok && a.AnswerType() == reflect.TypeOf(impl) {
-		req, refusal := ParseRequest(data)
-		if refusal != nil {
-			return AppendAnswer(buf, *refusal)
-		}
-		return a.AppendAnswer(ctx, req, buf)
-	}
-	return AppendAnswer(buf, serveOne(ctx, impl, data))
-}
-
-// serveOne decodes one request, in one pass, and answers it.
-func serveOne(ctx context.Context, impl Answerer, data []byte) Response {
 	req, refusal := ParseRequest(data)
 	if refusal != nil {
-		return *refusal
+		return AppendAnswer(buf, *refusal)
+	}
+	if a, ok := impl.(AnswerAppender); ok && a.AnswerType() == reflect.TypeOf(impl) {
+		return a.AppendAnswer(ctx, req, buf)
 	}
 	resp, err := impl.Call(ctx, req)
 	if err != nil {
-		return ErrorAnswer(req.ID, KindInternal, err.Error())
+		return AppendAnswer(buf, ErrorAnswer(req.ID, KindInternal, err.Error()))
 	}
 	resp.ID = req.ID
-	return resp
+	return AppendAnswer(buf, resp)
 }
 
 // Defaults of [ServeOptions].
@@ -278,14 +270,15 @@ func (o ServeOptions) Handler(impl Answerer) http.Handler {
 	budget := &byteBudget{left: o.BodyBudget}
 	decoded := &byteBudget{left: o.DecodedBudget}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		reply := func(status int, v any) {
+		// reply answers with an answer line, written as ServeStdio writes
+		// it, so that HTTP and stdio answer a request with the same bytes.
+		reply := func(status int, line []byte) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(status)
-			data, _ := json.Marshal(v)
-			w.Write(append(data, '\n'))
+			w.Write(line)
 		}
 		refuse := func(status int, format string, args ...any) {
-			reply(status, ErrorAnswer(nil, KindBadRequest, fmt.Sprintf(format, args...)))
+			reply(status, AppendAnswer(nil, ErrorAnswer(nil, KindBadRequest, fmt.Sprintf(format, args...))))
 		}
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
@@ -348,7 +341,7 @@ func (o ServeOptions) Handler(impl Answerer) http.Handler {
 			serveBatch(ctx, impl, w, body)
 			return
 		}
-		reply(http.StatusOK, serveOne(ctx, impl, body))
+		reply(http.StatusOK, appendServe(nil, ctx, impl, body))
 	})
 }
 

@@ -70,7 +70,8 @@ func compareDecoded(want *jsonv.Value, expected, actual json.RawMessage, got *js
 			return Mismatch, []string{"output is not valid JSON: " + err.Error()}, nil
 		}
 	}
-	wantRefusal, gotRefusal := refusal(want), refusal(got)
+	wantRefusal, _ := protocol.Refusal(want)
+	gotRefusal, _ := protocol.Refusal(got)
 	switch {
 	case wantRefusal != "" && gotRefusal == "":
 		return AcceptedWrongly, []string{fmt.Sprintf("$: want %s, got %s", short(want), short(got))}, got
@@ -106,16 +107,6 @@ func (d *diffList) add(format string, args ...any) {
 
 // moreDiffs is the last line of a list of differences cut short.
 func moreDiffs(n int) string { return fmt.Sprintf("… and %d more differences", n) }
-
-// refusal returns the refusal key of an output object, or "".
-func refusal(v *jsonv.Value) string {
-	for _, k := range protocol.RefusalMembers {
-		if v.Get(k) != nil {
-			return k
-		}
-	}
-	return ""
-}
 
 // diff adds the differences between want and got at path to out;
 // inRefusal says that path names a refusal's body.
