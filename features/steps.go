@@ -1,7 +1,6 @@
 package features
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -257,13 +256,11 @@ func (s *scenario) context() string {
 	if s.resp == nil {
 		return ""
 	}
-	var answer bytes.Buffer
-	enc := json.NewEncoder(&answer)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s.resp); err != nil {
-		fmt.Fprintf(&answer, "%+v", *s.resp)
+	answer, err := jsonv.Marshal(s.resp)
+	if err != nil {
+		answer = fmt.Appendf(nil, "%+v", *s.resp)
 	}
-	return fmt.Sprintf("\n    request: %s %s\n    answer:  %s", s.op, safetext.JSON(string(s.req)), safetext.JSON(string(bytes.TrimSpace(answer.Bytes()))))
+	return fmt.Sprintf("\n    request: %s %s\n    answer:  %s", s.op, safetext.JSON(string(s.req)), safetext.JSON(string(answer)))
 }
 
 func (s *scenario) failf(format string, args ...any) error {

@@ -86,13 +86,11 @@ var stringValue = asJSON(quoted)
 
 // marshal encodes v as JSON without HTML escaping.
 func marshal(v any) json.RawMessage {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	data, err := jsonv.Marshal(v)
+	if err != nil {
 		panic(err) // only strings, numbers and maps of them are marshalled
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return data
 }
 
 // jsonValue checks that s is one JSON value and returns it trimmed.

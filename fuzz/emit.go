@@ -19,6 +19,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/vectors"
 )
@@ -227,14 +228,11 @@ func inferRequirements(c *vectors.Corpus, f *Finding) []string {
 // EncodeVectorFile renders a vector file the way the corpus lays them out:
 // two-space indentation, HTML characters unescaped, the note first.
 func EncodeVectorFile(f *vectors.File) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(f); err != nil {
+	data, err := jsonv.MarshalIndent(f, "", "  ")
+	if err != nil {
 		return nil, fmt.Errorf("fuzz: encode %s: %w", f.Op, err)
 	}
-	return escapeInvisible(buf.Bytes()), nil
+	return escapeInvisible(append(data, '\n')), nil
 }
 
 // escapeInvisible rewrites, inside the JSON text data, every character a

@@ -2,13 +2,13 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/spec"
@@ -198,12 +198,9 @@ func (j *jsonWriter) value(v any, prefix, indent string) {
 	if j.err != nil {
 		return
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, indent)
-	if j.err = enc.Encode(v); j.err == nil {
-		_, j.err = j.w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	var data []byte
+	if data, j.err = jsonv.MarshalIndent(v, prefix, indent); j.err == nil {
+		_, j.err = j.w.Write(data)
 	}
 }
 

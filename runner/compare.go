@@ -8,7 +8,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/jsonv"
@@ -211,13 +210,11 @@ func short(v any) string {
 	case *jsonv.Value:
 		s = string(jsonv.Append(nil, v))
 	default:
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(v); err != nil {
+		data, err := jsonv.Marshal(v)
+		if err != nil {
 			return fmt.Sprint(v)
 		}
-		s = strings.TrimSuffix(buf.String(), "\n")
+		s = string(data)
 	}
 	// A value is shown as JSON whose invisible and control characters are
 	// escapes, wherever the diff goes (every report, the HTML page, the

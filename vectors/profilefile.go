@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // A ProfileFile records what a system outside the corpus answers where it
@@ -134,12 +136,9 @@ func (c *Corpus) ExportProfile(system string) ([]byte, error) {
 // Encode writes the profile file as JSON, indented, the answers' escapes
 // kept as written.
 func (pf *ProfileFile) Encode() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(pf); err != nil {
+	data, err := jsonv.MarshalIndent(pf, "", "  ")
+	if err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return append(data, '\n'), nil
 }

@@ -133,13 +133,7 @@ func (v *Vector) MarshalJSON() ([]byte, error) {
 		p.Input = nil // it is input_text's
 	}
 	p.Tags = slices.DeleteFunc(slices.Clone(v.Tags), func(t string) bool { return strings.HasPrefix(t, DivergencePrefix) })
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&p); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return jsonv.Marshal(&p)
 }
 
 // Suite returns the suite of the vector's op ("quote" for "quote.parse").

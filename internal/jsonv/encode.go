@@ -1,6 +1,8 @@
 package jsonv
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -76,4 +78,22 @@ func Append(dst []byte, v *Value) []byte {
 		}
 		return append(dst, '}')
 	}
+}
+
+// Marshal is [MarshalIndent] without indentation: v encoded by encoding/json
+// on one line.
+func Marshal(v any) ([]byte, error) { return MarshalIndent(v, "", "") }
+
+// MarshalIndent is json.MarshalIndent that leaves the HTML characters <, >
+// and & as they are, for text read by people and tools rather than embedded
+// in HTML. Like json.MarshalIndent it writes no final newline.
+func MarshalIndent(v any, prefix, indent string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, indent)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

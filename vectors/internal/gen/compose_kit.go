@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/vectors"
 	"github.com/conform-suite/conform/vectors/internal/vectorkit"
@@ -47,7 +48,7 @@ func compBlock(cs ...citation) string {
 			note = compNoteComments
 		}
 	}
-	raw, err := vectorkit.Marshal(entries, "  ")
+	raw, err := jsonv.MarshalIndent(entries, "", "  ")
 	if err != nil {
 		panic(err)
 	}
