@@ -15,6 +15,7 @@ import (
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/protocol"
+	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/runner"
 	"github.com/cucumber/godog"
 )
@@ -521,7 +522,7 @@ func (s *scenario) refusedWith(want string) func(string) error {
 		}
 		code := body.Get("code")
 		if code == nil || code.Type == jsonv.Null {
-			s.r.codeless = append(s.r.codeless, Codeless{Scenario: s.r.name, Failed: s.h.RequireCodes,
+			s.r.codeless = append(s.r.codeless, report.CodelessScenario{Scenario: s.r.name, Failed: s.h.RequireCodes,
 				CodelessRefusal: runner.CodelessRefusal{Member: kind, Code: wantCode}})
 			if s.h.RequireCodes {
 				return s.failf("$.%s.code: want %q, got no code (--require-codes)", kind, wantCode)
