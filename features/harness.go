@@ -88,6 +88,9 @@ type Options struct {
 	// which the summary adds the scenario's "file:line":
 	// "conform features --stdio 'python3 adapter.py'".
 	Replay string
+	// Answered, when set, is told of every n answers Impl gives (or calls
+	// that failed), hello's included: conform's progress line counts them.
+	Answered func(n int)
 
 	// statuses, when set, receives what happened to each scenario.
 	statuses *[]scenarioStatus
@@ -221,7 +224,7 @@ func Run(opts Options) int {
 		return StatusOptions
 	}
 	h := &harness{Options: opts}
-	h.calls = &runner.Runner{Impl: opts.Impl, Timeout: opts.Timeout}
+	h.calls = &runner.Runner{Impl: opts.Impl, Timeout: opts.Timeout, Answered: opts.Answered}
 	h.records.profile = runner.ProfileName(opts.Profile)
 	if p := h.records.profile; p != runner.DefaultProfile {
 		h.divergenceTag = "@divergence:" + p
@@ -321,6 +324,9 @@ func (h *harness) handshake(ctx context.Context) (*protocol.Hello, error) {
 		ctx, cancel := context.WithTimeout(ctx, h.Timeout)
 		defer cancel()
 		h.hello, h.helloErr = runner.Connect(ctx, h.Impl)
+		if h.Answered != nil {
+			h.Answered(1)
+		}
 	})
 	return h.hello, h.helloErr
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/conform-suite/conform/report"
-	"github.com/conform-suite/conform/runner"
 )
 
 // Tally counts the scenarios of a run by what happened to them. A scenario
@@ -35,15 +34,7 @@ type Tally struct {
 	// scenario expects (PROTO-REJECT-002 allows leaving it out), in the
 	// order the scenarios were set up: passed ones, and failed ones under
 	// Options.RequireCodes.
-	Codeless []Codeless
-}
-
-// Codeless is one refusal that left out the code its step expects.
-type Codeless struct {
-	Scenario string // "file: scenario name"
-	runner.CodelessRefusal
-	// Failed is set when the step failed for it (Options.RequireCodes).
-	Failed bool
+	Codeless []report.CodelessScenario
 }
 
 // CodelessLine is the reports' line about refusals without a code, as
@@ -115,7 +106,7 @@ type record struct {
 	passed     int
 	skipped    int
 	skipReason string
-	codeless   []Codeless // refusals its steps took without their code
+	codeless   []report.CodelessScenario // refusals its steps took without their code
 }
 
 // begin records the start of v's scenario, p, not run when diverging.

@@ -14,6 +14,7 @@ import (
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/protocol"
+	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/runner"
 	"github.com/cucumber/godog"
 )
@@ -514,7 +515,7 @@ func (s *scenario) refused(want string, code *string) error {
 	}
 	got := body.Get("code")
 	if got == nil || got.Type == jsonv.Null {
-		s.r.codeless = append(s.r.codeless, Codeless{Scenario: s.r.name, Failed: s.h.RequireCodes,
+		s.r.codeless = append(s.r.codeless, report.CodelessScenario{Scenario: s.r.name, Failed: s.h.RequireCodes,
 			CodelessRefusal: runner.CodelessRefusal{Member: kind, Code: wantCode}})
 		if s.h.RequireCodes {
 			return s.failf("$.%s.code: want %q, got no code (--require-codes)", kind, wantCode)

@@ -190,7 +190,7 @@ func (f *summary) Summary() {
 	}
 	vs := &h.records
 	t := vs.tally()
-	sum := report.Scenarios{Skipped: map[string][]string{}, Tally: t.Line(), Codes: t.CodelessLine(), Profile: vs.profile, Diverging: t.Diverging}
+	sum := report.Scenarios{Skipped: map[string][]string{}, Codeless: t.Codeless, Tally: t.Line(), Codes: t.CodelessLine(), Profile: vs.profile, Diverging: t.Diverging}
 	for _, r := range vs.ran() {
 		switch r.status() {
 		case "failed":
@@ -203,9 +203,6 @@ func (f *summary) Summary() {
 			reason := cmp.Or(r.skipReason, "a step was skipped")
 			sum.Skipped[reason] = append(sum.Skipped[reason], f.where(r)+": "+r.title)
 		}
-	}
-	for _, c := range t.Codeless {
-		sum.Codeless = append(sum.Codeless, report.CodelessScenario{Scenario: c.Scenario, Member: c.Member, Code: c.Code})
 	}
 	report.ScenarioSummary(f.w, sum)
 }

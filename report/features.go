@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/conform-suite/conform/internal/safetext"
+	"github.com/conform-suite/conform/runner"
 )
 
 // Scenarios is a run of the Gherkin scenarios (conform features) as its
@@ -38,7 +39,10 @@ type FailedScenario struct {
 // CodelessScenario is one refusal a scenario took without the code its
 // step expects.
 type CodelessScenario struct {
-	Scenario, Member, Code string
+	Scenario string // "file: scenario name"
+	runner.CodelessRefusal
+	// Failed is set when the step failed for it (--require-codes).
+	Failed bool
 }
 
 // maxListed bounds the scenarios listed under one skip reason.

@@ -174,6 +174,9 @@ type Runner struct {
 	// system's name grades the vectors that record an answer of that system
 	// against the recorded answer, and the others as usual.
 	Profile string
+	// Answered, when set, is told of every n answers Impl gives (or calls
+	// that failed), as they come: conform's progress line counts them.
+	Answered func(n int)
 
 	decoded decodedJSON // the vectors' inputs and expected outputs, decoded once
 }
@@ -390,6 +393,7 @@ func (r *Runner) runBatch(ctx context.Context, b Batcher, vs []*vectors.Vector, 
 	resps, errs := b.CallBatch(cctx, reqs)
 	d := time.Since(start) / time.Duration(len(reqs))
 	cancel()
+	r.answered(len(reqs))
 	if len(reqs) > 1 && !slices.Contains(errs, nil) && ctx.Err() == nil {
 		r.splitBatch(ctx, vs, results, idx, resps, errs, start, d)
 		return
@@ -454,12 +458,20 @@ func (r *Runner) Call(ctx context.Context, req protocol.Request) (protocol.Respo
 // call sends one request under the per-request deadline: the
 // implementation's own (CallWithin) when it applies one.
 func (r *Runner) call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	defer r.answered(1)
 	if t, ok := r.Impl.(TimedImplementation); ok && r.Timeout > 0 {
 		return t.CallWithin(ctx, req, r.Timeout)
 	}
 	cctx, cancel := r.deadline(ctx)
 	defer cancel()
 	return r.Impl.Call(cctx, req)
+}
+
+// answered tells r.Answered, if set, of n answers.
+func (r *Runner) answered(n int) {
+	if r.Answered != nil {
+		r.Answered(n)
+	}
 }
 
 func (r *Runner) deadline(ctx context.Context) (context.Context, context.CancelFunc) {

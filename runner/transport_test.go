@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -369,11 +370,16 @@ func TestHTTP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := &Runner{Impl: h, Hello: hello, Timeout: 5 * time.Second, Batch: batch}
-		for _, res := range r.Run(ctx, echoCorpus(t)) {
+		var answered atomic.Int64
+		r := &Runner{Impl: h, Hello: hello, Timeout: 5 * time.Second, Batch: batch, Answered: func(n int) { answered.Add(int64(n)) }}
+		vs := echoCorpus(t)
+		for _, res := range r.Run(ctx, vs) {
 			if res.Outcome != Pass {
 				t.Errorf("batch %d: %s: %s %s", batch, res.Vector.ID, res.Outcome, res.Detail)
 			}
+		}
+		if got := answered.Load(); got != int64(len(vs)) {
+			t.Errorf("batch %d: Answered told of %d answers, want %d", batch, got, len(vs))
 		}
 	}
 }

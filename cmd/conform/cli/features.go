@@ -151,7 +151,7 @@ func (e *env) features(args []string) int {
 	var tally features.Tally
 	prog := startProgress(e.stderr, "features", 0)
 	status := features.Run(features.Options{
-		Impl: prog.counted(im), Raw: raw, FS: fsys, Paths: paths, Tags: tags, Format: format,
+		Impl: im, Answered: prog.answered, Raw: raw, FS: fsys, Paths: paths, Tags: tags, Format: format,
 		Output: e.stdout, NoColors: !useColor(e.stdout, noColor), Timeout: impl.timeout, ExitWithin: exitWithin,
 		RequireOps: requireOps.ops, RequireCodes: requireCodes, Tally: &tally, Profile: profile,
 		Replay: replayCommand(&impl, dir, profile, requireCodes),

@@ -251,8 +251,8 @@ func (e *env) run(args []string) int {
 	defer im.Close()
 	prog := startProgress(e.stderr, "run", len(vs))
 	defer prog.done()
-	r := &runner.Runner{Impl: prog.counted(im), Hello: hello, Timeout: impl.timeout, Parallel: parallel, Batch: batch,
-		RequireOps: requireOps.ops, RequireCodes: requireCodes, Profile: profile}
+	r := &runner.Runner{Impl: im, Hello: hello, Timeout: impl.timeout, Parallel: parallel, Batch: batch,
+		RequireOps: requireOps.ops, RequireCodes: requireCodes, Profile: profile, Answered: prog.answered}
 	r.Choices = mergeChoices(hello, override)
 	start := time.Now()
 	results = r.Run(ctx, vs)

@@ -1,16 +1,12 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/conform-suite/conform/protocol"
-	"github.com/conform-suite/conform/runner"
 )
 
 // isTerminal reports whether w is a terminal that takes control sequences:
@@ -98,59 +94,9 @@ func (p *progress) done() {
 	})
 }
 
-// counted wraps an implementation so that p counts its answers; with a nil
-// p it returns im unchanged. A Batcher stays one.
-func (p *progress) counted(im runner.Implementation) runner.Implementation {
-	if p == nil {
-		return im
+// answered counts n answers; p may be nil.
+func (p *progress) answered(n int) {
+	if p != nil {
+		p.n.Add(int64(n))
 	}
-	c := &countingImpl{Implementation: im, p: p}
-	if b, ok := im.(runner.Batcher); ok {
-		return &countingBatcher{countingImpl: c, b: b}
-	}
-	return c
-}
-
-type countingImpl struct {
-	runner.Implementation
-	p *progress
-}
-
-func (c *countingImpl) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
-	resp, err := c.Implementation.Call(ctx, req)
-	c.p.n.Add(1)
-	return resp, err
-}
-
-// CallWithin passes the per-request limit on to a
-// runner.TimedImplementation, and applies it itself to any other.
-func (c *countingImpl) CallWithin(ctx context.Context, req protocol.Request, limit time.Duration) (protocol.Response, error) {
-	t, ok := c.Implementation.(runner.TimedImplementation)
-	if !ok {
-		cctx, cancel := context.WithTimeout(ctx, limit)
-		defer cancel()
-		return c.Call(cctx, req)
-	}
-	resp, err := t.CallWithin(ctx, req, limit)
-	c.p.n.Add(1)
-	return resp, err
-}
-
-// SetInflight passes the run's number of requests in flight on to a
-// runner.Budgeted implementation.
-func (c *countingImpl) SetInflight(n int) {
-	if b, ok := c.Implementation.(runner.Budgeted); ok {
-		b.SetInflight(n)
-	}
-}
-
-type countingBatcher struct {
-	*countingImpl
-	b runner.Batcher
-}
-
-func (c *countingBatcher) CallBatch(ctx context.Context, reqs []protocol.Request) ([]protocol.Response, []error) {
-	resps, errs := c.b.CallBatch(ctx, reqs)
-	c.p.n.Add(int64(len(reqs)))
-	return resps, errs
 }
