@@ -418,8 +418,8 @@ func RecordProfile(path, name string, findings []*Finding, c *vectors.Corpus, p 
 			return added, err
 		}
 		pf.Vectors = append(pf.Vectors, json.RawMessage(data))
-		pf.Records = append(pf.Records, vectors.ProfileRecord{Vector: f.ID(), Output: f.Oracle,
-			Reason: fmt.Sprintf("found by conform fuzz --seed %d against %s: %s", f.Seed, p.oracleName(), f.Signature)})
+		pf.Records = append(pf.Records, vectors.ProfileRecord{Vector: f.ID(), Record: vectors.Record{Output: f.Oracle,
+			Reason: fmt.Sprintf("found by conform fuzz --seed %d against %s: %s", f.Seed, p.oracleName(), f.Signature)}})
 		have[f.ID()] = true
 		added++
 	}

@@ -108,7 +108,7 @@ func readJSON(rd io.Reader, sp *spec.Spec, limit int64) (*runner.Report, error) 
 			res.Request = req
 		}
 		if d := x.Recorded; d != nil {
-			res.Recorded = &vectors.Divergence{System: d.System, Reason: d.Reason}
+			res.Recorded = &vectors.Divergence{System: d.System, Record: vectors.Record{Reason: d.Reason}}
 		}
 		if x.Codeless != "" {
 			res.Codeless = &runner.CodelessRefusal{Member: x.Codeless, Code: codes[x.ID]}

@@ -15,7 +15,7 @@ import (
 func TestReadJSONRoundTrip(t *testing.T) {
 	rep := sampleReport(t)
 	rep.Profile, rep.Shard = "vance", runner.Shard{I: 2, N: 3}
-	rep.Results[0].Recorded = &vectors.Divergence{System: "vance", Reason: "recorded \u2028 answer"}
+	rep.Results[0].Recorded = &vectors.Divergence{System: "vance", Record: vectors.Record{Reason: "recorded \u2028 answer"}}
 	rep.Results[0].Codeless = &runner.CodelessRefusal{Member: "rejected", Code: "QUOTE_SCHEME"}
 	rep.Results[1].Clipped, rep.Results[1].Actual = &runner.Clipped{Size: 1 << 20, SHA256: "ab", Prefix: "{\"text\":\"xx"}, nil
 	var first bytes.Buffer

@@ -34,7 +34,7 @@ func TestDivergences(t *testing.T) {
 				t.Errorf("%s: %s: %s", v.File, v.ID, fault)
 			}
 		}
-		for _, tag := range v.Tags {
+		for _, tag := range v.AllTags() {
 			if sys, ok := strings.CutPrefix(tag, vectors.DivergencePrefix); ok && v.Divergence(sys) == nil {
 				t.Errorf("%s: %s: tag %s without a record", v.File, v.ID, tag)
 			}
@@ -162,7 +162,7 @@ func TestParseDivergences(t *testing.T) {
 	}
 	v := f.Vectors[0]
 	if !v.HasTag("divergence:t3code") || v.HasTag("divergence:vance") {
-		t.Errorf("tags = %v, want boundary and the derived divergence:t3code", v.Tags)
+		t.Errorf("tags = %v, want boundary and the derived divergence:t3code", v.AllTags())
 	}
 	d := v.Divergence("t3code")
 	if d == nil || string(d.Answer()) != `{"output":{"citation":{"t":"\udc00"}}}` {

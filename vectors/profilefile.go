@@ -27,12 +27,10 @@ type ProfileFile struct {
 }
 
 // A ProfileRecord is one divergence of the profile's system: the vector it
-// applies to, why, and exactly one of the output and the error it answers.
+// applies to and the system's recorded answer.
 type ProfileRecord struct {
-	Vector string          `json:"vector"`
-	Reason string          `json:"reason"`
-	Output json.RawMessage `json:"output,omitempty"`
-	Error  *AnswerError    `json:"error,omitempty"`
+	Vector string `json:"vector"`
+	Record
 }
 
 var profileName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,39}$`)
@@ -102,15 +100,12 @@ func (c *Corpus) ApplyProfile(name string, data []byte) (string, error) {
 	if len(errs) > 0 {
 		return "", errors.Join(errs...)
 	}
-	tag := DivergencePrefix + pf.Profile
 	for _, v := range byID {
 		v.Divergences = slices.DeleteFunc(v.Divergences, func(d *Divergence) bool { return d.System == pf.Profile })
-		v.Tags = slices.DeleteFunc(v.Tags, func(t string) bool { return t == tag })
 	}
 	for _, r := range pf.Records {
 		v := byID[r.Vector]
-		v.Divergences = append(v.Divergences, &Divergence{System: pf.Profile, Reason: r.Reason, Output: r.Output, Error: r.Error})
-		v.Tags = append(v.Tags, tag)
+		v.Divergences = append(v.Divergences, &Divergence{System: pf.Profile, Record: r.Record})
 	}
 	return pf.Profile, nil
 }
@@ -124,7 +119,7 @@ func (c *Corpus) ExportProfile(system string) ([]byte, error) {
 	}
 	for _, v := range c.Vectors() {
 		if d := v.Divergence(system); d != nil {
-			pf.Records = append(pf.Records, ProfileRecord{Vector: v.ID, Reason: d.Reason, Output: d.Output, Error: d.Error})
+			pf.Records = append(pf.Records, ProfileRecord{Vector: v.ID, Record: d.Record})
 		}
 	}
 	if len(pf.Records) == 0 {

@@ -86,10 +86,17 @@ var Systems = []string{"seed", "t3code", "vance"}
 const DivergencePrefix = "divergence:"
 
 // Divergence records what a named real system answers to a vector where its
-// answer differs from the standard expectation: exactly one of Output or
-// Error, kept as written (escapes included), and a one-line reason.
+// answer differs from the standard expectation.
 type Divergence struct {
-	System string          `json:"system"`
+	System string `json:"system"`
+	Record
+}
+
+// Record is a system's recorded answer to a vector: exactly one of Output
+// or Error, kept as written (escapes included), and a one-line reason. A
+// vector file keys it by system (Divergence), a profile file by vector
+// (ProfileRecord).
+type Record struct {
 	Reason string          `json:"reason"`
 	Output json.RawMessage `json:"output,omitempty"`
 	Error  *AnswerError    `json:"error,omitempty"`
@@ -104,12 +111,12 @@ type AnswerError struct {
 
 // Answer returns the recorded answer as a protocol answer body without its
 // id: {"output": ...} or {"error": ...}.
-func (d *Divergence) Answer() json.RawMessage {
-	if d.Error != nil {
-		e, _ := json.Marshal(map[string]*AnswerError{"error": d.Error})
+func (r *Record) Answer() json.RawMessage {
+	if r.Error != nil {
+		e, _ := json.Marshal(map[string]*AnswerError{"error": r.Error})
 		return e
 	}
-	return json.RawMessage(`{"output":` + string(d.Output) + `}`)
+	return json.RawMessage(`{"output":` + string(r.Output) + `}`)
 }
 
 // Divergence returns the answer that system is recorded to give to the
@@ -123,16 +130,13 @@ func (v *Vector) Divergence(system string) *Divergence {
 	return nil
 }
 
-// MarshalJSON writes the vector as a vector file holds it: the tags derived
-// from its divergence records are left out, since they are derived again
-// when the file is parsed.
+// MarshalJSON writes the vector as a vector file holds it.
 func (v *Vector) MarshalJSON() ([]byte, error) {
 	type plain Vector
 	p := plain(*v)
 	if p.InputText != "" {
 		p.Input = nil // it is input_text's
 	}
-	p.Tags = slices.DeleteFunc(slices.Clone(v.Tags), func(t string) bool { return strings.HasPrefix(t, DivergencePrefix) })
 	return jsonv.Marshal(&p)
 }
 
@@ -153,9 +157,19 @@ func (v *Vector) AllowedOutputs() []json.RawMessage {
 	return outs
 }
 
+// AllTags returns the vector's tags followed by the tag
+// "divergence:<system>" of each of its divergence records.
+func (v *Vector) AllTags() []string {
+	tags := slices.Clone(v.Tags)
+	for _, d := range v.Divergences {
+		tags = append(tags, DivergencePrefix+d.System)
+	}
+	return tags
+}
+
 // HasTag reports whether the vector carries tag, including the tags
 // "divergence:<system>" derived from its divergence records.
-func (v *Vector) HasTag(tag string) bool { return slices.Contains(v.Tags, tag) }
+func (v *Vector) HasTag(tag string) bool { return slices.Contains(v.AllTags(), tag) }
 
 // Corpus is every vector file of a tree, in path order.
 type Corpus struct {
@@ -287,7 +301,7 @@ func Parse(name string, data []byte) (*File, error) {
 		case e.Error == nil && len(e.Output) == 0 && (e.Choice == "" || len(e.Outputs) == 0):
 			errs = append(errs, fmt.Errorf("vectors: %s: %s: expect has neither output nor choice with outputs nor error", name, v.ID))
 		}
-		errs = append(errs, deriveTags(name, v)...)
+		errs = append(errs, checkDivergences(name, v)...)
 	}
 	f.Vectors = slices.DeleteFunc(f.Vectors, func(v *Vector) bool { return v == nil })
 	if len(errs) > 0 {
@@ -310,10 +324,10 @@ func duplicateName(text string) error {
 	return nil
 }
 
-// deriveTags checks a vector's divergence records and adds the tag
-// "divergence:<system>" for each; a file that writes such a tag by hand is
-// refused, so the tags can never disagree with the records.
-func deriveTags(name string, v *Vector) []error {
+// checkDivergences checks a vector's divergence records and its tags: a
+// file that writes a tag "divergence:<system>" by hand is refused, since
+// AllTags derives them from the records.
+func checkDivergences(name string, v *Vector) []error {
 	var errs []error
 	for _, t := range v.Tags {
 		if strings.HasPrefix(t, DivergencePrefix) {
@@ -338,7 +352,6 @@ func deriveTags(name string, v *Vector) []error {
 		if strings.TrimSpace(d.Reason) == "" {
 			errs = append(errs, fmt.Errorf("vectors: %s: %s: divergence of %s: missing reason", name, v.ID, d.System))
 		}
-		v.Tags = append(v.Tags, DivergencePrefix+d.System)
 	}
 	return errs
 }

@@ -142,8 +142,8 @@ func (e *env) explain(args []string) int {
 	fmt.Fprintf(&b, "file:        %s\n", file)
 	fmt.Fprintf(&b, "op:          %s\n", v.Op)
 	fmt.Fprintf(&b, "description: %s\n", safetext.Text(v.Description))
-	if len(v.Tags) > 0 {
-		fmt.Fprintf(&b, "tags:        %s\n", strings.Join(v.Tags, ", "))
+	if tags := v.AllTags(); len(tags) > 0 {
+		fmt.Fprintf(&b, "tags:        %s\n", strings.Join(tags, ", "))
 	}
 	b.WriteString("requirements:\n")
 	for _, rid := range v.Requirements {

@@ -88,7 +88,7 @@ func checkPicks(corpus *vectors.Corpus, f *selectFlags) error {
 			func(v string) runner.Selection { return runner.Selection{Ops: []string{v}} }},
 		{"--id", "no vector id of the corpus matches this pattern", f.ids,
 			func(v string) runner.Selection { return runner.Selection{IDs: []string{v}} }},
-		{"--tag", "no vector of the corpus has this tag (tags: " + valuesOf(vs, tagsOf) + ")", f.tags,
+		{"--tag", "no vector of the corpus has this tag (tags: " + valuesOf(vs, (*vectors.Vector).AllTags) + ")", f.tags,
 			func(v string) runner.Selection { return runner.Selection{Tags: []string{v}} }},
 		{"--req", "no vector of the corpus names this requirement (conform coverage lists each requirement with its vectors and scenarios)", f.reqs,
 			func(v string) runner.Selection { return runner.Selection{Requirements: []string{v}} }},
@@ -119,7 +119,6 @@ func checkOps(corpus *vectors.Corpus, ops []string, opFlag string) error {
 
 func suiteOf(v *vectors.Vector) []string { return []string{v.Suite()} }
 func opOf(v *vectors.Vector) []string    { return []string{v.Op} }
-func tagsOf(v *vectors.Vector) []string  { return v.Tags }
 
 // valuesOf lists the values of vs that of gives, sorted, each once.
 func valuesOf(vs []*vectors.Vector, of func(*vectors.Vector) []string) string {

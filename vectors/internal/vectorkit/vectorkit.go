@@ -91,5 +91,5 @@ func Vector(op, id, desc string, reqs, tags []string, in, out any) *vectors.Vect
 // for a generated vector; output is kept as given, so a raw JSON text with a
 // lone surrogate escape stays as written.
 func Diverges(system, reason string, output json.RawMessage) []*vectors.Divergence {
-	return []*vectors.Divergence{{System: system, Reason: reason, Output: output}}
+	return []*vectors.Divergence{{System: system, Record: vectors.Record{Reason: reason, Output: output}}}
 }
