@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -150,5 +152,36 @@ func TestServeStdioFlushesBeforeWaiting(t *testing.T) {
 	inW.Close()
 	if err := <-served; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// htmlish answers every request with an output holding the characters
+// that encoding/json would escape for HTML, or fails for op "fail".
+type htmlish struct{}
+
+func (htmlish) Call(ctx context.Context, req Request) (Response, error) {
+	if req.Op == "fail" {
+		return Response{}, errors.New("the implementation failed")
+	}
+	return Response{ID: req.ID, Output: json.RawMessage(`{"t":"<a&b>\u2028"}`)}, nil
+}
+
+// TestHTTPAnswersAsStdio: a single request POSTed over HTTP is answered with
+// the very bytes its line gets over stdio (PROTO-HTTP-001), whatever the
+// output holds and whether the call succeeds, fails or is refused.
+func TestHTTPAnswersAsStdio(t *testing.T) {
+	h := DefaultServeOptions().Handler(htmlish{})
+	for _, line := range []string{
+		`{"id":1,"op":"quote.parse","input":{}}`,
+		`{"id":"x","op":"fail","input":{}}`,
+		`{"id":2,"op":"quote.parse"}`,
+		`{"id":2,"op":"quote.parse","input":{},"input":{}}`,
+	} {
+		want := ServeLine(context.Background(), htmlish{}, []byte(line))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/", strings.NewReader(line)))
+		if got := rec.Body.String(); got != string(want) {
+			t.Errorf("%s: HTTP answered %q, stdio %q", line, got, want)
+		}
 	}
 }
