@@ -63,8 +63,7 @@ func (e *env) export(args []string) int {
 		return code
 	}
 	if *out == "" {
-		e.errorf("--out DIR is required: the directory to write the export to")
-		return ExitUsage
+		return e.usagef("--out DIR is required: the directory to write the export to")
 	}
 	index, code := e.writeExport(*out, *dir)
 	if code != ExitOK {
