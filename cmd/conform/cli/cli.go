@@ -83,6 +83,19 @@ func (e *env) hintf(format string, args ...any) {
 	fmt.Fprintf(e.stderr, "conform: hint: %s\n", safetext.Text(fmt.Sprintf(format, args...)))
 }
 
+// usagef prints an error as errorf does and returns ExitUsage, for a
+// command that ends on it.
+func (e *env) usagef(format string, args ...any) int {
+	e.errorf(format, args...)
+	return ExitUsage
+}
+
+// failf prints an error as errorf does and returns ExitFailed.
+func (e *env) failf(format string, args ...any) int {
+	e.errorf(format, args...)
+	return ExitFailed
+}
+
 // Main runs the command line with args (without the program name) and
 // returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {

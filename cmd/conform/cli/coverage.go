@@ -33,16 +33,14 @@ func (e *env) coverage(args []string) int {
 	}
 	r, err := buildCoverage()
 	if err != nil {
-		e.errorf("%v", err)
-		return ExitUsage
+		return e.usagef("%v", err)
 	}
 	write := func() error { return report.Coverage(e.stdout, r, *verbose) }
 	if *asJSON {
 		write = func() error { return report.CoverageJSON(e.stdout, r) }
 	}
 	if err := write(); err != nil {
-		e.errorf("%v", err)
-		return ExitUsage
+		return e.usagef("%v", err)
 	}
 	if r.Failed() {
 		return ExitFailed

@@ -30,8 +30,7 @@ func (e *env) doctor(args []string) int {
 		return code
 	}
 	if err := impl.check(); err != nil {
-		e.errorf("%v", err)
-		return ExitUsage
+		return e.usagef("%v", err)
 	}
 	_, vs, ok := e.selection(&sel)
 	if !ok {
@@ -39,8 +38,7 @@ func (e *env) doctor(args []string) int {
 	}
 	set, err := schemaset.Load()
 	if err != nil {
-		e.errorf("%v", err)
-		return ExitUsage
+		return e.usagef("%v", err)
 	}
 	ctx := context.Background()
 	im, hello, transport, ok := e.connect(ctx, &impl)

@@ -63,8 +63,7 @@ func (e *env) export(args []string) int {
 		return code
 	}
 	if *out == "" {
-		e.errorf("--out DIR is required: the directory to write the export to")
-		return ExitUsage
+		return e.usagef("--out DIR is required: the directory to write the export to")
 	}
 	index, code := e.writeExport(*out, *dir)
 	if code != ExitOK {
@@ -142,11 +141,9 @@ ops/OP.json (each op's input and output, under $defs). 'conform run
 // and returns the exit code (ExitUsage, or ExitFailed when writing failed).
 func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
-		e.errorf("--out %s: not empty; give a new or empty directory", out)
-		return nil, ExitUsage
+		return nil, e.usagef("--out %s: not empty; give a new or empty directory", out)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		e.errorf("--out %s: %v", out, err)
-		return nil, ExitUsage
+		return nil, e.usagef("--out %s: %v", out, err)
 	}
 	corpus, ok := e.loadCorpus(dir)
 	if !ok {
@@ -158,8 +155,7 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 	}
 	sp, err := spec.Embedded()
 	if err != nil {
-		e.errorf("%v", err)
-		return nil, ExitUsage
+		return nil, e.usagef("%v", err)
 	}
 	index := exportIndex{
 		Note:    "Written by 'conform export'; README.md beside it says how to load the vectors.",
@@ -187,8 +183,7 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 	}
 	indexJSON, err := json.MarshalIndent(index, "", "  ")
 	if err != nil {
-		e.errorf("%v", err)
-		return nil, ExitUsage
+		return nil, e.usagef("%v", err)
 	}
 	err = errors.Join(
 		copyTree(corpusFS(dir), filepath.Join(out, "vectors"), func(p string) bool { return path.Ext(p) == ".json" || path.Base(p) == "README.md" }),
@@ -197,8 +192,7 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 		os.WriteFile(filepath.Join(out, "README.md"), []byte(exportReadme), 0o644),
 	)
 	if err != nil {
-		e.errorf("export to %s: %v", out, err)
-		return nil, ExitFailed
+		return nil, e.failf("export to %s: %v", out, err)
 	}
 	return &index, ExitOK
 }

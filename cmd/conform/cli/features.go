@@ -79,12 +79,10 @@ func (e *env) features(args []string) int {
 		return code
 	}
 	if exitWithin < 0 {
-		e.errorf("--exit-within %v: give a positive duration", exitWithin)
-		return ExitUsage
+		return e.usagef("--exit-within %v: give a positive duration", exitWithin)
 	}
 	if err := features.CheckFormat(format); err != nil {
-		e.errorf("--format: %v", err)
-		return ExitUsage
+		return e.usagef("--format: %v", err)
 	}
 	for f := range strings.SplitSeq(format, ",") {
 		// A report file that cannot be written is found before any
@@ -95,18 +93,15 @@ func (e *env) features(args []string) int {
 				err = os.MkdirAll(filepath.Dir(file), 0o755) // godog makes no directory
 			}
 			if err != nil {
-				e.errorf("--format %s: %v", f, err)
-				return ExitUsage
+				return e.usagef("--format %s: %v", f, err)
 			}
 		}
 	}
 	if err := features.CheckTags(tags); err != nil {
-		e.errorf("--tags %v", err)
-		return ExitUsage
+		return e.usagef("--tags %v", err)
 	}
 	if err := runner.CheckProfile(profile); err != nil {
-		e.errorf("--profile: %v", err)
-		return ExitUsage
+		return e.usagef("--profile: %v", err)
 	}
 	if len(requireOps.ops.Ops) > 0 {
 		corpus, ok := e.loadCorpus("")
@@ -114,14 +109,12 @@ func (e *env) features(args []string) int {
 			return ExitUsage
 		}
 		if err := checkOps(corpus, requireOps.ops.Ops, "--require-ops="); err != nil {
-			e.errorf("%v", err)
-			return ExitUsage
+			return e.usagef("%v", err)
 		}
 	}
 	raw, err := rawFor(&impl)
 	if err != nil {
-		e.errorf("%v", err)
-		return ExitUsage
+		return e.usagef("%v", err)
 	}
 	fsys := features.FS()
 	if dir != "" {
@@ -170,8 +163,7 @@ func (e *env) features(args []string) int {
 		return ExitUsage
 	}
 	if msg := tally.NothingJudged(); msg != "" {
-		e.errorf("%s", msg)
-		return ExitFailed
+		return e.failf("%s", msg)
 	}
 	if status == features.StatusFailed {
 		return ExitFailed

@@ -95,37 +95,29 @@ func (e *env) fuzz(args []string) int {
 	ora.timeout, ora.restarts, ora.maxLine, ora.maxBody, ora.noGrease = impl.timeout, impl.restarts, impl.maxLine, impl.maxBody, impl.noGrease
 	oracle := ora.stdio != "" || ora.http != ""
 	if ora.stdio != "" && ora.http != "" {
-		e.errorf("give one oracle: --oracle (or --oracle-stdio) or --oracle-http")
-		return ExitUsage
+		return e.usagef("give one oracle: --oracle (or --oracle-stdio) or --oracle-http")
 	}
 	if oracle {
 		if err := ora.check(); err != nil {
 			msg := strings.Replace(strings.Replace(err.Error(), "--http", "--oracle-http", 1), "--stdio", "--oracle", 1)
-			e.errorf("%s", msg)
-			return ExitUsage
+			return e.usagef("%s", msg)
 		}
 	}
 	switch {
 	case dur < 0 || count < 0 || par < 0 || impl.timeout <= 0 || shr <= 0:
-		e.errorf("--time, --count and --parallel take non-negative values, --timeout and --shrink positive ones")
-		return ExitUsage
+		return e.usagef("--time, --count and --parallel take non-negative values, --timeout and --shrink positive ones")
 	case out == "":
-		e.errorf("--out needs a directory")
-		return ExitUsage
+		return e.usagef("--out needs a directory")
 	case recordProfile != "" && !oracle:
-		e.errorf("--record-profile records an oracle's divergences: give --oracle or --oracle-http")
-		return ExitUsage
+		return e.usagef("--record-profile records an oracle's divergences: give --oracle or --oracle-http")
 	case recordProfile != "" && vectors.CheckProfileName(recordProfile) != nil:
-		e.errorf("--record-profile: %v", vectors.CheckProfileName(recordProfile))
-		return ExitUsage
+		return e.usagef("--record-profile: %v", vectors.CheckProfileName(recordProfile))
 	}
 	if err := dirUsable(out); err != nil {
-		e.errorf("--out %s: %v", out, err)
-		return ExitUsage
+		return e.usagef("--out %s: %v", out, err)
 	}
 	if err := checkProfile(profile, &profileSel); err != nil {
-		e.errorf("--profile: %v", err)
-		return ExitUsage
+		return e.usagef("--profile: %v", err)
 	}
 	if dur == 0 && count == 0 {
 		dur = 30 * time.Second
@@ -172,8 +164,7 @@ func (e *env) fuzz(args []string) int {
 	})
 	prog.done()
 	if err != nil {
-		e.errorf("%v", err)
-		return ExitUsage
+		return e.usagef("%v", err)
 	}
 	replay := strings.Join(implArgs(&impl), " ")
 	prov := fuzz.Provenance{Impl: replay, Oracle: oracleName, Date: started}
@@ -208,12 +199,11 @@ func (e *env) fuzz(args []string) int {
 	case ctx.Err() != nil:
 		// The run asked for was not made: finding nothing in part of it is
 		// no verdict, so a gate must not pass on it.
-		e.errorf("interrupted after %d inputs: the run did not finish, so finding nothing is no verdict", rep.Execs)
-		return ExitFailed
+		return e.failf("interrupted after %d inputs: the run did not finish, so finding nothing is no verdict", rep.Execs)
 	case rep.Execs-rep.Skipped-rep.Inconclusive <= 0:
 		// Nothing was compared: a gate that judged nothing must not pass.
-		e.errorf("no input was judged: the oracle refused every input as a bad request or the implementation answered every op as unsupported")
-		return ExitFailed
+		return e.failf("no input was judged: the oracle refused every input as a bad request" +
+			" or the implementation answered every op as unsupported")
 	}
 	return ExitOK
 }

@@ -49,16 +49,14 @@ func (e *env) fuzzkit(args []string) int {
 		return code
 	}
 	if *out == "" {
-		e.errorf("--out DIR is required: the directory to write the kit to")
-		return ExitUsage
+		return e.usagef("--out DIR is required: the directory to write the kit to")
 	}
 	corpus, ok := e.loadCorpus("")
 	if !ok {
 		return ExitUsage
 	}
 	if err := checkOps(corpus, ops, "--op "); err != nil {
-		e.errorf("%v", err)
-		return ExitUsage
+		return e.usagef("%v", err)
 	}
 	index, code := e.writeExport(*out, "")
 	if code != ExitOK {
@@ -70,8 +68,7 @@ func (e *env) fuzzkit(args []string) int {
 	slices.Sort(ops)
 	sp, err := spec.Embedded()
 	if err != nil {
-		e.errorf("%v", err)
-		return ExitFailed
+		return e.failf("%v", err)
 	}
 	var errs []error
 	seeds := 0
@@ -82,8 +79,7 @@ func (e *env) fuzzkit(args []string) int {
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
-		e.errorf("fuzzkit: %v", err)
-		return ExitFailed
+		return e.failf("fuzzkit: %v", err)
 	}
 	fmt.Fprintf(e.stdout, "fuzz kit for %d %s written to %s: %d seeds, a dictionary and the properties of each op\n", len(ops), report.Plural(len(ops), "op", "ops"), *out, seeds)
 	return ExitOK

@@ -44,8 +44,7 @@ func (e *env) list(args []string) int {
 		return code
 	}
 	if err := checkProfile(profile, &sel); err != nil {
-		e.errorf("--profile: %v", err)
-		return ExitUsage
+		return e.usagef("--profile: %v", err)
 	}
 	_, vs, ok := e.selection(&sel)
 	if !ok {
@@ -170,8 +169,7 @@ func (e *env) explain(args []string) int {
 	}
 	line, err := runner.RequestLine(protocol.Request{ID: protocol.IntID(1), Op: v.Op, Input: v.Input})
 	if err != nil {
-		e.errorf("%s: %v", v.ID, err)
-		return ExitUsage
+		return e.usagef("%s: %v", v.ID, err)
 	}
 	// The line stays JSON of the same value with its invisible characters
 	// written as escapes: pasted, it sends what the vector holds.

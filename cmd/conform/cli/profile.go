@@ -37,8 +37,7 @@ func (e *env) profile(args []string) int {
 	}
 	data, err := corpus.ExportProfile(flags.Arg(1))
 	if err != nil {
-		e.errorf("%v", err)
-		return ExitUsage
+		return e.usagef("%v", err)
 	}
 	if *out == "" {
 		_, err = e.stdout.Write(data)
@@ -46,8 +45,7 @@ func (e *env) profile(args []string) int {
 		err = os.WriteFile(*out, data, 0o644)
 	}
 	if err != nil {
-		e.errorf("%v", err)
-		return ExitFailed
+		return e.failf("%v", err)
 	}
 	return ExitOK
 }

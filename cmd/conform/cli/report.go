@@ -50,14 +50,12 @@ func (e *env) report(args []string) int {
 	for _, p := range fs.Args() {
 		f, err := os.Open(p)
 		if err != nil {
-			e.errorf("%v", err)
-			return ExitUsage
+			return e.usagef("%v", err)
 		}
 		r, err := report.ReadJSON(bufio.NewReader(f), sp)
 		f.Close()
 		if err != nil {
-			e.errorf("%s: %v", p, err)
-			return ExitUsage
+			return e.usagef("%s: %v", p, err)
 		}
 		reports = append(reports, report.Page{File: filepath.Base(p), Report: r})
 	}
@@ -77,8 +75,7 @@ func (e *env) report(args []string) int {
 		return bw.Flush()
 	})
 	if err != nil {
-		e.errorf("--html: %v", err)
-		return ExitUsage
+		return e.usagef("--html: %v", err)
 	}
 	e.infof("wrote %s: %d %s", *out, len(reports), report.Plural(len(reports), "report", "reports"))
 	return ExitOK

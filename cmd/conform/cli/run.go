@@ -198,20 +198,16 @@ func (e *env) run(args []string) int {
 		return code
 	}
 	if err := impl.check(); err != nil {
-		e.errorf("%v", err)
-		return ExitUsage
+		return e.usagef("%v", err)
 	}
 	if err := checkProfile(profile, &sel); err != nil {
-		e.errorf("--profile: %v", err)
-		return ExitUsage
+		return e.usagef("--profile: %v", err)
 	}
 	if parallel < 0 {
-		e.errorf("--parallel %d: give a positive number, or 0 for 4 per CPU", parallel)
-		return ExitUsage
+		return e.usagef("--parallel %d: give a positive number, or 0 for 4 per CPU", parallel)
 	}
 	if batch < 1 {
-		e.errorf("--batch %d: give a positive number (1 sends one vector per request)", batch)
-		return ExitUsage
+		return e.usagef("--batch %d: give a positive number (1 sends one vector per request)", batch)
 	}
 	exp, ok := e.readExpectations(expect)
 	if !ok {
@@ -226,12 +222,10 @@ func (e *env) run(args []string) int {
 		return ExitUsage
 	}
 	if err := checkChoices(corpus, override); err != nil {
-		e.errorf("%v", err)
-		return ExitUsage
+		return e.usagef("%v", err)
 	}
 	if err := checkOps(corpus, requireOps.ops.Ops, "--require-ops="); err != nil {
-		e.errorf("%v", err)
-		return ExitUsage
+		return e.usagef("%v", err)
 	}
 	if len(vs) == 0 {
 		e.errorf("no vectors to run")
@@ -278,8 +272,7 @@ func (e *env) run(args []string) int {
 		e.errorf("%s", p)
 	}
 	if ctx.Err() != nil && rep.Totals().Interrupted == 0 {
-		e.errorf("the run was interrupted")
-		return ExitFailed
+		return e.failf("the run was interrupted")
 	}
 	if rep.Failed() {
 		return ExitFailed

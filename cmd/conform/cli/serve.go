@@ -46,12 +46,10 @@ func (e *env) serve(args []string) int {
 	defer stop()
 	switch {
 	case *stdio && *addr != "":
-		e.errorf("give one of --stdio and --http")
-		return ExitUsage
+		return e.usagef("give one of --stdio and --http")
 	case *stdio:
 		if err := protocol.ServeStdio(ctx, reference.InProcess{}, e.stdin, e.stdout, *maxLine); err != nil {
-			e.errorf("%v", err)
-			return ExitFailed
+			return e.failf("%v", err)
 		}
 		return ExitOK
 	case *addr != "":
@@ -88,20 +86,17 @@ func loopbackAddr(addr string) (string, error) {
 func (e *env) serveHTTP(ctx context.Context, addr string, maxBody int64) int {
 	bind, err := loopbackAddr(addr)
 	if err != nil {
-		e.errorf("--http %s: %v", addr, err)
-		return ExitUsage
+		return e.usagef("--http %s: %v", addr, err)
 	}
 	ln, err := net.Listen("tcp", bind)
 	if err != nil {
-		e.errorf("--http %s: %v", addr, err)
-		return ExitUsage
+		return e.usagef("--http %s: %v", addr, err)
 	}
 	e.infof("serving the reference at http://%s/", ln.Addr())
 	opts := protocol.DefaultServeOptions()
 	opts.MaxBody = maxBody
 	if err := opts.Serve(ctx, reference.InProcess{}, ln); err != nil {
-		e.errorf("%v", err)
-		return ExitFailed
+		return e.failf("%v", err)
 	}
 	return ExitOK
 }
