@@ -463,16 +463,13 @@ func (e *engine) selectOps(ctx context.Context) ([]string, error) {
 }
 
 // hello returns the ops an implementation declares, or nil when it does
-// not answer hello (it is then assumed to support every op).
+// not answer hello or declares no ops (it is then assumed to support every
+// op, unlike runner.Connect, and whatever its protocol version).
 func (e *engine) hello(ctx context.Context, impl runner.Implementation) []string {
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
-	resp, err := impl.Call(ctx, protocol.HelloRequest())
-	if err != nil || resp.Error != nil || resp.Output == nil {
-		return nil
-	}
-	var h protocol.Hello
-	if json.Unmarshal(resp.Output, &h) != nil || h.Ops == nil {
+	h, err := runner.AskHello(ctx, impl)
+	if err != nil || h == nil {
 		return nil
 	}
 	return h.Ops
