@@ -255,7 +255,9 @@ func (c *child) call(ctx context.Context, req protocol.Request) answer {
 	// taken and the line queued under one lock, so that wire ids follow the
 	// order of the lines on the pipe, and the oldest request in flight is
 	// the one a sequential child is busy with.
-	body, err := appendRequestLine(nil, json.RawMessage{}, req, grease)
+	noID := req
+	noID.ID = nil
+	body, err := appendRequestLine(nil, noID, grease)
 	if err != nil {
 		return answer{err: callErr(ProtocolErr, "%v", err)}
 	}
