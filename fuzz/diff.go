@@ -261,7 +261,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep := &Report{Ops: ops}
 	e.loop(ctx, rep, ops)
-	rep.Unsupported = slices.Sorted(maps.Keys(e.unsupported))
+	rep.Unsupported, rep.Stopped = slices.Sorted(maps.Keys(e.unsupported)), e.dead
 	e.progress(rep)
 	rep.Stats = e.stats
 	return rep, nil
@@ -289,7 +289,7 @@ func newEngine(cfg Config, external bool) *engine {
 func (e *engine) loop(ctx context.Context, rep *Report, ops []string) {
 	e.start = time.Now()
 	lastProgress := e.start
-	for i := 0; !e.over(ctx, rep, i); {
+	for i := 0; !e.over(ctx, i); {
 		live := slices.DeleteFunc(slices.Clone(ops), func(op string) bool { return e.unsupported[op] })
 		if len(live) == 0 {
 			break
@@ -312,7 +312,7 @@ func (e *engine) loop(ctx context.Context, rep *Report, ops []string) {
 		}
 		wg.Wait()
 		for k := range batch {
-			if k > 0 && e.over(ctx, rep, i) || !batch[k].done {
+			if k > 0 && e.over(ctx, i) || !batch[k].done {
 				break
 			}
 			e.record(ctx, rep, &batch[k])
@@ -354,9 +354,9 @@ func (e *engine) timeUp(ctx context.Context) bool {
 }
 
 // over reports whether the run is over before case i: its count or time is
-// reached, ctx is done, or it was stopped.
-func (e *engine) over(ctx context.Context, rep *Report, i int) bool {
-	return e.cfg.Count > 0 && i >= e.cfg.Count || e.timeUp(ctx) || e.stopped || rep.Stopped != ""
+// reached, ctx is done, or it was stopped (or the implementation is gone).
+func (e *engine) over(ctx context.Context, i int) bool {
+	return e.cfg.Count > 0 && i >= e.cfg.Count || e.timeUp(ctx) || e.stopped || e.dead != ""
 }
 
 // progress brings the running totals up to date and reports them.
@@ -424,7 +424,6 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 			rep.Findings = append(rep.Findings, f)
 			e.stopped = e.stopped || e.cfg.StopWhen != nil && e.cfg.StopWhen(f)
 		}
-		rep.Stopped = e.dead
 	}
 }
 
@@ -464,16 +463,13 @@ func (e *engine) selectOps(ctx context.Context) ([]string, error) {
 }
 
 // hello returns the ops an implementation declares, or nil when it does
-// not answer hello (it is then assumed to support every op).
+// not answer hello or declares no ops (it is then assumed to support every
+// op, unlike runner.Connect, and whatever its protocol version).
 func (e *engine) hello(ctx context.Context, impl runner.Implementation) []string {
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
-	resp, err := impl.Call(ctx, protocol.HelloRequest())
-	if err != nil || resp.Error != nil || resp.Output == nil {
-		return nil
-	}
-	var h protocol.Hello
-	if json.Unmarshal(resp.Output, &h) != nil || h.Ops == nil {
+	h, err := runner.AskHello(ctx, impl)
+	if err != nil || h == nil {
 		return nil
 	}
 	return h.Ops

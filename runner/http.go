@@ -69,7 +69,7 @@ func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastRe
 
 // Call POSTs one request.
 func (h *HTTP) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
-	body, err := appendRequestLine(nil, nil, req, h.grease(0))
+	body, err := appendRequestLine(nil, req, h.grease(0))
 	if err != nil {
 		return protocol.Response{}, callErr(ProtocolErr, "%v", err)
 	}
@@ -110,7 +110,7 @@ func (h *HTTP) CallBatch(ctx context.Context, reqs []protocol.Request) ([]protoc
 			body = append(body, ',')
 		}
 		var err error
-		body, err = appendRequestLine(body, nil, req, h.grease(i))
+		body, err = appendRequestLine(body, req, h.grease(i))
 		if err != nil {
 			return fail(callErr(ProtocolErr, "%v", err))
 		}

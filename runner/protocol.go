@@ -14,16 +14,12 @@ import (
 const SuiteVersion = "0.1.0"
 
 // appendRequestLine appends req as one protocol line (compact JSON and a
-// newline) to buf, with id in place of req.ID when id is not nil (an empty,
-// non-nil id leaves a gap to splice one into). grease,
-// when not empty, is added as an extra top-level member that the
-// implementation has to ignore (PROTO-FRAME-005).
-func appendRequestLine(buf []byte, id json.RawMessage, req protocol.Request, grease string) ([]byte, error) {
-	if id == nil {
-		id = req.ID
-	}
+// newline) to buf (a request without an id leaves a gap to splice one
+// into). grease, when not empty, is added as an extra top-level member that
+// the implementation has to ignore (PROTO-FRAME-005).
+func appendRequestLine(buf []byte, req protocol.Request, grease string) ([]byte, error) {
 	buf = append(buf, `{"id":`...)
-	buf = append(buf, id...)
+	buf = append(buf, req.ID...)
 	buf = append(buf, `,"op":`...)
 	buf = strconv.AppendQuote(buf, req.Op)
 	buf = append(buf, `,"input":`...)
@@ -72,6 +68,6 @@ func compact(b []byte) bool {
 // RequestLine returns req as the exact line a stdio transport sends, without
 // grease: the line to replay by hand.
 func RequestLine(req protocol.Request) (string, error) {
-	b, err := appendRequestLine(nil, nil, req, "")
+	b, err := appendRequestLine(nil, req, "")
 	return string(b), err
 }

@@ -187,11 +187,27 @@ type Batcher interface {
 	CallBatch(ctx context.Context, reqs []protocol.Request) ([]protocol.Response, []error)
 }
 
-// Connect performs the hello handshake (PROTO-HELLO-001). It returns nil and
+// Connect performs the hello handshake (PROTO-HELLO-001): AskHello, then a
+// *StartError for another protocol version. Declaring no ops is declaring
+// none: the returned hello's Ops is then empty, not nil.
+func Connect(ctx context.Context, impl Implementation) (*protocol.Hello, error) {
+	h, err := AskHello(ctx, impl)
+	switch {
+	case err != nil || h == nil:
+		return nil, err
+	case h.Protocol != protocol.Version:
+		return nil, &StartError{Msg: fmt.Sprintf("the implementation speaks protocol %d; this runner speaks %d", h.Protocol, protocol.Version)}
+	case h.Ops == nil:
+		h.Ops = []string{}
+	}
+	return h, nil
+}
+
+// AskHello sends hello and decodes the answer, as it is. It returns nil and
 // no error for an implementation that does not know hello (it answers with
 // error kind unsupported), and a *StartError when the implementation cannot
 // be reached or its answer is not a hello.
-func Connect(ctx context.Context, impl Implementation) (*protocol.Hello, error) {
+func AskHello(ctx context.Context, impl Implementation) (*protocol.Hello, error) {
 	resp, err := impl.Call(ctx, protocol.HelloRequest())
 	if err != nil {
 		var se *StartError
@@ -210,12 +226,6 @@ func Connect(ctx context.Context, impl Implementation) (*protocol.Hello, error) 
 	var h protocol.Hello
 	if err := json.Unmarshal(resp.Output, &h); err != nil {
 		return nil, &StartError{Msg: "the answer to hello is not a hello output: " + err.Error()}
-	}
-	if h.Protocol != protocol.Version {
-		return nil, &StartError{Msg: fmt.Sprintf("the implementation speaks protocol %d; this runner speaks %d", h.Protocol, protocol.Version)}
-	}
-	if h.Ops == nil {
-		h.Ops = []string{}
 	}
 	return &h, nil
 }

@@ -29,7 +29,7 @@ func (s *Spawn) Call(ctx context.Context, req protocol.Request) (protocol.Respon
 	if len(s.Command) == 0 {
 		return protocol.Response{}, &StartError{Msg: "no command to start"}
 	}
-	line, err := appendRequestLine(nil, nil, req, "")
+	line, err := appendRequestLine(nil, req, "")
 	if err != nil {
 		return protocol.Response{}, callErr(ProtocolErr, "%v", err)
 	}

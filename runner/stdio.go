@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -253,7 +255,9 @@ func (c *child) call(ctx context.Context, req protocol.Request) answer {
 	// taken and the line queued under one lock, so that wire ids follow the
 	// order of the lines on the pipe, and the oldest request in flight is
 	// the one a sequential child is busy with.
-	body, err := appendRequestLine(nil, json.RawMessage{}, req, grease)
+	noID := req
+	noID.ID = nil
+	body, err := appendRequestLine(nil, noID, grease)
 	if err != nil {
 		return answer{err: callErr(ProtocolErr, "%v", err)}
 	}
@@ -290,10 +294,7 @@ func (c *child) call(ctx context.Context, req protocol.Request) answer {
 		// The oldest request in flight is the one a sequential child is
 		// stuck on: it is blamed and the child is stopped; the others are
 		// victims.
-		oldest := true
-		for w := range c.pending {
-			oldest = oldest && w > wire
-		}
+		oldest := len(c.pending) == 0 || slices.Min(slices.Collect(maps.Keys(c.pending))) > wire
 		timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
 		blamed := timedOut && oldest && c.killFor == ""
 		if blamed {
@@ -458,11 +459,9 @@ func (c *child) reap() {
 	defer c.mu.Unlock()
 	c.gone = true
 	n := len(c.pending)
-	oldest := int64(-1)
-	for key := range c.pending {
-		if oldest < 0 || key < oldest {
-			oldest = key
-		}
+	var oldest int64 // the wire id of the oldest request in flight, if any
+	if n > 0 {
+		oldest = slices.Min(slices.Collect(maps.Keys(c.pending)))
 	}
 	for key, ch := range c.pending {
 		switch {
