@@ -323,6 +323,11 @@ func TestSignature(t *testing.T) {
 			`{"n":1}`, `{"n":1,"zz":0}`, `{"n":1}`, `{"n":1,"a b":0}`},
 		{"a different value at an index",
 			`{"n":[1,2]}`, `{"n":[1,3]}`, `{"n":[1,2]}`, `{"n":[0,2]}`},
+		// A refusal written with a member twice is no output the judge
+		// reads (a mismatch at the duplicate), not a refusal with the
+		// last code: the fault is the duplicate, whatever it repeats.
+		{"a refusal written twice, whatever its code",
+			`{"rejected":{"code":"A"}}`, `{"rejected":{"code":"X"},"rejected":{"code":"X"}}`, `{"rejected":{"code":"A"}}`, `{"rejected":{"code":"Y"},"rejected":{"code":"Y"}}`},
 	}
 	for _, tt := range same {
 		if s1, s2 := sig(tt.e1, tt.a1), sig(tt.e2, tt.a2); s1 != s2 {
@@ -342,6 +347,10 @@ func TestSignature(t *testing.T) {
 			`{"n":1}`, `{"n":1,"m":1}`, `{"n":1,"m":1}`, `{"n":1}`},
 		{"rejected instead of dropped, and a wrong code",
 			`{"dropped":{"code":"A"}}`, `{"rejected":{"code":"A"}}`, `{"dropped":{"code":"A"}}`, `{"dropped":{"code":"X"}}`},
+		// Codes are read as the judge reads them (jsonv): two lone
+		// surrogates are two codes, not one U+FFFD.
+		{"wrong codes that differ in a lone surrogate",
+			`{"rejected":{"code":"A"}}`, `{"rejected":{"code":"\ud800"}}`, `{"rejected":{"code":"A"}}`, `{"rejected":{"code":"\ud801"}}`},
 	}
 	for _, tt := range differ {
 		if s1, s2 := sig(tt.e1, tt.a1), sig(tt.e2, tt.a2); s1 == s2 {

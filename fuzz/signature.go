@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
 )
@@ -78,31 +79,23 @@ func (r refusalOf) String() string {
 	return r.key + ":" + r.code
 }
 
-// parseRefusal returns the refusal of an output object: the first of the
-// protocol's refusal members it holds.
+// parseRefusal returns the refusal of an output text, read as the judge
+// reads it (protocol.Refusal): an output that is not JSON the judge takes
+// (a duplicate member, ill-formed UTF-8) is no refusal.
 func parseRefusal(out json.RawMessage) refusalOf {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(out, &m) != nil {
+	v, err := jsonv.Parse(out)
+	if err != nil {
 		return refusalOf{}
 	}
-	for _, k := range protocol.RefusalMembers {
-		body, ok := m[k]
-		if !ok {
-			continue
+	key, body := protocol.Refusal(v)
+	r := refusalOf{key: key}
+	if c := body.Get("code"); c != nil {
+		r.hasCode, r.code = true, "(not a string)"
+		if c.Type == jsonv.String {
+			r.code = jsonv.Key(c.Units)
 		}
-		r := refusalOf{key: k}
-		var inner map[string]json.RawMessage
-		if json.Unmarshal(body, &inner) == nil {
-			if c, ok := inner["code"]; ok {
-				r.hasCode = true
-				if json.Unmarshal(c, &r.code) != nil {
-					r.code = "(not a string)"
-				}
-			}
-		}
-		return r
 	}
-	return refusalOf{}
+	return r
 }
 
 // errorKindSig is the signature part of a protocol error answer: its kind
@@ -116,18 +109,11 @@ func errorKindSig(kind string) string {
 	return "another kind"
 }
 
-// outputRefusal returns the code of a refusal output, or "".
+// outputRefusal returns "MEMBER:CODE" for a refusal output ("MEMBER:" when
+// its code is missing), or "" for any other output.
 func outputRefusal(out json.RawMessage) string {
-	var m map[string]struct {
-		Code string `json:"code"`
-	}
-	if json.Unmarshal(out, &m) != nil {
-		return ""
-	}
-	for _, k := range protocol.RefusalMembers {
-		if r, ok := m[k]; ok {
-			return k + ":" + r.Code
-		}
+	if r := parseRefusal(out); r.key != "" {
+		return r.key + ":" + r.code
 	}
 	return ""
 }

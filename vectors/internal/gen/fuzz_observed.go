@@ -155,17 +155,18 @@ func classOf(a answer) string {
 	if a.Error != nil {
 		return "error:" + a.Error.Kind
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(a.Output, &m) == nil {
-		for _, k := range protocol.RefusalMembers {
-			if r, ok := m[k]; ok {
-				var c struct{ Code string }
-				json.Unmarshal(r, &c)
-				return k + ":" + c.Code
-			}
-		}
+	v, err := jsonv.Parse(a.Output)
+	if err != nil {
+		return "output"
 	}
-	return "output"
+	k, body := protocol.Refusal(v)
+	if k == "" {
+		return "output"
+	}
+	if c := body.Get("code"); c != nil && c.Type == jsonv.String {
+		return k + ":" + jsonv.Key(c.Units)
+	}
+	return k + ":"
 }
 
 func expectClass(v *vectors.Vector) string {

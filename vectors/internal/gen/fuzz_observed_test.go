@@ -202,3 +202,29 @@ func TestFuzzReasons(t *testing.T) {
 		t.Errorf("a vector without a line got the reason %q", r)
 	}
 }
+
+// TestClassReadsAsTheJudge: an observed answer's class is read as the
+// runner's judge reads an output (runner.Compare), not as encoding/json
+// would: a refusal is the answer's "rejected" or "dropped" member, its code
+// is the member spelt "code" exactly (a "Code" is another member, and the
+// refusal is codeless), a code's lone surrogate stays itself, and an answer
+// that writes a member twice is no refusal (the judge reads it as a
+// mismatch).
+func TestClassReadsAsTheJudge(t *testing.T) {
+	for _, tc := range []struct{ output, class string }{
+		{`{"rejected":{"code":"X"}}`, "rejected:X"},
+		{`{"dropped":{}}`, "dropped:"},
+		{`{"rejected":{"Code":"X"}}`, "rejected:"},
+		{`{"rejected":{"code":7}}`, "rejected:"},
+		{`{"rejected":{"code":"X"},"rejected":{"code":"X"}}`, "output"},
+		{`{"n":1}`, "output"},
+	} {
+		if got := classOf(answer{Output: json.RawMessage(tc.output)}); got != tc.class {
+			t.Errorf("classOf(%s) = %q, want %q", tc.output, got, tc.class)
+		}
+	}
+	a, b := classOf(answer{Output: json.RawMessage(`{"rejected":{"code":"\ud800"}}`)}), classOf(answer{Output: json.RawMessage(`{"rejected":{"code":"\ud801"}}`)})
+	if a == b {
+		t.Errorf("codes \\ud800 and \\ud801 have one class %q", a)
+	}
+}
