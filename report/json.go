@@ -11,19 +11,7 @@ import (
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
-	"github.com/conform-suite/conform/spec"
 )
-
-type jsonTotals struct {
-	Total       int                    `json:"total"`
-	Passed      int                    `json:"passed"`
-	Failed      int                    `json:"failed"`
-	Skipped     int                    `json:"skipped"`
-	Interrupted int                    `json:"interrupted"`
-	Codeless    int                    `json:"codeless"`
-	Stale       int                    `json:"stale"`
-	ByOutcome   map[runner.Outcome]int `json:"by_outcome"`
-}
 
 type jsonCodeless struct {
 	ID      string         `json:"id"`
@@ -52,7 +40,7 @@ type jsonResult struct {
 	Request      string          `json:"request,omitempty"`
 	Expected     json.RawMessage `json:"expected,omitempty"`
 	Actual       json.RawMessage `json:"actual,omitempty"`
-	Clipped      *jsonClipped    `json:"actual_clipped,omitempty"`
+	Clipped      *runner.Clipped `json:"actual_clipped,omitempty"`
 	ActualNote   string          `json:"actual_note,omitempty"`
 	Stderr       string          `json:"stderr,omitempty"`
 	Recorded     *jsonRecorded   `json:"recorded,omitempty"`
@@ -62,26 +50,6 @@ type jsonResult struct {
 type jsonRecorded struct {
 	System string `json:"system"`
 	Reason string `json:"reason"`
-}
-
-type jsonClipped struct {
-	Size   int    `json:"size"`
-	SHA256 string `json:"sha256"`
-	Prefix string `json:"prefix"`
-}
-
-type jsonStale struct {
-	ID     string `json:"id"`
-	Reason string `json:"reason"`
-	Line   int    `json:"line"`
-}
-
-type jsonRequirement struct {
-	ID      string         `json:"id"`
-	Level   spec.Level     `json:"level,omitempty"`
-	Outcome runner.Outcome `json:"outcome"`
-	Vectors int            `json:"vectors"`
-	Failing []string       `json:"failing,omitempty"`
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -96,10 +64,6 @@ func JSON(w io.Writer, r *runner.Report) error {
 	if sh := r.Shard.String(); sh != "" {
 		shard = &sh
 	}
-	stale := []jsonStale{}
-	for _, x := range r.Stale {
-		stale = append(stale, jsonStale(x))
-	}
 	codeless := []jsonCodeless{}
 	for _, res := range r.CodelessResults() {
 		codeless = append(codeless, jsonCodeless{res.Vector.ID, res.Outcome, res.Codeless.Member, res.Codeless.Code})
@@ -107,10 +71,6 @@ func JSON(w io.Writer, r *runner.Report) error {
 	verdict := jsonVerdict{Passed: !r.Failed(), Problems: r.Problems()}
 	if verdict.Problems == nil {
 		verdict.Problems = []string{}
-	}
-	requirements := []jsonRequirement{}
-	for _, rr := range r.Requirements() {
-		requirements = append(requirements, jsonRequirement(rr))
 	}
 	bw := bufio.NewWriter(w)
 	jw := &jsonWriter{w: bw}
@@ -127,7 +87,7 @@ func JSON(w io.Writer, r *runner.Report) error {
 	jw.member("shard", shard)
 	jw.member("started", r.Started.UTC().Format(time.RFC3339Nano))
 	jw.member("duration_ms", ms(r.Duration))
-	jw.member("totals", jsonTotals(r.Totals()))
+	jw.member("totals", r.Totals())
 	if len(r.Results) == 0 {
 		jw.raw(`  "results": [],` + "\n")
 	} else {
@@ -141,10 +101,10 @@ func JSON(w io.Writer, r *runner.Report) error {
 		}
 		jw.raw("\n  ],\n")
 	}
-	jw.member("stale_expectations", stale)
+	jw.member("stale_expectations", append([]runner.Expectation{}, r.Stale...))
 	jw.member("codeless_refusals", codeless)
 	jw.member("verdict", verdict)
-	jw.member("requirements", requirements)
+	jw.member("requirements", r.Requirements())
 	jw.last("conformance", r.Conformance())
 	jw.raw("\n}\n")
 	if jw.err != nil {
@@ -173,7 +133,7 @@ func jsonResultOf(res *runner.Result) jsonResult {
 		jr.Request, _ = runner.RequestLine(res.Request)
 		jr.Request = strings.TrimSuffix(jr.Request, "\n")
 		jr.Expected, jr.Actual, jr.ActualNote, jr.Stderr = res.Expected, res.Actual, res.ActualNote, res.Stderr
-		jr.Clipped = (*jsonClipped)(res.Clipped)
+		jr.Clipped = res.Clipped
 	}
 	return jr
 }

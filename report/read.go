@@ -19,17 +19,17 @@ import (
 // writes that it reads, with the profile read as it is (an older report
 // may name it in an object) and the results whole.
 type jsonReport struct {
-	SuiteVersion   string           `json:"suite_version"`
-	Implementation *protocol.Hello  `json:"implementation"`
-	Conform        *runner.Identity `json:"conform,omitempty"`
-	Transport      string           `json:"transport"`
-	Profile        json.RawMessage  `json:"profile"`
-	Shard          *string          `json:"shard"`
-	Started        string           `json:"started"`
-	DurationMS     float64          `json:"duration_ms"`
-	Stale          []jsonStale      `json:"stale_expectations"`
-	Codeless       []jsonCodeless   `json:"codeless_refusals"`
-	Results        []jsonResult     `json:"results"`
+	SuiteVersion   string               `json:"suite_version"`
+	Implementation *protocol.Hello      `json:"implementation"`
+	Conform        *runner.Identity     `json:"conform,omitempty"`
+	Transport      string               `json:"transport"`
+	Profile        json.RawMessage      `json:"profile"`
+	Shard          *string              `json:"shard"`
+	Started        string               `json:"started"`
+	DurationMS     float64              `json:"duration_ms"`
+	Stale          []runner.Expectation `json:"stale_expectations"`
+	Codeless       []jsonCodeless       `json:"codeless_refusals"`
+	Results        []jsonResult         `json:"results"`
 }
 
 // ReadJSON reads a JSON report (schemas/report.schema.json, as JSON writes
@@ -77,9 +77,7 @@ func readJSON(rd io.Reader, sp *spec.Spec, limit int64) (*runner.Report, error) 
 		}
 		r.Shard = sh
 	}
-	for _, x := range jr.Stale {
-		r.Stale = append(r.Stale, runner.Expectation(x))
-	}
+	r.Stale = append(r.Stale, jr.Stale...) // nil when the report lists none
 	codes := map[string]string{}
 	for _, c := range jr.Codeless {
 		codes[c.ID] = c.Code
@@ -91,7 +89,7 @@ func readJSON(rd io.Reader, sp *spec.Spec, limit int64) (*runner.Report, error) 
 		res := runner.Result{
 			Vector:  &vectors.Vector{ID: x.ID, Op: x.Op, Requirements: x.Requirements},
 			Outcome: x.Outcome, Required: x.Required, Detail: x.Detail, Diffs: x.Diffs, Reason: x.Reason,
-			Expected: x.Expected, Actual: x.Actual, Clipped: (*runner.Clipped)(x.Clipped), ActualNote: x.ActualNote, Stderr: x.Stderr,
+			Expected: x.Expected, Actual: x.Actual, Clipped: x.Clipped, ActualNote: x.ActualNote, Stderr: x.Stderr,
 			Duration: time.Duration(x.DurationMS * float64(time.Millisecond)),
 		}
 		switch x.Kind {

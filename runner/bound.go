@@ -39,9 +39,9 @@ const (
 // Clipped describes an answer too long to keep whole: its size in bytes,
 // its SHA-256 (hex) and its first AnswerPrefix bytes.
 type Clipped struct {
-	Size   int
-	SHA256 string
-	Prefix string
+	Size   int    `json:"size"`
+	SHA256 string `json:"sha256"`
+	Prefix string `json:"prefix"`
 }
 
 // bound cuts what res keeps of the implementation's words to the bounds

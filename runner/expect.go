@@ -23,9 +23,9 @@ type Expectations struct {
 
 // Expectation is one entry of an expectations file.
 type Expectation struct {
-	ID     string
-	Reason string
-	Line   int
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+	Line   int    `json:"line"`
 }
 
 // ParseExpectations reads an expectations file.

@@ -41,14 +41,14 @@ type Report struct {
 // the refusals that matched without the code the vector expects, whether
 // they passed or (with --require-codes) failed.
 type Totals struct {
-	Total       int
-	Passed      int
-	Failed      int
-	Skipped     int
-	Interrupted int
-	Codeless    int
-	Stale       int
-	ByOutcome   map[Outcome]int
+	Total       int             `json:"total"`
+	Passed      int             `json:"passed"`
+	Failed      int             `json:"failed"`
+	Skipped     int             `json:"skipped"`
+	Interrupted int             `json:"interrupted"`
+	Codeless    int             `json:"codeless"`
+	Stale       int             `json:"stale"`
+	ByOutcome   map[Outcome]int `json:"by_outcome"`
 }
 
 // Judged is the number of vectors that got a verdict: passed or failed.
@@ -138,11 +138,11 @@ func (r *Report) CodelessResults() []*Result {
 
 // RequirementResult is the roll-up of the vectors that name one requirement.
 type RequirementResult struct {
-	ID      string
-	Level   spec.Level // "" when the spec is not at hand or lacks the id
-	Outcome Outcome    // Pass, Fail (some vector failed) or Unsupported (all unsupported)
-	Vectors int
-	Failing []string // ids of the failing vectors
+	ID      string     `json:"id"`
+	Level   spec.Level `json:"level,omitempty"` // "" when the spec is not at hand or lacks the id
+	Outcome Outcome    `json:"outcome"`         // Pass, Fail (some vector failed) or Unsupported (all unsupported)
+	Vectors int        `json:"vectors"`
+	Failing []string   `json:"failing,omitempty"` // ids of the failing vectors
 }
 
 // Requirements rolls the results up by requirement: a requirement is met
