@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -28,12 +29,7 @@ func CheckProfile(name string) error {
 }
 
 // ProfileName returns the name reports give a profile: the default one for "".
-func ProfileName(name string) string {
-	if name == "" {
-		return DefaultProfile
-	}
-	return name
-}
+func ProfileName(name string) string { return cmp.Or(name, DefaultProfile) }
 
 // Recorded returns the divergence record a vector is graded against under
 // profile: the answer the profile's system is recorded to give, or nil when
@@ -57,9 +53,6 @@ func judgeRecordedError(res *Result, resp protocol.Response, d *vectors.Divergen
 		return
 	case resp.Error != nil:
 		res.Diffs = []string{fmt.Sprintf("$: want %s, got error kind %s: %s", want, resp.Error.Kind, short(resp.Error.Message))}
-	case resp.Output == nil:
-		res.Outcome, res.Detail = ProtocolErr, protocol.ErrNoAnswerBody.Error()
-		return
 	default:
 		res.Actual = resp.Output
 		res.Diffs = []string{fmt.Sprintf("$: want %s, got output %s", want, short(json.RawMessage(resp.Output)))}

@@ -210,8 +210,7 @@ func Connect(ctx context.Context, impl Implementation) (*protocol.Hello, error) 
 func AskHello(ctx context.Context, impl Implementation) (*protocol.Hello, error) {
 	resp, err := impl.Call(ctx, protocol.HelloRequest())
 	if err != nil {
-		var se *StartError
-		if errors.As(err, &se) {
+		if se, ok := errors.AsType[*StartError](err); ok {
 			return nil, se
 		}
 		outcome, detail, stderr := classify(err)
@@ -455,9 +454,8 @@ func (r *Runner) splitBatch(ctx context.Context, vs []*vectors.Vector, results [
 // another's.
 func (r *Runner) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
 	resp, err := r.call(ctx, req)
-	for try := 0; try < 3; try++ {
-		var ce *CallError
-		if !errors.As(err, &ce) || !ce.Retry {
+	for range 3 {
+		if ce, ok := errors.AsType[*CallError](err); !ok || !ce.Retry {
 			break
 		}
 		resp, err = r.call(ctx, req)
@@ -512,21 +510,21 @@ func (r *Runner) judge(res *Result, resp protocol.Response, err error) {
 	case resp.Error != nil && resp.Error.Kind == protocol.KindUnsupported:
 		r.unsupported(res, "the implementation answered error kind unsupported: "+resp.Error.Message)
 		return
-	case d != nil && d.Error != nil:
-		judgeRecordedError(res, resp, d)
-		return
 	case d == nil && v.Expect.Error != nil:
 		judgeError(res, resp)
+		return
+	case resp.Error == nil && resp.Output == nil:
+		res.Outcome, res.Detail = ProtocolErr, protocol.ErrNoAnswerBody.Error()
+		return
+	case d != nil && d.Error != nil:
+		judgeRecordedError(res, resp, d)
 		return
 	case resp.Error != nil:
 		res.Outcome, res.Detail = Errored, resp.Error.Kind+": "+resp.Error.Message
 		return
-	case resp.Output == nil:
-		res.Outcome, res.Detail = ProtocolErr, protocol.ErrNoAnswerBody.Error()
-		return
 	}
 	res.Actual = resp.Output
-	want, err := r.expected(v)
+	want, err := r.expected(v, d)
 	if err != nil {
 		res.Outcome, res.Detail = Fail, err.Error()
 		return
@@ -590,9 +588,10 @@ func clipOutput(out json.RawMessage) string {
 	return string(out)
 }
 
-// expected returns the output the vector expects from this implementation.
-func (r *Runner) expected(v *vectors.Vector) (json.RawMessage, error) {
-	if d := Recorded(r.Profile, v); d != nil {
+// expected returns the output the vector expects from this implementation,
+// the recorded answer d when there is one.
+func (r *Runner) expected(v *vectors.Vector, d *vectors.Divergence) (json.RawMessage, error) {
+	if d != nil {
 		return d.Output, nil
 	}
 	if v.Expect.Output != nil {
