@@ -98,16 +98,9 @@ func (d *doctorRun) hello(hello *protocol.Hello) {
 	if hello == nil {
 		// The handshake took the answer for error kind unsupported: check
 		// that it is a well-formed protocol answer saying so.
-		resp, err := d.call(protocol.HelloRequest())
-		switch {
-		case err != nil:
-			d.check(false, "hello: no answer the second time: %v", err)
-		case resp.Error == nil || resp.Error.Kind != protocol.KindUnsupported:
-			d.check(false, "hello: answered %s the second time, error kind unsupported the first", rawAnswer(resp))
-		default:
-			verr := d.set.Validate("protocol.schema.json", "/$defs/response", rawAnswer(resp))
-			d.check(verr == nil, "hello: answered error kind unsupported; every op is assumed offered (PROTO-HELLO-003)%s", errSuffix(verr))
-		}
+		d.unsupportedAnswer(protocol.HelloRequest(), "hello: no answer the second time: %v",
+			"hello: answered %s the second time, error kind unsupported the first",
+			"hello: answered error kind unsupported; every op is assumed offered (PROTO-HELLO-003)%s")
 		return
 	}
 	data, _ := json.Marshal(hello)
@@ -134,15 +127,25 @@ func (d *doctorRun) hello(hello *protocol.Hello) {
 // unknownOp checks that an op nobody offers is answered error kind
 // unsupported, in a well-formed response.
 func (d *doctorRun) unknownOp() {
-	resp, err := d.call(protocol.Request{ID: protocol.IntID(1), Op: "conform.no-such-op", Input: json.RawMessage(`{}`)})
+	d.unsupportedAnswer(protocol.Request{ID: protocol.IntID(1), Op: "conform.no-such-op", Input: json.RawMessage(`{}`)},
+		"unknown op: no answer: %v", "unknown op: answered %s, want error kind unsupported (PROTO-ERROR-002)",
+		"unknown op: answered error kind unsupported%s")
+}
+
+// unsupportedAnswer sends req and checks that it is answered error kind
+// unsupported, in a well-formed response. The check's line is noAnswer
+// with the error when no answer came, wrong with the answer when it is
+// another, and ok with what the schema found wrong ("" for nothing).
+func (d *doctorRun) unsupportedAnswer(req protocol.Request, noAnswer, wrong, ok string) {
+	resp, err := d.call(req)
 	switch {
 	case err != nil:
-		d.check(false, "unknown op: no answer: %v", err)
+		d.check(false, noAnswer, err)
 	case resp.Error == nil || resp.Error.Kind != protocol.KindUnsupported:
-		d.check(false, "unknown op: answered %s, want error kind unsupported (PROTO-ERROR-002)", rawAnswer(resp))
+		d.check(false, wrong, rawAnswer(resp))
 	default:
 		verr := d.set.Validate("protocol.schema.json", "/$defs/response", rawAnswer(resp))
-		d.check(verr == nil, "unknown op: answered error kind unsupported%s", errSuffix(verr))
+		d.check(verr == nil, ok, errSuffix(verr))
 	}
 }
 
@@ -168,7 +171,16 @@ func (d *doctorRun) answers(hello *protocol.Hello, vs []*vectors.Vector) {
 			fail("%s: %s", v.ID, safetext.Clip(err.Error(), 2000))
 			continue
 		}
-		if verr := CheckAnswer(d.set, rawAnswer(resp)); verr != nil {
+		// The answer must decode faithfully (one value, UTF-8, no member
+		// name written twice, nothing after it), which the schema
+		// validator, reading through encoding/json, cannot see, and be a
+		// protocol response.
+		raw := rawAnswer(resp)
+		_, verr := jsonv.Parse(raw)
+		if verr == nil {
+			verr = d.set.Validate("protocol.schema.json", "/$defs/response", raw)
+		}
+		if verr != nil {
 			fail("%s: the answer is not a protocol response: %s", v.ID, safetext.Clip(verr.Error(), 2000))
 			continue
 		}
@@ -222,15 +234,4 @@ func errSuffix(err error) string {
 		return ""
 	}
 	return ": " + err.Error()
-}
-
-// CheckAnswer checks an answer line as Doctor does: it must decode
-// faithfully (one value, UTF-8, no member name written twice, nothing after
-// it), which the schema validator, reading through encoding/json, cannot
-// see, and it must be a protocol response.
-func CheckAnswer(set *schemaset.Set, line []byte) error {
-	if _, err := jsonv.Parse(line); err != nil {
-		return err
-	}
-	return set.Validate("protocol.schema.json", "/$defs/response", line)
 }
