@@ -87,8 +87,7 @@ func (b *budget) maxBytes(own int) (int, string) {
 // refused is the message of an answer that ParseAnswer refused, with the
 // budget's reason when its values were over the budget.
 func (b *budget) refused(err error) string {
-	var tl *protocol.TooLargeError
-	if errors.As(err, &tl) {
+	if _, ok := errors.AsType[*protocol.TooLargeError](err); ok {
 		return err.Error() + ": " + b.limits().why()
 	}
 	return err.Error()

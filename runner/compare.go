@@ -62,8 +62,7 @@ func compareDecoded(want *jsonv.Value, expected, actual json.RawMessage, got *js
 	if got == nil {
 		var err error
 		if got, err = jsonv.Parse(actual); err != nil {
-			var e *jsonv.Error
-			if errors.As(err, &e) && errors.Is(err, jsonv.ErrDuplicateName) {
+			if e, ok := errors.AsType[*jsonv.Error](err); ok && errors.Is(err, jsonv.ErrDuplicateName) {
 				return Mismatch, []string{fmt.Sprintf("%s: duplicate member %s", e.Path, e.Detail)}, nil
 			}
 			return Mismatch, []string{"output is not valid JSON: " + err.Error()}, nil
@@ -205,8 +204,6 @@ func (l lazy) String() string { return short(l.v) }
 func short(v any) string {
 	var s string
 	switch v := v.(type) {
-	case nil:
-		return "null"
 	case *jsonv.Value:
 		s = string(jsonv.Append(nil, v))
 	default:

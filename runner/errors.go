@@ -38,12 +38,10 @@ func (e *StartError) Error() string { return e.Msg }
 // classify turns an error from Implementation.Call into an outcome and a
 // detail line.
 func classify(err error) (Outcome, string, string) {
-	var ce *CallError
-	if errors.As(err, &ce) {
+	if ce, ok := errors.AsType[*CallError](err); ok {
 		return ce.Outcome, ce.Msg, ce.Stderr
 	}
-	var se *StartError
-	if errors.As(err, &se) {
+	if se, ok := errors.AsType[*StartError](err); ok {
 		return Crash, se.Msg, se.Stderr
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
