@@ -51,23 +51,15 @@ func startProc(argv []string, env []string) (*proc, error) {
 			f.Close()
 		}
 	}
-	// pipe makes a pipe unless an earlier one failed (err).
-	var err error
-	pipe := func() (r, w *os.File) {
-		if err == nil {
-			if r, w, err = os.Pipe(); err == nil {
-				files = append(files, r, w)
-			}
+	for range 3 { // stdin, stdout and stderr: read and write sides
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll()
+			return nil, &StartError{Msg: err.Error()}
 		}
-		return r, w
+		files = append(files, r, w)
 	}
-	inR, inW := pipe()
-	outR, outW := pipe()
-	errR, errW := pipe()
-	if err != nil {
-		closeAll()
-		return nil, &StartError{Msg: err.Error()}
-	}
+	inR, inW, outR, outW, errR, errW := files[0], files[1], files[2], files[3], files[4], files[5]
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
