@@ -65,14 +65,13 @@ func (r *Report) Conformance() []LevelRollup {
 		if i < 0 {
 			continue
 		}
-		switch rr.Outcome {
-		case Unsupported:
+		if rr.Outcome == Unsupported {
 			out[i].Unsupported++
-		case Pass:
-			out[i].Tested++
+			continue
+		}
+		out[i].Tested++
+		if rr.Outcome == Pass {
 			out[i].Conforming++
-		default:
-			out[i].Tested++
 		}
 	}
 	return out
