@@ -26,15 +26,8 @@ func profileDetail(r *runner.Report) string {
 
 // codelessLine is the reports' line about codeless refusals, or "".
 func codelessLine(r *runner.Report) string {
-	var passed, failed int
-	for _, res := range r.CodelessResults() {
-		if res.Outcome == runner.Pass {
-			passed++
-		} else {
-			failed++
-		}
-	}
-	return CodelessLine(passed, failed)
+	passed := count(r, func(res *runner.Result) bool { return res.Codeless != nil && res.Outcome == runner.Pass })
+	return CodelessLine(passed, len(r.CodelessResults())-passed)
 }
 
 // CodelessLine is the reports' line about refusals without a code, passed

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -193,7 +192,7 @@ func writeFailure(r *runner.Report, b *strings.Builder, res *runner.Result, show
 		fmt.Fprintf(b, "  recorded: graded against the answer recorded for %s: %s\n", d.System, d.Reason)
 	}
 	if res.Reason != "" {
-		fmt.Fprintf(b, "  listed:   %s (the expectations file lists it as failing; outcome %s)\n", safetext.Text(cmp.Or(res.Reason, "no reason given")), res.Original)
+		fmt.Fprintf(b, "  listed:   %s (the expectations file lists it as failing; outcome %s)\n", safetext.Text(res.Reason), res.Original)
 	}
 	if res.Detail != "" {
 		fmt.Fprintf(b, "  detail:   %s\n", safetext.Text(res.Detail))
