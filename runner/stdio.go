@@ -174,14 +174,12 @@ func (s *Stdio) child(ctx context.Context) (*child, error) {
 	if s.cur != nil && !s.cur.isGone() {
 		return s.cur, nil
 	}
-	if s.cur != nil {
-		if restarts := s.started - 1; restarts >= s.Restarts {
-			times := fmt.Sprintf("%d times", s.started)
-			if s.started == 1 {
-				times = "once"
-			}
-			return nil, &CallError{Outcome: Crash, Msg: fmt.Sprintf("not sent: the implementation has ended %s (died, or killed after a timeout or a protocol violation) and the restart budget (%d) is spent", times, max(s.Restarts, 0)), Stderr: s.cur.p.stderr.String()}
+	if restarts := s.started - 1; s.cur != nil && restarts >= s.Restarts {
+		times := fmt.Sprintf("%d times", s.started)
+		if s.started == 1 {
+			times = "once"
 		}
+		return nil, &CallError{Outcome: Crash, Msg: fmt.Sprintf("not sent: the implementation has ended %s (died, or killed after a timeout or a protocol violation) and the restart budget (%d) is spent", times, max(s.Restarts, 0)), Stderr: s.cur.p.stderr.String()}
 	}
 	c, err := s.start()
 	if err != nil {
