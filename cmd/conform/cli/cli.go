@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/conform-suite/conform/internal/safetext"
+	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -272,6 +273,17 @@ func (l *listFlag) Set(s string) error {
 		}
 	}
 	return nil
+}
+
+// embeddedSpec returns the specification compiled into the binary, which
+// every command reads the same way: it fails only in a broken build, and
+// then panics, for Main to report as the internal error it is.
+func embeddedSpec() *spec.Spec {
+	s, err := spec.Embedded()
+	if err != nil {
+		panic(fmt.Sprintf("the embedded specification: %v", err))
+	}
+	return s
 }
 
 // loadCorpus loads the embedded corpus, or the one in dir.

@@ -153,16 +153,12 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 	if !ok {
 		return nil, ExitUsage
 	}
-	sp, err := spec.Embedded()
-	if err != nil {
-		return nil, e.usagef("%v", err)
-	}
 	index := exportIndex{
 		Note:    "Written by 'conform export'; README.md beside it says how to load the vectors.",
 		Conform: id.Version, Suite: runner.SuiteVersion, CorpusDigest: id.CorpusDigest,
 		Ops: map[string]*exportOp{}, Requirements: map[string]*exportRequirement{},
 	}
-	for _, r := range sp.Requirements {
+	for _, r := range embeddedSpec().Requirements {
 		index.Requirements[r.ID] = &exportRequirement{Level: r.Level, Text: r.Text, File: r.File, Vectors: []string{}}
 	}
 	for _, f := range corpus.Files {

@@ -66,10 +66,7 @@ func (e *env) fuzzkit(args []string) int {
 		ops = slices.Collect(maps.Keys(index.Ops))
 	}
 	slices.Sort(ops)
-	sp, err := spec.Embedded()
-	if err != nil {
-		return e.failf("%v", err)
-	}
+	sp := embeddedSpec()
 	var errs []error
 	seeds := 0
 	for _, op := range ops {

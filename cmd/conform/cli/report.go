@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/conform-suite/conform/report"
-	"github.com/conform-suite/conform/spec"
 )
 
 const reportHead = `Usage: conform report --html OUT.html REPORT.json...
@@ -45,7 +44,7 @@ func (e *env) report(args []string) int {
 		e.hintf("write them with 'conform run --json FILE'")
 		return ExitUsage
 	}
-	sp, _ := spec.Embedded()
+	sp := embeddedSpec()
 	var reports []report.Page
 	for _, p := range fs.Args() {
 		f, err := os.Open(p)
@@ -59,12 +58,9 @@ func (e *env) report(args []string) int {
 		}
 		reports = append(reports, report.Page{File: filepath.Base(p), Report: r})
 	}
-	var text func(string) string
-	if sp != nil {
-		text = func(id string) string {
-			r, _ := sp.Lookup(id)
-			return r.Text
-		}
+	text := func(id string) string {
+		r, _ := sp.Lookup(id)
+		return r.Text
 	}
 	// The page is written as it is rendered, never held whole.
 	err := e.writeTo(*out, func(w io.Writer) error {

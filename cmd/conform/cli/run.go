@@ -19,7 +19,6 @@ import (
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/runner"
-	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -259,9 +258,7 @@ func (e *env) run(args []string) int {
 		Started: start, Duration: time.Since(start), Results: results, Profile: profile, Shard: shard,
 	}
 	rep.Stale = exp.Apply(results, corpus.Vectors())
-	if s, err := spec.Embedded(); err == nil {
-		rep.Spec = s
-	}
+	rep.Spec = embeddedSpec()
 	if id, ok := e.identity(sel.dir); ok {
 		rep.Conform = id
 	}
