@@ -287,19 +287,13 @@ func embeddedSpec() *spec.Spec {
 }
 
 // loadCorpus loads the embedded corpus, or the one in dir.
-func (e *env) loadCorpus(dir string) (*vectors.Corpus, bool) {
+func loadCorpus(dir string) (*vectors.Corpus, error) {
 	if dir != "" {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			e.errorf("--vectors %s: not a directory", dir)
-			return nil, false
+			return nil, fmt.Errorf("--vectors %s: not a directory", dir)
 		}
 	}
-	corpus, err := vectors.Load(corpusFS(dir))
-	if err != nil {
-		e.errorf("%v", err)
-		return nil, false
-	}
-	return corpus, true
+	return vectors.Load(corpusFS(dir))
 }
 
 // corpusFS is the embedded corpus's files, or dir's.

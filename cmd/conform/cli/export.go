@@ -145,13 +145,13 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, e.usagef("--out %s: %v", out, err)
 	}
-	corpus, ok := e.loadCorpus(dir)
-	if !ok {
-		return nil, ExitUsage
+	corpus, err := loadCorpus(dir)
+	if err != nil {
+		return nil, e.usagef("%v", err)
 	}
-	id, ok := e.identity(dir)
-	if !ok {
-		return nil, ExitUsage
+	id, err := identity(dir)
+	if err != nil {
+		return nil, e.usagef("%v", err)
 	}
 	index := exportIndex{
 		Note:    "Written by 'conform export'; README.md beside it says how to load the vectors.",

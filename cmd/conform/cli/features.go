@@ -104,9 +104,9 @@ func (e *env) features(args []string) int {
 		return e.usagef("--profile: %v", err)
 	}
 	if len(requireOps.ops.Ops) > 0 {
-		corpus, ok := e.loadCorpus("")
-		if !ok {
-			return ExitUsage
+		corpus, err := loadCorpus("")
+		if err != nil {
+			return e.usagef("%v", err)
 		}
 		if err := checkOps(corpus, requireOps.ops.Ops, "--require-ops="); err != nil {
 			return e.usagef("%v", err)
@@ -174,18 +174,12 @@ func (e *env) features(args []string) int {
 // replayCommand is the command that runs one scenario again as this run
 // judged it; the summary adds the scenario's "file:line".
 func replayCommand(f *implFlags, dir, profile string, requireCodes bool) string {
-	cmd := "conform features"
-	for _, flag := range []struct{ name, value string }{
-		{"--stdio", f.stdio}, {"--http", f.http}, {"--spawn", f.spawn}, {"--dir", dir}, {"--profile", strings.TrimPrefix(profile, runner.DefaultProfile)},
-	} {
-		if flag.value != "" {
-			cmd += " " + flag.name + " " + shellQuote(flag.value)
-		}
-	}
+	args := slices.Concat([]string{"conform features"}, implArgs(f),
+		givenFlags([][2]string{{"--dir", dir}, {"--profile", strings.TrimPrefix(profile, runner.DefaultProfile)}}))
 	if requireCodes {
-		cmd += " --require-codes"
+		args = append(args, "--require-codes")
 	}
-	return cmd
+	return strings.Join(args, " ")
 }
 
 // rawFor returns the raw transport of the framing scenarios for the

@@ -45,9 +45,9 @@ func (e *env) list(args []string) int {
 	if err := checkProfile(profile, &sel); err != nil {
 		return e.usagef("--profile: %v", err)
 	}
-	_, vs, ok := e.selection(&sel)
-	if !ok {
-		return ExitUsage
+	_, vs, err := selection(&sel)
+	if err != nil {
+		return e.usagef("%v", err)
 	}
 	if divergent {
 		vs = slices.DeleteFunc(slices.Clone(vs), func(v *vectors.Vector) bool { return runner.Recorded(profile, v) == nil })
@@ -104,9 +104,9 @@ func (e *env) explain(args []string) int {
 		return ExitUsage
 	}
 	id := fs.Arg(0)
-	corpus, ok := e.loadCorpus(*dir)
-	if !ok {
-		return ExitUsage
+	corpus, err := loadCorpus(*dir)
+	if err != nil {
+		return e.usagef("%v", err)
 	}
 	v := corpus.Lookup(id)
 	if v == nil {

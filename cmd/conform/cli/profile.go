@@ -31,9 +31,9 @@ func (e *env) profile(args []string) int {
 		e.hintf("the systems with built-in profiles are %s", strings.Join(vectors.Systems, ", "))
 		return ExitUsage
 	}
-	corpus, ok := e.loadCorpus(*dir)
-	if !ok {
-		return ExitUsage
+	corpus, err := loadCorpus(*dir)
+	if err != nil {
+		return e.usagef("%v", err)
 	}
 	data, err := corpus.ExportProfile(flags.Arg(1))
 	if err != nil {
