@@ -91,6 +91,14 @@ func (e *env) usagef(format string, args ...any) int {
 	return ExitUsage
 }
 
+// usageHint prints msg as errorf does, then hint as hintf does, and
+// returns ExitUsage.
+func (e *env) usageHint(msg, hint string) int {
+	e.errorf("%s", msg)
+	e.hintf("%s", hint)
+	return ExitUsage
+}
+
 // failf prints an error as errorf does and returns ExitFailed.
 func (e *env) failf(format string, args ...any) int {
 	e.errorf(format, args...)
@@ -127,9 +135,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		if near := nearest(strings.TrimLeft(args[0], "-"), commands); near != "" {
 			msg += "; did you mean " + near + "?"
 		}
-		e.errorf("%s", msg)
-		e.hintf("the commands are %s and %s; see 'conform help'", strings.Join(commands[:len(commands)-1], ", "), commands[len(commands)-1])
-		return ExitUsage
+		return e.usageHint(msg, fmt.Sprintf("the commands are %s and %s; see 'conform help'", strings.Join(commands[:len(commands)-1], ", "), commands[len(commands)-1]))
 	}
 }
 
@@ -198,9 +204,7 @@ func (e *env) parse(fs *flag.FlagSet, args []string, maxArgs int) (done bool, co
 				msg += "; did you mean --" + near + "?"
 			}
 		}
-		e.errorf("%s", msg)
-		e.hintf("see '%s -h'", fs.Name())
-		return true, ExitUsage
+		return true, e.usageHint(msg, fmt.Sprintf("see '%s -h'", fs.Name()))
 	}
 	var blank string
 	fs.Visit(func(f *flag.Flag) {

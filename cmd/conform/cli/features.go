@@ -3,6 +3,7 @@ package cli
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -128,9 +129,7 @@ func (e *env) features(args []string) int {
 			file = p[:i] // FILE:LINE, one scenario
 		}
 		if _, err := fs.Stat(fsys, cmp.Or(file, ".")); err != nil {
-			e.errorf("no feature file or directory %q", p)
-			e.hintf("paths are relative to the feature root: quote, marker/strip.feature")
-			return ExitUsage
+			return e.usageHint(fmt.Sprintf("no feature file or directory %q", p), "paths are relative to the feature root: quote, marker/strip.feature")
 		}
 		paths = append(paths, p)
 	}
@@ -158,9 +157,8 @@ func (e *env) features(args []string) int {
 		if tags != "" {
 			sel = append(sel, "--tags "+tags)
 		}
-		e.errorf("no scenario matches the selection (%s)", strings.Join(sel, ", "))
-		e.hintf("a scenario is tagged with each requirement it exercises (@MARKER-STRIP-001), whole ids only; a path names a suite, a file or FILE:LINE of a scenario")
-		return ExitUsage
+		return e.usageHint("no scenario matches the selection ("+strings.Join(sel, ", ")+")",
+			"a scenario is tagged with each requirement it exercises (@MARKER-STRIP-001), whole ids only; a path names a suite, a file or FILE:LINE of a scenario")
 	}
 	if msg := tally.NothingJudged(); msg != "" {
 		return e.failf("%s", msg)

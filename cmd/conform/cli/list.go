@@ -99,9 +99,7 @@ func (e *env) explain(args []string) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		e.errorf("explain takes one vector id")
-		e.hintf("'conform list' prints the ids")
-		return ExitUsage
+		return e.usageHint("explain takes one vector id", "'conform list' prints the ids")
 	}
 	id := fs.Arg(0)
 	corpus, err := loadCorpus(*dir)

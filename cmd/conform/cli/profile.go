@@ -27,9 +27,7 @@ func (e *env) profile(args []string) int {
 		return code
 	}
 	if flags.NArg() != 2 || flags.Arg(0) != "export" {
-		e.errorf("want 'conform profile export NAME'")
-		e.hintf("the systems with built-in profiles are %s", strings.Join(vectors.Systems, ", "))
-		return ExitUsage
+		return e.usageHint("want 'conform profile export NAME'", "the systems with built-in profiles are "+strings.Join(vectors.Systems, ", "))
 	}
 	corpus, err := loadCorpus(*dir)
 	if err != nil {

@@ -35,14 +35,10 @@ func (e *env) report(args []string) int {
 		return code
 	}
 	if *out == "" {
-		e.errorf("report needs --html OUT.html")
-		e.hintf("conform report --html conformance.html a.json b.json")
-		return ExitUsage
+		return e.usageHint("report needs --html OUT.html", "conform report --html conformance.html a.json b.json")
 	}
 	if fs.NArg() == 0 {
-		e.errorf("report needs one or more JSON reports")
-		e.hintf("write them with 'conform run --json FILE'")
-		return ExitUsage
+		return e.usageHint("report needs one or more JSON reports", "write them with 'conform run --json FILE'")
 	}
 	sp := embeddedSpec()
 	var reports []report.Page

@@ -224,9 +224,7 @@ func (e *env) run(args []string) int {
 		return e.usagef("%v", err)
 	}
 	if len(vs) == 0 {
-		e.errorf("no vectors to run")
-		e.hintf("check the selection flags; 'conform list' shows what is there")
-		return ExitUsage
+		return e.usageHint("no vectors to run", "check the selection flags; 'conform list' shows what is there")
 	}
 	if err := checkOutputs(fs, outputs); err != nil {
 		return e.usagef("%v", err)
