@@ -116,7 +116,7 @@ func (e *env) fuzz(args []string) int {
 	if err := dirUsable(out); err != nil {
 		return e.usagef("--out %s: %v", out, err)
 	}
-	if err := checkProfile(profile, &profileSel); err != nil {
+	if err := checkProfile(profile, profileSel.profileFile); err != nil {
 		return e.usagef("--profile: %v", err)
 	}
 	if dur == 0 && count == 0 {

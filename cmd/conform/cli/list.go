@@ -42,7 +42,7 @@ func (e *env) list(args []string) int {
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
-	if err := checkProfile(profile, &sel); err != nil {
+	if err := checkProfile(profile, sel.profileFile); err != nil {
 		return e.usagef("--profile: %v", err)
 	}
 	_, vs, err := selection(&sel)

@@ -196,7 +196,7 @@ func (e *env) run(args []string) int {
 	if err := impl.check(); err != nil {
 		return e.usagef("%v", err)
 	}
-	if err := checkProfile(profile, &sel); err != nil {
+	if err := checkProfile(profile, sel.profileFile); err != nil {
 		return e.usagef("--profile: %v", err)
 	}
 	if parallel < 0 {
@@ -537,12 +537,12 @@ func applyProfileFile(corpus *vectors.Corpus, f *selectFlags) error {
 
 // checkProfile checks --profile before the corpus is read; with
 // --profile-file, it only checks that --profile does not name another.
-func checkProfile(profile string, sel *selectFlags) error {
-	if sel != nil && sel.profileFile != "" {
-		if profile != "" && profile != runner.DefaultProfile {
-			return fmt.Errorf("give --profile or --profile-file, not both")
-		}
-		return nil
+func checkProfile(profile, profileFile string) error {
+	if profileFile == "" {
+		return runner.CheckProfile(profile)
 	}
-	return runner.CheckProfile(profile)
+	if profile != runner.DefaultProfile {
+		return errors.New("give --profile or --profile-file, not both")
+	}
+	return nil
 }
