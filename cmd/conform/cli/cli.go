@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/conform-suite/conform/internal/safetext"
+	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -90,6 +91,14 @@ func (e *env) usagef(format string, args ...any) int {
 	return ExitUsage
 }
 
+// usageHint prints msg as errorf does, then hint as hintf does, and
+// returns ExitUsage.
+func (e *env) usageHint(msg, hint string) int {
+	e.errorf("%s", msg)
+	e.hintf("%s", hint)
+	return ExitUsage
+}
+
 // failf prints an error as errorf does and returns ExitFailed.
 func (e *env) failf(format string, args ...any) int {
 	e.errorf(format, args...)
@@ -126,9 +135,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		if near := nearest(strings.TrimLeft(args[0], "-"), commands); near != "" {
 			msg += "; did you mean " + near + "?"
 		}
-		e.errorf("%s", msg)
-		e.hintf("the commands are %s and %s; see 'conform help'", strings.Join(commands[:len(commands)-1], ", "), commands[len(commands)-1])
-		return ExitUsage
+		return e.usageHint(msg, fmt.Sprintf("the commands are %s and %s; see 'conform help'", strings.Join(commands[:len(commands)-1], ", "), commands[len(commands)-1]))
 	}
 }
 
@@ -197,9 +204,7 @@ func (e *env) parse(fs *flag.FlagSet, args []string, maxArgs int) (done bool, co
 				msg += "; did you mean --" + near + "?"
 			}
 		}
-		e.errorf("%s", msg)
-		e.hintf("see '%s -h'", fs.Name())
-		return true, ExitUsage
+		return true, e.usageHint(msg, fmt.Sprintf("see '%s -h'", fs.Name()))
 	}
 	var blank string
 	fs.Visit(func(f *flag.Flag) {
@@ -274,20 +279,25 @@ func (l *listFlag) Set(s string) error {
 	return nil
 }
 
+// embeddedSpec returns the specification compiled into the binary, which
+// every command reads the same way: it fails only in a broken build, and
+// then panics, for Main to report as the internal error it is.
+func embeddedSpec() *spec.Spec {
+	s, err := spec.Embedded()
+	if err != nil {
+		panic(fmt.Sprintf("the embedded specification: %v", err))
+	}
+	return s
+}
+
 // loadCorpus loads the embedded corpus, or the one in dir.
-func (e *env) loadCorpus(dir string) (*vectors.Corpus, bool) {
+func loadCorpus(dir string) (*vectors.Corpus, error) {
 	if dir != "" {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			e.errorf("--vectors %s: not a directory", dir)
-			return nil, false
+			return nil, fmt.Errorf("--vectors %s: not a directory", dir)
 		}
 	}
-	corpus, err := vectors.Load(corpusFS(dir))
-	if err != nil {
-		e.errorf("%v", err)
-		return nil, false
-	}
-	return corpus, true
+	return vectors.Load(corpusFS(dir))
 }
 
 // corpusFS is the embedded corpus's files, or dir's.

@@ -4,7 +4,6 @@ import (
 	"github.com/conform-suite/conform/features"
 	"github.com/conform-suite/conform/internal/coverage"
 	"github.com/conform-suite/conform/report"
-	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -50,10 +49,6 @@ func (e *env) coverage(args []string) int {
 
 // buildCoverage relates the embedded specification, vectors and features.
 func buildCoverage() (*coverage.Report, error) {
-	s, err := spec.Embedded()
-	if err != nil {
-		return nil, err
-	}
 	c, err := vectors.Load(vectors.FS())
 	if err != nil {
 		return nil, err
@@ -67,5 +62,5 @@ func buildCoverage() (*coverage.Report, error) {
 		return nil, err
 	}
 	sc = append(sc, own...)
-	return coverage.Build(s, c, sc), nil
+	return coverage.Build(embeddedSpec(), c, sc), nil
 }

@@ -32,9 +32,9 @@ func (e *env) doctor(args []string) int {
 	if err := impl.check(); err != nil {
 		return e.usagef("%v", err)
 	}
-	_, vs, ok := e.selection(&sel)
-	if !ok {
-		return ExitUsage
+	_, vs, err := selection(&sel)
+	if err != nil {
+		return e.usagef("%v", err)
 	}
 	set, err := schemaset.Load()
 	if err != nil {

@@ -145,15 +145,11 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, e.usagef("--out %s: %v", out, err)
 	}
-	corpus, ok := e.loadCorpus(dir)
-	if !ok {
-		return nil, ExitUsage
+	corpus, err := loadCorpus(dir)
+	if err != nil {
+		return nil, e.usagef("%v", err)
 	}
-	id, ok := e.identity(dir)
-	if !ok {
-		return nil, ExitUsage
-	}
-	sp, err := spec.Embedded()
+	id, err := identity(dir)
 	if err != nil {
 		return nil, e.usagef("%v", err)
 	}
@@ -162,7 +158,7 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 		Conform: id.Version, Suite: runner.SuiteVersion, CorpusDigest: id.CorpusDigest,
 		Ops: map[string]*exportOp{}, Requirements: map[string]*exportRequirement{},
 	}
-	for _, r := range sp.Requirements {
+	for _, r := range embeddedSpec().Requirements {
 		index.Requirements[r.ID] = &exportRequirement{Level: r.Level, Text: r.Text, File: r.File, Vectors: []string{}}
 	}
 	for _, f := range corpus.Files {

@@ -3,6 +3,7 @@ package cli
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -104,9 +105,9 @@ func (e *env) features(args []string) int {
 		return e.usagef("--profile: %v", err)
 	}
 	if len(requireOps.ops.Ops) > 0 {
-		corpus, ok := e.loadCorpus("")
-		if !ok {
-			return ExitUsage
+		corpus, err := loadCorpus("")
+		if err != nil {
+			return e.usagef("%v", err)
 		}
 		if err := checkOps(corpus, requireOps.ops.Ops, "--require-ops="); err != nil {
 			return e.usagef("%v", err)
@@ -128,9 +129,7 @@ func (e *env) features(args []string) int {
 			file = p[:i] // FILE:LINE, one scenario
 		}
 		if _, err := fs.Stat(fsys, cmp.Or(file, ".")); err != nil {
-			e.errorf("no feature file or directory %q", p)
-			e.hintf("paths are relative to the feature root: quote, marker/strip.feature")
-			return ExitUsage
+			return e.usageHint(fmt.Sprintf("no feature file or directory %q", p), "paths are relative to the feature root: quote, marker/strip.feature")
 		}
 		paths = append(paths, p)
 	}
@@ -158,9 +157,8 @@ func (e *env) features(args []string) int {
 		if tags != "" {
 			sel = append(sel, "--tags "+tags)
 		}
-		e.errorf("no scenario matches the selection (%s)", strings.Join(sel, ", "))
-		e.hintf("a scenario is tagged with each requirement it exercises (@MARKER-STRIP-001), whole ids only; a path names a suite, a file or FILE:LINE of a scenario")
-		return ExitUsage
+		return e.usageHint("no scenario matches the selection ("+strings.Join(sel, ", ")+")",
+			"a scenario is tagged with each requirement it exercises (@MARKER-STRIP-001), whole ids only; a path names a suite, a file or FILE:LINE of a scenario")
 	}
 	if msg := tally.NothingJudged(); msg != "" {
 		return e.failf("%s", msg)
@@ -174,18 +172,12 @@ func (e *env) features(args []string) int {
 // replayCommand is the command that runs one scenario again as this run
 // judged it; the summary adds the scenario's "file:line".
 func replayCommand(f *implFlags, dir, profile string, requireCodes bool) string {
-	cmd := "conform features"
-	for _, flag := range []struct{ name, value string }{
-		{"--stdio", f.stdio}, {"--http", f.http}, {"--spawn", f.spawn}, {"--dir", dir}, {"--profile", strings.TrimPrefix(profile, runner.DefaultProfile)},
-	} {
-		if flag.value != "" {
-			cmd += " " + flag.name + " " + shellQuote(flag.value)
-		}
-	}
+	args := slices.Concat([]string{"conform features"}, implArgs(f),
+		givenFlags([][2]string{{"--dir", dir}, {"--profile", strings.TrimPrefix(profile, runner.DefaultProfile)}}))
 	if requireCodes {
-		cmd += " --require-codes"
+		args = append(args, "--require-codes")
 	}
-	return cmd
+	return strings.Join(args, " ")
 }
 
 // rawFor returns the raw transport of the framing scenarios for the

@@ -116,7 +116,7 @@ func (e *env) fuzz(args []string) int {
 	if err := dirUsable(out); err != nil {
 		return e.usagef("--out %s: %v", out, err)
 	}
-	if err := checkProfile(profile, &profileSel); err != nil {
+	if err := checkProfile(profile, profileSel.profileFile); err != nil {
 		return e.usagef("--profile: %v", err)
 	}
 	if dur == 0 && count == 0 {
@@ -125,12 +125,12 @@ func (e *env) fuzz(args []string) int {
 	if !seedSet {
 		seed = uint64(time.Now().UnixNano())
 	}
-	corpus, ok := e.loadCorpus("")
-	if !ok {
-		return ExitUsage
+	corpus, err := loadCorpus("")
+	if err != nil {
+		return e.usagef("%v", err)
 	}
-	if !e.applyProfileFile(corpus, &profileSel) {
-		return ExitUsage
+	if err := applyProfileFile(corpus, &profileSel); err != nil {
+		return e.usagef("%v", err)
 	}
 	var known map[string]string
 	if profile != "" && profile != runner.DefaultProfile {
@@ -208,26 +208,27 @@ func (e *env) fuzz(args []string) int {
 	return ExitOK
 }
 
-// implArgs returns the flags that choose the implementation, quoted for a
-// shell, for the replay line.
+// implArgs returns the flags that choose the implementation (at most one
+// is given), quoted for a shell, for the replay line.
 func implArgs(f *implFlags) []string {
-	return firstFlag([][2]string{{"--stdio", f.stdio}, {"--http", f.http}, {"--spawn", f.spawn}})
+	return givenFlags([][2]string{{"--stdio", f.stdio}, {"--http", f.http}, {"--spawn", f.spawn}})
 }
 
 // oracleArgs returns the flags that choose the oracle, quoted for a shell.
 func oracleArgs(f *implFlags) []string {
-	return firstFlag([][2]string{{"--oracle", f.stdio}, {"--oracle-http", f.http}})
+	return givenFlags([][2]string{{"--oracle", f.stdio}, {"--oracle-http", f.http}})
 }
 
-// firstFlag returns the first of flags (name, value) given a value, quoted
-// for a shell.
-func firstFlag(flags [][2]string) []string {
+// givenFlags returns the flags (name, value) given a value, each followed
+// by its value quoted for a shell.
+func givenFlags(flags [][2]string) []string {
+	var args []string
 	for _, a := range flags {
 		if a[1] != "" {
-			return []string{a[0], shellQuote(a[1])}
+			args = append(args, a[0], shellQuote(a[1]))
 		}
 	}
-	return nil
+	return args
 }
 
 // shellQuote quotes s as one word of a POSIX shell command line: left as

@@ -51,9 +51,9 @@ func (e *env) fuzzkit(args []string) int {
 	if *out == "" {
 		return e.usagef("--out DIR is required: the directory to write the kit to")
 	}
-	corpus, ok := e.loadCorpus("")
-	if !ok {
-		return ExitUsage
+	corpus, err := loadCorpus("")
+	if err != nil {
+		return e.usagef("%v", err)
 	}
 	if err := checkOps(corpus, ops, "--op "); err != nil {
 		return e.usagef("%v", err)
@@ -66,10 +66,7 @@ func (e *env) fuzzkit(args []string) int {
 		ops = slices.Collect(maps.Keys(index.Ops))
 	}
 	slices.Sort(ops)
-	sp, err := spec.Embedded()
-	if err != nil {
-		return e.failf("%v", err)
-	}
+	sp := embeddedSpec()
 	var errs []error
 	seeds := 0
 	for _, op := range ops {

@@ -13,7 +13,6 @@ import (
 	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
-	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -43,12 +42,12 @@ func (e *env) list(args []string) int {
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
-	if err := checkProfile(profile, &sel); err != nil {
+	if err := checkProfile(profile, sel.profileFile); err != nil {
 		return e.usagef("--profile: %v", err)
 	}
-	_, vs, ok := e.selection(&sel)
-	if !ok {
-		return ExitUsage
+	_, vs, err := selection(&sel)
+	if err != nil {
+		return e.usagef("%v", err)
 	}
 	if divergent {
 		vs = slices.DeleteFunc(slices.Clone(vs), func(v *vectors.Vector) bool { return runner.Recorded(profile, v) == nil })
@@ -100,14 +99,12 @@ func (e *env) explain(args []string) int {
 		return code
 	}
 	if fs.NArg() != 1 {
-		e.errorf("explain takes one vector id")
-		e.hintf("'conform list' prints the ids")
-		return ExitUsage
+		return e.usageHint("explain takes one vector id", "'conform list' prints the ids")
 	}
 	id := fs.Arg(0)
-	corpus, ok := e.loadCorpus(*dir)
-	if !ok {
-		return ExitUsage
+	corpus, err := loadCorpus(*dir)
+	if err != nil {
+		return e.usagef("%v", err)
 	}
 	v := corpus.Lookup(id)
 	if v == nil {
@@ -131,7 +128,7 @@ func (e *env) explain(args []string) int {
 		}
 		return ExitUsage
 	}
-	s, _ := spec.Embedded()
+	s := embeddedSpec()
 	var b strings.Builder
 	fmt.Fprintf(&b, "vector:      %s\n", v.ID)
 	file := "vectors/" + v.File // the embedded corpus: its path in the source tree
@@ -146,7 +143,7 @@ func (e *env) explain(args []string) int {
 	}
 	b.WriteString("requirements:\n")
 	for _, rid := range v.Requirements {
-		if r, ok := lookup(s, rid); ok {
+		if r, ok := s.Lookup(rid); ok {
 			fmt.Fprintf(&b, "  %s (%s, spec/%s:%d)\n    %s\n", rid, r.Level, r.File, r.Line, r.Text)
 		} else {
 			fmt.Fprintf(&b, "  %s (not in the specification)\n", rid)
@@ -176,13 +173,6 @@ func (e *env) explain(args []string) int {
 	fmt.Fprintf(&b, "request line (send it to the implementation on one line of stdin):\n%s\n", safetext.JSON(strings.TrimSuffix(line, "\n")))
 	fmt.Fprint(e.stdout, b.String())
 	return ExitOK
-}
-
-func lookup(s *spec.Spec, id string) (spec.Requirement, bool) {
-	if s == nil {
-		return spec.Requirement{}, false
-	}
-	return s.Lookup(id)
 }
 
 // indentJSON indents JSON for a person, its invisible and control

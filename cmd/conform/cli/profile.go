@@ -27,13 +27,11 @@ func (e *env) profile(args []string) int {
 		return code
 	}
 	if flags.NArg() != 2 || flags.Arg(0) != "export" {
-		e.errorf("want 'conform profile export NAME'")
-		e.hintf("the systems with built-in profiles are %s", strings.Join(vectors.Systems, ", "))
-		return ExitUsage
+		return e.usageHint("want 'conform profile export NAME'", "the systems with built-in profiles are "+strings.Join(vectors.Systems, ", "))
 	}
-	corpus, ok := e.loadCorpus(*dir)
-	if !ok {
-		return ExitUsage
+	corpus, err := loadCorpus(*dir)
+	if err != nil {
+		return e.usagef("%v", err)
 	}
 	data, err := corpus.ExportProfile(flags.Arg(1))
 	if err != nil {

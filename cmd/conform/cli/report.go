@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/conform-suite/conform/report"
-	"github.com/conform-suite/conform/spec"
 )
 
 const reportHead = `Usage: conform report --html OUT.html REPORT.json...
@@ -36,16 +35,12 @@ func (e *env) report(args []string) int {
 		return code
 	}
 	if *out == "" {
-		e.errorf("report needs --html OUT.html")
-		e.hintf("conform report --html conformance.html a.json b.json")
-		return ExitUsage
+		return e.usageHint("report needs --html OUT.html", "conform report --html conformance.html a.json b.json")
 	}
 	if fs.NArg() == 0 {
-		e.errorf("report needs one or more JSON reports")
-		e.hintf("write them with 'conform run --json FILE'")
-		return ExitUsage
+		return e.usageHint("report needs one or more JSON reports", "write them with 'conform run --json FILE'")
 	}
-	sp, _ := spec.Embedded()
+	sp := embeddedSpec()
 	var reports []report.Page
 	for _, p := range fs.Args() {
 		f, err := os.Open(p)
@@ -59,12 +54,9 @@ func (e *env) report(args []string) int {
 		}
 		reports = append(reports, report.Page{File: filepath.Base(p), Report: r})
 	}
-	var text func(string) string
-	if sp != nil {
-		text = func(id string) string {
-			r, _ := sp.Lookup(id)
-			return r.Text
-		}
+	text := func(id string) string {
+		r, _ := sp.Lookup(id)
+		return r.Text
 	}
 	// The page is written as it is rendered, never held whole.
 	err := e.writeTo(*out, func(w io.Writer) error {

@@ -19,7 +19,6 @@ import (
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/runner"
-	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -43,32 +42,29 @@ func (f *selectFlags) register(fs *flag.FlagSet) {
 }
 
 // selection loads the corpus and returns it with the selected vectors.
-func (e *env) selection(f *selectFlags) (*vectors.Corpus, []*vectors.Vector, bool) {
+func selection(f *selectFlags) (*vectors.Corpus, []*vectors.Vector, error) {
 	sel := runner.Selection{Suites: f.suites, Ops: f.ops, IDs: f.ids, Tags: f.tags, Requirements: f.reqs}
 	if f.shard != "" {
 		sh, err := runner.ParseShard(f.shard)
 		if err != nil {
-			e.errorf("--shard: %v", err)
-			return nil, nil, false
+			return nil, nil, fmt.Errorf("--shard: %w", err)
 		}
 		sel.Shard = sh
 	}
 	if err := sel.CheckGlobs(); err != nil {
-		e.errorf("--id: %v", err)
-		return nil, nil, false
+		return nil, nil, fmt.Errorf("--id: %w", err)
 	}
-	corpus, ok := e.loadCorpus(f.dir)
-	if !ok {
-		return nil, nil, false
+	corpus, err := loadCorpus(f.dir)
+	if err == nil {
+		err = applyProfileFile(corpus, f)
 	}
-	if !e.applyProfileFile(corpus, f) {
-		return nil, nil, false
+	if err == nil {
+		err = checkPicks(corpus, f)
 	}
-	if err := checkPicks(corpus, f); err != nil {
-		e.errorf("%v", err)
-		return nil, nil, false
+	if err != nil {
+		return nil, nil, err
 	}
-	return corpus, sel.Select(corpus.Vectors()), true
+	return corpus, sel.Select(corpus.Vectors()), nil
 }
 
 // checkPicks refuses a value of --suite, --op, --id, --tag or --req that
@@ -200,7 +196,7 @@ func (e *env) run(args []string) int {
 	if err := impl.check(); err != nil {
 		return e.usagef("%v", err)
 	}
-	if err := checkProfile(profile, &sel); err != nil {
+	if err := checkProfile(profile, sel.profileFile); err != nil {
 		return e.usagef("--profile: %v", err)
 	}
 	if parallel < 0 {
@@ -209,17 +205,17 @@ func (e *env) run(args []string) int {
 	if batch < 1 {
 		return e.usagef("--batch %d: give a positive number (1 sends one vector per request)", batch)
 	}
-	exp, ok := e.readExpectations(expect)
-	if !ok {
-		return ExitUsage
+	exp, err := readExpectations(expect)
+	if err != nil {
+		return e.usagef("%v", err)
 	}
-	override, ok := e.parseChoices(choices)
-	if !ok {
-		return ExitUsage
+	override, err := parseChoices(choices)
+	if err != nil {
+		return e.usagef("%v", err)
 	}
-	corpus, vs, ok := e.selection(&sel)
-	if !ok {
-		return ExitUsage
+	corpus, vs, err := selection(&sel)
+	if err != nil {
+		return e.usagef("%v", err)
 	}
 	if err := checkChoices(corpus, override); err != nil {
 		return e.usagef("%v", err)
@@ -228,12 +224,10 @@ func (e *env) run(args []string) int {
 		return e.usagef("%v", err)
 	}
 	if len(vs) == 0 {
-		e.errorf("no vectors to run")
-		e.hintf("check the selection flags; 'conform list' shows what is there")
-		return ExitUsage
+		return e.usageHint("no vectors to run", "check the selection flags; 'conform list' shows what is there")
 	}
-	if !e.checkOutputs(fs, outputs) {
-		return ExitUsage
+	if err := checkOutputs(fs, outputs); err != nil {
+		return e.usagef("%v", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -259,11 +253,9 @@ func (e *env) run(args []string) int {
 		Started: start, Duration: time.Since(start), Results: results, Profile: profile, Shard: shard,
 	}
 	rep.Stale = exp.Apply(results, corpus.Vectors())
-	if s, err := spec.Embedded(); err == nil {
-		rep.Spec = s
-	}
-	if id, ok := e.identity(sel.dir); ok {
-		rep.Conform = id
+	rep.Spec = embeddedSpec()
+	if rep.Conform, err = identity(sel.dir); err != nil {
+		e.errorf("%v", err)
 	}
 	if !e.writeOutputs(outputs) {
 		return ExitUsage
@@ -281,36 +273,33 @@ func (e *env) run(args []string) int {
 }
 
 // readExpectations reads the --expectations file, if one is given.
-func (e *env) readExpectations(path string) (*runner.Expectations, bool) {
+func readExpectations(path string) (*runner.Expectations, error) {
 	if path == "" {
-		return nil, true
+		return nil, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		e.errorf("--expectations: %v", err)
-		return nil, false
+		return nil, fmt.Errorf("--expectations: %w", err)
 	}
 	defer f.Close()
 	exp, err := runner.ParseExpectations(f)
 	if err != nil {
-		e.errorf("--expectations %s: %v", path, err)
-		return nil, false
+		return nil, fmt.Errorf("--expectations %s: %w", path, err)
 	}
-	return exp, true
+	return exp, nil
 }
 
 // parseChoices reads the --choice flags, NAME=VALUE each.
-func (e *env) parseChoices(choices listFlag) (map[string]string, bool) {
+func parseChoices(choices listFlag) (map[string]string, error) {
 	override := map[string]string{}
 	for _, c := range choices {
 		k, v, ok := strings.Cut(c, "=")
 		if !ok || k == "" {
-			e.errorf("--choice %q: want NAME=VALUE", c)
-			return nil, false
+			return nil, fmt.Errorf("--choice %q: want NAME=VALUE", c)
 		}
 		override[k] = v
 	}
-	return override, true
+	return override, nil
 }
 
 // checkChoices refuses a --choice that no vector of the corpus depends on,
@@ -371,7 +360,7 @@ type output struct {
 // When another report goes to standard output ("-")
 // and --text was not given, the human report goes to standard error, so
 // that standard output holds that report alone (conform run --json - | jq).
-func (e *env) checkOutputs(fs *flag.FlagSet, outputs []output) bool {
+func checkOutputs(fs *flag.FlagSet, outputs []output) error {
 	textGiven := false
 	fs.Visit(func(f *flag.Flag) { textGiven = textGiven || f.Name == "text" })
 	if !textGiven && slices.ContainsFunc(outputs, func(o output) bool { return o.flag != "text" && o.path == "-" }) {
@@ -391,18 +380,16 @@ func (e *env) checkOutputs(fs *flag.FlagSet, outputs []output) bool {
 			if where == "-" {
 				where = "standard output"
 			}
-			e.errorf("--%s and --%s both write to %s: give each a file of its own", other, o.flag, where)
-			return false
+			return fmt.Errorf("--%s and --%s both write to %s: give each a file of its own", other, o.flag, where)
 		}
 		by[o.path] = o.flag
 		if o.path != "-" {
 			if err := checkWritable(o.path); err != nil {
-				e.errorf("--%s: %v", o.flag, err)
-				return false
+				return fmt.Errorf("--%s: %w", o.flag, err)
 			}
 		}
 	}
-	return true
+	return nil
 }
 
 // writeOutputs writes each report asked for, on to the next when one
@@ -533,30 +520,29 @@ func registerProfile(fs *flag.FlagSet, profile *string, sel *selectFlags) {
 }
 
 // applyProfileFile reads --profile-file, when given, into corpus and
-// sets --profile to its profile's name; on failure it says why.
-func (e *env) applyProfileFile(corpus *vectors.Corpus, f *selectFlags) bool {
+// sets --profile to its profile's name.
+func applyProfileFile(corpus *vectors.Corpus, f *selectFlags) error {
 	if f.profileFile == "" {
-		return true
+		return nil
 	}
 	data, err := os.ReadFile(f.profileFile)
 	if err == nil {
 		*f.profile, err = corpus.ApplyProfile(f.profileFile, data)
 	}
 	if err != nil {
-		e.errorf("--profile-file: %v", err)
-		return false
+		return fmt.Errorf("--profile-file: %w", err)
 	}
-	return true
+	return nil
 }
 
 // checkProfile checks --profile before the corpus is read; with
 // --profile-file, it only checks that --profile does not name another.
-func checkProfile(profile string, sel *selectFlags) error {
-	if sel != nil && sel.profileFile != "" {
-		if profile != "" && profile != runner.DefaultProfile {
-			return fmt.Errorf("give --profile or --profile-file, not both")
-		}
-		return nil
+func checkProfile(profile, profileFile string) error {
+	if profileFile == "" {
+		return runner.CheckProfile(profile)
 	}
-	return runner.CheckProfile(profile)
+	if profile != runner.DefaultProfile {
+		return errors.New("give --profile or --profile-file, not both")
+	}
+	return nil
 }

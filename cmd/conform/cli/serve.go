@@ -55,9 +55,7 @@ func (e *env) serve(args []string) int {
 	case *addr != "":
 		return e.serveHTTP(ctx, *addr, *maxBody)
 	}
-	e.errorf("give --stdio or --http ADDR")
-	e.hintf("'conform serve -h' shows the flags")
-	return ExitUsage
+	return e.usageHint("give --stdio or --http ADDR", "'conform serve -h' shows the flags")
 }
 
 // loopbackAddr binds an address without a host (":8080", "[]:8080",

@@ -23,9 +23,9 @@ func (e *env) version(args []string) int {
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
-	id, ok := e.identity(*dir)
-	if !ok {
-		return ExitUsage
+	id, err := identity(*dir)
+	if err != nil {
+		return e.usagef("%v", err)
 	}
 	if *asJSON {
 		data, _ := json.MarshalIndent(id, "", "  ")
@@ -45,11 +45,10 @@ func (e *env) version(args []string) int {
 
 // identity is this binary's identity with the digest of the embedded
 // corpus, or of dir's.
-func (e *env) identity(dir string) (*runner.Identity, bool) {
+func identity(dir string) (*runner.Identity, error) {
 	d, err := vectors.Digest(corpusFS(dir))
 	if err != nil {
-		e.errorf("%v", err)
-		return nil, false
+		return nil, err
 	}
-	return runner.NewIdentity(d), true
+	return runner.NewIdentity(d), nil
 }
