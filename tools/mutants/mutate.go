@@ -150,7 +150,7 @@ func Generate(path string, src []byte, pkg *Package) ([]*Mutation, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &generator{path: path, src: src, fset: fset, tf: fset.File(f.Pos()), pkg: pkg, seen: map[string]int{}}
+	g := &generator{path: path, src: src, tf: fset.File(f.Pos()), pkg: pkg, seen: map[string]int{}}
 	for _, d := range f.Decls {
 		g.decl(d)
 	}
@@ -160,7 +160,6 @@ func Generate(path string, src []byte, pkg *Package) ([]*Mutation, error) {
 type generator struct {
 	path string
 	src  []byte
-	fset *token.FileSet
 	tf   *token.File
 	pkg  *Package
 	fn   string
@@ -212,7 +211,7 @@ func (g *generator) text(n ast.Node) string { return string(g.src[g.off(n.Pos())
 func (g *generator) add(kind string, at token.Pos, orig, mutated string, edits ...Edit) {
 	key := g.fn + "\x00" + kind
 	g.seen[key]++
-	pos := g.fset.Position(at)
+	pos := g.tf.Position(at)
 	g.out = append(g.out, &Mutation{
 		ID:   fmt.Sprintf("%s:%s:%s:%d", strings.TrimPrefix(g.path, "reference/"), g.fn, kind, g.seen[key]),
 		File: g.path, Func: g.fn, Kind: kind, Line: pos.Line, Col: pos.Column,
@@ -473,10 +472,7 @@ func (g *generator) call(call *ast.CallExpr) {
 		return
 	}
 	arg := g.text(call.Args[0])
-	short := name
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		short = name[i+1:]
-	}
+	short := name[strings.LastIndexByte(name, '.')+1:]
 	switch {
 	case name == "len":
 		if g.isConst(call.Args[0]) {
@@ -518,8 +514,7 @@ var sortFuncs = map[string]bool{
 	"sort.Strings": true, "sort.Ints": true,
 }
 
-// sortStmt mutates a statement that sorts, or that appends one rune as
-// UTF-16.
+// sortStmt mutates a statement that sorts.
 func (g *generator) sortStmt(s *ast.ExprStmt) {
 	call, ok := s.X.(*ast.CallExpr)
 	if !ok || !sortFuncs[funcName(call)] {

@@ -31,7 +31,7 @@ type Summary struct {
 func Summarize(all []*Entry, o *Options, d, baseline time.Duration, problems []string) *Summary {
 	s := &Summary{Options: o, All: all, Duration: d, Baseline: baseline, Problems: problems, Counts: map[Status]int{}}
 	for _, v := range all {
-		if !s.Selected(v) {
+		if !s.Options.selects(v.ID) {
 			s.NotSelected++
 			continue
 		}
@@ -54,11 +54,6 @@ func Summarize(all []*Entry, o *Options, d, baseline time.Duration, problems []s
 		s.Counts[v.Status]++
 	}
 	return s
-}
-
-// Selected reports whether the run's -run regexp (if any) selects v.
-func (s *Summary) Selected(v *Entry) bool {
-	return s.Options.Run == nil || s.Options.Run.MatchString(v.ID)
 }
 
 // Partial reports whether the run judged less than every mutant: -run
@@ -89,7 +84,7 @@ func (s *Summary) Scope() string {
 func (s *Summary) Files() []string {
 	set := map[string]bool{}
 	for _, v := range s.All {
-		if v.Judged && s.Selected(v) {
+		if v.Judged && s.Options.selects(v.ID) {
 			set[v.File] = true
 		}
 	}
@@ -223,12 +218,8 @@ func (s *Summary) Markdown() string {
 	fmt.Fprintf(&b, "| judging %s afresh | %v of worker time, about %v with %d workers |\n", what,
 		time.Duration(s.Fresh*float64(time.Second)).Round(time.Second),
 		time.Duration(s.Fresh/float64(max(1, s.Options.Workers))*float64(time.Second)).Round(time.Second), s.Options.Workers)
-	b.WriteString("\n")
-
-	b.WriteString("## By file\n\n| file | generated | did not compile | killed | equivalent | unjudgeable | survived |\n|---|---|---|---|---|---|---|\n")
-	s.table(&b, func(v *Entry) string { return v.File })
-	b.WriteString("\n## By kind\n\n| kind | generated | did not compile | killed | equivalent | unjudgeable | survived |\n|---|---|---|---|---|---|---|\n")
-	s.table(&b, func(v *Entry) string { return v.Kind })
+	s.table(&b, "file", func(v *Entry) string { return v.File })
+	s.table(&b, "kind", func(v *Entry) string { return v.Kind })
 
 	b.WriteString("\n## Survivors\n\n")
 	if len(s.Survivors) == 0 {
@@ -270,18 +261,20 @@ func (s *Summary) ledgerSection(b *strings.Builder, title, intro, column string,
 	}
 	fmt.Fprintf(b, "\n\n| mutant | location | mutation | %s |\n|---|---|---|---|\n", column)
 	for _, v := range s.All {
-		if r := reason(v); r != "" && s.Selected(v) {
+		if r := reason(v); r != "" && s.Options.selects(v.ID) {
 			fmt.Fprintf(b, "| `%s` | %s:%d:%d | %s | %s |\n", v.ID, v.File, v.Line, v.Col, mutationCell(v.Mutation), r)
 		}
 	}
 }
 
-// table writes a row per key of the selected mutants: how many were
-// generated, and how many of them fall in each column (column).
-func (s *Summary) table(b *strings.Builder, key func(*Entry) string) {
+// table writes the section "By <name>": a row per key of the selected
+// mutants, how many were generated and how many of them fall in each
+// column (column).
+func (s *Summary) table(b *strings.Builder, name string, key func(*Entry) string) {
+	fmt.Fprintf(b, "\n## By %s\n\n| %s | generated | did not compile | killed | equivalent | unjudgeable | survived |\n|---|---|---|---|---|---|---|\n", name, name)
 	rows := map[string]map[string]int{}
 	for _, v := range s.All {
-		if !s.Selected(v) {
+		if !s.Options.selects(v.ID) {
 			continue // a partial run's tables count only what it selected
 		}
 		k := key(v)
