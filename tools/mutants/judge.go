@@ -476,12 +476,12 @@ func (j *Judge) Mutant(ctx context.Context, worker int, m *Mutation, src []byte,
 	res := func(s Status, detail string) Result {
 		return Result{Status: s, Detail: detail, Seconds: time.Since(start).Seconds()}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return res(Killed, "scratch: "+err.Error())
-	}
 	mutated := filepath.Join(dir, filepath.Base(m.File))
 	overlay := filepath.Join(dir, "overlay.json")
 	ov, err := Overlay(filepath.Join(j.Root, filepath.FromSlash(m.File)), mutated)
+	if err == nil {
+		err = os.MkdirAll(dir, 0o755)
+	}
 	if err == nil {
 		err = os.WriteFile(mutated, m.Apply(src), 0o644)
 	}

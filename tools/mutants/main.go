@@ -253,7 +253,22 @@ func execute(ctx context.Context, o *Options) (int, error) {
 	key := func(v *Entry) string {
 		return cacheKey(v.Source.Hash, v.Mutation) + " " + judgeHash + " " + j.checkKey(v.Equivalent != "")
 	}
-	queue, cached := fromCache(o, all, cache, key)
+	// The selected mutants' results come from the cache when it has them;
+	// the others are judged in priority order (unit counting and limits
+	// first).
+	var queue []*Entry
+	cached := 0
+	for _, v := range slices.SortedStableFunc(slices.Values(all), func(a, b *Entry) int { return kindPriority[a.Kind] - kindPriority[b.Kind] }) {
+		if !o.selects(v.ID) {
+			continue
+		}
+		if r, ok := cache.Results[key(v)]; ok {
+			v.Result, v.Judged, v.Cached = r, true, true
+			cached++
+			continue
+		}
+		queue = append(queue, v)
+	}
 
 	var baseline time.Duration
 	if len(queue) > 0 {
@@ -328,26 +343,6 @@ func readLedgers(o *Options, all []*Entry) ([]string, error) {
 		}
 	}
 	return problems, nil
-}
-
-// fromCache takes the result of the selected mutants from the cache and
-// returns the others, to judge in priority order (unit counting and limits
-// first), with the number taken from the cache.
-func fromCache(o *Options, all []*Entry, cache *Cache, key func(*Entry) string) (queue []*Entry, cached int) {
-	todo := slices.Clone(all)
-	slices.SortStableFunc(todo, func(a, b *Entry) int { return kindPriority[a.Kind] - kindPriority[b.Kind] })
-	for _, v := range todo {
-		if !o.selects(v.ID) {
-			continue
-		}
-		if r, ok := cache.Results[key(v)]; ok {
-			v.Result, v.Judged, v.Cached = r, true, true
-			cached++
-			continue
-		}
-		queue = append(queue, v)
-	}
-	return queue, cached
 }
 
 // judgeQueue judges the queued mutants on o.Workers workers until the

@@ -225,18 +225,17 @@ func (g *generator) replace(kind string, n ast.Node, text string) {
 }
 
 // walk visits n, generating mutations, and skips the subtrees that cannot
-// change an answer: capacity hints and panic messages.
+// change an answer: capacity hints (b.Grow(n), the capacity of make(T,
+// len, cap)) and panic messages.
 func (g *generator) walk(n ast.Node) {
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			if isCapacityHint(n) {
-				if isIdent(n.Fun, "make") && len(n.Args) == 3 {
-					g.walk(n.Args[1]) // the length of make still counts
-				}
+			if isIdent(n.Fun, "make") && len(n.Args) == 3 {
+				g.walk(n.Args[1]) // the length of make still counts
 				return false
 			}
-			if isIdent(n.Fun, "panic") {
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Grow" || isIdent(n.Fun, "panic") {
 				return false
 			}
 			g.call(n)
@@ -308,15 +307,6 @@ func failing(r *ast.ReturnStmt) bool {
 		return ok && last.Op == token.AND && isErrorType(lit.Type)
 	}
 	return false
-}
-
-// isCapacityHint reports whether call only sizes a buffer: b.Grow(n) or
-// make(T, len, cap).
-func isCapacityHint(call *ast.CallExpr) bool {
-	if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Grow" {
-		return true
-	}
-	return isIdent(call.Fun, "make") && len(call.Args) == 3
 }
 
 func (g *generator) intLit(lit *ast.BasicLit) {

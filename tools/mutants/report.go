@@ -65,11 +65,9 @@ func (s *Summary) Judged() int { return len(s.All) - s.NotSelected - s.NotJudged
 
 // Scope says in words which mutants the run judged.
 func (s *Summary) Scope() string {
-	var scope string
+	scope := fmt.Sprintf("every mutant (%d)", len(s.All))
 	if s.Options.Run != nil {
 		scope = fmt.Sprintf("only the %d of %d mutants whose id matches `%s`", len(s.All)-s.NotSelected, len(s.All), s.Options.Run)
-	} else {
-		scope = fmt.Sprintf("every mutant (%d)", len(s.All))
 	}
 	if s.NotJudged > 0 {
 		scope += fmt.Sprintf("; the budget of %v ran out with %d of them not judged", s.Options.Budget, s.NotJudged)
@@ -180,7 +178,11 @@ func (s *Summary) Markdown() string {
 	if s.Options.EqCheck == 0 {
 		b.WriteString("**This run did not check the equivalent entries (-eqcheck 0).**\n\n")
 	}
-	compiled := s.Counts[Killed] + s.Counts[Survived]
+	rateOver, what := "every mutant", "every mutant"
+	if s.Partial() {
+		rateOver = fmt.Sprintf("the %d mutants judged by this run only", s.Judged())
+		what = fmt.Sprintf("the %d mutants of this run", s.Judged())
+	}
 	fmt.Fprintf(&b, "| figure | value |\n|---|---|\n")
 	fmt.Fprintf(&b, "| commit | %s |\n", s.Commit)
 	fmt.Fprintf(&b, "| Go | %s |\n", s.GoVersion)
@@ -200,21 +202,13 @@ func (s *Summary) Markdown() string {
 	fmt.Fprintf(&b, "| verdicts judged afresh by this run | %d |\n", s.Judged()-s.Cached)
 	fmt.Fprintf(&b, "| verdicts taken from the cache | %d |\n", s.Cached)
 	fmt.Fprintf(&b, "| did not compile (discarded) | %d |\n", s.Counts[Uncompilable])
-	fmt.Fprintf(&b, "| compiled and judged | %d |\n", compiled)
+	fmt.Fprintf(&b, "| compiled and judged | %d |\n", s.Counts[Killed]+s.Counts[Survived])
 	fmt.Fprintf(&b, "| killed | %d |\n", s.Counts[Killed])
 	fmt.Fprintf(&b, "| equivalent (tools/mutants/equivalent.txt, each checked by fuzzing) | %d |\n", s.Equivalent)
 	fmt.Fprintf(&b, "| unjudgeable through protocol v1 (tools/mutants/unjudgeable.txt; not killed) | %d |\n", s.Unjudgeable)
 	fmt.Fprintf(&b, "| survived | %d |\n", len(s.Survivors))
-	if s.Partial() {
-		fmt.Fprintf(&b, "| **kill rate over the %d mutants judged by this run only** (killed / (compiled − equivalent)) | **%s** |\n", s.Judged(), s.rateText())
-	} else {
-		fmt.Fprintf(&b, "| **kill rate over every mutant** (killed / (compiled − equivalent)) | **%s** |\n", s.rateText())
-	}
+	fmt.Fprintf(&b, "| **kill rate over %s** (killed / (compiled − equivalent)) | **%s** |\n", rateOver, s.rateText())
 	fmt.Fprintf(&b, "| duration of this run (%d workers) | %v |\n", s.Options.Workers, s.Duration.Round(time.Second))
-	what := "every mutant"
-	if s.Partial() {
-		what = fmt.Sprintf("the %d mutants of this run", s.Judged())
-	}
 	fmt.Fprintf(&b, "| judging %s afresh | %v of worker time, about %v with %d workers |\n", what,
 		time.Duration(s.Fresh*float64(time.Second)).Round(time.Second),
 		time.Duration(s.Fresh/float64(max(1, s.Options.Workers))*float64(time.Second)).Round(time.Second), s.Options.Workers)
