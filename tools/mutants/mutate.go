@@ -414,19 +414,17 @@ func (g *generator) switchStmt(s *ast.SwitchStmt) {
 		}
 		var edits []Edit
 		var heads, texts []string
-		surrogate := false
 		for _, e := range cc.List {
 			edit, text := g.never(e)
 			edits = append(edits, edit)
 			heads = append(heads, g.text(e))
 			texts = append(texts, text)
-			surrogate = surrogate || surrogateRE.MatchString(g.text(e))
 		}
-		kind := KindDropCase
-		if surrogate {
+		head, kind := strings.Join(heads, ", "), KindDropCase
+		if surrogateRE.MatchString(head) { // no match spans the ", " between two
 			kind = KindDropSurrogate
 		}
-		g.add(kind, cc.Pos(), "case "+strings.Join(heads, ", "), "case "+strings.Join(texts, ", "), edits...)
+		g.add(kind, cc.Pos(), "case "+head, "case "+strings.Join(texts, ", "), edits...)
 	}
 }
 
