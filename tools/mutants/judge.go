@@ -473,9 +473,6 @@ func nonEmptyLines(s string) []string {
 func (j *Judge) Mutant(ctx context.Context, worker int, m *Mutation, src []byte, equivalent bool) Result {
 	start := time.Now()
 	dir := filepath.Join(j.Tmp, fmt.Sprint("worker", worker))
-	res := func(s Status, detail string) Result {
-		return Result{Status: s, Detail: detail, Seconds: time.Since(start).Seconds()}
-	}
 	mutated := filepath.Join(dir, filepath.Base(m.File))
 	overlay := filepath.Join(dir, "overlay.json")
 	ov, err := Overlay(filepath.Join(j.Root, filepath.FromSlash(m.File)), mutated)
@@ -488,27 +485,21 @@ func (j *Judge) Mutant(ctx context.Context, worker int, m *Mutation, src []byte,
 	if err == nil {
 		err = os.WriteFile(overlay, ov, 0o644)
 	}
-	if err != nil {
-		return res(Killed, "scratch: "+err.Error())
-	}
-	bin, err := j.build(ctx, dir, overlay)
-	if err != nil {
-		return res(Uncompilable, err.Error())
-	}
 	cmds := j.Commands
 	if slices.Contains(j.ProtocolFiles, m.File) {
 		cmds = append(slices.Clone(cmds), j.Protocol...)
 	}
-	if msg, timedOut := j.run(ctx, bin, cmds); msg != "" {
-		r := res(Killed, msg)
-		r.TimedOut = timedOut
-		return r
-	}
-	r := res(Survived, "")
-	if equivalent && j.EqCheck > 0 {
+	r := Result{Status: Survived}
+	if err != nil {
+		r = Result{Status: Killed, Detail: "scratch: " + err.Error()}
+	} else if bin, err := j.build(ctx, dir, overlay); err != nil {
+		r = Result{Status: Uncompilable, Detail: err.Error()}
+	} else if msg, timedOut := j.run(ctx, bin, cmds); msg != "" {
+		r = Result{Status: Killed, Detail: msg, TimedOut: timedOut}
+	} else if equivalent && j.EqCheck > 0 {
 		r.Diverged = j.Equivalence(ctx, dir, bin, m.File, m.Func)
-		r.Seconds = time.Since(start).Seconds()
 	}
+	r.Seconds = time.Since(start).Seconds()
 	return r
 }
 
