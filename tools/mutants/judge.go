@@ -68,11 +68,12 @@ func cacheKey(fileHash string, m *Mutation) string {
 	return fileHash + " " + m.ID + " " + hex.EncodeToString(h.Sum(nil)[:6])
 }
 
-// LoadCache reads the cache at path; a missing file is an empty cache.
-func LoadCache(path string) (*Cache, error) {
+// LoadCache reads the cache at path; a missing file, or any file when fresh
+// is set, is an empty cache.
+func LoadCache(path string, fresh bool) (*Cache, error) {
 	c := &Cache{path: path, Results: map[string]Result{}}
 	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if fresh || errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}
 	if err != nil {
@@ -85,14 +86,6 @@ func LoadCache(path string) (*Cache, error) {
 		c.Results = map[string]Result{}
 	}
 	return c, nil
-}
-
-// Lookup returns the cached result of key.
-func (c *Cache) Lookup(key string) (Result, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	r, ok := c.Results[key]
-	return r, ok
 }
 
 // judgeRoots are the trees whose content decides a result besides the
@@ -110,13 +103,33 @@ var judgeRoots = []string{"vectors", "features", "schemas", "spec", "reference",
 var ledgerFiles = map[string]bool{"equivalent.txt": true, "unjudgeable.txt": true}
 
 // JudgeKey hashes everything that judges a mutant other than the mutated
-// file itself: the files under judgeRoots (tests excepted), the judging
-// command line and the Go version.
+// file itself: every regular file under judgeRoots (missing roots are
+// skipped), paths and contents, tests excepted; the judging command line
+// and the Go version.
 func JudgeKey(root, commandLine, goVersion string) (string, error) {
-	tree, err := hashTree(root, judgeRoots...)
-	if err != nil {
-		return "", err
+	h := sha256.New()
+	for _, r := range judgeRoots {
+		err := filepath.WalkDir(filepath.Join(root, r), func(p string, d fs.DirEntry, err error) error {
+			if errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipDir
+			}
+			if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") || d.Name() == ".gitignore" || ledgerFiles[d.Name()] {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(rel), len(data))
+			h.Write(data)
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
 	}
+	tree := hex.EncodeToString(h.Sum(nil)[:8])
 	return hashBytes([]byte(tree + "\n" + commandLine + "\n" + goVersion)), nil
 }
 
@@ -181,34 +194,6 @@ func hashBytes(b []byte) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// hashTree hashes every regular file under the given roots of dir (missing
-// roots are skipped), paths and contents, skipping tests.
-func hashTree(dir string, roots ...string) (string, error) {
-	h := sha256.New()
-	for _, root := range roots {
-		err := filepath.WalkDir(filepath.Join(dir, root), func(p string, d fs.DirEntry, err error) error {
-			if errors.Is(err, fs.ErrNotExist) {
-				return fs.SkipDir
-			}
-			if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") || d.Name() == ".gitignore" || ledgerFiles[d.Name()] {
-				return err
-			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(dir, p)
-			fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(rel), len(data))
-			h.Write(data)
-			return nil
-		})
-		if err != nil {
-			return "", err
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil)[:8]), nil
-}
-
 // Judge builds the conform command with one file replaced through a build
 // overlay and runs it against the mutated in-process reference.
 type Judge struct {
@@ -243,9 +228,9 @@ type Judge struct {
 
 // CommandLine describes how mutants are judged, for the judge key: the
 // commands, the conditions under which more run, and the timeout setting.
-func (j *Judge) CommandLine(timeout time.Duration) string {
+func (j *Judge) CommandLine() string {
 	return fmt.Sprintf("conform %v, built with %v; conform features when help lists it; conform doctor, run and features (when help lists it) --stdio 'BIN serve --stdio' for %v when help lists doctor and serve --stdio; timeout %v (0: 10x each command's unmutated run, at least %v)",
-		j.Commands, buildFlags, j.ProtocolFiles, timeout, minLimit)
+		j.Commands, buildFlags, j.ProtocolFiles, j.Timeout, minLimit)
 }
 
 // checkKey describes the equivalence check a mutant gets, for the cache key.
@@ -336,39 +321,53 @@ func (j *Judge) limit(args []string) time.Duration {
 	return j.Timeout
 }
 
-// Baseline builds and runs the unmutated command: every judging command
-// must pass, or no mutant can be judged. It returns the time one run of the
-// commands takes, and the time each took.
-func (j *Judge) Baseline(ctx context.Context) (time.Duration, map[string]time.Duration, error) {
+// minLimit is the least time a judging command is given. A mutant that
+// only makes the reference slower (a length counted inside a loop's
+// condition) must not be killed by one run and survive the next as the
+// machine's load varies: 30s is about three times the slowest such mutant
+// seen (about 10s for conform run, whose unmutated run takes 0.6s).
+const minLimit = 30 * time.Second
+
+// calibrate builds and runs the unmutated command: every judging command
+// must pass, or no mutant can be judged. When no timeout was given, it sets
+// each judging command's timeout from its own unmutated run: ten times what
+// it took, at least minLimit. It returns the time one run of the commands
+// takes.
+func (j *Judge) calibrate(ctx context.Context) (time.Duration, error) {
+	auto := j.Timeout == 0
+	if auto {
+		j.Timeout = 5 * time.Minute // for the unmutated run
+	}
 	dir := filepath.Join(j.Tmp, "baseline")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return 0, nil, err
+		return 0, err
 	}
 	bin, err := j.build(ctx, dir, "")
 	if err != nil {
-		return 0, nil, fmt.Errorf("building conform: %v", err)
+		return 0, fmt.Errorf("building conform: %v", err)
 	}
 	// Judge with `conform features` too when the command has it.
 	help, _ := exec.CommandContext(ctx, bin, "help").CombinedOutput()
-	if bytes.Contains(help, []byte("conform features")) && !slices.ContainsFunc(j.Commands, func(c []string) bool { return c[0] == "features" }) {
+	features := bytes.Contains(help, []byte("conform features"))
+	if features {
 		j.Commands = append(j.Commands, []string{"features"})
 	}
 	if bytes.Contains(help, []byte("conform doctor")) && bytes.Contains(help, []byte("conform serve --stdio")) {
 		j.Protocol = [][]string{{"doctor", "--stdio", "BIN serve --stdio"}, {"run", "--stdio", "BIN serve --stdio"}}
-		if slices.ContainsFunc(j.Commands, func(c []string) bool { return c[0] == "features" }) {
+		if features {
 			j.Protocol = append(j.Protocol, []string{"features", "--stdio", "BIN serve --stdio"})
 		}
 	}
-	took := map[string]time.Duration{}
+	limits := map[string]time.Duration{}
 	var d time.Duration
-	for _, args := range slices.Concat(j.Commands, j.Protocol) {
+	for i, args := range slices.Concat(j.Commands, j.Protocol) {
 		start := time.Now()
 		if msg, _ := j.run(ctx, bin, [][]string{args}); msg != "" {
-			return 0, nil, fmt.Errorf("the unmutated reference fails: %s", msg)
+			return 0, fmt.Errorf("the unmutated reference fails: %s", msg)
 		}
 		t := time.Since(start)
-		took[strings.Join(args, " ")] = t
-		if slices.ContainsFunc(j.Commands, func(c []string) bool { return slices.Equal(c, args) }) {
+		limits[strings.Join(args, " ")] = max(minLimit, 10*t)
+		if i < len(j.Commands) {
 			d += t
 		}
 	}
@@ -377,10 +376,13 @@ func (j *Judge) Baseline(ctx context.Context) (time.Duration, map[string]time.Du
 		// The check must find nothing between the original and itself,
 		// or a difference it reports would mean nothing.
 		if msg := j.Equivalence(ctx, dir, bin, "reference/reference.go", ""); msg != "" {
-			return 0, nil, fmt.Errorf("the equivalence check finds a difference between the unmutated reference and itself: %s", msg)
+			return 0, fmt.Errorf("the equivalence check finds a difference between the unmutated reference and itself: %s", msg)
 		}
 	}
-	return d, took, nil
+	if auto {
+		j.limits = limits
+	}
+	return d, nil
 }
 
 // suiteOps returns the ops a file of the reference answers: the ops of its
@@ -427,15 +429,14 @@ func (j *Judge) opsFor(file, fn string) []string {
 // seed is fixed, the run bounded by EqCheck (or EqCount). It returns ""
 // when no answer differed and an account of the first difference otherwise.
 func (j *Judge) Equivalence(ctx context.Context, dir, bin, file, fn string) string {
-	ops := j.opsFor(file, fn)
+	found := filepath.Join(dir, "eqcheck")
+	bound := []string{"--time", j.EqCheck.String()}
+	if j.EqCount > 0 {
+		bound = []string{"--count", strconv.Itoa(j.EqCount)}
+	}
 	for _, pair := range [][2]string{{bin, j.baseline}, {j.baseline, bin}} {
-		found := filepath.Join(dir, "eqcheck")
 		os.RemoveAll(found)
-		bound := []string{"--time", j.EqCheck.String()}
-		if j.EqCount > 0 {
-			bound = []string{"--count", strconv.Itoa(j.EqCount)}
-		}
-		args := append(append([]string{"fuzz", "--stdio", pair[1] + " serve --stdio"}, bound...), append([]string{"--seed", "1", "--out", found}, ops...)...)
+		args := slices.Concat([]string{"fuzz", "--stdio", pair[1] + " serve --stdio"}, bound, []string{"--seed", "1", "--out", found}, j.opsFor(file, fn))
 		out, _, err := j.command(ctx, j.EqCheck+max(j.Timeout, time.Minute), pair[0], args...)
 		os.RemoveAll(found)
 		if err != nil {
@@ -472,42 +473,33 @@ func nonEmptyLines(s string) []string {
 func (j *Judge) Mutant(ctx context.Context, worker int, m *Mutation, src []byte, equivalent bool) Result {
 	start := time.Now()
 	dir := filepath.Join(j.Tmp, fmt.Sprint("worker", worker))
-	res := func(s Status, detail string) Result {
-		return Result{Status: s, Detail: detail, Seconds: time.Since(start).Seconds()}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return res(Killed, "scratch: "+err.Error())
-	}
 	mutated := filepath.Join(dir, filepath.Base(m.File))
 	overlay := filepath.Join(dir, "overlay.json")
 	ov, err := Overlay(filepath.Join(j.Root, filepath.FromSlash(m.File)), mutated)
+	if err == nil {
+		err = os.MkdirAll(dir, 0o755)
+	}
 	if err == nil {
 		err = os.WriteFile(mutated, m.Apply(src), 0o644)
 	}
 	if err == nil {
 		err = os.WriteFile(overlay, ov, 0o644)
 	}
-	if err != nil {
-		return res(Killed, "scratch: "+err.Error())
-	}
-	bin, err := j.build(ctx, dir, overlay)
-	if err != nil {
-		return res(Uncompilable, err.Error())
-	}
 	cmds := j.Commands
 	if slices.Contains(j.ProtocolFiles, m.File) {
 		cmds = append(slices.Clone(cmds), j.Protocol...)
 	}
-	if msg, timedOut := j.run(ctx, bin, cmds); msg != "" {
-		r := res(Killed, msg)
-		r.TimedOut = timedOut
-		return r
-	}
-	r := res(Survived, "")
-	if equivalent && j.EqCheck > 0 {
+	r := Result{Status: Survived}
+	if err != nil {
+		r = Result{Status: Killed, Detail: "scratch: " + err.Error()}
+	} else if bin, err := j.build(ctx, dir, overlay); err != nil {
+		r = Result{Status: Uncompilable, Detail: err.Error()}
+	} else if msg, timedOut := j.run(ctx, bin, cmds); msg != "" {
+		r = Result{Status: Killed, Detail: msg, TimedOut: timedOut}
+	} else if equivalent && j.EqCheck > 0 {
 		r.Diverged = j.Equivalence(ctx, dir, bin, m.File, m.Func)
-		r.Seconds = time.Since(start).Seconds()
 	}
+	r.Seconds = time.Since(start).Seconds()
 	return r
 }
 

@@ -156,7 +156,7 @@ func Collect(root string) ([]*Source, error) {
 	}
 	// Constants per package directory, UTF-16 helpers across the tree.
 	helpers := map[string]bool{}
-	consts := map[string]map[string]bool{}
+	pkgs := map[string]*Package{}
 	fset := token.NewFileSet()
 	for _, s := range sources {
 		f, err := parser.ParseFile(fset, s.Path, s.Content, parser.SkipObjectResolution)
@@ -164,14 +164,13 @@ func Collect(root string) ([]*Source, error) {
 			return nil, err
 		}
 		dir := filepath.Dir(s.Path)
-		if consts[dir] == nil {
-			consts[dir] = map[string]bool{}
+		if pkgs[dir] == nil {
+			pkgs[dir] = &Package{Consts: map[string]bool{}, Helpers: helpers}
 		}
-		(&Package{Consts: consts[dir], Helpers: helpers}).Scan(f)
+		pkgs[dir].Scan(f)
 	}
 	for _, s := range sources {
-		pkg := &Package{Consts: consts[filepath.Dir(s.Path)], Helpers: helpers}
-		if s.Mutations, err = Generate(s.Path, s.Content, pkg); err != nil {
+		if s.Mutations, err = Generate(s.Path, s.Content, pkgs[filepath.Dir(s.Path)]); err != nil {
 			return nil, err
 		}
 	}
@@ -218,9 +217,15 @@ type Entry struct {
 
 func execute(ctx context.Context, o *Options) (int, error) {
 	start := time.Now()
-	all, err := collectMutants(o.Root)
+	sources, err := Collect(o.Root)
 	if err != nil {
 		return 2, err
+	}
+	var all []*Entry
+	for _, s := range sources {
+		for _, m := range s.Mutations {
+			all = append(all, &Entry{Mutation: m, Source: s})
+		}
 	}
 	if o.List {
 		for _, v := range all {
@@ -232,25 +237,38 @@ func execute(ctx context.Context, o *Options) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	cache := &Cache{path: o.path(o.CachePath), Results: map[string]Result{}}
-	if !o.Fresh {
-		if cache, err = LoadCache(o.path(o.CachePath)); err != nil {
-			return 2, err
-		}
+	cache, err := LoadCache(o.path(o.CachePath), o.Fresh)
+	if err != nil {
+		return 2, err
 	}
 	j := &Judge{Root: o.Root, Commands: [][]string{{"run"}}, ProtocolFiles: []string{"reference/reference.go", "reference/inprocess.go"}, Timeout: o.Timeout, EqCheck: o.EqCheck}
 	goVersion, err := GoVersion(ctx, o.Root)
 	if err != nil {
 		return 2, err
 	}
-	judgeHash, err := JudgeKey(o.Root, j.CommandLine(o.Timeout), goVersion)
+	judgeHash, err := JudgeKey(o.Root, j.CommandLine(), goVersion)
 	if err != nil {
 		return 2, err
 	}
 	key := func(v *Entry) string {
 		return cacheKey(v.Source.Hash, v.Mutation) + " " + judgeHash + " " + j.checkKey(v.Equivalent != "")
 	}
-	queue, cached := fromCache(o, all, cache, key)
+	// The selected mutants' results come from the cache when it has them;
+	// the others are judged in priority order (unit counting and limits
+	// first).
+	var queue []*Entry
+	cached := 0
+	for _, v := range slices.SortedStableFunc(slices.Values(all), func(a, b *Entry) int { return kindPriority[a.Kind] - kindPriority[b.Kind] }) {
+		if !o.selects(v.ID) {
+			continue
+		}
+		if r, ok := cache.Results[key(v)]; ok {
+			v.Result, v.Judged, v.Cached = r, true, true
+			cached++
+			continue
+		}
+		queue = append(queue, v)
+	}
 
 	var baseline time.Duration
 	if len(queue) > 0 {
@@ -290,22 +308,6 @@ func execute(ctx context.Context, o *Options) (int, error) {
 	return 0, nil
 }
 
-// collectMutants returns a result, not yet judged, for every mutation of
-// the sources under root.
-func collectMutants(root string) ([]*Entry, error) {
-	sources, err := Collect(root)
-	if err != nil {
-		return nil, err
-	}
-	var all []*Entry
-	for _, s := range sources {
-		for _, m := range s.Mutations {
-			all = append(all, &Entry{Mutation: m, Source: s})
-		}
-	}
-	return all, nil
-}
-
 // readLedgers marks the mutants the equivalent and unjudgeable ledgers
 // list, and returns the ledgers' problems: an entry matching no mutant, a
 // mutant in both. A mutant id generated twice is an error.
@@ -341,54 +343,6 @@ func readLedgers(o *Options, all []*Entry) ([]string, error) {
 		}
 	}
 	return problems, nil
-}
-
-// fromCache takes the result of the selected mutants from the cache and
-// returns the others, to judge in priority order (unit counting and limits
-// first), with the number taken from the cache.
-func fromCache(o *Options, all []*Entry, cache *Cache, key func(*Entry) string) (queue []*Entry, cached int) {
-	todo := slices.Clone(all)
-	slices.SortStableFunc(todo, func(a, b *Entry) int { return kindPriority[a.Kind] - kindPriority[b.Kind] })
-	for _, v := range todo {
-		if o.Run != nil && !o.Run.MatchString(v.ID) {
-			continue
-		}
-		if r, ok := cache.Lookup(key(v)); ok {
-			v.Result, v.Judged, v.Cached = r, true, true
-			cached++
-			continue
-		}
-		queue = append(queue, v)
-	}
-	return queue, cached
-}
-
-// minLimit is the least time a judging command is given. A mutant that
-// only makes the reference slower (a length counted inside a loop's
-// condition) must not be killed by one run and survive the next as the
-// machine's load varies: 30s is about three times the slowest such mutant
-// seen (about 10s for conform run, whose unmutated run takes 0.6s).
-const minLimit = 30 * time.Second
-
-// calibrate times the unmutated run and, when no timeout was given, sets
-// each judging command's timeout from its own unmutated run: ten times
-// what it took, at least minLimit.
-func (j *Judge) calibrate(ctx context.Context) (time.Duration, error) {
-	auto := j.Timeout == 0
-	if auto {
-		j.Timeout = 5 * time.Minute // for the unmutated run
-	}
-	baseline, took, err := j.Baseline(ctx)
-	if err != nil {
-		return 0, err
-	}
-	if auto {
-		j.limits = map[string]time.Duration{}
-		for cmd, d := range took {
-			j.limits[cmd] = max(minLimit, 10*d)
-		}
-	}
-	return baseline, nil
 }
 
 // judgeQueue judges the queued mutants on o.Workers workers until the
@@ -455,23 +409,27 @@ func settleSlow(all []*Entry) {
 func verdictProblems(o *Options, all []*Entry) []string {
 	var problems []string
 	for _, v := range all {
+		if !v.Judged || v.Equivalent == "" && v.Unjudgeable == "" {
+			continue
+		}
 		file := o.Equivalent
 		if v.Unjudgeable != "" {
 			file = o.Unjudgeable
 		}
-		listed := v.Equivalent != "" || v.Unjudgeable != ""
-		if v.Judged && v.Status == Killed && listed {
+		switch {
+		case v.Status == Killed:
 			problems = append(problems, fmt.Sprintf("%s lists %s, but it was killed: %s", file, v.ID, v.Detail))
-		}
-		if v.Judged && v.Status == Uncompilable && listed {
+		case v.Status == Uncompilable:
 			problems = append(problems, fmt.Sprintf("%s lists %s, but it does not compile", file, v.ID))
-		}
-		if v.Judged && v.Status == Survived && v.Equivalent != "" && v.Diverged != "" {
+		case v.Status == Survived && v.Equivalent != "" && v.Diverged != "":
 			problems = append(problems, fmt.Sprintf("%s lists %s as equivalent, but the mutant and the original answer differently: %s (kill it with a vector, or move it to %s with what would observe it)", file, v.ID, v.Diverged, o.Unjudgeable))
 		}
 	}
 	return problems
 }
+
+// selects reports whether the -run regexp (if any) selects the mutant id.
+func (o *Options) selects(id string) bool { return o.Run == nil || o.Run.MatchString(id) }
 
 // path resolves a file named by a flag: relative to the module root
 // unless absolute.

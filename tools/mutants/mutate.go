@@ -150,7 +150,7 @@ func Generate(path string, src []byte, pkg *Package) ([]*Mutation, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &generator{path: path, src: src, fset: fset, tf: fset.File(f.Pos()), pkg: pkg, seen: map[string]int{}}
+	g := &generator{path: path, src: src, tf: fset.File(f.Pos()), pkg: pkg, seen: map[string]int{}}
 	for _, d := range f.Decls {
 		g.decl(d)
 	}
@@ -160,7 +160,6 @@ func Generate(path string, src []byte, pkg *Package) ([]*Mutation, error) {
 type generator struct {
 	path string
 	src  []byte
-	fset *token.FileSet
 	tf   *token.File
 	pkg  *Package
 	fn   string
@@ -212,7 +211,7 @@ func (g *generator) text(n ast.Node) string { return string(g.src[g.off(n.Pos())
 func (g *generator) add(kind string, at token.Pos, orig, mutated string, edits ...Edit) {
 	key := g.fn + "\x00" + kind
 	g.seen[key]++
-	pos := g.fset.Position(at)
+	pos := g.tf.Position(at)
 	g.out = append(g.out, &Mutation{
 		ID:   fmt.Sprintf("%s:%s:%s:%d", strings.TrimPrefix(g.path, "reference/"), g.fn, kind, g.seen[key]),
 		File: g.path, Func: g.fn, Kind: kind, Line: pos.Line, Col: pos.Column,
@@ -226,18 +225,17 @@ func (g *generator) replace(kind string, n ast.Node, text string) {
 }
 
 // walk visits n, generating mutations, and skips the subtrees that cannot
-// change an answer: capacity hints and panic messages.
+// change an answer: capacity hints (b.Grow(n), the capacity of make(T,
+// len, cap)) and panic messages.
 func (g *generator) walk(n ast.Node) {
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			if isCapacityHint(n) {
-				if isIdent(n.Fun, "make") && len(n.Args) == 3 {
-					g.walk(n.Args[1]) // the length of make still counts
-				}
+			if isIdent(n.Fun, "make") && len(n.Args) == 3 {
+				g.walk(n.Args[1]) // the length of make still counts
 				return false
 			}
-			if isIdent(n.Fun, "panic") {
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Grow" || isIdent(n.Fun, "panic") {
 				return false
 			}
 			g.call(n)
@@ -309,15 +307,6 @@ func failing(r *ast.ReturnStmt) bool {
 		return ok && last.Op == token.AND && isErrorType(lit.Type)
 	}
 	return false
-}
-
-// isCapacityHint reports whether call only sizes a buffer: b.Grow(n) or
-// make(T, len, cap).
-func isCapacityHint(call *ast.CallExpr) bool {
-	if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Grow" {
-		return true
-	}
-	return isIdent(call.Fun, "make") && len(call.Args) == 3
 }
 
 func (g *generator) intLit(lit *ast.BasicLit) {
@@ -425,19 +414,17 @@ func (g *generator) switchStmt(s *ast.SwitchStmt) {
 		}
 		var edits []Edit
 		var heads, texts []string
-		surrogate := false
 		for _, e := range cc.List {
 			edit, text := g.never(e)
 			edits = append(edits, edit)
 			heads = append(heads, g.text(e))
 			texts = append(texts, text)
-			surrogate = surrogate || surrogateRE.MatchString(g.text(e))
 		}
-		kind := KindDropCase
-		if surrogate {
+		head, kind := strings.Join(heads, ", "), KindDropCase
+		if surrogateRE.MatchString(head) { // no match spans the ", " between two
 			kind = KindDropSurrogate
 		}
-		g.add(kind, cc.Pos(), "case "+strings.Join(heads, ", "), "case "+strings.Join(texts, ", "), edits...)
+		g.add(kind, cc.Pos(), "case "+head, "case "+strings.Join(texts, ", "), edits...)
 	}
 }
 
@@ -473,10 +460,7 @@ func (g *generator) call(call *ast.CallExpr) {
 		return
 	}
 	arg := g.text(call.Args[0])
-	short := name
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		short = name[i+1:]
-	}
+	short := name[strings.LastIndexByte(name, '.')+1:]
 	switch {
 	case name == "len":
 		if g.isConst(call.Args[0]) {
@@ -518,8 +502,7 @@ var sortFuncs = map[string]bool{
 	"sort.Strings": true, "sort.Ints": true,
 }
 
-// sortStmt mutates a statement that sorts, or that appends one rune as
-// UTF-16.
+// sortStmt mutates a statement that sorts.
 func (g *generator) sortStmt(s *ast.ExprStmt) {
 	call, ok := s.X.(*ast.CallExpr)
 	if !ok || !sortFuncs[funcName(call)] {

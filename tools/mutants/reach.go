@@ -52,9 +52,7 @@ func buildReach(root string) (reach, error) {
 			seen := map[*ssa.Function]bool{}
 			var queue []*ssa.Function
 			for _, obj := range roots {
-				if fn := prog.FuncValue(obj); fn != nil {
-					queue = append(queue, fn)
-				}
+				queue = append(queue, prog.FuncValue(obj))
 			}
 			for len(queue) > 0 {
 				fn := queue[0]

@@ -31,7 +31,7 @@ type Summary struct {
 func Summarize(all []*Entry, o *Options, d, baseline time.Duration, problems []string) *Summary {
 	s := &Summary{Options: o, All: all, Duration: d, Baseline: baseline, Problems: problems, Counts: map[Status]int{}}
 	for _, v := range all {
-		if !s.Selected(v) {
+		if !s.Options.selects(v.ID) {
 			s.NotSelected++
 			continue
 		}
@@ -56,11 +56,6 @@ func Summarize(all []*Entry, o *Options, d, baseline time.Duration, problems []s
 	return s
 }
 
-// Selected reports whether the run's -run regexp (if any) selects v.
-func (s *Summary) Selected(v *Entry) bool {
-	return s.Options.Run == nil || s.Options.Run.MatchString(v.ID)
-}
-
 // Partial reports whether the run judged less than every mutant: -run
 // selected some of them, or the budget stopped it.
 func (s *Summary) Partial() bool { return s.NotSelected > 0 || s.NotJudged > 0 }
@@ -70,11 +65,9 @@ func (s *Summary) Judged() int { return len(s.All) - s.NotSelected - s.NotJudged
 
 // Scope says in words which mutants the run judged.
 func (s *Summary) Scope() string {
-	var scope string
+	scope := fmt.Sprintf("every mutant (%d)", len(s.All))
 	if s.Options.Run != nil {
 		scope = fmt.Sprintf("only the %d of %d mutants whose id matches `%s`", len(s.All)-s.NotSelected, len(s.All), s.Options.Run)
-	} else {
-		scope = fmt.Sprintf("every mutant (%d)", len(s.All))
 	}
 	if s.NotJudged > 0 {
 		scope += fmt.Sprintf("; the budget of %v ran out with %d of them not judged", s.Options.Budget, s.NotJudged)
@@ -89,7 +82,7 @@ func (s *Summary) Scope() string {
 func (s *Summary) Files() []string {
 	set := map[string]bool{}
 	for _, v := range s.All {
-		if v.Judged && s.Selected(v) {
+		if v.Judged && s.Options.selects(v.ID) {
 			set[v.File] = true
 		}
 	}
@@ -185,7 +178,11 @@ func (s *Summary) Markdown() string {
 	if s.Options.EqCheck == 0 {
 		b.WriteString("**This run did not check the equivalent entries (-eqcheck 0).**\n\n")
 	}
-	compiled := s.Counts[Killed] + s.Counts[Survived]
+	rateOver, what := "every mutant", "every mutant"
+	if s.Partial() {
+		rateOver = fmt.Sprintf("the %d mutants judged by this run only", s.Judged())
+		what = fmt.Sprintf("the %d mutants of this run", s.Judged())
+	}
 	fmt.Fprintf(&b, "| figure | value |\n|---|---|\n")
 	fmt.Fprintf(&b, "| commit | %s |\n", s.Commit)
 	fmt.Fprintf(&b, "| Go | %s |\n", s.GoVersion)
@@ -205,30 +202,18 @@ func (s *Summary) Markdown() string {
 	fmt.Fprintf(&b, "| verdicts judged afresh by this run | %d |\n", s.Judged()-s.Cached)
 	fmt.Fprintf(&b, "| verdicts taken from the cache | %d |\n", s.Cached)
 	fmt.Fprintf(&b, "| did not compile (discarded) | %d |\n", s.Counts[Uncompilable])
-	fmt.Fprintf(&b, "| compiled and judged | %d |\n", compiled)
+	fmt.Fprintf(&b, "| compiled and judged | %d |\n", s.Counts[Killed]+s.Counts[Survived])
 	fmt.Fprintf(&b, "| killed | %d |\n", s.Counts[Killed])
 	fmt.Fprintf(&b, "| equivalent (tools/mutants/equivalent.txt, each checked by fuzzing) | %d |\n", s.Equivalent)
 	fmt.Fprintf(&b, "| unjudgeable through protocol v1 (tools/mutants/unjudgeable.txt; not killed) | %d |\n", s.Unjudgeable)
 	fmt.Fprintf(&b, "| survived | %d |\n", len(s.Survivors))
-	if s.Partial() {
-		fmt.Fprintf(&b, "| **kill rate over the %d mutants judged by this run only** (killed / (compiled − equivalent)) | **%s** |\n", s.Judged(), s.rateText())
-	} else {
-		fmt.Fprintf(&b, "| **kill rate over every mutant** (killed / (compiled − equivalent)) | **%s** |\n", s.rateText())
-	}
+	fmt.Fprintf(&b, "| **kill rate over %s** (killed / (compiled − equivalent)) | **%s** |\n", rateOver, s.rateText())
 	fmt.Fprintf(&b, "| duration of this run (%d workers) | %v |\n", s.Options.Workers, s.Duration.Round(time.Second))
-	what := "every mutant"
-	if s.Partial() {
-		what = fmt.Sprintf("the %d mutants of this run", s.Judged())
-	}
 	fmt.Fprintf(&b, "| judging %s afresh | %v of worker time, about %v with %d workers |\n", what,
 		time.Duration(s.Fresh*float64(time.Second)).Round(time.Second),
 		time.Duration(s.Fresh/float64(max(1, s.Options.Workers))*float64(time.Second)).Round(time.Second), s.Options.Workers)
-	b.WriteString("\n")
-
-	b.WriteString("## By file\n\n| file | generated | did not compile | killed | equivalent | unjudgeable | survived |\n|---|---|---|---|---|---|---|\n")
-	s.table(&b, func(v *Entry) string { return v.File })
-	b.WriteString("\n## By kind\n\n| kind | generated | did not compile | killed | equivalent | unjudgeable | survived |\n|---|---|---|---|---|---|---|\n")
-	s.table(&b, func(v *Entry) string { return v.Kind })
+	s.table(&b, "file", func(v *Entry) string { return v.File })
+	s.table(&b, "kind", func(v *Entry) string { return v.Kind })
 
 	b.WriteString("\n## Survivors\n\n")
 	if len(s.Survivors) == 0 {
@@ -270,18 +255,20 @@ func (s *Summary) ledgerSection(b *strings.Builder, title, intro, column string,
 	}
 	fmt.Fprintf(b, "\n\n| mutant | location | mutation | %s |\n|---|---|---|---|\n", column)
 	for _, v := range s.All {
-		if r := reason(v); r != "" && s.Selected(v) {
+		if r := reason(v); r != "" && s.Options.selects(v.ID) {
 			fmt.Fprintf(b, "| `%s` | %s:%d:%d | %s | %s |\n", v.ID, v.File, v.Line, v.Col, mutationCell(v.Mutation), r)
 		}
 	}
 }
 
-// table writes a row per key of the selected mutants: how many were
-// generated, and how many of them fall in each column (column).
-func (s *Summary) table(b *strings.Builder, key func(*Entry) string) {
+// table writes the section "By <name>": a row per key of the selected
+// mutants, how many were generated and how many of them fall in each
+// column (column).
+func (s *Summary) table(b *strings.Builder, name string, key func(*Entry) string) {
+	fmt.Fprintf(b, "\n## By %s\n\n| %s | generated | did not compile | killed | equivalent | unjudgeable | survived |\n|---|---|---|---|---|---|---|\n", name, name)
 	rows := map[string]map[string]int{}
 	for _, v := range s.All {
-		if !s.Selected(v) {
+		if !s.Options.selects(v.ID) {
 			continue // a partial run's tables count only what it selected
 		}
 		k := key(v)
