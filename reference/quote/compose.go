@@ -210,12 +210,8 @@ func writeJSONString(b *strings.Builder, s string) {
 			b.WriteString(`\f`)
 		case '\r':
 			b.WriteString(`\r`)
-		case '<', '>', '&':
-			b.WriteString(`\u00`)
-			b.WriteByte(lowerHex[c>>4])
-			b.WriteByte(lowerHex[c&15])
 		default:
-			if c < 0x20 {
+			if c < 0x20 || c == '<' || c == '>' || c == '&' {
 				b.WriteString(`\u00`)
 				b.WriteByte(lowerHex[c>>4])
 				b.WriteByte(lowerHex[c&15])
