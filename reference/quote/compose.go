@@ -3,6 +3,7 @@ package quote
 import (
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/reference/internal/wellformed"
@@ -60,10 +61,7 @@ func spans(text string) []span {
 		for u < l.Start && b < len(text) {
 			r, size := utf8.DecodeRuneInString(text[b:])
 			b += size
-			u++
-			if r > 0xFFFF {
-				u++
-			}
+			u += utf16.RuneLen(r)
 		}
 		end := b + len(l.Source)
 		if u != l.Start || end > len(text) || text[b:end] != l.Source {
