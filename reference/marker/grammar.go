@@ -154,15 +154,6 @@ func (m *machine) fields(cand string) (id, locator string) {
 	return id, locator
 }
 
-// heldFields is fields for a candidate held as bytes.
-func (m *machine) heldFields(cand []byte) (id, locator []byte) {
-	id = cand[headLen:m.idEnd]
-	if m.idEnd+len(delimS) <= len(cand) {
-		locator = cand[m.idEnd+len(delimS):]
-	}
-	return id, locator
-}
-
 // isIDRune reports whether r may appear in a source id: A-Z a-z 0-9 _ -.
 func isIDRune(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-'

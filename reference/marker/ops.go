@@ -165,7 +165,7 @@ func locateOp(input *jsonv.Value) (any, error) {
 	if len(in.Value) == 0 || in.Locator == nil {
 		return nil, opkit.BadRequest("input: value and locator are required")
 	}
-	if in.DataPartID != nil && userOriginBytes([]byte(*in.DataPartID)) {
+	if in.DataPartID != nil && UserOrigin(*in.DataPartID) {
 		return opkit.Reject(string(CodeUserOrigin)), nil // the client's guard (MARKER-LOCATE-011)
 	}
 	loc, err := Locate(in.Value, *in.Locator)

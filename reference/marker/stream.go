@@ -76,12 +76,12 @@ func (s *Stream) Write(delta string) string {
 			s.hold = append(s.hold, delta[pos:pos+n]...)
 		case done:
 			s.active = false
-			s.k.citeHeld(s.m.heldFields(s.hold))
+			s.k.cite(s.m.fields(string(s.hold)))
 		case dead:
 			s.active = false
 			start := len(out)
 			out = append(append(out, s.hold...), delta[pos:pos+n]...)
-			s.k.releaseBytes(out[start:])
+			s.k.releaseString(string(out[start:]))
 		}
 		pos += n
 	}
@@ -94,7 +94,7 @@ func (s *Stream) Write(delta string) string {
 func (s *Stream) Close() (tail string, cites []Citation, parts []string) {
 	if !s.closed && s.active {
 		tail = string(s.hold)
-		s.k.releaseBytes(s.hold)
+		s.k.releaseString(tail)
 		s.active = false
 	}
 	s.closed = true

@@ -1,7 +1,6 @@
 package marker
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"unicode"
@@ -66,15 +65,6 @@ func UserOrigin(id string) bool {
 	return false
 }
 
-func userOriginBytes(id []byte) bool {
-	for _, p := range [...]string{"user_data_", "user_text_"} {
-		if len(id) >= len(p) && bytes.EqualFold(id[:len(p)], []byte(p)) {
-			return true
-		}
-	}
-	return false
-}
-
 // Snaps reports whether a citation offset moves past r: r is in the
 // Unicode 15.0.0 general category Po, Pe or Pf, and is not one of the
 // inverted marks U+00A1, U+00BF, U+2E18, which open a clause. The set is
@@ -120,24 +110,6 @@ func (k *sink) cite(id, locator string) {
 	k.add(i, locator)
 }
 
-// citeHeld is cite for a candidate held in a buffer: the id is looked up
-// without copying it, and only a locator is copied.
-func (k *sink) citeHeld(id, locator []byte) {
-	k.markers++
-	if userOriginBytes(id) {
-		k.users++
-		return
-	}
-	if k.cat == nil {
-		return
-	}
-	i, ok := k.cat.index[string(id)]
-	if !ok {
-		return
-	}
-	k.add(i, string(locator))
-}
-
 func (k *sink) add(i int, locator string) {
 	id := k.cat.ids[i]
 	if k.cited == nil {
@@ -171,26 +143,6 @@ func (k *sink) releaseString(s string) {
 		return
 	}
 	k.runes += utf8.RuneCountInString(s)
-}
-
-func (k *sink) releaseBytes(b []byte) {
-	if !k.spoken {
-		k.spoken = bytes.IndexFunc(b, notSpace) >= 0
-	}
-	if k.pending < len(k.cites) {
-		for i := 0; i < len(b); {
-			r, n := utf8.DecodeRune(b[i:])
-			if !Snaps(r) {
-				k.settle()
-				k.runes += utf8.RuneCount(b[i:])
-				return
-			}
-			k.runes++
-			i += n
-		}
-		return
-	}
-	k.runes += utf8.RuneCount(b)
 }
 
 // notSpace reports whether r is not white space: the Unicode 15.0.0

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"math/bits"
 	"slices"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -128,22 +127,7 @@ func blank(u []uint16) bool {
 // Normalize collapses each maximal run of whitespace (the 25 code points of
 // JavaScript's \s) to one U+0020. It does not trim, fold case or apply any
 // Unicode normalization.
-func Normalize(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	inRun := false
-	for _, r := range s {
-		space := r <= 0xFFFF && isSpace(uint16(r))
-		switch {
-		case !space:
-			b.WriteRune(r)
-		case !inRun:
-			b.WriteByte(' ')
-		}
-		inRun = space
-	}
-	return b.String()
-}
+func Normalize(s string) string { return text16(anchorUnits(s, true)) }
 
 // Select captures the selection text[start:end], with start and end raw
 // offsets in UTF-16 code units of the rendered text, as a selector. It

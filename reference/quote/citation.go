@@ -2,7 +2,7 @@ package quote
 
 import (
 	"strings"
-	"unicode/utf8"
+	"unicode/utf16"
 )
 
 // Citation is a version 1 assistant citation: the source of a quoted excerpt
@@ -40,20 +40,8 @@ const (
 // well-formed UTF-8 (it stands for U+FFFD).
 func UTF16Len(s string) int {
 	n := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r > 0xFFFF {
-			n += 2
-		} else {
-			n++
-		}
-		i += size
+	for _, r := range s {
+		n += utf16.RuneLen(r)
 	}
 	return n
 }

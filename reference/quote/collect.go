@@ -2,6 +2,7 @@ package quote
 
 import (
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -40,23 +41,11 @@ func Collect(text string) []Link {
 		hrefStart := start + len(linkOpen) - len(HrefPrefix)
 		j, n := hrefStart+len(HrefPrefix), len(HrefPrefix)
 		for j < len(text) && n <= MaxHrefLength {
-			if c := text[j]; c < utf8.RuneSelf {
-				if c == ')' || IsSpace(rune(c)) {
-					break
-				}
-				n++
-				j++
-				continue
-			}
 			r, size := utf8.DecodeRuneInString(text[j:])
-			if IsSpace(r) {
+			if r == ')' || IsSpace(r) {
 				break
 			}
-			if r > 0xFFFF {
-				n += 2
-			} else {
-				n++
-			}
+			n += utf16.RuneLen(r)
 			j += size
 		}
 		if j == len(text) || text[j] != ')' || n > MaxHrefLength || n == len(HrefPrefix) {

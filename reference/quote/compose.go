@@ -3,6 +3,7 @@ package quote
 import (
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/reference/internal/wellformed"
@@ -60,10 +61,7 @@ func spans(text string) []span {
 		for u < l.Start && b < len(text) {
 			r, size := utf8.DecodeRuneInString(text[b:])
 			b += size
-			u++
-			if r > 0xFFFF {
-				u++
-			}
+			u += utf16.RuneLen(r)
 		}
 		end := b + len(l.Source)
 		if u != l.Start || end > len(text) || text[b:end] != l.Source {
@@ -132,46 +130,33 @@ func writeEntries(b *strings.Builder, entries []Citation) {
 		}
 		b.WriteString("  {\n    \"id\": \"assistant-quote-")
 		b.WriteString(strconv.Itoa(i + 1))
-		b.WriteString("\",\n    \"citation\": {\n")
+		b.WriteString("\",\n    \"citation\": {\n      \"version\": ")
+		b.WriteString(strconv.Itoa(c.Version))
 		key := func(k string) {
-			if k != "version" {
-				b.WriteString(",\n")
-			}
-			b.WriteString(`      "`)
+			b.WriteString(",\n      \"")
 			b.WriteString(k)
 			b.WriteString(`": `)
 		}
-		key("version")
-		b.WriteString(strconv.Itoa(c.Version))
-		for _, m := range c.members() {
-			key(m.name)
-			if m.str != nil {
-				writeJSONString(b, *m.str)
-			} else {
-				b.WriteString(strconv.FormatInt(m.num, 10))
-			}
+		str := func(k, v string) {
+			key(k)
+			writeJSONString(b, v)
 		}
+		str("environmentId", c.EnvironmentID)
+		str("threadId", c.ThreadID)
+		str("messageId", c.MessageID)
+		str("text", c.Text)
+		if c.Comment != nil {
+			str("comment", *c.Comment)
+		}
+		key("start")
+		b.WriteString(strconv.FormatInt(c.Start, 10))
+		key("end")
+		b.WriteString(strconv.FormatInt(c.End, 10))
+		str("prefix", c.Prefix)
+		str("suffix", c.Suffix)
 		b.WriteString("\n    }\n  }")
 	}
 	b.WriteString("\n]")
-}
-
-// jsonMember is a member of a citation after version, in the order of
-// QUOTE-LINK-001: a string (str) or an offset (num).
-type jsonMember struct {
-	name string
-	str  *string
-	num  int64
-}
-
-func (c *Citation) members() []jsonMember {
-	m := []jsonMember{{name: "environmentId", str: &c.EnvironmentID}, {name: "threadId", str: &c.ThreadID},
-		{name: "messageId", str: &c.MessageID}, {name: "text", str: &c.Text}}
-	if c.Comment != nil {
-		m = append(m, jsonMember{name: "comment", str: c.Comment})
-	}
-	return append(m, jsonMember{name: "start", num: c.Start}, jsonMember{name: "end", num: c.End},
-		jsonMember{name: "prefix", str: &c.Prefix}, jsonMember{name: "suffix", str: &c.Suffix})
 }
 
 const lowerHex = "0123456789abcdef"
@@ -210,12 +195,8 @@ func writeJSONString(b *strings.Builder, s string) {
 			b.WriteString(`\f`)
 		case '\r':
 			b.WriteString(`\r`)
-		case '<', '>', '&':
-			b.WriteString(`\u00`)
-			b.WriteByte(lowerHex[c>>4])
-			b.WriteByte(lowerHex[c&15])
 		default:
-			if c < 0x20 {
+			if c < 0x20 || c == '<' || c == '>' || c == '&' {
 				b.WriteString(`\u00`)
 				b.WriteByte(lowerHex[c>>4])
 				b.WriteByte(lowerHex[c&15])

@@ -1,6 +1,7 @@
 package quote
 
 import (
+	"encoding/base64"
 	"strings"
 )
 
@@ -38,41 +39,9 @@ func NavHash(c Citation) (string, error) {
 	return navHashOf(href), nil
 }
 
-const base64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-
-// base64URLValue maps a byte to its value in base64URL, or to -1.
-var base64URLValue = func() (t [256]int8) {
-	for i := range t {
-		t[i] = int8(strings.IndexByte(base64URL, byte(i)))
-	}
-	return t
-}()
-
 // navHashOf encodes an href (ASCII) as a navigation fragment.
 func navHashOf(href string) string {
-	var b strings.Builder
-	b.Grow(len(NavPrefix) + (len(href)*4+2)/3)
-	b.WriteString(NavPrefix)
-	s := href
-	for ; len(s) >= 3; s = s[3:] {
-		v := uint(s[0])<<16 | uint(s[1])<<8 | uint(s[2])
-		b.WriteByte(base64URL[v>>18&63])
-		b.WriteByte(base64URL[v>>12&63])
-		b.WriteByte(base64URL[v>>6&63])
-		b.WriteByte(base64URL[v&63])
-	}
-	switch len(s) {
-	case 2:
-		v := uint(s[0])<<16 | uint(s[1])<<8
-		b.WriteByte(base64URL[v>>18&63])
-		b.WriteByte(base64URL[v>>12&63])
-		b.WriteByte(base64URL[v>>6&63])
-	case 1:
-		v := uint(s[0]) << 16
-		b.WriteByte(base64URL[v>>18&63])
-		b.WriteByte(base64URL[v>>12&63])
-	}
-	return b.String()
+	return NavPrefix + base64.RawURLEncoding.EncodeToString([]byte(href))
 }
 
 // FromLocation returns the citation carried by a location (a URL or just
@@ -108,34 +77,18 @@ func FromLocation(location string) (Citation, error) {
 // complete the last group of four. A length that leaves one character over
 // is refused; unused low bits of the last character are ignored.
 func decodeBase64URL(s string) (string, bool) {
+	enc := base64.RawURLEncoding
 	if strings.HasSuffix(s, "=") {
-		if len(s)%4 != 0 {
-			return "", false
-		}
-		// With the length a multiple of 4, one or two '=' leave exactly
-		// the 3 or 2 characters of a short last group; a third '=' fails
-		// the alphabet below.
-		s = strings.TrimSuffix(s, "=")
-		s = strings.TrimSuffix(s, "=")
+		enc = base64.URLEncoding
 	}
-	if len(s)%4 == 1 {
+	// The decoders skip line feeds and carriage returns, which are not
+	// in the alphabet.
+	if strings.ContainsAny(s, "\r\n") {
 		return "", false
 	}
-	out := make([]byte, 0, len(s)*3/4)
-	var acc uint
-	var bits uint
-	for i := 0; i < len(s); i++ {
-		v := base64URLValue[s[i]]
-		if v < 0 {
-			return "", false
-		}
-		acc = acc<<6 | uint(v)
-		bits += 6
-		if bits >= 8 {
-			bits -= 8
-			out = append(out, byte(acc>>bits))
-			acc &= 1<<bits - 1
-		}
+	b, err := enc.DecodeString(s)
+	if err != nil {
+		return "", false
 	}
-	return string(out), true
+	return string(b), true
 }

@@ -1,6 +1,9 @@
 package quote
 
 import (
+	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -109,7 +112,7 @@ func parseQuery(query string) (*[nFields]*string, *Error) {
 		if p.bare {
 			return nil, fail(CodeBareField, p.key)
 		}
-		f := fieldIndex(p.key)
+		f := slices.Index(fieldNames[:], p.key)
 		if f < 0 {
 			return nil, fail(CodeUnknownField, p.key)
 		}
@@ -158,76 +161,30 @@ func assemble(ids [3]string, fields *[nFields]*string) (Citation, *Error) {
 
 var idNames = [3]string{"environmentId", "threadId", "messageId"}
 
-func fieldIndex(key string) int {
-	for i, name := range fieldNames {
-		if key == name {
-			return i
-		}
-	}
-	return -1
-}
-
 // parseOffset reads an offset: 1 to 16 ASCII digits (leading zeros allowed)
 // whose value is at most MaxOffset.
 func parseOffset(s, field string) (int64, *Error) {
-	if len(s) < 1 || len(s) > 16 {
+	v, err := strconv.ParseUint(s, 10, 64) // 16 digits cannot overflow
+	if len(s) > 16 || err != nil {
 		return 0, fail(CodeOffsetSyntax, field)
-	}
-	var v int64
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, fail(CodeOffsetSyntax, field)
-		}
-		v = v*10 + int64(c-'0') // 16 digits cannot overflow int64
 	}
 	if v > MaxOffset {
 		return 0, fail(CodeOffsetRange, field)
 	}
-	return v, nil
+	return int64(v), nil
 }
 
 // unescape percent-decodes s (with form, '+' also stands for a space). It
 // reports false for a '%' not followed by two hex digits and for decoded
 // bytes that are not well-formed UTF-8.
 func unescape(s string, form bool) (string, bool) {
-	if !strings.ContainsAny(s, "%+") {
-		return s, true
+	unesc := url.PathUnescape
+	if form {
+		unesc = url.QueryUnescape
 	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '%':
-			if i+2 >= len(s) {
-				return "", false
-			}
-			hi, ok1 := unhex(s[i+1])
-			lo, ok2 := unhex(s[i+2])
-			if !ok1 || !ok2 {
-				return "", false
-			}
-			b = append(b, hi<<4|lo)
-			i += 2
-		case c == '+' && form:
-			b = append(b, ' ')
-		default:
-			b = append(b, c)
-		}
-	}
-	if !utf8.Valid(b) {
+	v, err := unesc(s)
+	if err != nil || !utf8.ValidString(v) {
 		return "", false
 	}
-	return string(b), true
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
+	return v, true
 }
