@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-
-	"github.com/cucumber/godog"
 )
 
 // registerCompose registers the phrasings of the composer stories: the user
@@ -39,7 +37,7 @@ func (s *scenario) registerCompose(sc steps) {
 	sc.Step(`^the composer checks it as the answer to a pending question$`, s.promptOp("quote.submit_check", "prompt", target("pending-user-input")))
 	sc.Step(`^the send may go ahead$`, func() error { return s.outputInline(`{"ok": true}`) })
 	sc.Step(`^the send is blocked, (\d+) over, with the message `+q+`$`, s.blocked)
-	sc.Step(`^the user opens the citation's source$`, s.navEncode)
+	sc.Step(`^the user opens the citation's source$`, s.citationOp("quote.nav_encode"))
 	sc.Step(`^the location hash is `+q+`$`, s.outputMemberIs("hash"))
 	sc.Step(`^the source thread opens the location `+q+`$`, s.navDecode)
 	sc.Step(`^the source thread opens a location ending in that hash$`, s.navDecodeHash)
@@ -75,11 +73,7 @@ func (s *scenario) blocked(excess, message string) error {
 		return err
 	}
 	want := object{{"ok", json.RawMessage("false")}, {"excess", json.RawMessage(excess)}, {"message", marshal(m)}}
-	return s.outputDoc(&godog.DocString{Content: string(want.json()), MediaType: "json"})
-}
-
-func (s *scenario) navEncode(ctx context.Context) error {
-	return s.call(ctx, "quote.nav_encode", object{{"citation", s.citation.json()}}.json())
+	return s.outputIs(want.json())
 }
 
 func (s *scenario) navDecode(ctx context.Context, location string) error {

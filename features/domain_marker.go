@@ -34,24 +34,19 @@ func expandMarkers(s string) string {
 	return markerNames.Replace(s)
 }
 
-// modelText decodes model text written in a story's doc string: literal
-// text with \u{HEX} escapes, the {START}, {DELIM} and {STOP} names and the
-// {cite:ID} and {cite:ID:LOCATOR} shorthands.
-func modelText(d *godog.DocString) (string, error) {
-	t, err := docText(d)
-	if err != nil {
-		return "", err
-	}
-	return expandMarkers(t), nil
-}
+// modelText decodes model text written in a story's doc string (literal
+// text with \u{HEX} escapes), and modelQuoted in a quoted argument; both
+// read the {START}, {DELIM} and {STOP} names and the {cite:ID} and
+// {cite:ID:LOCATOR} shorthands.
+var modelText, modelQuoted = withMarkers(docText), withMarkers(quoted)
 
-// modelQuoted decodes a quoted argument holding model text.
-func modelQuoted(s string) (string, error) {
-	t, err := quoted(s)
-	if err != nil {
-		return "", err
+// withMarkers adapts conv, which reads a text from a step's argument, to
+// model text, whose marker spellings it expands.
+func withMarkers[A any](conv func(A) (string, error)) func(A) (string, error) {
+	return func(arg A) (string, error) {
+		t, err := conv(arg)
+		return expandMarkers(t), err
 	}
-	return expandMarkers(t), nil
 }
 
 // registerMarker registers the phrasings of the marker suite's stories: the
@@ -334,10 +329,5 @@ func (s *scenario) locate(ctx context.Context, locator string, d *godog.DocStrin
 // resolved checks a resolved locator: {"resolved": true, member: v}, member
 // being "value" or "lines".
 func (s *scenario) resolved(member string, v json.RawMessage) error {
-	want := object{{"resolved", json.RawMessage("true")}, {member, v}}
-	got, err := s.output()
-	if err != nil {
-		return err
-	}
-	return s.compare("the output", want.json(), got)
+	return s.outputIs(object{{"resolved", json.RawMessage("true")}, {member, v}}.json())
 }

@@ -22,7 +22,7 @@ func (s *scenario) registerQuote(sc steps) {
 	sc.Step(`^the citation member `+q+` is `+q+`$`, withValue(stringValue, s.citation.setNamed))
 	sc.Step(`^the citation member `+q+` is `+lit+`$`, withValue(jsonValue, s.citation.setNamed))
 	sc.Step(`^the citation member `+q+` is the JSON (.+)$`, withValue(jsonValue, s.citation.setNamed))
-	sc.Step(`^the user cites it$`, s.citeIt)
+	sc.Step(`^the user cites it$`, s.citationOp("quote.format"))
 	sc.Step(`^the link is `+q+`$`, s.outputMemberIs("link"))
 	sc.Step(`^the href is `+q+`$`, s.outputMemberIs("href"))
 	sc.Step(`^a client reads the href back$`, s.readHrefBack)
@@ -69,8 +69,11 @@ func (s *scenario) quoteContext(prefix, suffix string) error {
 	return set("suffix", suffix)
 }
 
-func (s *scenario) citeIt(ctx context.Context) error {
-	return s.call(ctx, "quote.format", object{{"citation", s.citation.json()}}.json())
+// citationOp calls op with the citation the story built.
+func (s *scenario) citationOp(op string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		return s.call(ctx, op, object{{"citation", s.citation.json()}}.json())
+	}
 }
 
 func (s *scenario) readHrefBack(ctx context.Context) error {
