@@ -25,7 +25,7 @@ func (s *scenario) registerCompose(sc steps) {
 	sc.Step(`^the server receives it as the answer to a pending question$`, s.promptOp("quote.send_turn", "input", target("pending-user-input")))
 	sc.Step(`^the user cites the commented citation$`, s.citeCommented)
 	sc.Step(`^the source thread's history has (\d+) earlier pages?$`, s.historyPages)
-	sc.Step(`^the source thread's history has the pages `+lit+`$`, s.historyCursors)
+	sc.Step(`^the source thread's history has the pages `+lit+`$`, at("cursors", withValue(jsonValue, s.input.setNamed)))
 	sc.Step(`^the source is on page (\d+)$`, func(n string) error { s.input.set("source_page", json.RawMessage(n)); return nil })
 	sc.Step(`^the user opens a citation whose source is not loaded$`, s.callOp("quote.nav_history"))
 	sc.Step(`^(\d+) pages? (?:is|are) loaded and loading stops: (found|exhausted|page_limit|repeated_cursor)$`, s.historyLoaded)
@@ -126,16 +126,6 @@ func (s *scenario) historyPages(n int) error {
 		cursors[i] = "p" + strconv.Itoa(i+1)
 	}
 	s.input.set("cursors", marshal(cursors))
-	return nil
-}
-
-// historyCursors sets the history as a JSON array of page cursors.
-func (s *scenario) historyCursors(v string) error {
-	raw, err := jsonValue(v)
-	if err != nil {
-		return err
-	}
-	s.input.set("cursors", raw)
 	return nil
 }
 
