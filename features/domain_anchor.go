@@ -1,6 +1,7 @@
 package features
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -101,18 +102,14 @@ func (s *scenario) resolveSaved(ctx context.Context) error {
 // resolveQuote looks for a quote with its context; the saved offsets are 0
 // and the quote's length, which QUOTE-ANCHOR-032 says never matter.
 func (s *scenario) resolveQuote(ctx context.Context, text, prefix, suffix string) error {
-	var sel object
-	for _, m := range [][2]string{{"text", text}, {"prefix", prefix}, {"suffix", suffix}} {
-		v, err := quoted(m[1])
-		if err != nil {
-			return err
-		}
-		sel.set(m[0], marshal(v))
-		if m[0] == "text" {
-			sel.set("start", json.RawMessage("0"))
-			sel.set("end", json.RawMessage(strconv.Itoa(max(1, utf16Len(v)))))
-		}
+	t, errText := quoted(text)
+	p, errPrefix := quoted(prefix)
+	x, errSuffix := quoted(suffix)
+	if err := cmp.Or(errText, errPrefix, errSuffix); err != nil {
+		return err
 	}
+	end := json.RawMessage(strconv.Itoa(max(1, utf16Len(t))))
+	sel := object{{"text", marshal(t)}, {"start", json.RawMessage("0")}, {"end", end}, {"prefix", marshal(p)}, {"suffix", marshal(x)}}
 	return s.resolve(ctx, sel.json())
 }
 

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-
-	"github.com/cucumber/godog"
 )
 
 // registerCompose registers the phrasings of the composer stories: the user
@@ -27,7 +25,7 @@ func (s *scenario) registerCompose(sc steps) {
 	sc.Step(`^the server receives it as the answer to a pending question$`, s.promptOp("quote.send_turn", "input", target("pending-user-input")))
 	sc.Step(`^the user cites the commented citation$`, s.citeCommented)
 	sc.Step(`^the source thread's history has (\d+) earlier pages?$`, s.historyPages)
-	sc.Step(`^the source thread's history has the pages `+lit+`$`, s.historyCursors)
+	sc.Step(`^the source thread's history has the pages `+lit+`$`, at("cursors", withValue(jsonValue, s.input.setNamed)))
 	sc.Step(`^the source is on page (\d+)$`, func(n string) error { s.input.set("source_page", json.RawMessage(n)); return nil })
 	sc.Step(`^the user opens a citation whose source is not loaded$`, s.callOp("quote.nav_history"))
 	sc.Step(`^(\d+) pages? (?:is|are) loaded and loading stops: (found|exhausted|page_limit|repeated_cursor)$`, s.historyLoaded)
@@ -39,7 +37,7 @@ func (s *scenario) registerCompose(sc steps) {
 	sc.Step(`^the composer checks it as the answer to a pending question$`, s.promptOp("quote.submit_check", "prompt", target("pending-user-input")))
 	sc.Step(`^the send may go ahead$`, func() error { return s.outputInline(`{"ok": true}`) })
 	sc.Step(`^the send is blocked, (\d+) over, with the message `+q+`$`, s.blocked)
-	sc.Step(`^the user opens the citation's source$`, s.navEncode)
+	sc.Step(`^the user opens the citation's source$`, s.citationOp("quote.nav_encode"))
 	sc.Step(`^the location hash is `+q+`$`, s.outputMemberIs("hash"))
 	sc.Step(`^the source thread opens the location `+q+`$`, s.navDecode)
 	sc.Step(`^the source thread opens a location ending in that hash$`, s.navDecodeHash)
@@ -75,11 +73,7 @@ func (s *scenario) blocked(excess, message string) error {
 		return err
 	}
 	want := object{{"ok", json.RawMessage("false")}, {"excess", json.RawMessage(excess)}, {"message", marshal(m)}}
-	return s.outputDoc(&godog.DocString{Content: string(want.json()), MediaType: "json"})
-}
-
-func (s *scenario) navEncode(ctx context.Context) error {
-	return s.call(ctx, "quote.nav_encode", object{{"citation", s.citation.json()}}.json())
+	return s.outputIs(want.json())
 }
 
 func (s *scenario) navDecode(ctx context.Context, location string) error {
@@ -132,16 +126,6 @@ func (s *scenario) historyPages(n int) error {
 		cursors[i] = "p" + strconv.Itoa(i+1)
 	}
 	s.input.set("cursors", marshal(cursors))
-	return nil
-}
-
-// historyCursors sets the history as a JSON array of page cursors.
-func (s *scenario) historyCursors(v string) error {
-	raw, err := jsonValue(v)
-	if err != nil {
-		return err
-	}
-	s.input.set("cursors", raw)
 	return nil
 }
 

@@ -34,24 +34,19 @@ func expandMarkers(s string) string {
 	return markerNames.Replace(s)
 }
 
-// modelText decodes model text written in a story's doc string: literal
-// text with \u{HEX} escapes, the {START}, {DELIM} and {STOP} names and the
-// {cite:ID} and {cite:ID:LOCATOR} shorthands.
-func modelText(d *godog.DocString) (string, error) {
-	t, err := docText(d)
-	if err != nil {
-		return "", err
-	}
-	return expandMarkers(t), nil
-}
+// modelText decodes model text written in a story's doc string (literal
+// text with \u{HEX} escapes), and modelQuoted in a quoted argument; both
+// read the {START}, {DELIM} and {STOP} names and the {cite:ID} and
+// {cite:ID:LOCATOR} shorthands.
+var modelText, modelQuoted = withMarkers(docText), withMarkers(quoted)
 
-// modelQuoted decodes a quoted argument holding model text.
-func modelQuoted(s string) (string, error) {
-	t, err := quoted(s)
-	if err != nil {
-		return "", err
+// withMarkers adapts conv, which reads a text from a step's argument, to
+// model text, whose marker spellings it expands.
+func withMarkers[A any](conv func(A) (string, error)) func(A) (string, error) {
+	return func(arg A) (string, error) {
+		t, err := conv(arg)
+		return expandMarkers(t), err
 	}
-	return expandMarkers(t), nil
 }
 
 // registerMarker registers the phrasings of the marker suite's stories: the
@@ -65,11 +60,11 @@ func (s *scenario) registerMarker(sc steps) {
 	sc.Step(`^the model writes:$`, keep(&s.modelOutput, modelText))
 	sc.Step(`^the server strips the markers$`, s.strip)
 	sc.Step(`^the server strips the markers of that text again$`, s.stripAgain)
-	sc.Step(`^the model streams the deltas:$`, s.streamDeltas)
-	sc.Step(`^the model streams the bytes:$`, s.streamBytes)
+	sc.Step(`^the model streams the deltas:$`, sendValue(deltaList, s.stream("deltas")))
+	sc.Step(`^the model streams the bytes:$`, sendValue(byteChunks, s.stream("deltas_base64")))
 	sc.Step(`^the client receives `+q+`$`, at("text", withValue(asJSON(modelQuoted), s.outputMember)))
 	sc.Step(`^the client receives:$`, at("text", withValue(asJSON(modelText), s.outputMember)))
-	sc.Step(`^the client receives the deltas:$`, s.receivesDeltas)
+	sc.Step(`^the client receives the deltas:$`, at("deltas", withValue(deltaList, s.outputMember)))
 	sc.Step(`^the citations are:$`, s.citationsAre)
 	sc.Step(`^there are no citations$`, func() error { return s.outputMemberLen("citations", "0") })
 	sc.Step(`^the parts passed through are (\[.*\])$`, at("parts", withValue(jsonValue, s.outputMember)))
@@ -261,37 +256,29 @@ func deltaList(t *godog.Table) (json.RawMessage, error) {
 	return marshal(deltas), nil
 }
 
-func (s *scenario) streamDeltas(ctx context.Context, t *godog.Table) error {
-	deltas, err := deltaList(t)
-	if err != nil {
-		return err
+// stream calls marker.stream with the deltas in its member as, and the
+// data parts.
+func (s *scenario) stream(as string) func(context.Context, json.RawMessage) error {
+	return func(ctx context.Context, deltas json.RawMessage) error {
+		return s.call(ctx, "marker.stream", object{{as, deltas}, {"parts", s.partsJSON()}}.json())
 	}
-	return s.call(ctx, "marker.stream", object{{"deltas", deltas}, {"parts", s.partsJSON()}}.json())
 }
 
-// streamBytes takes one chunk per row, written as hexadecimal bytes
-// ("61 EE 88"), and sends them as deltas_base64.
-func (s *scenario) streamBytes(ctx context.Context, t *godog.Table) error {
+// byteChunks reads a one-column table of chunks, written as hexadecimal
+// bytes ("61 EE 88"), into the deltas_base64 of marker.stream.
+func byteChunks(t *godog.Table) (json.RawMessage, error) {
 	var chunks []string
 	for i, row := range t.Rows {
 		if len(row.Cells) != 1 {
-			return fmt.Errorf("bytes row %d: want one cell of hexadecimal bytes", i+1)
+			return nil, fmt.Errorf("bytes row %d: want one cell of hexadecimal bytes", i+1)
 		}
 		b, err := hex.DecodeString(strings.ReplaceAll(row.Cells[0].Value, " ", ""))
 		if err != nil {
-			return fmt.Errorf("bytes row %d: %v", i+1, err)
+			return nil, fmt.Errorf("bytes row %d: %v", i+1, err)
 		}
 		chunks = append(chunks, base64.StdEncoding.EncodeToString(b))
 	}
-	return s.call(ctx, "marker.stream", object{{"deltas_base64", marshal(chunks)}, {"parts", s.partsJSON()}}.json())
-}
-
-func (s *scenario) receivesDeltas(t *godog.Table) error {
-	deltas, err := deltaList(t)
-	if err != nil {
-		return err
-	}
-	return s.outputMember("deltas", deltas)
+	return marshal(chunks), nil
 }
 
 // citationsAre compares the citations with a table whose header names the
@@ -334,10 +321,5 @@ func (s *scenario) locate(ctx context.Context, locator string, d *godog.DocStrin
 // resolved checks a resolved locator: {"resolved": true, member: v}, member
 // being "value" or "lines".
 func (s *scenario) resolved(member string, v json.RawMessage) error {
-	want := object{{"resolved", json.RawMessage("true")}, {member, v}}
-	got, err := s.output()
-	if err != nil {
-		return err
-	}
-	return s.compare("the output", want.json(), got)
+	return s.outputIs(object{{"resolved", json.RawMessage("true")}, {member, v}}.json())
 }

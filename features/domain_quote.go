@@ -22,18 +22,18 @@ func (s *scenario) registerQuote(sc steps) {
 	sc.Step(`^the citation member `+q+` is `+q+`$`, withValue(stringValue, s.citation.setNamed))
 	sc.Step(`^the citation member `+q+` is `+lit+`$`, withValue(jsonValue, s.citation.setNamed))
 	sc.Step(`^the citation member `+q+` is the JSON (.+)$`, withValue(jsonValue, s.citation.setNamed))
-	sc.Step(`^the user cites it$`, s.citeIt)
+	sc.Step(`^the user cites it$`, s.citationOp("quote.format"))
 	sc.Step(`^the link is `+q+`$`, s.outputMemberIs("link"))
 	sc.Step(`^the href is `+q+`$`, s.outputMemberIs("href"))
 	sc.Step(`^a client reads the href back$`, s.readHrefBack)
 	sc.Step(`^a client reads the href `+q+`$`, sendValue(stringValue, s.readHref))
 	sc.Step(`^a client reads the href:$`, sendValue(docValue, s.readHref))
 	sc.Step(`^a client reads an href whose (\w+) is `+q+` repeated (\d+) times$`, s.readLongHref)
-	sc.Step(`^it gets the citation back unchanged$`, s.sameCitation)
+	sc.Step(`^it gets the citation back unchanged$`, func() error { return s.outputMember("citation", s.citation.json()) })
 	sc.Step(`^the citation's members come in the order (.+)$`, s.memberOrder)
 	sc.Step(`^the citation's (\w+) is `+q+`$`, under("citation.", withValue(stringValue, s.outputMember)))
 	sc.Step(`^the citation's (\w+) is `+lit+`$`, under("citation.", withValue(jsonValue, s.outputMember)))
-	sc.Step(`^the citation has no (\w+)$`, s.citationHasNo)
+	sc.Step(`^the citation has no (\w+)$`, func(name string) error { return s.outputHasNo("citation." + name) })
 
 	sc.Step(`^a message:$`, at("text", withValue(docValue, s.setMember)))
 	sc.Step(`^a message `+q+`$`, at("text", withValue(stringValue, s.setMember)))
@@ -69,8 +69,11 @@ func (s *scenario) quoteContext(prefix, suffix string) error {
 	return set("suffix", suffix)
 }
 
-func (s *scenario) citeIt(ctx context.Context) error {
-	return s.call(ctx, "quote.format", object{{"citation", s.citation.json()}}.json())
+// citationOp calls op with the citation the story built.
+func (s *scenario) citationOp(op string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		return s.call(ctx, op, object{{"citation", s.citation.json()}}.json())
+	}
 }
 
 func (s *scenario) readHrefBack(ctx context.Context) error {
@@ -136,14 +139,6 @@ func (s *scenario) memberOrder(list string) error {
 		return s.failf("the citation's members come in the order %q, want %q", got, want)
 	}
 	return nil
-}
-
-func (s *scenario) sameCitation() error {
-	return s.outputMember("citation", s.citation.json())
-}
-
-func (s *scenario) citationHasNo(member string) error {
-	return s.outputHasNo("citation." + member)
 }
 
 func (s *scenario) callOp(op string) func(context.Context) error {

@@ -40,15 +40,13 @@ type Tally struct {
 // CodelessLine is the reports' line about refusals without a code, as
 // conform run writes it: "N refusals passed without a code (...)", or "".
 func (t Tally) CodelessLine() string {
-	var passed, failed int
+	failed := 0
 	for _, c := range t.Codeless {
 		if c.Failed {
 			failed++
-		} else {
-			passed++
 		}
 	}
-	return report.CodelessLine(passed, failed)
+	return report.CodelessLine(len(t.Codeless)-failed, failed)
 }
 
 // Judged is the number of scenarios judged: passed or failed.
@@ -103,8 +101,7 @@ type record struct {
 	diverging  bool // not run: the profile's system answers it differently
 	ran        bool // some step reported a status
 	failed     bool
-	passed     int
-	skipped    int
+	skipped    bool
 	skipReason string
 	codeless   []report.CodelessScenario // refusals its steps took without their code
 }
@@ -133,11 +130,10 @@ func (v *record) step(text string, status godog.StepResultStatus, err error) {
 	v.ran, v.end = true, time.Now()
 	switch status {
 	case godog.StepPassed:
-		v.passed++
 	case godog.StepSkipped:
-		v.skipped++
-		if err != nil && errors.Is(err, errSkip) && v.skipReason == "" {
-			v.skipReason = skipReason(err)
+		v.skipped = true
+		if errors.Is(err, errSkip) && v.skipReason == "" {
+			v.skipReason = strings.TrimPrefix(err.Error(), errSkip.Error()+": ")
 		}
 	default:
 		if !v.failed {
@@ -157,7 +153,7 @@ func (v *record) status() string {
 		return "diverging"
 	case v.failed || !v.ran:
 		return "failed"
-	case v.skipped > 0:
+	case v.skipped:
 		return "skipped"
 	}
 	return "passed"

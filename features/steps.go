@@ -32,11 +32,6 @@ const (
 // after "skipped: " is the reason.
 var errSkip = godog.ErrSkip
 
-// skipReason is the reason an error wrapping errSkip gives.
-func skipReason(err error) string {
-	return strings.TrimPrefix(err.Error(), errSkip.Error()+": ")
-}
-
 // scenario is the state of one scenario: the input being built, and the
 // answers to the calls made so far.
 type scenario struct {
@@ -109,7 +104,13 @@ func (s *scenario) register(sc steps) {
 	sc.Step(`^the answer has error kind `+q+`$`, s.errorKind)
 
 	s.registerProtocol(sc)
-	s.registerDomain(sc)
+	// The phrasings that make the suites' stories readable, each a thin
+	// layer over the generic steps.
+	s.registerQuote(sc)
+	s.registerAnchor(sc)
+	s.registerCompose(sc)
+	s.registerSelref(sc)
+	s.registerMarker(sc)
 }
 
 func (s *scenario) anImplementation(ctx context.Context) error {
@@ -159,11 +160,7 @@ func withValue[A any](conv func(A) (json.RawMessage, error), f func(string, json
 // conv turns into that value.
 func sendValue[A any](conv func(A) (json.RawMessage, error), send func(context.Context, json.RawMessage) error) func(context.Context, A) error {
 	return func(ctx context.Context, arg A) error {
-		v, err := conv(arg)
-		if err != nil {
-			return err
-		}
-		return send(ctx, v)
+		return withValue(conv, func(_ string, v json.RawMessage) error { return send(ctx, v) })("", arg)
 	}
 }
 
@@ -244,11 +241,7 @@ func (s *scenario) called(ctx context.Context, op string) error {
 // JSON doc string (jsonDoc) or a table of member | value rows (tableObject).
 func callWith[A any](s *scenario, conv func(A) (json.RawMessage, error)) func(context.Context, string, A) error {
 	return func(ctx context.Context, op string, arg A) error {
-		v, err := conv(arg)
-		if err != nil {
-			return err
-		}
-		return s.call(ctx, op, v)
+		return withValue(conv, func(op string, v json.RawMessage) error { return s.call(ctx, op, v) })(op, arg)
 	}
 }
 
@@ -315,20 +308,23 @@ func (s *scenario) compare(what string, want, got json.RawMessage) error {
 	return nil
 }
 
-func (s *scenario) outputDoc(d *godog.DocString) error {
-	want, err := jsonValue(d.Content)
+func (s *scenario) outputDoc(d *godog.DocString) error { return s.outputInline(d.Content) }
+
+func (s *scenario) outputInline(v string) error {
+	want, err := jsonValue(v)
 	if err != nil {
 		return err
 	}
+	return s.outputIs(want)
+}
+
+// outputIs checks the whole output against want.
+func (s *scenario) outputIs(want json.RawMessage) error {
 	got, err := s.output()
 	if err != nil {
 		return err
 	}
 	return s.compare("the output", want, got)
-}
-
-func (s *scenario) outputInline(v string) error {
-	return s.outputDoc(&godog.DocString{Content: v, MediaType: "json"})
 }
 
 func (s *scenario) outputMember(path string, want json.RawMessage) error {
@@ -343,15 +339,22 @@ func (s *scenario) outputMember(path string, want json.RawMessage) error {
 // faithfully: a lone surrogate stays one, held as jsonv.Key writes it, and
 // marshalText sends it back as its \u escape.
 func (s *scenario) outputString(path string) (string, error) {
+	units, _, err := s.outputUnits(path)
+	return jsonv.Key(units), err
+}
+
+// outputUnits returns the UTF-16 code units of the string at path of the
+// output, and the member as the output writes it.
+func (s *scenario) outputUnits(path string) ([]uint16, json.RawMessage, error) {
 	v, err := s.member(s.resp, "the output", path)
 	if err != nil {
-		return "", err
+		return nil, nil, err
 	}
 	str, err := jsonv.Parse(v)
 	if err != nil || str.Type != jsonv.String {
-		return "", s.failf("output member %q = %s, want a string", path, v)
+		return nil, nil, s.failf("output member %q = %s, want a string", path, v)
 	}
-	return jsonv.Key(str.CodeUnits()), nil
+	return str.Units, v, nil
 }
 
 // outputStringCheck is the step checking the string at path of the output
@@ -363,15 +366,11 @@ func (s *scenario) outputStringCheck(verb string, ok func(got, want []uint16) bo
 		if err != nil {
 			return err
 		}
-		v, err := s.member(s.resp, "the output", path)
+		got, v, err := s.outputUnits(path)
 		if err != nil {
 			return err
 		}
-		got, err := jsonv.Parse(v)
-		if err != nil || got.Type != jsonv.String {
-			return s.failf("output member %q = %s, want a string", path, v)
-		}
-		if !ok(got.Units, want) {
+		if !ok(got, want) {
 			return s.failf("output member %q = %s, want it to %s %s", path, v, verb, jsonv.AppendString(nil, want))
 		}
 		return nil

@@ -161,26 +161,15 @@ func (f *summary) where(r *record) string {
 	return r.uri + ":" + strconv.FormatInt(f.line(r), 10)
 }
 
-// line is the line of r's scenario, or of its example row.
-func (f *summary) line(r *record) int64 {
-	line := int64(0)
-	for _, id := range r.nodes {
-		if l, ok := f.lines[id]; ok {
-			line = l
-		}
-	}
-	return line
-}
+// line is the line of r's scenario, or of its example row (the last of
+// its nodes).
+func (f *summary) line(r *record) int64 { return f.lines[r.nodes[len(r.nodes)-1]] }
 
 // scenarioLine is "file:line" of the scenario, or of the outline holding
-// the example row: godog selects a scenario by that line, with every row
-// of an outline.
+// the example row (the first of its nodes): godog selects a scenario by
+// that line, with every row of an outline.
 func (f *summary) scenarioLine(r *record) string {
-	line := int64(0)
-	if len(r.nodes) > 0 {
-		line = f.lines[r.nodes[0]]
-	}
-	return r.uri + ":" + strconv.FormatInt(line, 10)
+	return r.uri + ":" + strconv.FormatInt(f.lines[r.nodes[0]], 10)
 }
 
 func (f *summary) Summary() {

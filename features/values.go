@@ -199,7 +199,7 @@ func parsePath(p string) ([]pathElem, error) {
 	var elems []pathElem
 	for rest := p; rest != ""; {
 		m := pathToken.FindStringSubmatch(rest)
-		if m == nil || m[1] == "" && m[2] == "" || len(elems) == 0 && strings.HasPrefix(rest, ".") {
+		if m == nil || len(elems) == 0 && strings.HasPrefix(rest, ".") {
 			return nil, fmt.Errorf("bad output path %q at %q", p, rest)
 		}
 		if m[1] != "" {
