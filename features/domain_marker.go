@@ -7,9 +7,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/cucumber/godog"
+
+	"github.com/conform-suite/conform/internal/jsonv"
 )
 
 // markerNames spells the three marker characters readably in model text:
@@ -105,21 +108,32 @@ func (s *scenario) artifactTextPart(d *godog.DocString) error {
 }
 
 // artifactDataParts checks the metadata.dataPartId of the parts after the
-// text part, in order.
+// text part, in order, code unit by code unit (jsonv.Key of each).
 func (s *scenario) artifactDataParts(list string) error {
+	w, err := jsonv.Parse([]byte(list))
+	if err != nil || w.Type != jsonv.Array {
+		return fmt.Errorf("%s is not a JSON array of strings", list)
+	}
 	var want []string
-	if err := json.Unmarshal([]byte(list), &want); err != nil {
-		return fmt.Errorf("%s is not a JSON array of strings: %v", list, err)
+	for _, e := range w.Elems {
+		if e.Type != jsonv.String {
+			return fmt.Errorf("%s is not a JSON array of strings", list)
+		}
+		want = append(want, jsonv.Key(e.Units))
 	}
 	parts, err := s.artifactParts()
 	if err != nil {
 		return err
 	}
 	got := []string{}
-	for _, p := range parts[1:] {
-		got = append(got, p.Metadata.DataPartID)
+	for i := 1; i < len(parts); i++ {
+		id, err := s.outputString(fmt.Sprintf("artifact.parts[%d].metadata.dataPartId", i))
+		if err != nil {
+			return err
+		}
+		got = append(got, id)
 	}
-	if fmt.Sprint(got) != fmt.Sprint(want) || len(got) != len(want) {
+	if !slices.Equal(got, want) {
 		return s.failf("the artifact carries the data parts %q, want %q", got, want)
 	}
 	return nil

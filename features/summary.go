@@ -161,15 +161,27 @@ func (f *summary) where(r *record) string {
 	return r.uri + ":" + strconv.FormatInt(f.line(r), 10)
 }
 
-// line is the line of r's scenario, or of its example row (the last of
-// its nodes).
-func (f *summary) line(r *record) int64 { return f.lines[r.nodes[len(r.nodes)-1]] }
+// line is the line of r's scenario, or of its example row: the line of
+// the last of its nodes that the feature recorded (0 when none is).
+func (f *summary) line(r *record) int64 {
+	line := int64(0)
+	for _, id := range r.nodes {
+		if l, ok := f.lines[id]; ok {
+			line = l
+		}
+	}
+	return line
+}
 
 // scenarioLine is "file:line" of the scenario, or of the outline holding
 // the example row (the first of its nodes): godog selects a scenario by
 // that line, with every row of an outline.
 func (f *summary) scenarioLine(r *record) string {
-	return r.uri + ":" + strconv.FormatInt(f.lines[r.nodes[0]], 10)
+	line := int64(0)
+	if len(r.nodes) > 0 {
+		line = f.lines[r.nodes[0]]
+	}
+	return r.uri + ":" + strconv.FormatInt(line, 10)
 }
 
 func (f *summary) Summary() {
