@@ -131,8 +131,8 @@ type Stats struct {
 	// crash, even when sent again alone (after its restart budget was
 	// spent, say): neither findings nor agreements.
 	Inconclusive int
-	Elapsed      time.Duration //
-	Count        int           // the run's bounds, copied from Config
+	Elapsed      time.Duration
+	Count        int // the run's bounds, copied from Config
 	Duration     time.Duration
 }
 
@@ -621,34 +621,31 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 	spec := vectors.Expect{Output: sresp.Output}
 	if sresp.Error != nil {
 		spec = vectors.Expect{Error: &vectors.ExpectError{Kind: sresp.Error.Kind}}
+	} else {
+		o.expected = sresp.Output
 	}
 	port := e.judge(req, spec, iresp, ierr)
 	incumbent := e.judge(req, spec, protocol.Response{ID: req.ID, Output: oracle}, nil)
 	portOK, incumbentOK := port.Outcome == runner.Pass, incumbent.Outcome == runner.Pass
-	agree := o.class == ""
-	switch {
+	switch agree := o.class == ""; {
 	case agree && portOK:
 		return o
 	case !agree && !portOK && incumbentOK:
-		o.triage, o.oracle = TriagePort, oracle
+		o.triage = TriagePort
 	case !agree && portOK && !incumbentOK:
-		o.triage, o.oracle = TriageIncumbent, oracle
+		o.triage = TriageIncumbent
+	case sresp.Error != nil:
+		// The specification refuses the input as a bad request: no
+		// vector can expect an output of it.
+		return probe{skip: true}
 	default:
-		o.triage, o.oracle = TriageThreeWay, oracle
+		o.triage = TriageThreeWay
 		if agree {
 			o.triage = TriageBoth
 		}
-		if sresp.Error != nil {
-			// The specification refuses the input as a bad request: no
-			// vector can expect an output of it.
-			return probe{skip: true}
-		}
-		o.expected = sresp.Output
 		o.describe(port, iresp, "reference")
 	}
-	if sresp.Error == nil {
-		o.expected = sresp.Output
-	}
+	o.oracle = oracle
 	return finish(op, o)
 }
 

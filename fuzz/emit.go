@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -35,12 +36,7 @@ type Provenance struct {
 }
 
 // oracleName is how the note and the summary name the oracle.
-func (p Provenance) oracleName() string {
-	if p.Oracle == "" {
-		return "the reference"
-	}
-	return p.Oracle
-}
+func (p Provenance) oracleName() string { return cmp.Or(p.Oracle, "the reference") }
 
 // oracleTag is the tag that records which side was the oracle:
 // oracle:reference (the in-process reference), or oracle:external (another
@@ -94,7 +90,7 @@ func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) ([]byte
 		tags = append(tags, "triage:"+string(f.Triage))
 	}
 	note := fmt.Sprintf("Found by 'conform fuzz --seed %d' (case %d) on %s against %s, with %s as the oracle; shrunk from %d to %d bytes of input in %d runs",
-		f.Seed, f.Case, date.Format(time.RFC3339), orUnnamed(p.Impl), p.oracleName(), len(f.Original), len(f.Input), f.ShrinkRuns)
+		f.Seed, f.Case, date.Format(time.RFC3339), cmp.Or(p.Impl, "an unnamed implementation"), p.oracleName(), len(f.Original), len(f.Input), f.ShrinkRuns)
 	if f.From != "" {
 		note += ", mutated from " + f.From
 	}
@@ -125,13 +121,6 @@ func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) ([]byte
 			Expect:       vectors.Expect{Output: f.Expected},
 		}},
 	})
-}
-
-func orUnnamed(s string) string {
-	if s == "" {
-		return "an unnamed implementation"
-	}
-	return s
 }
 
 // noteClip shortens s for the note, keeping whole runes.

@@ -112,25 +112,26 @@ func check(impl runner.Implementation, op string, input json.RawMessage) error {
 		return fmt.Errorf("reference: %v", err)
 	}
 	if want.Error != nil {
-		if want.Error.Kind == "bad_request" {
+		if want.Error.Kind == protocol.KindBadRequest {
 			return nil
 		}
 		return fmt.Errorf("reference answered %s error: %s (a bug in conform)", want.Error.Kind, want.Error.Message)
 	}
 	line, _ := runner.RequestLine(req)
+	line = strings.TrimSpace(line)
 	got, err := impl.Call(ctx, req)
 	switch {
 	case err != nil:
-		return fmt.Errorf("request %s: no answer: %v", strings.TrimSpace(line), err)
+		return fmt.Errorf("request %s: no answer: %v", line, err)
 	case got.Error != nil:
-		return fmt.Errorf("request %s: answered %s error %q, reference output %s", strings.TrimSpace(line), got.Error.Kind, got.Error.Message, want.Output)
+		return fmt.Errorf("request %s: answered %s error %q, reference output %s", line, got.Error.Kind, got.Error.Message, want.Output)
 	}
 	cmp, diffs, err := runner.Compare(want.Output, got.Output)
 	if err != nil {
-		return fmt.Errorf("request %s: comparing: %v", strings.TrimSpace(line), err)
+		return fmt.Errorf("request %s: comparing: %v", line, err)
 	}
 	if cmp != runner.Match {
-		return fmt.Errorf("request %s: %s\n  reference: %s\n  implementation: %s\n  %s", strings.TrimSpace(line), cmp, want.Output, got.Output, strings.Join(diffs, "\n  "))
+		return fmt.Errorf("request %s: %s\n  reference: %s\n  implementation: %s\n  %s", line, cmp, want.Output, got.Output, strings.Join(diffs, "\n  "))
 	}
 	return nil
 }
