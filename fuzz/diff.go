@@ -61,6 +61,10 @@ const (
 // become a vector that fails it.
 func (t Triage) PortOffSpec() bool { return t != TriageIncumbent }
 
+// unanswered reports whether the class is of an outcome without an answer:
+// a crash or a timeout.
+func (c Class) unanswered() bool { return c == ClassCrash || c == ClassTimeout }
+
 // classOf is the class of a finding the judge failed: its comparison for a
 // wrong answer, its outcome otherwise.
 func classOf(res runner.Result) Class {
@@ -405,12 +409,11 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 			return
 		}
 		key := e.key(c.op, o)
-		known := e.byKey[key]
-		alive := e.alive(ctx, c.op, o)
-		var f *Finding
+		f, alive := e.byKey[key], e.alive(ctx, c.op, o)
 		switch {
-		case known != nil:
-			known.Hits++
+		case f != nil:
+			f.Hits++
+			return
 		case !alive:
 			// Perhaps the input that killed it: kept as found, unshrunk.
 			f = &Finding{Op: c.op, Class: o.class, Signature: o.sig, Input: c.data, Original: c.data,
@@ -418,12 +421,10 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 		default:
 			f = e.shrink(ctx, c.op, c.in, o)
 		}
-		if f != nil {
-			f.Seed, f.Case, f.From, f.Hits, f.Signature = e.cfg.Seed, c.i, c.from, 1, key
-			e.byKey[key] = f
-			rep.Findings = append(rep.Findings, f)
-			e.stopped = e.stopped || e.cfg.StopWhen != nil && e.cfg.StopWhen(f)
-		}
+		f.Seed, f.Case, f.From, f.Hits, f.Signature = e.cfg.Seed, c.i, c.from, 1, key
+		e.byKey[key] = f
+		rep.Findings = append(rep.Findings, f)
+		e.stopped = e.stopped || e.cfg.StopWhen != nil && e.cfg.StopWhen(f)
 	}
 }
 
@@ -736,14 +737,10 @@ func (e *engine) key(op string, o probe) string {
 // Answers are always the input's own, and a known crash or hang only adds
 // a hit: neither is sent again.
 func (e *engine) alone(ctx context.Context, c *caseRun) probe {
-	o := c.o
-	if e.cfg.Parallel <= 1 {
-		return o
-	}
-	if o.inconclusive || (o.class == ClassCrash || o.class == ClassTimeout) && e.byKey[e.key(c.op, o)] == nil {
+	if e.cfg.Parallel > 1 && (c.o.inconclusive || c.o.class.unanswered() && e.byKey[e.key(c.op, c.o)] == nil) {
 		return e.check(ctx, c.op, c.data)
 	}
-	return o
+	return c.o
 }
 
 // alive reports whether the implementation still answers after an outcome
@@ -755,14 +752,11 @@ func (e *engine) alive(ctx context.Context, op string, o probe) bool {
 	if e.dead != "" {
 		return false
 	}
-	if o.class != ClassCrash && o.class != ClassTimeout {
-		return true
-	}
 	good := e.lastGood[op]
-	if good == nil {
+	if !o.class.unanswered() || good == nil {
 		return true
 	}
-	if p := e.check(ctx, op, good); p.class == ClassCrash || p.class == ClassTimeout {
+	if p := e.check(ctx, op, good); p.class.unanswered() {
 		e.dead = fmt.Sprintf("the implementation no longer answers %s inputs it answered before (%s)", op, p.detail)
 		return false
 	}
