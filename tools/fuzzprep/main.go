@@ -120,45 +120,43 @@ func prepare(dir, target string) error {
 
 	byName := map[string][]*decl{} // top-level name (or receiver type) -> declarations
 	var all []*decl
-	add := func(name string, d *decl) { byName[name] = append(byName[name], d) }
+	// declare records node, of file f, as declaring names.
+	declare := func(f *ast.File, node ast.Node, names ...*ast.Ident) {
+		d := &decl{file: f, node: node, uses: identifiers(node)}
+		all = append(all, d)
+		for _, id := range names {
+			byName[id.Name] = append(byName[id.Name], d)
+		}
+	}
 	for _, f := range files {
 		for _, n := range f.Decls {
 			switch n := n.(type) {
 			case *ast.FuncDecl:
-				d := &decl{file: f, node: n}
-				all = append(all, d)
+				name := n.Name
 				if n.Recv != nil {
-					add(recvType(n.Recv.List[0].Type), d) // a method comes with its type
-				} else {
-					add(n.Name.Name, d)
+					name = recvType(n.Recv.List[0].Type) // a method comes with its type
 				}
+				declare(f, n, name)
 			case *ast.GenDecl:
-				if n.Tok == token.IMPORT {
-					continue
-				}
-				if n.Tok == token.CONST {
+				switch n.Tok {
+				case token.IMPORT:
+				case token.CONST:
 					// Kept whole: a spec may take its value from iota
 					// and the expression of the spec before it.
-					d := &decl{file: f, node: n}
-					all = append(all, d)
+					var names []*ast.Ident
 					for _, s := range n.Specs {
-						for _, id := range s.(*ast.ValueSpec).Names {
-							add(id.Name, d)
-						}
+						names = append(names, s.(*ast.ValueSpec).Names...)
 					}
-					continue
-				}
-				for _, s := range n.Specs {
-					g := &ast.GenDecl{Doc: n.Doc, Tok: n.Tok, Lparen: n.Lparen, Specs: []ast.Spec{s}, Rparen: n.Rparen}
-					d := &decl{file: f, node: g}
-					all = append(all, d)
-					switch s := s.(type) {
-					case *ast.ValueSpec:
-						for _, id := range s.Names {
-							add(id.Name, d)
+					declare(f, n, names...)
+				default:
+					for _, s := range n.Specs {
+						g := &ast.GenDecl{Doc: n.Doc, Tok: n.Tok, Lparen: n.Lparen, Specs: []ast.Spec{s}, Rparen: n.Rparen}
+						switch s := s.(type) {
+						case *ast.ValueSpec:
+							declare(f, g, s.Names...)
+						case *ast.TypeSpec:
+							declare(f, g, s.Name)
 						}
-					case *ast.TypeSpec:
-						add(s.Name.Name, d)
 					}
 				}
 			}
@@ -167,9 +165,6 @@ func prepare(dir, target string) error {
 	roots := byName[target]
 	if len(roots) == 0 {
 		return fmt.Errorf("%s: no func %s in the test files of package %s", dir, target, pkgName)
-	}
-	for _, d := range all {
-		d.uses = identifiers(d.node)
 	}
 	work := slices.Clone(roots)
 	for len(work) > 0 {
@@ -274,7 +269,7 @@ func identifiers(n ast.Node) map[string]bool {
 }
 
 // recvType returns the name of a method's receiver type.
-func recvType(e ast.Expr) string {
+func recvType(e ast.Expr) *ast.Ident {
 	for {
 		switch t := e.(type) {
 		case *ast.StarExpr:
@@ -284,9 +279,9 @@ func recvType(e ast.Expr) string {
 		case *ast.IndexListExpr:
 			e = t.X
 		case *ast.Ident:
-			return t.Name
+			return t
 		default:
-			return ""
+			return &ast.Ident{}
 		}
 	}
 }
