@@ -513,9 +513,9 @@ type probe struct {
 func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	req := protocol.Request{ID: protocol.IntID(e.id.Add(1)), Op: op, Input: input}
 	rresp, err := e.callOracle(ctx, req)
-	failed := ClassReference
+	failed, who := ClassReference, "reference" // who names the oracle in signatures
 	if e.external {
-		failed = ClassOracle
+		failed, who = ClassOracle, "oracle"
 	}
 	// The runner's judge decides, with the oracle's answer as the
 	// expectation; the fuzzer only names the finding.
@@ -563,7 +563,7 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 		return oracleError(op, rresp.Error, res, iresp, err)
 	}
 	o := probe{expected: rresp.Output}
-	o.describe(res, iresp, e.oracleName())
+	o.describe(res, iresp, who)
 	if e.external {
 		return e.triage(ctx, op, req, iresp, err, rresp.Output, o)
 	}
@@ -590,14 +590,6 @@ func (o *probe) describe(res runner.Result, iresp protocol.Response, who string)
 func (e *engine) judge(req protocol.Request, want vectors.Expect, resp protocol.Response, err error) runner.Result {
 	v := &vectors.Vector{ID: req.Op + "/fuzz", Op: req.Op, Input: req.Input, Expect: want}
 	return (&runner.Runner{Timeout: e.cfg.Timeout}).Judge(v, req, resp, err)
-}
-
-// oracleName is what signatures call the side whose answer is expected.
-func (e *engine) oracleName() string {
-	if e.external {
-		return "oracle"
-	}
-	return "reference"
 }
 
 // triage labels a comparison with an external oracle by the

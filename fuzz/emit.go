@@ -270,10 +270,8 @@ const maxExisting = 64 << 20
 // finding is never dropped silently: it is written, kept, or named in the
 // error.
 func WriteVectors(dir string, findings []*Finding, c *vectors.Corpus, p Provenance) ([]Emitted, error) {
-	var (
-		out  []Emitted
-		errs []error
-	)
+	var out []Emitted
+	var errs []error
 	for _, f := range findings {
 		if f.Class == ClassReference || f.Class == ClassOracle || !f.Triage.PortOffSpec() {
 			continue

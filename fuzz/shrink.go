@@ -116,9 +116,7 @@ func (s *shrinker) structure(root *jsonv.Value) bool {
 func removeEach[T any](s *shrinker, root *jsonv.Value, list *[]T) bool {
 	changed := false
 	for i := len(*list) - 1; i >= 0 && s.left(); i-- {
-		if attempt(s, root, list, slices.Delete(slices.Clone(*list), i, i+1)) {
-			changed = true
-		}
+		changed = attempt(s, root, list, slices.Delete(slices.Clone(*list), i, i+1)) || changed
 	}
 	return changed
 }
@@ -132,24 +130,16 @@ func (s *shrinker) strings(root *jsonv.Value) bool {
 	slices.SortStableFunc(leaves, func(a, b *jsonv.Value) int { return len(b.Units) - len(a.Units) })
 	changed := false
 	for _, n := range leaves {
-		if s.truncate(root, n) {
-			changed = true
-		}
-		if s.plain(root, n) {
-			changed = true
-		}
+		changed = s.truncate(root, n) || changed
+		changed = s.plain(root, n) || changed
 	}
 	// ddmin takes the shortest strings first: a string held at the length a
 	// limit needs can take the whole budget without losing a unit, and must
 	// not leave the others as they were.
 	slices.SortStableFunc(leaves, func(a, b *jsonv.Value) int { return len(a.Units) - len(b.Units) })
 	for _, n := range leaves {
-		if s.ddmin(root, n, splitSegments) {
-			changed = true
-		}
-		if s.ddmin(root, n, splitAtoms) {
-			changed = true
-		}
+		changed = s.ddmin(root, n, splitSegments) || changed
+		changed = s.ddmin(root, n, splitAtoms) || changed
 	}
 	return changed
 }

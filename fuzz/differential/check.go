@@ -2,6 +2,7 @@ package differential
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -59,10 +60,7 @@ var (
 // then taken as offered).
 func implementation() (runner.Implementation, string, *protocol.Hello, error) {
 	cmd := os.Getenv(StdioEnv)
-	name := cmd
-	if cmd == "" {
-		name = "the reference over ServeLine"
-	}
+	name := cmp.Or(cmd, "the reference over ServeLine")
 	sharedMu.Lock()
 	defer sharedMu.Unlock()
 	if sharedImpl == nil {
