@@ -81,12 +81,10 @@ func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) ([]byte
 	}
 	date := p.Date.UTC()
 	expectedFrom := "Oracle answer (the expected output): "
+	tags := []string{"fuzz", "fuzz:" + string(f.Class), p.oracleTag(), fmt.Sprintf("seed:%d", f.Seed), "date:" + date.Format("2006-01-02"), "requirements-inferred"}
 	if f.Triage != "" {
 		// Triaged against the reference: the expectation is the specification's.
 		expectedFrom = "Reference answer (the expected output): "
-	}
-	tags := []string{"fuzz", "fuzz:" + string(f.Class), p.oracleTag(), fmt.Sprintf("seed:%d", f.Seed), "date:" + date.Format("2006-01-02"), "requirements-inferred"}
-	if f.Triage != "" {
 		tags = append(tags, "triage:"+string(f.Triage))
 	}
 	note := fmt.Sprintf("Found by 'conform fuzz --seed %d' (case %d) on %s against %s, with %s as the oracle; shrunk from %d to %d bytes of input in %d runs",
@@ -180,12 +178,7 @@ func inferRequirements(c *vectors.Corpus, f *Finding) []string {
 	if c == nil {
 		return nil
 	}
-	var ofOp []*vectors.Vector
-	for _, v := range c.Vectors() {
-		if v.Op == f.Op {
-			ofOp = append(ofOp, v)
-		}
-	}
+	ofOp := slices.DeleteFunc(c.Vectors(), func(v *vectors.Vector) bool { return v.Op != f.Op })
 	if code := outputRefusal(f.Expected); code != "" {
 		for _, v := range ofOp {
 			if v.Expect.Output != nil && outputRefusal(v.Expect.Output) == code {

@@ -200,24 +200,8 @@ func (s *shrinker) ddmin(root, n *jsonv.Value, split func([]uint16) [][]uint16) 
 	try := func(lo, hi int) bool {
 		cand := slices.Concat(atoms[:lo], atoms[hi:])
 		n.Units = slices.Concat(cand...)
-		if len(offsets) > 0 {
-			from := len(slices.Concat(atoms[:lo]...))
-			cut := len(slices.Concat(atoms[lo:hi]...))
-			for _, o := range offsets {
-				o.node.Num = strconv.FormatInt(shiftOffset(o.value, int64(from), int64(cut)), 10)
-			}
-			if s.keeps(root) {
-				for _, o := range offsets {
-					o.value, _ = strconv.ParseInt(o.node.Num, 10, 64)
-				}
-				atoms = cand
-				return true
-			}
-			for _, o := range offsets {
-				o.node.Num = strconv.FormatInt(o.value, 10)
-			}
-		}
-		if s.keeps(root) {
+		from, cut := len(slices.Concat(atoms[:lo]...)), len(slices.Concat(atoms[lo:hi]...))
+		if len(offsets) > 0 && s.keepsShifted(root, offsets, from, cut) || s.keeps(root) {
 			atoms = cand
 			return true
 		}
@@ -251,6 +235,23 @@ func (s *shrinker) ddmin(root, n *jsonv.Value, split func([]uint16) [][]uint16) 
 	}
 	n.Units = slices.Concat(atoms...)
 	return changed
+}
+
+// keepsShifted reports whether root still diverges the same way with the
+// offsets moved as removing cut units at from moves the text under them
+// (shiftOffset); where it does not, they are put back.
+func (s *shrinker) keepsShifted(root *jsonv.Value, offsets []*intMember, from, cut int) bool {
+	for _, o := range offsets {
+		o.node.Num = strconv.FormatInt(shiftOffset(o.value, int64(from), int64(cut)), 10)
+	}
+	kept := s.keeps(root)
+	for _, o := range offsets {
+		if kept {
+			o.value = shiftOffset(o.value, int64(from), int64(cut))
+		}
+		o.node.Num = strconv.FormatInt(o.value, 10)
+	}
+	return kept
 }
 
 // intMember is an integer literal of the input and its value.
