@@ -436,20 +436,17 @@ func (e *engine) selectOps(ctx context.Context) ([]string, error) {
 		refOps = reference.Ops()
 	}
 	implOps := e.hello(ctx, e.cfg.Impl)
+	noInputs := func(op string) bool { return inputGens[op] == nil && len(e.seeds[op]) == 0 }
 	ops := e.cfg.Ops
 	if len(ops) == 0 {
-		for _, op := range refOps {
-			if inputGens[op] != nil || len(e.seeds[op]) > 0 {
-				ops = append(ops, op)
-			}
-		}
+		ops = slices.DeleteFunc(slices.Clone(refOps), noInputs)
 	}
 	var out []string
 	for _, op := range ops {
 		switch {
 		case !slices.Contains(refOps, op):
 			return nil, fmt.Errorf("fuzz: the oracle does not answer op %q", op)
-		case inputGens[op] == nil && len(e.seeds[op]) == 0:
+		case noInputs(op):
 			return nil, fmt.Errorf("fuzz: op %q has neither a inputGen nor a vector to mutate", op)
 		case implOps != nil && !slices.Contains(implOps, op):
 			e.unsupported[op] = true
