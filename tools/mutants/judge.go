@@ -527,7 +527,7 @@ func (j *Judge) describeLimits() string {
 	}
 	var parts []string
 	for _, args := range slices.Concat(j.Commands, j.Protocol) {
-		parts = append(parts, fmt.Sprintf("%s %v", strings.Join(args, " "), j.limit(args)))
+		parts = append(parts, fmt.Sprintf("%s %v", strings.Join(args, " "), j.limit(args).Round(time.Millisecond)))
 	}
 	return strings.Join(parts, ", ")
 }
