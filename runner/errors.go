@@ -15,6 +15,11 @@ type CallError struct {
 	// Retry marks a timeout of a request that waited behind an older one
 	// that hung: the request deserves a second try with a fresh deadline.
 	Retry bool
+	// InFlight lists, for a crash blamed on the oldest of several requests
+	// in flight, the ids of all of them (this one's included), as written
+	// on the request: whether the crash has a culprit among them is for
+	// Runner.recheckAlone to find out.
+	InFlight []string
 }
 
 func (e *CallError) Error() string { return string(e.Outcome) + ": " + e.Msg }

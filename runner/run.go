@@ -112,6 +112,10 @@ type Result struct {
 	// It stays a Pass unless Runner.RequireCodes is set, which makes it a
 	// Fail; either way the reports count and list it.
 	Codeless *CodelessRefusal
+
+	// inFlight is CallError.InFlight of a crash: the ids of the requests in
+	// flight when the implementation died.
+	inFlight []string
 }
 
 // Failed reports whether the outcome fails the run. An interrupted result
@@ -281,10 +285,12 @@ func (r *Runner) Run(ctx context.Context, vs []*vectors.Vector) []Result {
 // on (conform's own serve --stdio does), which may have died or hung on a
 // later request. (A batch that fails as a whole is split by runBatch.)
 // Sent alone, a vector that crashes or hangs again keeps that outcome. One
-// that does not takes the outcome it got alone when some vector of the run
-// did crash (or hang) alone: the crash has a culprit, and it was not this
-// vector. Otherwise nothing explains the crash but this vector, and it
-// stays, its detail saying what happened when it was sent alone.
+// that does not takes the outcome it got alone when the crash (or hang)
+// has a culprit: a vector that crashed (or hung) alone, and, for a crash
+// whose transport recorded the requests in flight (stdio), was one of them.
+// Otherwise nothing explains the crash but this vector (or the requests
+// it was sent with: an implementation that fails only under concurrency),
+// and it stays, its detail saying what happened when it was sent alone.
 func (r *Runner) recheckAlone(ctx context.Context, vs []*vectors.Vector, results []Result) {
 	var again []int
 	for i := range results {
@@ -294,6 +300,7 @@ func (r *Runner) recheckAlone(ctx context.Context, vs []*vectors.Vector, results
 	}
 	alone := make(map[int]Result, len(again))
 	culprit := map[Outcome]bool{}
+	culprits := map[string]bool{} // the ids of the vectors that crashed alone
 	for _, i := range again {
 		if ctx.Err() != nil {
 			return // an interrupted re-check changes nothing
@@ -304,6 +311,9 @@ func (r *Runner) recheckAlone(ctx context.Context, vs []*vectors.Vector, results
 			return
 		case Crash, Timeout:
 			culprit[res.Outcome] = true
+			if res.Outcome == Crash {
+				culprits[string(res.Request.ID)] = true
+			}
 			if res.Outcome != results[i].Outcome {
 				results[i] = res
 			} // else the first result stands, with its stderr (a spent restart budget sends nothing again)
@@ -313,13 +323,17 @@ func (r *Runner) recheckAlone(ctx context.Context, vs []*vectors.Vector, results
 	}
 	for _, i := range again {
 		res, ok := alone[i]
+		first := &results[i]
+		with := first.inFlight
 		switch {
 		case !ok:
-		case culprit[results[i].Outcome]:
-			results[i] = res
+		case culprit[first.Outcome] && (with == nil || slices.ContainsFunc(with, func(id string) bool { return culprits[id] })):
+			*first = res
+		case culprit[first.Outcome]:
+			first.Detail += fmt.Sprintf("; sent again alone, it got outcome %s, and none of the requests in flight when the implementation died (ids %s) crashes alone, so the crash stays this vector's", res.Kind(), strings.Join(with, ", "))
 		default:
-			verb := map[Outcome]string{Crash: "crashed", Timeout: "hung"}[results[i].Outcome]
-			results[i].Detail += fmt.Sprintf("; sent again alone, it got outcome %s, but no vector of the run %s when sent alone, so the %s stays this vector's", res.Kind(), verb, results[i].Outcome)
+			verb := map[Outcome]string{Crash: "crashed", Timeout: "hung"}[first.Outcome]
+			first.Detail += fmt.Sprintf("; sent again alone, it got outcome %s, but no vector of the run %s when sent alone, so the %s stays this vector's", res.Kind(), verb, first.Outcome)
 		}
 	}
 }
@@ -503,6 +517,9 @@ func (r *Runner) judge(res *Result, resp protocol.Response, err error) {
 	switch {
 	case err != nil:
 		res.Outcome, res.Detail, res.Stderr = classify(err)
+		if ce, ok := errors.AsType[*CallError](err); ok {
+			res.inFlight = ce.InFlight
+		}
 		if res.Outcome == Timeout && r.Timeout > 0 {
 			res.Detail = fmt.Sprintf("no answer within %v (set the limit with --timeout): %s", r.Timeout, res.Detail)
 		}

@@ -81,9 +81,9 @@ type child struct {
 	sendMu  sync.Mutex    // orders wire ids as lines are queued
 	mu      sync.Mutex
 	gone    bool
-	pending map[int64]chan answer // by wire id
-	late    map[int64]bool        // wire ids given up on: their answers are dropped
-	killFor string                // why the runner killed the child, if it did
+	pending map[int64]waiting // by wire id
+	late    map[int64]bool    // wire ids given up on: their answers are dropped
+	killFor string            // why the runner killed the child, if it did
 }
 
 type answer struct {
@@ -212,7 +212,7 @@ func (s *Stdio) start() (*child, error) {
 		s: s, p: p,
 		writeq:  make(chan []byte, 256),
 		dead:    make(chan struct{}),
-		pending: map[int64]chan answer{},
+		pending: map[int64]waiting{},
 		late:    map[int64]bool{},
 	}
 	go c.write()
@@ -268,7 +268,7 @@ func (c *child) call(ctx context.Context, req protocol.Request) answer {
 		return answer{retry: true}
 	}
 	wire := c.s.nextWire.Add(1) - 1
-	c.pending[wire] = ch
+	c.pending[wire] = waiting{ch, string(req.ID)}
 	c.mu.Unlock()
 	line := make([]byte, 0, len(body)+20)
 	line = append(line, body[:len(`{"id":`)]...)
@@ -374,7 +374,8 @@ func (c *child) read() {
 			wire = -1
 		}
 		c.mu.Lock()
-		ch, ok := c.pending[wire]
+		w, ok := c.pending[wire]
+		ch := w.ch
 		delete(c.pending, wire)
 		isLate := c.late[wire]
 		c.mu.Unlock()
@@ -394,6 +395,13 @@ func (c *child) read() {
 			return
 		}
 	}
+}
+
+// waiting is a request in flight: where its answer goes, and its id as
+// the request wrote it.
+type waiting struct {
+	ch chan answer
+	id string
 }
 
 // idTypeHint says, for an answer id that matches nothing, when it is the id
@@ -425,14 +433,14 @@ func (c *child) idTypeHint(id []byte) string {
 func (c *child) desync(err *CallError) {
 	c.mu.Lock()
 	n := len(c.pending)
-	for key, ch := range c.pending {
+	for key, w := range c.pending {
 		e := *err
 		if n > 1 {
 			e.Msg += fmt.Sprintf(" (%d requests were in flight)", n)
 		}
 		e.Msg += "; the implementation was restarted"
 		e.Stderr = c.p.stderr.String()
-		ch <- answer{err: &e}
+		w.ch <- answer{err: &e}
 		delete(c.pending, key)
 		c.late[key] = true
 	}
@@ -458,10 +466,16 @@ func (c *child) reap() {
 	c.gone = true
 	n := len(c.pending)
 	var oldest int64 // the wire id of the oldest request in flight, if any
+	var ids []string // the ids of the requests in flight
 	if n > 0 {
 		oldest = slices.Min(slices.Collect(maps.Keys(c.pending)))
 	}
-	for key, ch := range c.pending {
+	for _, w := range c.pending {
+		ids = append(ids, w.id)
+	}
+	slices.Sort(ids)
+	for key, w := range c.pending {
+		ch := w.ch
 		switch {
 		case c.killFor != "":
 			// Not this request's fault: the runner sends it again, with a
@@ -476,7 +490,7 @@ func (c *child) reap() {
 			if n > 1 {
 				msg += fmt.Sprintf("; %d requests were in flight, this one the oldest unanswered (the one a sequential implementation works on); the others were sent again", n)
 			}
-			ch <- answer{err: &CallError{Outcome: Crash, Msg: msg, Stderr: c.p.stderr.String()}}
+			ch <- answer{err: &CallError{Outcome: Crash, Msg: msg, Stderr: c.p.stderr.String(), InFlight: ids}}
 		}
 		delete(c.pending, key)
 	}

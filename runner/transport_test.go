@@ -215,6 +215,11 @@ func TestStdioCrashBlamesTheOldest(t *testing.T) {
 		if o, detail, _ := classify(err); o != Crash || !strings.Contains(detail, "2 requests were in flight, this one the oldest") {
 			t.Errorf("request %d: %s (%s), want a crash naming it the oldest of 2", i, o, detail)
 		}
+		// The ids in flight go with the crash, as the requests wrote
+		// them, for Runner.recheckAlone to look for a culprit among.
+		if ce, ok := errors.AsType[*CallError](err); !ok || !slices.Equal(ce.InFlight, []string{"0", "1"}) {
+			t.Errorf("request %d: in flight %v, want [0 1]", i, ce)
+		}
 	}
 	if crashed != 1 {
 		t.Errorf("%d requests crashed, want 1: %v", crashed, errs)
@@ -511,6 +516,9 @@ type blamer struct {
 	mu      sync.Mutex
 	once    map[string]bool
 	failed  map[string]bool // the texts failed once already
+	// inFlight, when set, is the CallError.InFlight of a failure in once:
+	// the ids of the requests a stdio transport saw in flight.
+	inFlight []string
 }
 
 func (b *blamer) Call(_ context.Context, req protocol.Request) (protocol.Response, error) {
@@ -522,7 +530,6 @@ func (b *blamer) Call(_ context.Context, req protocol.Request) (protocol.Respons
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.always[in.Text] || b.once[in.Text] {
-		delete(b.once, in.Text)
 		msg := "the implementation gave up"
 		if b.failed[in.Text] {
 			msg += " again" // as a spent restart budget's "not sent"
@@ -531,7 +538,12 @@ func (b *blamer) Call(_ context.Context, req protocol.Request) (protocol.Respons
 			b.failed = map[string]bool{}
 		}
 		b.failed[in.Text] = true
-		return protocol.Response{}, &CallError{Outcome: b.outcome, Msg: msg}
+		e := &CallError{Outcome: b.outcome, Msg: msg}
+		if b.once[in.Text] {
+			e.InFlight = b.inFlight
+		}
+		delete(b.once, in.Text)
+		return protocol.Response{}, e
 	}
 	return protocol.Response{ID: req.ID, Output: req.Input}, nil
 }
@@ -541,8 +553,9 @@ func (b *blamer) Close() error { return nil }
 // With several requests in flight, a crash or a hang is charged to the
 // oldest request, which may not be the one that caused it; sent again
 // alone, each vector so charged gets its own outcome. When no vector
-// crashes alone, the crash is not dropped: it stays on the vector it was
-// charged to, which says so.
+// crashes alone, or (where the transport recorded the requests in flight)
+// none of those in flight does, the crash is not dropped: it stays on the
+// vector it was charged to, which says so.
 func TestRunRechecksAlone(t *testing.T) {
 	for _, tt := range []struct {
 		name         string
@@ -550,17 +563,24 @@ func TestRunRechecksAlone(t *testing.T) {
 		always, once []string
 		parallel     int
 		want         map[string]Outcome
-		detail       string // of the vector "plain"
+		detail       string   // of the vector "plain"
+		with         []string // the texts in flight when "a" crashed, as stdio records them (nil: not recorded)
 	}{
 		// "a" (vector plain) is charged with the crash of "z" (vector after-all).
-		{"crash with a culprit", Crash, []string{"z"}, []string{"a"}, 4, map[string]Outcome{"after-all": Crash}, ""},
-		{"hang with a culprit", Timeout, []string{"z"}, []string{"a"}, 4, map[string]Outcome{"after-all": Timeout}, ""},
+		{"crash with a culprit", Crash, []string{"z"}, []string{"a"}, 4, map[string]Outcome{"after-all": Crash}, "", nil},
+		{"hang with a culprit", Timeout, []string{"z"}, []string{"a"}, 4, map[string]Outcome{"after-all": Timeout}, "", nil},
 		// Nothing crashes alone: the crash stays where the transport put it.
 		{"crash without a culprit", Crash, nil, []string{"a"}, 4, map[string]Outcome{"plain": Crash},
-			"sent again alone, it got outcome pass, but no vector of the run crashed when sent alone, so the crash stays this vector's"},
-		{"hang without a culprit", Timeout, nil, []string{"a"}, 4, map[string]Outcome{"plain": Timeout}, "no vector of the run hung when sent alone"},
+			"sent again alone, it got outcome pass, but no vector of the run crashed when sent alone, so the crash stays this vector's", nil},
+		{"hang without a culprit", Timeout, nil, []string{"a"}, 4, map[string]Outcome{"plain": Timeout}, "no vector of the run hung when sent alone", nil},
 		// One at a time, every request was alone already.
-		{"one at a time", Crash, []string{"z"}, []string{"a"}, 1, map[string]Outcome{"plain": Crash, "after-all": Crash}, ""},
+		{"one at a time", Crash, []string{"z"}, []string{"a"}, 1, map[string]Outcome{"plain": Crash, "after-all": Crash}, "", nil},
+		// The transport saw the culprit in flight: the crash is its.
+		{"crash with the culprit in flight", Crash, []string{"z"}, []string{"a"}, 4, map[string]Outcome{"after-all": Crash}, "", []string{"a", "z"}},
+		// A vector crashes alone, but it was not in flight when "a"
+		// crashed: "a" and "b" crash only together, a finding of its own.
+		{"crash with the culprit elsewhere", Crash, []string{"z"}, []string{"a"}, 4, map[string]Outcome{"plain": Crash, "after-all": Crash},
+			"sent again alone, it got outcome pass, and none of the requests in flight when the implementation died (ids ", []string{"a", "b"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			b := &blamer{outcome: tt.outcome, always: map[string]bool{}, once: map[string]bool{}}
@@ -569,6 +589,12 @@ func TestRunRechecksAlone(t *testing.T) {
 			}
 			for _, s := range tt.once {
 				b.once[s] = true
+			}
+			for i, v := range echoCorpus(t) {
+				var in struct{ Text string }
+				if json.Unmarshal(v.Input, &in) == nil && slices.Contains(tt.with, in.Text) {
+					b.inFlight = append(b.inFlight, string(protocol.IntID(int64(i+1))))
+				}
 			}
 			got, _ := runFake(t, b, time.Minute, tt.parallel)
 			checkOutcomes(t, got, tt.want)
