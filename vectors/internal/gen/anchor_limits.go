@@ -18,10 +18,7 @@ func init() {
 	vectorkit.Register("quote/resolve-long.gen.json", genResolveLong)
 }
 
-const (
-	anchorEmoji    = "\U0001F600"
-	anchorMaxUnits = 8000
-)
+const anchorMaxUnits = 8000
 
 func genSelectLimits() (*vectors.File, error) {
 	f := &vectors.File{Op: "quote.select", Description: "Selections at and over the 8,000-unit limit of a citation's text."}
@@ -43,11 +40,11 @@ func genSelectLimits() (*vectors.File, error) {
 		[]string{"QUOTE-ANCHOR-015"}, []string{"boundary"}, ascii, anchorMaxUnits, whole(ascii, anchorMaxUnits))
 	tooLong("over-length-limit", "a selection of 8,001 ASCII units is too long",
 		[]string{"QUOTE-ANCHOR-015"}, []string{"boundary"}, ascii+"x")
-	emoji := strings.Repeat(anchorEmoji, anchorMaxUnits/2)
+	astral := strings.Repeat(emoji, anchorMaxUnits/2)
 	add("astral-at-length-limit", "4,000 emoji are 8,000 units and are captured",
-		[]string{"QUOTE-ANCHOR-015", "QUOTE-ANCHOR-001"}, []string{"astral", "boundary"}, emoji, anchorMaxUnits, whole(emoji, anchorMaxUnits))
+		[]string{"QUOTE-ANCHOR-015", "QUOTE-ANCHOR-001"}, []string{"astral", "boundary"}, astral, anchorMaxUnits, whole(astral, anchorMaxUnits))
 	tooLong("astral-over-length-limit", "4,000 emoji and one letter are 8,001 units though only 4,001 runes",
-		[]string{"QUOTE-ANCHOR-015", "QUOTE-ANCHOR-001"}, []string{"astral", "boundary"}, emoji+"x")
+		[]string{"QUOTE-ANCHOR-015", "QUOTE-ANCHOR-001"}, []string{"astral", "boundary"}, astral+"x")
 	add("blank-and-too-long", "8,001 spaces are refused as blank before too long",
 		[]string{"QUOTE-ANCHOR-016", "QUOTE-ANCHOR-014"}, []string{"boundary"}, strings.Repeat(" ", anchorMaxUnits+1), anchorMaxUnits+1,
 		reject("QUOTE_SELECTION_BLANK"))

@@ -108,7 +108,7 @@ func quoteParseLimits() (*vectors.File, error) {
 func quoteFormatLimits() (*vectors.File, error) {
 	f := &vectors.File{Op: "quote.format", Description: "quote.format: every field limit at the limit and one UTF-16 unit past it, in ASCII, astral and CJK text."}
 	qLimitCases(func(id, desc string, reqs, tags []string, c citation, code string) {
-		written := map[string]any{"href": c.href(), "link": "[Assistant quote](" + c.href() + ")"}
+		written := map[string]any{"href": c.href(), "link": compLink(c)}
 		var out any = written
 		var div []*vectors.Divergence
 		if code != "" {

@@ -81,14 +81,14 @@ func quoteFormatSize() (*vectors.File, error) {
 	c := qMaxCJK()
 	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "max-cjk-citation", "every field at its limit in CJK text gives an href of 158,494 units",
 		[]string{"QUOTE-LINK-002", "QUOTE-LINK-014", "QUOTE-LINK-015"}, []string{"boundary", "cjk"},
-		map[string]any{"citation": c}, map[string]string{"href": c.href(), "link": "[Assistant quote](" + c.href() + ")"}))
+		map[string]any{"citation": c}, map[string]string{"href": c.href(), "link": compLink(c)}))
 	return f, nil
 }
 
 func quoteCollectSize() (*vectors.File, error) {
 	f := &vectors.File{Op: "quote.collect", Description: "quote.collect: the 160,000-unit href limit of a candidate."}
 	small := qBase()
-	smallLink := "[Assistant quote](" + small.href() + ")"
+	smallLink := compLink(small)
 	type found struct {
 		Start    int      `json:"start"`
 		End      int      `json:"end"`

@@ -35,10 +35,6 @@ type selrefRef struct {
 
 func kept(r selrefRef) json.RawMessage { return vectorkit.Raw(map[string]any{"reference": r}) }
 
-func droppedNoAddress() json.RawMessage {
-	return vectorkit.Raw(map[string]any{"dropped": map[string]string{"code": "SELREF_NO_ADDRESS"}})
-}
-
 // answers records on v what system answers to it, and why: vance's own
 // answer, or what seed 002's words give.
 func answers(system string, v *vectors.Vector, reason string, output json.RawMessage) *vectors.Vector {
@@ -127,7 +123,7 @@ func selrefIngestLimits() (*vectors.File, error) {
 			selrefRef{Label: "x", VanceURI: selrefVance, URL: url1001}, kept(selrefRef{Label: "x", VanceURI: selrefVance})),
 		vectorkit.Vector(op, "url-1001-units-alone-dropped", "A url of 1,001 units and no vanceUri leaves no address",
 			[]string{"SELREF-URL-006", "SELREF-INGEST-003"}, []string{"boundary", "astral"},
-			selrefRef{Label: "x", URL: url1001}, droppedNoAddress()),
+			selrefRef{Label: "x", URL: url1001}, vectorkit.Raw(map[string]any{"dropped": map[string]string{"code": "SELREF_NO_ADDRESS"}})),
 		vectorkit.Vector(op, "url-1000-units-after-trim-accepted", "Padding does not count toward the 1,000-unit limit of a url",
 			[]string{"SELREF-URL-006", "SELREF-URL-001"}, []string{"boundary", "astral"},
 			selrefRef{Label: "x", URL: "\t" + url1000 + "  "}, kept(selrefRef{Label: "x", URL: url1000})),
