@@ -24,51 +24,43 @@ var anchorSpaces = []rune{
 // anchorNearMisses look like whitespace to some definitions, not to \s.
 var anchorNearMisses = []rune{0x0085, 0x180E, 0x200B}
 
-// anchorCase is one generated code point with whether it is whitespace.
-type anchorCase struct {
-	r     rune
-	space bool
-}
-
-func anchorCases() []anchorCase {
-	var cs []anchorCase
-	for _, r := range anchorSpaces {
-		cs = append(cs, anchorCase{r, true})
-	}
-	for _, r := range anchorNearMisses {
-		cs = append(cs, anchorCase{r, false})
-	}
-	return cs
-}
-
-// vector builds the generated vector of c for op.
-func (c anchorCase) vector(op, desc string, reqs []string, input, want any) *vectors.Vector {
-	if c.space {
-		return vectorkit.Vector(op, fmt.Sprintf("u%04x-is-whitespace", c.r), desc, reqs, []string{"whitespace"}, input, want)
-	}
-	return vectorkit.Vector(op, fmt.Sprintf("u%04x-is-not-whitespace", c.r), desc, reqs, []string{"near-miss"}, input, want)
-}
-
 func init() {
 	vectorkit.Register("quote/normalize-whitespace.gen.json", genNormalizeWhitespace)
 	vectorkit.Register("quote/select-whitespace.gen.json", genSelectWhitespace)
 	vectorkit.Register("quote/resolve-whitespace.gen.json", genResolveWhitespace)
 }
 
-func genNormalizeWhitespace() (*vectors.File, error) {
-	f := &vectors.File{Op: "quote.normalize", Description: "Each whitespace code point, doubled, becomes one space; each near-miss stays."}
-	for _, c := range anchorCases() {
-		w := string(c.r)
-		in, want := "a"+w+w+"b", "a b"
-		desc := fmt.Sprintf("two U+%04X between letters become one space", c.r)
-		if !c.space {
-			want = in
-			desc = fmt.Sprintf("two U+%04X between letters are kept", c.r)
+// anchorFile is the file of op: a vector for each whitespace code point,
+// then for each near-miss, whose description, input and expected output
+// vector gives from the code point and whether it is whitespace.
+func anchorFile(op, desc, req string, vector func(r rune, space bool) (string, any, any)) *vectors.File {
+	f := &vectors.File{Op: op, Description: desc}
+	add := func(r rune, space bool) {
+		id, tag := fmt.Sprintf("u%04x-is-whitespace", r), "whitespace"
+		if !space {
+			id, tag = fmt.Sprintf("u%04x-is-not-whitespace", r), "near-miss"
 		}
-		f.Vectors = append(f.Vectors, c.vector(f.Op, desc, []string{"QUOTE-ANCHOR-003", "QUOTE-ANCHOR-004"},
-			map[string]any{"text": in}, map[string]any{"text": want}))
+		d, in, want := vector(r, space)
+		f.Vectors = append(f.Vectors, vectorkit.Vector(op, id, d, []string{"QUOTE-ANCHOR-003", req}, []string{tag}, in, want))
 	}
-	return f, nil
+	for _, r := range anchorSpaces {
+		add(r, true)
+	}
+	for _, r := range anchorNearMisses {
+		add(r, false)
+	}
+	return f
+}
+
+func genNormalizeWhitespace() (*vectors.File, error) {
+	return anchorFile("quote.normalize", "Each whitespace code point, doubled, becomes one space; each near-miss stays.", "QUOTE-ANCHOR-004",
+		func(r rune, space bool) (string, any, any) {
+			in := map[string]any{"text": "a" + string(r) + string(r) + "b"}
+			if !space {
+				return fmt.Sprintf("two U+%04X between letters are kept", r), in, in
+			}
+			return fmt.Sprintf("two U+%04X between letters become one space", r), in, map[string]any{"text": "a b"}
+		}), nil
 }
 
 // genSelectWhitespace selects from the second of two equal code points to
@@ -76,37 +68,30 @@ func genNormalizeWhitespace() (*vectors.File, error) {
 // takes the run's space (QUOTE-ANCHOR-018); after an ordinary character
 // otherwise.
 func genSelectWhitespace() (*vectors.File, error) {
-	f := &vectors.File{Op: "quote.select", Description: "A selection starting inside a run of each whitespace code point, and after each near-miss."}
-	for _, c := range anchorCases() {
-		w := string(c.r)
-		sel := map[string]any{"text": w + "cd", "start": 2, "end": 5, "prefix": "ab", "suffix": ""}
-		desc := fmt.Sprintf("starting on the second U+%04X of a run takes the run's space", c.r)
-		if !c.space {
-			sel = map[string]any{"text": w + "cd", "start": 3, "end": 6, "prefix": "ab" + w, "suffix": ""}
-			desc = fmt.Sprintf("starting on the second U+%04X is not adjusted", c.r)
-		}
-		f.Vectors = append(f.Vectors, c.vector(f.Op, desc, []string{"QUOTE-ANCHOR-003", "QUOTE-ANCHOR-018"},
-			map[string]any{"text": "ab" + w + w + "cd", "start": 3, "end": 6}, map[string]any{"selector": sel}))
-	}
-	return f, nil
+	return anchorFile("quote.select", "A selection starting inside a run of each whitespace code point, and after each near-miss.", "QUOTE-ANCHOR-018",
+		func(r rune, space bool) (string, any, any) {
+			w := string(r)
+			in := map[string]any{"text": "ab" + w + w + "cd", "start": 3, "end": 6}
+			if !space {
+				return fmt.Sprintf("starting on the second U+%04X is not adjusted", r), in,
+					map[string]any{"selector": map[string]any{"text": w + "cd", "start": 3, "end": 6, "prefix": "ab" + w, "suffix": ""}}
+			}
+			return fmt.Sprintf("starting on the second U+%04X of a run takes the run's space", r), in,
+				map[string]any{"selector": map[string]any{"text": w + "cd", "start": 2, "end": 5, "prefix": "ab", "suffix": ""}}
+		}), nil
 }
 
 // genResolveWhitespace looks for "one two" in a text where the space is
 // each code point in turn: found at 0..7 for whitespace, not found for a
 // near-miss.
 func genResolveWhitespace() (*vectors.File, error) {
-	f := &vectors.File{Op: "quote.resolve", Description: "A space in the quote matches each whitespace code point of the text and no near-miss."}
-	for _, c := range anchorCases() {
-		text := "one" + strings.Repeat(string(c.r), 2) + "two"
-		var want any = map[string]any{"match": map[string]any{"start": 0, "end": 7}}
-		desc := fmt.Sprintf("two U+%04X in the text match one space of the quote", c.r)
-		if !c.space {
-			want = map[string]any{"match": nil, "reason": "not_found"}
-			desc = fmt.Sprintf("two U+%04X in the text do not match a space", c.r)
-		}
-		sel := map[string]any{"text": "one two", "start": 0, "end": 7, "prefix": "", "suffix": ""}
-		f.Vectors = append(f.Vectors, c.vector(f.Op, desc, []string{"QUOTE-ANCHOR-003", "QUOTE-ANCHOR-024"},
-			map[string]any{"text": text, "selector": sel}, want))
-	}
-	return f, nil
+	return anchorFile("quote.resolve", "A space in the quote matches each whitespace code point of the text and no near-miss.", "QUOTE-ANCHOR-024",
+		func(r rune, space bool) (string, any, any) {
+			in := map[string]any{"text": "one" + strings.Repeat(string(r), 2) + "two",
+				"selector": map[string]any{"text": "one two", "start": 0, "end": 7, "prefix": "", "suffix": ""}}
+			if !space {
+				return fmt.Sprintf("two U+%04X in the text do not match a space", r), in, map[string]any{"match": nil, "reason": "not_found"}
+			}
+			return fmt.Sprintf("two U+%04X in the text match one space of the quote", r), in, map[string]any{"match": map[string]any{"start": 0, "end": 7}}
+		}), nil
 }
