@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"unicode"
@@ -137,7 +136,7 @@ func sortMembers(v *jsonv.Value) {
 	for i := range v.Members {
 		sortMembers(&v.Members[i].Value)
 	}
-	sort.SliceStable(v.Members, func(i, j int) bool { return jsonv.Key(v.Members[i].Name) < jsonv.Key(v.Members[j].Name) })
+	slices.SortStableFunc(v.Members, func(a, b jsonv.Member) int { return strings.Compare(jsonv.Key(a.Name), jsonv.Key(b.Name)) })
 }
 
 // inputKey identifies a request: its op and its input as a value.

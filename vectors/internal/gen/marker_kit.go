@@ -76,22 +76,12 @@ type vec struct {
 	div      []*vectors.Divergence
 }
 
-func (v vec) vector(op string) *vectors.Vector {
-	return &vectors.Vector{
-		ID:           op + "/" + v.id,
-		Description:  v.desc,
-		Requirements: v.reqs,
-		Tags:         v.tags,
-		Input:        rawJSON(v.in),
-		Expect:       vectors.Expect{Output: rawJSON(v.out)},
-		Divergences:  v.div,
-	}
-}
-
+// file is the file of op's vectors vs.
 func file(op, desc string, vs []vec) *vectors.File {
 	f := &vectors.File{Op: op, Description: desc}
 	for _, v := range vs {
-		f.Vectors = append(f.Vectors, v.vector(op))
+		f.Vectors = append(f.Vectors, &vectors.Vector{ID: op + "/" + v.id, Description: v.desc, Requirements: v.reqs, Tags: v.tags,
+			Input: rawJSON(v.in), Expect: vectors.Expect{Output: rawJSON(v.out)}, Divergences: v.div})
 	}
 	return f
 }
