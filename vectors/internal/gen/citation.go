@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"strings"
+	"net/url"
 )
 
 // citation is a citation as the vectors write it: the members, their order
@@ -31,26 +31,14 @@ func qBase() citation {
 
 // href is the canonical href of a citation whose strings hold only ASCII
 // letters, digits and non-ASCII characters: those stay literal or become
-// upper-case %XX escapes alike in the path and in the query.
+// upper-case %XX escapes alike in the path and in the query, which is what
+// url.PathEscape makes of them.
 func (c citation) href() string {
-	s := "t3-citation://v1/" + qPct(c.EnvironmentID) + "/" + qPct(c.ThreadID) + "/" + qPct(c.MessageID) +
-		"?text=" + qPct(c.Text) + fmt.Sprintf("&start=%d&end=%d", c.Start, c.End) +
-		"&prefix=" + qPct(c.Prefix) + "&suffix=" + qPct(c.Suffix)
+	s := "t3-citation://v1/" + url.PathEscape(c.EnvironmentID) + "/" + url.PathEscape(c.ThreadID) + "/" + url.PathEscape(c.MessageID) +
+		"?text=" + url.PathEscape(c.Text) + fmt.Sprintf("&start=%d&end=%d", c.Start, c.End) +
+		"&prefix=" + url.PathEscape(c.Prefix) + "&suffix=" + url.PathEscape(c.Suffix)
 	if c.Comment != nil {
-		s += "&comment=" + qPct(*c.Comment)
+		s += "&comment=" + url.PathEscape(*c.Comment)
 	}
 	return s
-}
-
-func qPct(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
-			b.WriteByte(c)
-		} else {
-			fmt.Fprintf(&b, "%%%02X", c)
-		}
-	}
-	return b.String()
 }
