@@ -230,6 +230,17 @@ func (t splitText) want(cuts []int) []string {
 	return out
 }
 
+// vec is the vector split-<name>-<id> of t cut at the byte offsets cuts,
+// streamed as text deltas or, with bytes, as base64 chunks.
+func (t splitText) vec(id, desc string, rq []string, cuts []int, bytes bool) vec {
+	v := vec{id: "split-" + t.name + "-" + id, desc: "Marker (" + t.name + ") " + desc, reqs: rq, tags: tags("split"),
+		in: sin(t.deltas(cuts)...), out: sout(t.want(cuts), t.cites, t.parts)}
+	if bytes {
+		v.tags, v.in = tags("split", "bytes"), streamIn{DeltasBase64: b64(t.deltas(cuts)...), Parts: std}
+	}
+	return v
+}
+
 func splitTexts() []splitText {
 	pre := "前😀 claim"
 	return []splitText{
@@ -254,12 +265,8 @@ func streamRuneSplits() []vec {
 				continue
 			}
 			k := strconv.Itoa(runes(text[len(t.prefix):cut]))
-			vs = append(vs, vec{
-				id:   "split-" + t.name + "-at-rune-" + k,
-				desc: "Marker (" + t.name + ") cut " + k + " runes after its START",
-				reqs: reqs("MARKER-STREAM-002", "MARKER-STREAM-005"), tags: tags("split"),
-				in: sin(t.deltas([]int{cut})...), out: sout(t.want([]int{cut}), t.cites, t.parts),
-			})
+			vs = append(vs, t.vec("at-rune-"+k, "cut "+k+" runes after its START",
+				reqs("MARKER-STREAM-002", "MARKER-STREAM-005"), []int{cut}, false))
 		}
 		var cuts []int // one rune per delta
 		for i := range text {
@@ -267,18 +274,15 @@ func streamRuneSplits() []vec {
 				cuts = append(cuts, i)
 			}
 		}
-		vs = append(vs, vec{
-			id:   "split-" + t.name + "-one-rune-per-delta",
-			desc: "Marker (" + t.name + ") streamed one rune per delta",
-			reqs: reqs("MARKER-STREAM-002", "MARKER-STREAM-004", "MARKER-STREAM-005"), tags: tags("split"),
-			in: sin(t.deltas(cuts)...), out: sout(t.want(cuts), t.cites, t.parts),
-		})
+		vs = append(vs, t.vec("one-rune-per-delta", "streamed one rune per delta",
+			reqs("MARKER-STREAM-002", "MARKER-STREAM-004", "MARKER-STREAM-005"), cuts, false))
 	}
 	return vs
 }
 
 func streamByteSplits() []vec {
 	var vs []vec
+	rq := reqs("MARKER-STREAM-006", "MARKER-STREAM-005")
 	for _, t := range splitTexts() {
 		text := t.text()
 		p, q := len(t.prefix), len(t.prefix)+len(t.marker)
@@ -297,26 +301,15 @@ func streamByteSplits() []vec {
 				where = "suffix"
 			}
 			for cut := start + 1; cut < start+utf8.RuneLen(r); cut++ {
-				vs = append(vs, vec{
-					id:   "split-" + t.name + "-at-byte-" + strconv.Itoa(cut),
-					desc: "Marker (" + t.name + ") stream cut at byte " + strconv.Itoa(cut) + ", inside a " + where + " rune",
-					reqs: reqs("MARKER-STREAM-006", "MARKER-STREAM-005"), tags: tags("split", "bytes"),
-					in:  streamIn{DeltasBase64: b64(t.deltas([]int{cut})...), Parts: std},
-					out: sout(t.want([]int{cut}), t.cites, t.parts),
-				})
+				vs = append(vs, t.vec("at-byte-"+strconv.Itoa(cut), "stream cut at byte "+strconv.Itoa(cut)+", inside a "+where+" rune",
+					rq, []int{cut}, true))
 			}
 		}
 		var cuts []int // one byte per chunk
 		for i := 1; i < len(text); i++ {
 			cuts = append(cuts, i)
 		}
-		vs = append(vs, vec{
-			id:   "split-" + t.name + "-one-byte-per-chunk",
-			desc: "Marker (" + t.name + ") streamed one byte per chunk",
-			reqs: reqs("MARKER-STREAM-006", "MARKER-STREAM-005"), tags: tags("split", "bytes"),
-			in:  streamIn{DeltasBase64: b64(t.deltas(cuts)...), Parts: std},
-			out: sout(t.want(cuts), t.cites, t.parts),
-		})
+		vs = append(vs, t.vec("one-byte-per-chunk", "streamed one byte per chunk", rq, cuts, true))
 	}
 	return vs
 }
