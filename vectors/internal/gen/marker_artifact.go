@@ -43,9 +43,7 @@ func art(text string, cs []cite, parts ...any) any {
 
 func artifactCases() []vec {
 	a := func(n string) string { return "MARKER-ARTIFACT-" + n }
-	seedA := "Doxorubicin is associated with dose-dependent cardiotoxicity"
-	seedB := ". The recommended cumulative dose limit is 450 mg/m²"
-	pubmed := dp(t2, "pubmed_search", map[string]any{"results": []any{map[string]any{"findings": "Doxorubicin carries a dose-dependent risk of cardiomyopathy."}}})
+	pubmed := dp(t2, "pubmed_search", seedValue)
 	limit := dp(t3, "medical_coding", map[string]any{"limit": "450 mg/m²"})
 	unused := dp(t1, "pubmed_search", map[string]any{"unused": true})
 	withKind := dp(t1, "", []any{1, "two", nil})

@@ -29,6 +29,12 @@ const (
 
 var std = partsOf(t1, t2, t3)
 
+// Seed 001's example: the answer's two sentences, cited after each, and the
+// value of the part the first marker cites.
+const seedA, seedB = "Doxorubicin is associated with dose-dependent cardiotoxicity", ". The recommended cumulative dose limit is 450 mg/m²"
+
+var seedValue = map[string]any{"results": []any{map[string]any{"findings": "Doxorubicin carries a dose-dependent risk of cardiomyopathy."}}}
+
 func in(text string) stripIn { return stripIn{Text: text, Parts: std} }
 
 // seedStrips records on v the seed's reading of a candidate over this
@@ -240,8 +246,6 @@ func stripOffsets() []vec {
 			rawJSON(stripOut{before + after, cites(c(t1, runes(before), "")), ids(t1)}))
 		return v
 	}
-	seedA := "Doxorubicin is associated with dose-dependent cardiotoxicity"
-	seedB := ". The recommended cumulative dose limit is 450 mg/m²"
 	return []vec{
 		one("astral-before-marker", "An astral emoji counts one rune (UTF-16 gives 4, bytes 6)", reqs(o("001")), "😀 a", " b", 3, "astral"),
 		one("cjk-before-marker", "CJK characters count one rune each (bytes give 9)", reqs(o("001")), "引用文", " b", 3, "cjk"),
@@ -296,7 +300,7 @@ func stripOffsets() []vec {
 		{id: "seed-example-offsets", desc: "Seed 001's example text: offsets 61 and 113, where the seed prints 53 and 107",
 			reqs: reqs(o("006"), o("003")),
 			in: stripIn{Text: seedA + mk(t2, "/results/0/findings") + seedB + mk(t3) + ".",
-				Parts: []part{{ID: t2, Value: map[string]any{"results": []any{map[string]any{"findings": "Doxorubicin carries a dose-dependent risk of cardiomyopathy."}}}}, {ID: t3}}},
+				Parts: []part{{ID: t2, Value: seedValue}, {ID: t3}}},
 			out: stripOut{seedA + seedB + ".", cites(c(t2, runes(seedA)+1, "/results/0/findings"), c(t3, runes(seedA+seedB)+1, "")), ids(t2, t3)},
 			// Seed 001's example prints 53 and 107 for the same text.
 			div: vectorkit.Diverges("seed", "seed 001's example prints the offsets 53 and 107, which contradict its own snapping rule",
