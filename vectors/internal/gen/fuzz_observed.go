@@ -80,12 +80,11 @@ func init() {
 // readObservations reads the observation file of system.
 func readObservations(system string) ([]observation, error) {
 	name := "testdata/fuzz-" + system + ".jsonl.gz"
-	f, err := observedFS.Open(name)
+	gz, err := observedFS.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

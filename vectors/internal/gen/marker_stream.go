@@ -34,7 +34,7 @@ type streamOut struct {
 }
 
 func sin(deltas ...string) streamIn {
-	return streamIn{Deltas: append([]string{}, deltas...), Parts: std}
+	return streamIn{Deltas: ids(deltas...), Parts: std}
 }
 
 // sout is the expected output for the given output deltas: text is their

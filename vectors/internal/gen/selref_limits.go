@@ -38,7 +38,7 @@ func kept(r selrefRef) json.RawMessage { return vectorkit.Raw(map[string]any{"re
 // answers records on v what system answers to it, and why: vance's own
 // answer, or what seed 002's words give.
 func answers(system string, v *vectors.Vector, reason string, output json.RawMessage) *vectors.Vector {
-	v.Divergences = append(v.Divergences, vectorkit.Diverges(system, reason, output)...)
+	v.Divergences = vectorkit.Diverges(system, reason, output)
 	return v
 }
 
