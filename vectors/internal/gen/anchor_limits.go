@@ -14,18 +14,16 @@ import (
 )
 
 func init() {
-	vectorkit.Register("quote/select-limits.gen.json", genSelectLimits)
-	vectorkit.Register("quote/resolve-long.gen.json", genResolveLong)
+	registerGen("quote/select-limits.gen.json", "quote.select", "Selections at and over the 8,000-unit limit of a citation's text.", genSelectLimits)
+	registerGen("quote/resolve-long.gen.json", "quote.resolve",
+		"Long runs of one letter, where a resolver without a linear-time search is quadratic.", genResolveLong)
 }
 
 const anchorMaxUnits = 8000
 
-func genSelectLimits() (*vectors.File, error) {
-	f := &vectors.File{Op: "quote.select", Description: "Selections at and over the 8,000-unit limit of a citation's text."}
+func genSelectLimits(cf *genFile) {
 	add := func(id, desc string, reqs, tags []string, text string, end int, want any) *vectors.Vector {
-		v := vectorkit.Vector(f.Op, id, desc, reqs, tags, map[string]any{"text": text, "start": 0, "end": end}, want)
-		f.Vectors = append(f.Vectors, v)
-		return v
+		return cf.add(id, desc, reqs, tags, map[string]any{"text": text, "start": 0, "end": end}, want)
 	}
 	whole := func(text string, n int) any {
 		return map[string]any{"selector": map[string]any{"text": text, "start": 0, "end": n, "prefix": "", "suffix": ""}}
@@ -48,7 +46,6 @@ func genSelectLimits() (*vectors.File, error) {
 	add("blank-and-too-long", "8,001 spaces are refused as blank before too long",
 		[]string{"QUOTE-ANCHOR-016", "QUOTE-ANCHOR-014"}, []string{"boundary"}, strings.Repeat(" ", anchorMaxUnits+1), anchorMaxUnits+1,
 		reject("QUOTE_SELECTION_BLANK"))
-	return f, nil
 }
 
 // anchorLongText is the length in code units of the long texts: large
@@ -56,16 +53,14 @@ func genSelectLimits() (*vectors.File, error) {
 // about half a billion comparisons, small enough to keep the file near 140 KB.
 const anchorLongText = 64 * 1024
 
-func genResolveLong() (*vectors.File, error) {
-	f := &vectors.File{Op: "quote.resolve", Description: "Long runs of one letter, where a resolver without a linear-time search is quadratic."}
+func genResolveLong(cf *genFile) {
 	run := strings.Repeat("a", anchorLongText)
 	quote := strings.Repeat("a", anchorMaxUnits)
 	add := func(id, desc string, text, quote, prefix string, want any) {
-		f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, id, desc,
-			[]string{"QUOTE-ANCHOR-035", "QUOTE-ANCHOR-026"}, []string{"performance"},
+		cf.add(id, desc, []string{"QUOTE-ANCHOR-035", "QUOTE-ANCHOR-026"}, []string{"performance"},
 			map[string]any{"text": text, "selector": map[string]any{
 				"text": quote, "start": 0, "end": len(quote), "prefix": prefix, "suffix": "",
-			}}, want))
+			}}, want)
 	}
 	add("long-run-prefix-nowhere", "an 8,000-letter quote occurs at every offset of a long run; the prefix nowhere",
 		run, quote, "zzz", map[string]any{"match": nil, "reason": "ambiguous"})
@@ -74,5 +69,4 @@ func genResolveLong() (*vectors.File, error) {
 	end := anchorLongText + 1
 	add("long-run-unique-tail", "an 8,000-letter quote ending in b occurs once, at the end of a long run",
 		run+"b", quote[1:]+"b", "", map[string]any{"match": map[string]any{"start": end - anchorMaxUnits, "end": end}})
-	return f, nil
 }

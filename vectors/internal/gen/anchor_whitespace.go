@@ -9,9 +9,6 @@ package main
 import (
 	"fmt"
 	"strings"
-
-	"github.com/conform-suite/conform/vectors"
-	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
 
 // anchorSpaces are the 25 whitespace code points, as the spec lists them.
@@ -25,23 +22,25 @@ var anchorSpaces = []rune{
 var anchorNearMisses = []rune{0x0085, 0x180E, 0x200B}
 
 func init() {
-	vectorkit.Register("quote/normalize-whitespace.gen.json", genNormalizeWhitespace)
-	vectorkit.Register("quote/select-whitespace.gen.json", genSelectWhitespace)
-	vectorkit.Register("quote/resolve-whitespace.gen.json", genResolveWhitespace)
+	registerGen("quote/normalize-whitespace.gen.json", "quote.normalize",
+		"Each whitespace code point, doubled, becomes one space; each near-miss stays.", genNormalizeWhitespace)
+	registerGen("quote/select-whitespace.gen.json", "quote.select",
+		"A selection starting inside a run of each whitespace code point, and after each near-miss.", genSelectWhitespace)
+	registerGen("quote/resolve-whitespace.gen.json", "quote.resolve",
+		"A space in the quote matches each whitespace code point of the text and no near-miss.", genResolveWhitespace)
 }
 
-// anchorFile is the file of op: a vector for each whitespace code point,
-// then for each near-miss, whose description, input and expected output
-// vector gives from the code point and whether it is whitespace.
-func anchorFile(op, desc, req string, vector func(r rune, space bool) (string, any, any)) *vectors.File {
-	f := &vectors.File{Op: op, Description: desc}
+// anchorVectors adds to cf a vector for each whitespace code point, then
+// for each near-miss, whose description, input and expected output vector
+// gives from the code point and whether it is whitespace.
+func anchorVectors(cf *genFile, req string, vector func(r rune, space bool) (string, any, any)) {
 	add := func(r rune, space bool) {
 		id, tag := fmt.Sprintf("u%04x-is-whitespace", r), "whitespace"
 		if !space {
 			id, tag = fmt.Sprintf("u%04x-is-not-whitespace", r), "near-miss"
 		}
 		d, in, want := vector(r, space)
-		f.Vectors = append(f.Vectors, vectorkit.Vector(op, id, d, []string{"QUOTE-ANCHOR-003", req}, []string{tag}, in, want))
+		cf.add(id, d, []string{"QUOTE-ANCHOR-003", req}, []string{tag}, in, want)
 	}
 	for _, r := range anchorSpaces {
 		add(r, true)
@@ -49,49 +48,45 @@ func anchorFile(op, desc, req string, vector func(r rune, space bool) (string, a
 	for _, r := range anchorNearMisses {
 		add(r, false)
 	}
-	return f
 }
 
-func genNormalizeWhitespace() (*vectors.File, error) {
-	return anchorFile("quote.normalize", "Each whitespace code point, doubled, becomes one space; each near-miss stays.", "QUOTE-ANCHOR-004",
-		func(r rune, space bool) (string, any, any) {
-			in := map[string]any{"text": "a" + string(r) + string(r) + "b"}
-			if !space {
-				return fmt.Sprintf("two U+%04X between letters are kept", r), in, in
-			}
-			return fmt.Sprintf("two U+%04X between letters become one space", r), in, map[string]any{"text": "a b"}
-		}), nil
+func genNormalizeWhitespace(cf *genFile) {
+	anchorVectors(cf, "QUOTE-ANCHOR-004", func(r rune, space bool) (string, any, any) {
+		in := map[string]any{"text": "a" + string(r) + string(r) + "b"}
+		if !space {
+			return fmt.Sprintf("two U+%04X between letters are kept", r), in, in
+		}
+		return fmt.Sprintf("two U+%04X between letters become one space", r), in, map[string]any{"text": "a b"}
+	})
 }
 
 // genSelectWhitespace selects from the second of two equal code points to
 // the end of "ab" w w "cd": inside a run for whitespace, so the selection
 // takes the run's space (QUOTE-ANCHOR-018); after an ordinary character
 // otherwise.
-func genSelectWhitespace() (*vectors.File, error) {
-	return anchorFile("quote.select", "A selection starting inside a run of each whitespace code point, and after each near-miss.", "QUOTE-ANCHOR-018",
-		func(r rune, space bool) (string, any, any) {
-			w := string(r)
-			in := map[string]any{"text": "ab" + w + w + "cd", "start": 3, "end": 6}
-			if !space {
-				return fmt.Sprintf("starting on the second U+%04X is not adjusted", r), in,
-					map[string]any{"selector": map[string]any{"text": w + "cd", "start": 3, "end": 6, "prefix": "ab" + w, "suffix": ""}}
-			}
-			return fmt.Sprintf("starting on the second U+%04X of a run takes the run's space", r), in,
-				map[string]any{"selector": map[string]any{"text": w + "cd", "start": 2, "end": 5, "prefix": "ab", "suffix": ""}}
-		}), nil
+func genSelectWhitespace(cf *genFile) {
+	anchorVectors(cf, "QUOTE-ANCHOR-018", func(r rune, space bool) (string, any, any) {
+		w := string(r)
+		in := map[string]any{"text": "ab" + w + w + "cd", "start": 3, "end": 6}
+		if !space {
+			return fmt.Sprintf("starting on the second U+%04X is not adjusted", r), in,
+				map[string]any{"selector": map[string]any{"text": w + "cd", "start": 3, "end": 6, "prefix": "ab" + w, "suffix": ""}}
+		}
+		return fmt.Sprintf("starting on the second U+%04X of a run takes the run's space", r), in,
+			map[string]any{"selector": map[string]any{"text": w + "cd", "start": 2, "end": 5, "prefix": "ab", "suffix": ""}}
+	})
 }
 
 // genResolveWhitespace looks for "one two" in a text where the space is
 // each code point in turn: found at 0..7 for whitespace, not found for a
 // near-miss.
-func genResolveWhitespace() (*vectors.File, error) {
-	return anchorFile("quote.resolve", "A space in the quote matches each whitespace code point of the text and no near-miss.", "QUOTE-ANCHOR-024",
-		func(r rune, space bool) (string, any, any) {
-			in := map[string]any{"text": "one" + strings.Repeat(string(r), 2) + "two",
-				"selector": map[string]any{"text": "one two", "start": 0, "end": 7, "prefix": "", "suffix": ""}}
-			if !space {
-				return fmt.Sprintf("two U+%04X in the text do not match a space", r), in, map[string]any{"match": nil, "reason": "not_found"}
-			}
-			return fmt.Sprintf("two U+%04X in the text match one space of the quote", r), in, map[string]any{"match": map[string]any{"start": 0, "end": 7}}
-		}), nil
+func genResolveWhitespace(cf *genFile) {
+	anchorVectors(cf, "QUOTE-ANCHOR-024", func(r rune, space bool) (string, any, any) {
+		in := map[string]any{"text": "one" + strings.Repeat(string(r), 2) + "two",
+			"selector": map[string]any{"text": "one two", "start": 0, "end": 7, "prefix": "", "suffix": ""}}
+		if !space {
+			return fmt.Sprintf("two U+%04X in the text do not match a space", r), in, map[string]any{"match": nil, "reason": "not_found"}
+		}
+		return fmt.Sprintf("two U+%04X in the text match one space of the quote", r), in, map[string]any{"match": map[string]any{"start": 0, "end": 7}}
+	})
 }

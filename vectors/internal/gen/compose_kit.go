@@ -7,7 +7,6 @@ import (
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/internal/safetext"
-	"github.com/conform-suite/conform/vectors"
 	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
 
@@ -63,21 +62,10 @@ func compBlock(cs ...citation) string {
 // lengths of quote and selref.
 func units(s string) int { return len(utf16.Encode([]rune(s))) }
 
-// compFile collects the vectors of one generated file.
-type compFile struct{ f *vectors.File }
-
-func newCompFile(op, desc string) *compFile {
-	return &compFile{&vectors.File{Op: op, Description: desc}}
-}
-
-func (cf *compFile) add(id, desc string, reqs, tags []string, in, out any) {
-	cf.f.Vectors = append(cf.f.Vectors, vectorkit.Vector(cf.f.Op, id, desc, reqs, tags, in, out))
-}
-
 // seedReading records on the vector added last the seed's answer out,
 // where a Divergence paragraph of quote-compose.md says why the spec
 // answers otherwise.
-func (cf *compFile) seedReading(reason string, out any) {
+func (cf *genFile) seedReading(reason string, out any) {
 	v := cf.f.Vectors[len(cf.f.Vectors)-1]
 	v.Divergences = vectorkit.Diverges("seed", reason, vectorkit.Raw(out))
 }

@@ -4,9 +4,6 @@ import (
 	"encoding/base64"
 	"slices"
 	"strings"
-
-	"github.com/conform-suite/conform/vectors"
-	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
 
 // The provider input limit of 120,000 UTF-16 units, before and after
@@ -14,10 +11,14 @@ import (
 // (spec/quote-compose.md).
 
 func init() {
-	vectorkit.Register("quote/submit_check-limits.gen.json", composeSubmitLimits)
-	vectorkit.Register("quote/send_turn-limits.gen.json", composeSendLimits)
-	vectorkit.Register("quote/nav_encode-limits.gen.json", composeNavEncodeLimits)
-	vectorkit.Register("quote/nav_decode-limits.gen.json", composeNavDecodeLimits)
+	registerGen("quote/submit_check-limits.gen.json", "quote.submit_check",
+		"quote.submit_check: the 120,000-unit limit on the larger of the prompt and its expansion.", composeSubmitLimits)
+	registerGen("quote/send_turn-limits.gen.json", "quote.send_turn",
+		"quote.send_turn: the 120,000-unit limit before and after expansion.", composeSendLimits)
+	registerGen("quote/nav_encode-limits.gen.json", "quote.nav_encode",
+		"quote.nav_encode: hashes around the 140,000-unit cap of the decoder.", composeNavEncodeLimits)
+	registerGen("quote/nav_decode-limits.gen.json", "quote.nav_decode",
+		"quote.nav_decode: the 140,000-unit cap on the fragment, in UTF-16 units.", composeNavDecodeLimits)
 }
 
 const compLimit = 120_000
@@ -79,8 +80,7 @@ func compLimitCases() []compLimitCase {
 	return cases
 }
 
-func composeSubmitLimits() (*vectors.File, error) {
-	cf := newCompFile("quote.submit_check", "quote.submit_check: the 120,000-unit limit on the larger of the prompt and its expansion.")
+func composeSubmitLimits(cf *genFile) {
 	reqs := []string{"QUOTE-COMPOSE-073", "QUOTE-COMPOSE-031"}
 	for _, lc := range compLimitCases() {
 		n := max(units(lc.trimmed()), units(lc.expanded))
@@ -99,11 +99,9 @@ func composeSubmitLimits() (*vectors.File, error) {
 		map[string]bool{"ok": true})
 	excess := units(pending) - compLimit
 	cf.seedReading(seedPendingLimits, map[string]any{"ok": false, "excess": excess, "message": compMessage(excess)})
-	return cf.f, nil
 }
 
-func composeSendLimits() (*vectors.File, error) {
-	cf := newCompFile("quote.send_turn", "quote.send_turn: the 120,000-unit limit before and after expansion.")
+func composeSendLimits(cf *genFile) {
 	for _, lc := range compLimitCases() {
 		r := append([]string{"QUOTE-COMPOSE-074"}, lc.reqs...)
 		var out any
@@ -128,7 +126,6 @@ func composeSendLimits() (*vectors.File, error) {
 		map[string]string{"input": answer, "target": "pending-user-input"},
 		map[string]string{"text": answer})
 	cf.seedReading(seedPendingLimits, reject("QUOTE_INPUT_TOO_LONG"))
-	return cf.f, nil
 }
 
 const (
@@ -155,8 +152,7 @@ func compNavCit(n int) citation {
 	return c
 }
 
-func composeNavEncodeLimits() (*vectors.File, error) {
-	cf := newCompFile("quote.nav_encode", "quote.nav_encode: hashes around the 140,000-unit cap of the decoder.")
+func composeNavEncodeLimits(cf *genFile) {
 	under, over := compNavCit(104_985), compNavCit(104_986)
 	cf.add("hash-just-under-cap", "an href of 104,985 units gives a hash of 139,999 units",
 		[]string{"QUOTE-COMPOSE-075", "QUOTE-COMPOSE-050"}, []string{"boundary", "cjk"},
@@ -164,11 +160,9 @@ func composeNavEncodeLimits() (*vectors.File, error) {
 	cf.add("hash-over-cap-still-encoded", "an href of 104,986 units is encoded though its 140,001-unit hash cannot be decoded",
 		[]string{"QUOTE-COMPOSE-075", "QUOTE-COMPOSE-051"}, []string{"boundary", "cjk"},
 		map[string]any{"citation": over}, map[string]string{"hash": compHash(over)})
-	return cf.f, nil
 }
 
-func composeNavDecodeLimits() (*vectors.File, error) {
-	cf := newCompFile("quote.nav_decode", "quote.nav_decode: the 140,000-unit cap on the fragment, in UTF-16 units.")
+func composeNavDecodeLimits(cf *genFile) {
 	under, over := compNavCit(104_985), compNavCit(104_986)
 	reqs := []string{"QUOTE-COMPOSE-076", "QUOTE-COMPOSE-054"}
 	cf.add("hash-just-under-cap", "a valid hash of 139,999 units decodes to its citation", append(reqs, "QUOTE-COMPOSE-057"),
@@ -185,5 +179,4 @@ func composeNavDecodeLimits() (*vectors.File, error) {
 		[]string{"boundary", "astral"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("\U0001F600", (payload-1)/2)}, reject("QUOTE_NAV_BASE64"))
 	cf.add("astral-over-cap", "69,991 astral characters make 140,001 units, over the cap", reqs,
 		[]string{"boundary", "astral"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("\U0001F600", (payload+1)/2)}, reject("QUOTE_NAV_TOO_LONG"))
-	return cf.f, nil
 }

@@ -1,24 +1,17 @@
 package main
 
-import (
-	"strings"
-
-	"github.com/conform-suite/conform/vectors"
-	"github.com/conform-suite/conform/vectors/internal/vectorkit"
-)
+import "strings"
 
 // The largest citation (every field at its limit in CJK text, an href of
 // 158,494 units) through every op of spec/quote-compose.md.
 
 func init() {
 	for _, sc := range compSizeCases() {
-		vectorkit.Register(strings.Replace(sc.op, ".", "/", 1)+"-size.gen.json", func() (*vectors.File, error) {
-			cf := newCompFile(sc.op, sc.op+": the largest citation.")
+		registerGen(strings.Replace(sc.op, ".", "/", 1)+"-size.gen.json", sc.op, sc.op+": the largest citation.", func(cf *genFile) {
 			cf.add("max-cjk-citation", sc.desc, sc.reqs, []string{"boundary", "cjk"}, sc.in, sc.out)
 			if sc.seed != nil {
 				cf.seedReading(seedNoNavCap, sc.seed)
 			}
-			return cf.f, nil
 		})
 	}
 }

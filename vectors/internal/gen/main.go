@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/conform-suite/conform/vectors"
 	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
 
@@ -62,4 +63,25 @@ func generate(dir string, check bool) ([]string, error) {
 		}
 	}
 	return stale, nil
+}
+
+// genFile collects the vectors of one generated file.
+type genFile struct{ f *vectors.File }
+
+// registerGen registers the generated file path: the vectors of op that
+// fill adds.
+func registerGen(path, op, desc string, fill func(*genFile)) {
+	vectorkit.Register(path, func() (*vectors.File, error) {
+		cf := &genFile{&vectors.File{Op: op, Description: desc}}
+		fill(cf)
+		return cf.f, nil
+	})
+}
+
+// add adds the vector op/id, which expects out for the input in, and
+// returns it.
+func (cf *genFile) add(id, desc string, reqs, tags []string, in, out any) *vectors.Vector {
+	v := vectorkit.Vector(cf.f.Op, id, desc, reqs, tags, in, out)
+	cf.f.Vectors = append(cf.f.Vectors, v)
+	return v
 }

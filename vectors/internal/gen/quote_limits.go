@@ -13,8 +13,10 @@ import (
 // units gives a wrong answer on at least one side of every limit.
 
 func init() {
-	vectorkit.Register("quote/parse-limits.gen.json", quoteParseLimits)
-	vectorkit.Register("quote/format-limits.gen.json", quoteFormatLimits)
+	registerGen("quote/parse-limits.gen.json", "quote.parse",
+		"quote.parse: every field limit at the limit and one UTF-16 unit past it, in ASCII, astral and CJK text.", quoteParseLimits)
+	registerGen("quote/format-limits.gen.json", "quote.format",
+		"quote.format: every field limit at the limit and one UTF-16 unit past it, in ASCII, astral and CJK text.", quoteFormatLimits)
 }
 
 // qFieldNoun names the field an over-limit code is about.
@@ -74,39 +76,35 @@ func qLimitCases(add func(id, desc string, reqs, tags []string, c citation, code
 	}
 }
 
-func quoteParseLimits() (*vectors.File, error) {
-	f := &vectors.File{Op: "quote.parse", Description: "quote.parse: every field limit at the limit and one UTF-16 unit past it, in ASCII, astral and CJK text."}
-	add := func(id, desc string, reqs, tags []string, c citation, code string) {
+func quoteParseLimits(cf *genFile) {
+	qLimitCases(func(id, desc string, reqs, tags []string, c citation, code string) {
 		out := map[string]any{"citation": c}
 		if code != "" {
 			out = reject(code)
 		}
-		f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, id, desc, reqs, tags, map[string]string{"href": c.href()}, out))
-	}
-	qLimitCases(add)
+		cf.add(id, desc, reqs, tags, map[string]string{"href": c.href()}, out)
+	})
 
 	// Ids are measured once trimmed: padding around a full id is free.
 	padded := qBase()
 	padded.EnvironmentID = strings.Repeat("a", 512)
 	href := strings.Replace(padded.href(), "/v1/", "/v1/%20", 1)
 	href = strings.Replace(href, strings.Repeat("a", 512)+"/", strings.Repeat("a", 512)+"%20/", 1)
-	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "id-limit-measured-after-trim",
+	cf.add("id-limit-measured-after-trim",
 		"spaces around an id of 512 units do not count toward its limit", []string{"QUOTE-LINK-039", "QUOTE-LINK-036"},
-		[]string{"boundary"}, map[string]string{"href": href}, map[string]any{"citation": padded}))
+		[]string{"boundary"}, map[string]string{"href": href}, map[string]any{"citation": padded})
 
 	// The comment is checked before the offsets.
 	long := qBase()
 	comment := strings.Repeat("中", 8001)
 	long.Comment = &comment
 	href = strings.Replace(long.href(), "&start=0", "&start=-1", 1)
-	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "comment-before-offsets",
+	cf.add("comment-before-offsets",
 		"a long comment is reported before a bad start", []string{"QUOTE-LINK-049", "QUOTE-LINK-043"},
-		nil, map[string]string{"href": href}, reject("QUOTE_COMMENT_TOO_LONG")))
-	return f, nil
+		nil, map[string]string{"href": href}, reject("QUOTE_COMMENT_TOO_LONG"))
 }
 
-func quoteFormatLimits() (*vectors.File, error) {
-	f := &vectors.File{Op: "quote.format", Description: "quote.format: every field limit at the limit and one UTF-16 unit past it, in ASCII, astral and CJK text."}
+func quoteFormatLimits(cf *genFile) {
 	qLimitCases(func(id, desc string, reqs, tags []string, c citation, code string) {
 		written := map[string]any{"href": c.href(), "link": compLink(c)}
 		var out any = written
@@ -118,9 +116,6 @@ func quoteFormatLimits() (*vectors.File, error) {
 			desc += ", where the real formatter writes it"
 			div = vectorkit.Diverges("t3code", "the real formatter checks no length and writes the over-long "+qFieldNoun[code], vectorkit.Raw(written))
 		}
-		v := vectorkit.Vector(f.Op, id, desc, append([]string{"QUOTE-LINK-014"}, reqs...), tags, map[string]any{"citation": c}, out)
-		v.Divergences = div
-		f.Vectors = append(f.Vectors, v)
+		cf.add(id, desc, append([]string{"QUOTE-LINK-014"}, reqs...), tags, map[string]any{"citation": c}, out).Divergences = div
 	})
-	return f, nil
 }

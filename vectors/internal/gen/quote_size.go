@@ -1,20 +1,15 @@
 package main
 
-import (
-	"strings"
-
-	"github.com/conform-suite/conform/vectors"
-	"github.com/conform-suite/conform/vectors/internal/vectorkit"
-)
+import "strings"
 
 // The href limit of 160,000 UTF-16 units, and the largest citation the
 // formatter can write (every field full of CJK text: 9 characters of href
 // per unit).
 
 func init() {
-	vectorkit.Register("quote/parse-size.gen.json", quoteParseSize)
-	vectorkit.Register("quote/format-size.gen.json", quoteFormatSize)
-	vectorkit.Register("quote/collect-size.gen.json", quoteCollectSize)
+	registerGen("quote/parse-size.gen.json", "quote.parse", "quote.parse: the 160,000-unit href limit and the largest citation.", quoteParseSize)
+	registerGen("quote/format-size.gen.json", "quote.format", "quote.format: the largest citation the formatter writes.", quoteFormatSize)
+	registerGen("quote/collect-size.gen.json", "quote.collect", "quote.collect: the 160,000-unit href limit of a candidate.", quoteCollectSize)
 }
 
 const (
@@ -43,11 +38,10 @@ func qPaddedHref(n int) string {
 	return strings.Replace(h, "/v1/", "/v1/"+spaces, 1) + strings.Repeat("&", extra%3)
 }
 
-func quoteParseSize() (*vectors.File, error) {
-	f := &vectors.File{Op: "quote.parse", Description: "quote.parse: the 160,000-unit href limit and the largest citation."}
+func quoteParseSize(cf *genFile) {
 	max := map[string]any{"citation": qMaxCJK()}
 	p := func(id, desc string, reqs, tags []string, href string, out any) {
-		f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, id, desc, reqs, tags, map[string]string{"href": href}, out))
+		cf.add(id, desc, reqs, tags, map[string]string{"href": href}, out)
 	}
 	p("max-cjk-citation", "every field at its limit in CJK text, an href of 158,494 units",
 		[]string{"QUOTE-LINK-002", "QUOTE-LINK-039", "QUOTE-LINK-041", "QUOTE-LINK-043", "QUOTE-LINK-047"}, []string{"boundary", "cjk"},
@@ -73,20 +67,16 @@ func quoteParseSize() (*vectors.File, error) {
 	}
 	p("scheme-before-length", "an over-long href with a wrong scheme is refused for its scheme",
 		[]string{"QUOTE-LINK-020", "QUOTE-LINK-021"}, nil, "T3"+qPaddedHref(qMaxHref + 1)[2:], reject("QUOTE_SCHEME"))
-	return f, nil
 }
 
-func quoteFormatSize() (*vectors.File, error) {
-	f := &vectors.File{Op: "quote.format", Description: "quote.format: the largest citation the formatter writes."}
+func quoteFormatSize(cf *genFile) {
 	c := qMaxCJK()
-	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "max-cjk-citation", "every field at its limit in CJK text gives an href of 158,494 units",
+	cf.add("max-cjk-citation", "every field at its limit in CJK text gives an href of 158,494 units",
 		[]string{"QUOTE-LINK-002", "QUOTE-LINK-014", "QUOTE-LINK-015"}, []string{"boundary", "cjk"},
-		map[string]any{"citation": c}, map[string]string{"href": c.href(), "link": compLink(c)}))
-	return f, nil
+		map[string]any{"citation": c}, map[string]string{"href": c.href(), "link": compLink(c)})
 }
 
-func quoteCollectSize() (*vectors.File, error) {
-	f := &vectors.File{Op: "quote.collect", Description: "quote.collect: the 160,000-unit href limit of a candidate."}
+func quoteCollectSize(cf *genFile) {
 	small := qBase()
 	smallLink := compLink(small)
 	type found struct {
@@ -98,18 +88,17 @@ func quoteCollectSize() (*vectors.File, error) {
 	// Offsets: the texts below hold ASCII and one astral character (2 units).
 	at := "[Assistant quote](" + qPaddedHref(qMaxHref) + ")"
 	text := "\U0001F600 " + at + " " + smallLink
-	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "href-at-limit", "a link whose href is 160,000 units is found, and the link after it",
+	cf.add("href-at-limit", "a link whose href is 160,000 units is found, and the link after it",
 		[]string{"QUOTE-LINK-060", "QUOTE-LINK-063"}, []string{"boundary", "astral"}, map[string]string{"text": text},
 		map[string][]found{"citations": {
 			{3, 3 + len(at), at, qMaxCJK()},
 			{4 + len(at), 4 + len(at) + len(smallLink), smallLink, small},
-		}}))
+		}})
 	over := "[Assistant quote](" + qPaddedHref(qMaxHref+1) + ")"
 	text = "\U0001F600 " + over + " " + smallLink
-	f.Vectors = append(f.Vectors, vectorkit.Vector(f.Op, "href-over-limit", "a link whose href is 160,001 units is plain text, the link after it is found",
+	cf.add("href-over-limit", "a link whose href is 160,001 units is plain text, the link after it is found",
 		[]string{"QUOTE-LINK-060", "QUOTE-LINK-064"}, []string{"boundary", "astral"}, map[string]string{"text": text},
 		map[string][]found{"citations": {
 			{4 + len(over), 4 + len(over) + len(smallLink), smallLink, small},
-		}}))
-	return f, nil
+		}})
 }
