@@ -41,6 +41,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -321,6 +322,12 @@ func (r *Runner) recheckAlone(ctx context.Context, vs []*vectors.Vector, results
 			alone[i] = res
 		}
 	}
+	vectorOf := map[string]string{} // request id -> vector id, for the detail
+	for k := range results {
+		if results[k].Vector != nil {
+			vectorOf[string(results[k].Request.ID)] = results[k].Vector.ID
+		}
+	}
 	for _, i := range again {
 		res, ok := alone[i]
 		first := &results[i]
@@ -330,7 +337,11 @@ func (r *Runner) recheckAlone(ctx context.Context, vs []*vectors.Vector, results
 		case culprit[first.Outcome] && (with == nil || slices.ContainsFunc(with, func(id string) bool { return culprits[id] })):
 			*first = res
 		case culprit[first.Outcome]:
-			first.Detail += fmt.Sprintf("; sent again alone, it got outcome %s, and none of the requests in flight when the implementation died (ids %s) crashes alone, so the crash stays this vector's", res.Kind(), strings.Join(with, ", "))
+			var names []string
+			for _, id := range with {
+				names = append(names, cmp.Or(vectorOf[id], "request "+id))
+			}
+			first.Detail += fmt.Sprintf("; sent again alone, it got outcome %s, and none of the vectors in flight when the implementation died (%s) crashes alone, so the crash stays this vector's", res.Kind(), strings.Join(names, ", "))
 		default:
 			verb := map[Outcome]string{Crash: "crashed", Timeout: "hung"}[first.Outcome]
 			first.Detail += fmt.Sprintf("; sent again alone, it got outcome %s, but no vector of the run %s when sent alone, so the %s stays this vector's", res.Kind(), verb, first.Outcome)

@@ -580,7 +580,7 @@ func TestRunRechecksAlone(t *testing.T) {
 		// A vector crashes alone, but it was not in flight when "a"
 		// crashed: "a" and "b" crash only together, a finding of its own.
 		{"crash with the culprit elsewhere", Crash, []string{"z"}, []string{"a"}, 4, map[string]Outcome{"plain": Crash, "after-all": Crash},
-			"sent again alone, it got outcome pass, and none of the requests in flight when the implementation died (ids ", []string{"a", "b"}},
+			"sent again alone, it got outcome pass, and none of the vectors in flight when the implementation died (echo.echo/plain, echo.echo/wrong-answer) crashes alone", []string{"a", "b"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			b := &blamer{outcome: tt.outcome, always: map[string]bool{}, once: map[string]bool{}}
