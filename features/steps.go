@@ -160,7 +160,11 @@ func withValue[A any](conv func(A) (json.RawMessage, error), f func(string, json
 // conv turns into that value.
 func sendValue[A any](conv func(A) (json.RawMessage, error), send func(context.Context, json.RawMessage) error) func(context.Context, A) error {
 	return func(ctx context.Context, arg A) error {
-		return withValue(conv, func(_ string, v json.RawMessage) error { return send(ctx, v) })("", arg)
+		v, err := conv(arg)
+		if err != nil {
+			return err
+		}
+		return send(ctx, v)
 	}
 }
 
@@ -241,7 +245,11 @@ func (s *scenario) called(ctx context.Context, op string) error {
 // JSON doc string (jsonDoc) or a table of member | value rows (tableObject).
 func callWith[A any](s *scenario, conv func(A) (json.RawMessage, error)) func(context.Context, string, A) error {
 	return func(ctx context.Context, op string, arg A) error {
-		return withValue(conv, func(op string, v json.RawMessage) error { return s.call(ctx, op, v) })(op, arg)
+		v, err := conv(arg)
+		if err != nil {
+			return err
+		}
+		return s.call(ctx, op, v)
 	}
 }
 
