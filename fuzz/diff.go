@@ -552,7 +552,7 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	case otherInputsFault(err):
 		return probe{skip: true, inconclusive: true}
 	}
-	res := e.judge(req, want, iresp, err)
+	res := judge(req, want, iresp, err, e.cfg.Timeout)
 	if res.Outcome == runner.Unsupported {
 		return probe{skip: true, unsupported: true}
 	}
@@ -583,10 +583,11 @@ func (o *probe) describe(res runner.Result, iresp protocol.Response, who string)
 }
 
 // judge is the runner's judgement of resp (or err, when no answer came) to
-// req, as a vector of req's op and input expecting want.
-func (e *engine) judge(req protocol.Request, want vectors.Expect, resp protocol.Response, err error) runner.Result {
+// req, as a vector of req's op and input expecting want; timeout is the
+// per-request limit a timeout's detail names.
+func judge(req protocol.Request, want vectors.Expect, resp protocol.Response, err error, timeout time.Duration) runner.Result {
 	v := &vectors.Vector{ID: req.Op + "/fuzz", Op: req.Op, Input: req.Input, Expect: want}
-	return (&runner.Runner{Timeout: e.cfg.Timeout}).Judge(v, req, resp, err)
+	return (&runner.Runner{Timeout: timeout}).Judge(v, req, resp, err)
 }
 
 // triage labels a comparison with an external oracle by the
@@ -614,8 +615,8 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 	} else {
 		o.expected = sresp.Output
 	}
-	port := e.judge(req, spec, iresp, ierr)
-	incumbent := e.judge(req, spec, protocol.Response{ID: req.ID, Output: oracle}, nil)
+	port := judge(req, spec, iresp, ierr, e.cfg.Timeout)
+	incumbent := judge(req, spec, protocol.Response{ID: req.ID, Output: oracle}, nil, e.cfg.Timeout)
 	portOK, incumbentOK := port.Outcome == runner.Pass, incumbent.Outcome == runner.Pass
 	switch agree := o.class == ""; {
 	case agree && portOK:

@@ -38,17 +38,6 @@ type Provenance struct {
 // oracleName is how the note and the summary name the oracle.
 func (p Provenance) oracleName() string { return cmp.Or(p.Oracle, "the reference") }
 
-// oracleTag is the tag that records which side was the oracle:
-// oracle:reference (the in-process reference), or oracle:external (another
-// implementation, named in the note; the finding's tag triage:... says who
-// is off the specification, and the expected output is the reference's).
-func (p Provenance) oracleTag() string {
-	if p.Oracle == "" {
-		return "oracle:reference"
-	}
-	return "oracle:external"
-}
-
 // ID returns the vector id of a finding: the op, the kind of fault, a hash
 // of the signature (what differs) and a hash of the case (the op and the
 // shrunk input), so that the same case of the same fault gets the same id
@@ -60,7 +49,7 @@ func (f *Finding) ID() string {
 }
 
 // vectorFile returns the finding, with the id given, as the bytes of a
-// vector file (EncodeVectorFile) holding one vector whose input is the
+// vector file holding one vector whose input is the
 // shrunk input and whose expected output is the oracle's answer to it (the
 // reference's, unless p names another oracle), so that 'conform run
 // --vectors DIR' replays it. Findings of kind ClassReference (a failure
@@ -81,7 +70,15 @@ func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) ([]byte
 	}
 	date := p.Date.UTC()
 	expectedFrom := "Oracle answer (the expected output): "
-	tags := []string{"fuzz", "fuzz:" + string(f.Class), p.oracleTag(), fmt.Sprintf("seed:%d", f.Seed), "date:" + date.Format("2006-01-02"), "requirements-inferred"}
+	// The tag oracle:reference records that the in-process reference was the
+	// oracle; oracle:external, another implementation, named in the note (the
+	// tag triage:... then says who is off the specification, and the expected
+	// output is the reference's).
+	oracle := "oracle:reference"
+	if p.Oracle != "" {
+		oracle = "oracle:external"
+	}
+	tags := []string{"fuzz", "fuzz:" + string(f.Class), oracle, fmt.Sprintf("seed:%d", f.Seed), "date:" + date.Format("2006-01-02"), "requirements-inferred"}
 	if f.Triage != "" {
 		// Triaged against the reference: the expectation is the specification's.
 		expectedFrom = "Reference answer (the expected output): "
@@ -106,7 +103,9 @@ func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) ([]byte
 		note += ". Differences: " + noteClip(strings.Join(f.Diffs, "; "))
 	}
 	note += "."
-	return EncodeVectorFile(&vectors.File{
+	// Laid out as the corpus lays its files out: two-space indentation, HTML
+	// characters unescaped, the note first.
+	data, err := jsonv.MarshalIndent(&vectors.File{
 		Note:        note,
 		Op:          f.Op,
 		Description: "Findings of conform fuzz for " + f.Op + ", replayable with 'conform run --vectors DIR'",
@@ -118,7 +117,11 @@ func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) ([]byte
 			Input:        f.Input,
 			Expect:       vectors.Expect{Output: f.Expected},
 		}},
-	})
+	}, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("fuzz: encode %s: %w", f.Op, err)
+	}
+	return escapeInvisible(append(data, '\n')), nil
 }
 
 // noteClip shortens s for the note, keeping whole runes.
@@ -207,16 +210,6 @@ func inferRequirements(c *vectors.Corpus, f *Finding) []string {
 	return []string{best}
 }
 
-// EncodeVectorFile renders a vector file the way the corpus lays them out:
-// two-space indentation, HTML characters unescaped, the note first.
-func EncodeVectorFile(f *vectors.File) ([]byte, error) {
-	data, err := jsonv.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("fuzz: encode %s: %w", f.Op, err)
-	}
-	return escapeInvisible(append(data, '\n')), nil
-}
-
 // escapeInvisible rewrites, inside the JSON text data, every character a
 // reader cannot see or tell apart as a \u escape: format characters (U+200B,
 // U+FEFF...), private-use ones (the marker characters U+E200-U+E202),
@@ -303,10 +296,7 @@ func writeVector(dir string, f *Finding, c *vectors.Corpus, p Provenance) (Emitt
 		switch {
 		case err == nil:
 			_, werr := fh.Write(data)
-			if cerr := fh.Close(); werr == nil {
-				werr = cerr
-			}
-			if werr != nil {
+			if werr = cmp.Or(werr, fh.Close()); werr != nil {
 				os.Remove(path) // created above, by this call
 				return Emitted{}, fmt.Errorf("fuzz: %s: %w", path, werr)
 			}
@@ -353,8 +343,8 @@ func sameCase(path string, data []byte) bool {
 }
 
 // sameJSON reports whether two JSON texts are equal once insignificant white
-// space is removed; both come from EncodeVectorFile, which writes one value
-// one way only.
+// space is removed; both come from vectorFile, which writes one value one
+// way only.
 func sameJSON(a, b []byte) bool {
 	var ca, cb bytes.Buffer
 	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())

@@ -2,7 +2,6 @@ package fuzz
 
 import (
 	"github.com/conform-suite/conform/protocol"
-	"github.com/conform-suite/conform/runner"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -41,9 +40,7 @@ func recordedClass(v *vectors.Vector, system string) string {
 	if d.Error != nil {
 		resp = protocol.Response{ID: resp.ID, Error: &protocol.Error{Kind: d.Error.Kind, Message: d.Error.Message}}
 	}
-	req := protocol.Request{ID: resp.ID, Op: v.Op, Input: v.Input}
-	spec := &vectors.Vector{ID: v.ID, Op: v.Op, Input: v.Input, Expect: vectors.Expect{Output: v.Expect.Output}}
-	res := (&runner.Runner{}).Judge(spec, req, resp, nil)
+	res := judge(protocol.Request{ID: resp.ID, Op: v.Op, Input: v.Input}, vectors.Expect{Output: v.Expect.Output}, resp, nil, 0)
 	o := probe{expected: v.Expect.Output}
 	o.describe(res, resp, "reference")
 	return finish(v.Op, o).sig // "" when the record passes
