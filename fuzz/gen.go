@@ -15,16 +15,9 @@ import (
 // most of the time, and near misses the rest of the time.
 type inputGen func(r *rand.Rand) *jsonv.Value
 
-// inputGens maps an op to its generator. Ops without one are fuzzed by
-// mutating their vectors' inputs only.
+// inputGens maps an op to its generator (each suite's file adds its own).
+// Ops without one are fuzzed by mutating their vectors' inputs only.
 var inputGens = map[string]inputGen{}
-
-func registerGen(op string, g inputGen) {
-	if _, dup := inputGens[op]; dup {
-		panic("fuzz: inputGen registered twice: " + op)
-	}
-	inputGens[op] = g
-}
 
 // Character classes that the suites count differently: ASCII (1 byte, 1
 // UTF-16 unit, 1 rune), CJK (3 bytes, 1 unit, 1 rune), astral (4 bytes, 2

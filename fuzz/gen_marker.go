@@ -15,11 +15,11 @@ import (
 // stream deltas anywhere, inside markers included.
 
 func init() {
-	registerGen("marker.strip", func(r *rand.Rand) *jsonv.Value {
+	inputGens["marker.strip"] = func(r *rand.Rand) *jsonv.Value {
 		ids, parts := genParts(r)
 		return jobj("text", jstr(genAnswer(r, ids)), "parts", parts)
-	})
-	registerGen("marker.artifact", func(r *rand.Rand) *jsonv.Value {
+	}
+	inputGens["marker.artifact"] = func(r *rand.Rand) *jsonv.Value {
 		ids, parts := genParts(r)
 		// The same parts as the seed shapes them, sometimes with members
 		// the artifact carries unchanged.
@@ -37,16 +37,16 @@ func init() {
 			shaped.Elems = append(shaped.Elems, *part)
 		}
 		return jobj("text", jstr(genAnswer(r, ids)), "parts", shaped)
-	})
-	registerGen("marker.stream", func(r *rand.Rand) *jsonv.Value {
+	}
+	inputGens["marker.stream"] = func(r *rand.Rand) *jsonv.Value {
 		ids, parts := genParts(r)
 		text := genAnswer(r, ids)
 		if r.IntN(4) == 0 {
 			return jobj("deltas_base64", splitBytes(r, text), "parts", parts)
 		}
 		return jobj("deltas", splitDeltas(r, text), "parts", parts)
-	})
-	registerGen("marker.locate", func(r *rand.Rand) *jsonv.Value {
+	}
+	inputGens["marker.locate"] = func(r *rand.Rand) *jsonv.Value {
 		value := jobj("results", jarr(jobj("findings", jstr(genProse(r, 4)))), "a/b", jint(1), "m~n", jint(8), "", jint(0), "lines", jstr("one\ntwo\r\nthree\n"))
 		if r.IntN(4) == 0 {
 			value = jstr(pickOne(r, []string{"l1\nl2\nl3", "", "\n", "a\r\nb"}))
@@ -56,7 +56,7 @@ func init() {
 			return jobj("value", value, "locator", jstr(genLocator(r)), "data_part_id", jstr(id))
 		}
 		return jobj("value", value, "locator", jstr(genLocator(r)))
-	})
+	}
 }
 
 // genLocator returns a JSON Pointer or a line range, valid or nearly so.

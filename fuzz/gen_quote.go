@@ -14,22 +14,22 @@ import (
 // holding links, rendered text with selections, and navigation locations.
 
 func init() {
-	registerGen("quote.format", func(r *rand.Rand) *jsonv.Value { return jobj("citation", citationValue(r, genCitation(r))) })
-	registerGen("quote.parse", func(r *rand.Rand) *jsonv.Value { return jobj("href", jstr(genHref(r))) })
-	registerGen("quote.collect", func(r *rand.Rand) *jsonv.Value { return jobj("text", jstr(genPrompt(r))) })
-	registerGen("quote.normalize", func(r *rand.Rand) *jsonv.Value { return jobj("text", jstr(genProse(r, 12))) })
-	registerGen("quote.select", genSelect)
-	registerGen("quote.resolve", genResolve)
-	registerGen("quote.comment", func(r *rand.Rand) *jsonv.Value {
+	inputGens["quote.format"] = func(r *rand.Rand) *jsonv.Value { return jobj("citation", citationValue(r, genCitation(r))) }
+	inputGens["quote.parse"] = func(r *rand.Rand) *jsonv.Value { return jobj("href", jstr(genHref(r))) }
+	inputGens["quote.collect"] = func(r *rand.Rand) *jsonv.Value { return jobj("text", jstr(genPrompt(r))) }
+	inputGens["quote.normalize"] = func(r *rand.Rand) *jsonv.Value { return jobj("text", jstr(genProse(r, 12))) }
+	inputGens["quote.select"] = genSelect
+	inputGens["quote.resolve"] = genResolve
+	inputGens["quote.comment"] = func(r *rand.Rand) *jsonv.Value {
 		return jobj("citation", citationValue(r, genCitation(r)), "comment", jstr(pickOne(r, []string{"", " ", genProse(r, 4), " " + genWord(r) + "\n", genWild(r, 8)})))
-	})
-	for _, op := range []string{"quote.expand", "quote.plaintext", "quote.markdown"} {
-		registerGen(op, func(r *rand.Rand) *jsonv.Value { return jobj("prompt", jstr(genPrompt(r))) })
 	}
-	registerGen("quote.submit_check", func(r *rand.Rand) *jsonv.Value {
+	for _, op := range []string{"quote.expand", "quote.plaintext", "quote.markdown"} {
+		inputGens[op] = func(r *rand.Rand) *jsonv.Value { return jobj("prompt", jstr(genPrompt(r))) }
+	}
+	inputGens["quote.submit_check"] = func(r *rand.Rand) *jsonv.Value {
 		return jobj("prompt", jstr(genLimitPrompt(r)), "target", jstr(pickOne(r, []string{"provider-turn", "pending-user-input"})))
-	})
-	registerGen("quote.send_turn", func(r *rand.Rand) *jsonv.Value {
+	}
+	inputGens["quote.send_turn"] = func(r *rand.Rand) *jsonv.Value {
 		switch r.IntN(3) {
 		case 0:
 			return jobj("input", jstr(genLimitPrompt(r)), "target", jstr(pickOne(r, []string{"provider-turn", "pending-user-input"})))
@@ -37,11 +37,11 @@ func init() {
 			return jobj("input", jstr(genPrompt(r)), "target", jstr("pending-user-input"))
 		}
 		return jobj("input", jstr(genLimitPrompt(r)))
-	})
-	registerGen("quote.nav_history", genNavHistory)
-	registerGen("quote.dom_text", func(r *rand.Rand) *jsonv.Value { return jobj("html", jstr(genHTML(r, 3))) })
-	registerGen("quote.nav_encode", func(r *rand.Rand) *jsonv.Value { return jobj("citation", citationValue(r, genCitation(r))) })
-	registerGen("quote.nav_decode", func(r *rand.Rand) *jsonv.Value { return jobj("location", jstr(genLocation(r))) })
+	}
+	inputGens["quote.nav_history"] = genNavHistory
+	inputGens["quote.dom_text"] = func(r *rand.Rand) *jsonv.Value { return jobj("html", jstr(genHTML(r, 3))) }
+	inputGens["quote.nav_encode"] = inputGens["quote.format"]
+	inputGens["quote.nav_decode"] = func(r *rand.Rand) *jsonv.Value { return jobj("location", jstr(genLocation(r))) }
 }
 
 // genCit is the protocol's citation object.

@@ -11,22 +11,22 @@ import (
 // them, and as a hostile page title or link would make them.
 
 func init() {
-	registerGen("selref.ingest", func(r *rand.Rand) *jsonv.Value {
+	inputGens["selref.ingest"] = func(r *rand.Rand) *jsonv.Value {
 		return jobj("label", genMaybe(r, 9, 10, jstr(genLabel(r))), "vanceUri", genMaybe(r, 2, 3, jstr(genVanceURI(r))), "url", genMaybe(r, 2, 3, jstr(genURL(r))))
-	})
-	registerGen("selref.replay", func(r *rand.Rand) *jsonv.Value {
+	}
+	inputGens["selref.replay"] = func(r *rand.Rand) *jsonv.Value {
 		ref := jobj("label", jstr(genLabel(r)), "vanceUri", genMaybe(r, 2, 3, jstr(genVanceURI(r))), "url", genMaybe(r, 2, 3, jstr(genURL(r))))
 		current := genMaybe(r, 1, 3, jlit(pickOne(r, []string{"true", "false"})))
 		return jobj("body", jstr(pickOne(r, []string{"", genProse(r, 8), "Alice: und das hier?"})), "reference", genMaybe(r, 4, 5, ref), "current", current)
-	})
-	registerGen("selref.bubble", func(r *rand.Rand) *jsonv.Value {
+	}
+	inputGens["selref.bubble"] = func(r *rand.Rand) *jsonv.Value {
 		label := genLabel(r)
 		if r.IntN(2) == 0 {
 			label = genMarkup(r)
 		}
 		ref := jobj("label", jstr(label), "vanceUri", genMaybe(r, 2, 3, jstr(genVanceURI(r))), "url", genMaybe(r, 2, 3, jstr(genURL(r))))
 		return jobj("reference", genMaybe(r, 9, 10, ref))
-	})
+	}
 }
 
 // genMarkup is a label made to become Markdown of its own: a link, an
