@@ -509,11 +509,13 @@ type probe struct {
 
 func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	req := protocol.Request{ID: protocol.IntID(e.id.Add(1)), Op: op, Input: input}
-	rresp, err := e.callOracle(ctx, req)
-	failed, who := ClassReference, "reference" // who names the oracle in signatures
+	// who names the oracle in signatures; only an oracle other than the
+	// in-process reference is asked under the per-request deadline.
+	failed, who, call := ClassReference, "reference", e.cfg.Ref.Call
 	if e.external {
-		failed, who = ClassOracle, "oracle"
+		failed, who, call = ClassOracle, "oracle", e.refCalls.Call
 	}
+	rresp, err := call(ctx, req)
 	// The runner's judge decides, with the oracle's answer as the
 	// expectation; the fuzzer only names the finding.
 	want := vectors.Expect{Output: rresp.Output}
@@ -638,15 +640,6 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 	}
 	o.oracle = oracle
 	return finish(op, o)
-}
-
-// callOracle asks the oracle, under the per-request deadline when it is not
-// the in-process reference.
-func (e *engine) callOracle(ctx context.Context, req protocol.Request) (protocol.Response, error) {
-	if !e.external {
-		return e.cfg.Ref.Call(ctx, req)
-	}
-	return e.refCalls.Call(ctx, req)
 }
 
 // otherInputsFault reports whether err is a failure that was not the

@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/conform-suite/conform/internal/jsonv"
@@ -50,18 +51,14 @@ func jobj(kv ...any) *jsonv.Value {
 // clone is a deep copy of v, sharing nothing with it.
 func clone(v *jsonv.Value) *jsonv.Value {
 	c := *v
-	c.Units = append([]uint16(nil), v.Units...)
-	if v.Elems != nil {
-		c.Elems = make([]jsonv.Value, len(v.Elems))
-		for i := range v.Elems {
-			c.Elems[i] = *clone(&v.Elems[i])
-		}
+	c.Units = slices.Clone(v.Units)
+	c.Elems = slices.Clone(v.Elems)
+	for i := range c.Elems {
+		c.Elems[i] = *clone(&v.Elems[i])
 	}
-	if v.Members != nil {
-		c.Members = make([]jsonv.Member, len(v.Members))
-		for i, m := range v.Members {
-			c.Members[i] = jsonv.Member{Name: append([]uint16(nil), m.Name...), Value: *clone(&v.Members[i].Value)}
-		}
+	c.Members = slices.Clone(v.Members)
+	for i, m := range v.Members {
+		c.Members[i] = jsonv.Member{Name: slices.Clone(m.Name), Value: *clone(&m.Value)}
 	}
 	return &c
 }
