@@ -25,16 +25,15 @@ func init() {
 		// the artifact carries unchanged.
 		shaped := jarr()
 		for i := range parts.Elems {
-			p := &parts.Elems[i]
-			meta := jobj("dataPartId", jstr(ids[i]))
+			var tool, kind *jsonv.Value
 			if r.IntN(2) == 0 {
-				meta = jobj("dataPartId", jstr(ids[i]), "toolName", jstr(pickOne(r, []string{"pubmed_search", "medical_coding"})))
+				tool = jstr(pickOne(r, []string{"pubmed_search", "medical_coding"}))
 			}
-			part := jobj("data", jobj("value", p.Get("value")), "metadata", meta)
 			if r.IntN(4) == 0 {
-				part = jobj("kind", jstr("data"), "data", jobj("value", p.Get("value")), "metadata", meta)
+				kind = jstr("data")
 			}
-			shaped.Elems = append(shaped.Elems, *part)
+			meta := jobj("dataPartId", jstr(ids[i]), "toolName", tool)
+			shaped.Elems = append(shaped.Elems, *jobj("kind", kind, "data", jobj("value", parts.Elems[i].Get("value")), "metadata", meta))
 		}
 		return jobj("text", jstr(genAnswer(r, ids)), "parts", shaped)
 	}
@@ -51,11 +50,11 @@ func init() {
 		if r.IntN(4) == 0 {
 			value = jstr(pickOne(r, []string{"l1\nl2\nl3", "", "\n", "a\r\nb"}))
 		}
+		var id *jsonv.Value
 		if r.IntN(3) == 0 { // the client's guard (MARKER-LOCATE-011), and ids that only look like it
-			id := pickOne(r, []string{"tool_data_01", "user_data_1", "USER_TEXT_2", "user_text_", "userdata_1", "user_dat_1", "User_Data_x"})
-			return jobj("value", value, "locator", jstr(genLocator(r)), "data_part_id", jstr(id))
+			id = jstr(pickOne(r, []string{"tool_data_01", "user_data_1", "USER_TEXT_2", "user_text_", "userdata_1", "user_dat_1", "User_Data_x"}))
 		}
-		return jobj("value", value, "locator", jstr(genLocator(r)))
+		return jobj("value", value, "locator", jstr(genLocator(r)), "data_part_id", id)
 	}
 }
 
