@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -195,19 +196,16 @@ func inferRequirements(c *vectors.Corpus, f *Finding) []string {
 		}
 	}
 	count := map[string]int{}
-	best := ""
 	for _, v := range ofOp {
 		for _, r := range v.Requirements {
 			count[r]++
-			if best == "" || count[r] > count[best] || count[r] == count[best] && r < best {
-				best = r
-			}
 		}
 	}
-	if best == "" {
+	if len(count) == 0 {
 		return nil
 	}
-	return []string{best}
+	// The most named, the first by name of those named as often.
+	return []string{slices.MaxFunc(slices.Sorted(maps.Keys(count)), func(a, b string) int { return cmp.Compare(count[a], count[b]) })}
 }
 
 // escapeInvisible rewrites, inside the JSON text data, every character a
