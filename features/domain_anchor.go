@@ -15,19 +15,16 @@ import (
 // user selects a span of an assistant response (quote.select), and a client
 // later finds it again (quote.resolve) in the response as it then reads.
 func (s *scenario) registerAnchor(sc steps) {
-	sc.Step(`^an assistant response:$`, keep(&s.response, docText))
-	sc.Step(`^an assistant response `+q+`$`, keep(&s.response, quoted))
+	sc.Step(`^(?:an assistant response|the response later reads):$`, keep(&s.response, docText))
+	sc.Step(`^(?:an assistant response|the response later reads) `+q+`$`, keep(&s.response, quoted))
 	sc.Step(`^an assistant response of `+q+` repeated (\d+) times$`, s.responseRepeated)
-	sc.Step(`^the response later reads:$`, keep(&s.response, docText))
-	sc.Step(`^the response later reads `+q+`$`, keep(&s.response, quoted))
-	sc.Step(`^the user selects `+q+`$`, func(ctx context.Context, text string) error { return s.selectNth(ctx, "1", text) })
-	sc.Step(`^the user selects occurrence (\d+) of `+q+`$`, s.selectNth)
+	sc.Step(`^the user selects (?:occurrence (\d+) of )?`+q+`$`, s.selectNth)
 	sc.Step(`^the user selects from (-?\d+) to (-?\d+)$`, s.selectOffsets)
 	sc.Step(`^the selector is:$`, at("selector", withValue(docValue, s.outputMember)))
 	sc.Step(`^the selector's (\w+) is `+q+`$`, under("selector.", withValue(stringValue, s.outputMember)))
 	sc.Step(`^the selector's (\w+) is `+lit+`$`, under("selector.", withValue(jsonValue, s.outputMember)))
 	sc.Step(`^the client looks for the saved selector$`, s.resolveSaved)
-	sc.Step(`^the client looks for the selector:$`, sendValue(jsonDoc, s.resolve))
+	sc.Step(`^the client looks for the selector:$`, withValue(jsonDoc, s.resolve))
 	sc.Step(`^the client looks for `+q+` between `+q+` and `+q+`$`, s.resolveQuote)
 	sc.Step(`^it is found from (\d+) to (\d+)$`, s.foundAt)
 	sc.Step(`^it is ambiguous$`, func() error { return s.outputInline(`{"match": null, "reason": "ambiguous"}`) })
@@ -50,14 +47,14 @@ func (s *scenario) responseRepeated(unit, n string) error {
 // utf16Len is the length of s in UTF-16 code units, the unit of the quote suite.
 func utf16Len(s string) int { return len(keyUnits(s)) }
 
-// selectNth selects the nth occurrence (1-based) of text in the response,
-// converting its place to UTF-16 offsets.
+// selectNth selects the nth occurrence (1-based, the first when nth is "")
+// of text in the response, converting its place to UTF-16 offsets.
 func (s *scenario) selectNth(ctx context.Context, nth, text string) error {
 	t, err := quoted(text)
 	if err != nil {
 		return err
 	}
-	n, _ := strconv.Atoi(nth)
+	n, _ := strconv.Atoi(cmp.Or(nth, "1"))
 	from := 0
 	for i := 1; ; i++ {
 		j := strings.Index(s.response[from:], t)
