@@ -26,10 +26,14 @@ func (s *scenario) registerAnchor(sc steps) {
 	sc.Step(`^the client looks for the saved selector$`, s.resolveSaved)
 	sc.Step(`^the client looks for the selector:$`, withValue(jsonDoc, s.resolve))
 	sc.Step(`^the client looks for `+q+` between `+q+` and `+q+`$`, s.resolveQuote)
-	sc.Step(`^it is found from (\d+) to (\d+)$`, s.foundAt)
+	sc.Step(`^it is found from (\d+) to (\d+)$`, func(start, end string) error {
+		return s.outputInline(fmt.Sprintf(`{"match": {"start": %s, "end": %s}}`, start, end))
+	})
 	sc.Step(`^it is ambiguous$`, func() error { return s.outputInline(`{"match": null, "reason": "ambiguous"}`) })
 	sc.Step(`^it is not found$`, func() error { return s.outputInline(`{"match": null, "reason": "not_found"}`) })
-	sc.Step(`^the response is normalized$`, s.normalize)
+	sc.Step(`^the response is normalized$`, func(ctx context.Context) error {
+		return s.call(ctx, "quote.normalize", object{{"text", marshalText(s.response)}}.json())
+	})
 	sc.Step(`^an assistant response rendered from the HTML:$`, s.responseFromHTML)
 	sc.Step(`^its text stream reads `+q+`$`, s.outputMemberIs("text"))
 	sc.Step(`^its line feeds are inserted at `+lit+`$`, at("breaks", withValue(jsonValue, s.outputMember)))
@@ -108,14 +112,6 @@ func (s *scenario) resolveQuote(ctx context.Context, text, prefix, suffix string
 	end := json.RawMessage(strconv.Itoa(max(1, utf16Len(t))))
 	sel := object{{"text", marshal(t)}, {"start", json.RawMessage("0")}, {"end", end}, {"prefix", marshal(p)}, {"suffix", marshal(x)}}
 	return s.resolve(ctx, sel.json())
-}
-
-func (s *scenario) foundAt(start, end string) error {
-	return s.outputInline(fmt.Sprintf(`{"match": {"start": %s, "end": %s}}`, start, end))
-}
-
-func (s *scenario) normalize(ctx context.Context) error {
-	return s.call(ctx, "quote.normalize", object{{"text", marshalText(s.response)}}.json())
 }
 
 // responseFromHTML builds the response's text stream from HTML with

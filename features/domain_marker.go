@@ -56,7 +56,7 @@ func withMarkers[A any](conv func(A) (string, error)) func(A) (string, error) {
 // model writes text with markers, the server strips them (marker.strip,
 // marker.stream) and a client resolves a citation (marker.locate).
 func (s *scenario) registerMarker(sc steps) {
-	sc.Step(`^the data part `+q+`$`, s.dataPart)
+	sc.Step(`^the data part `+q+`$`, func(id string) error { return s.addPart(id, json.RawMessage(`{}`)) })
 	sc.Step(`^the data part `+q+` holding:$`, withValue(jsonDoc, s.addPart))
 	sc.Step(`^the data parts:$`, s.dataParts)
 	sc.Step(`^the model writes `+q+`$`, keep(&s.modelOutput, modelQuoted))
@@ -199,10 +199,6 @@ func (s *scenario) addPart(id string, value json.RawMessage) error {
 	}
 	s.parts = append(s.parts, dataPart{name, value})
 	return nil
-}
-
-func (s *scenario) dataPart(id string) error {
-	return s.addPart(id, json.RawMessage(`{}`))
 }
 
 // dataParts takes a table with the columns id and value (JSON).

@@ -39,7 +39,9 @@ func (s *scenario) registerQuote(sc steps) {
 	sc.Step(`^a client collects the citations in it$`, s.callOp("quote.collect"))
 	sc.Step(`^it finds (\d+) citations?$`, func(n string) error { return s.outputMemberLen(`citations`, n) })
 	sc.Step(`^citation (\d+) spans (\d+) to (\d+)$`, s.collectedSpans)
-	sc.Step(`^citation (\d+) quotes `+q+`$`, s.collectedQuotes)
+	sc.Step(`^citation (\d+) quotes `+q+`$`, func(n int, text string) error {
+		return s.outputMemberIs(fmt.Sprintf("citations[%d].citation.text", n-1))(text)
+	})
 }
 
 func (s *scenario) aCitation(message, thread, env string) error {
@@ -151,8 +153,4 @@ func (s *scenario) collectedSpans(n int, start, end string) error {
 		return err
 	}
 	return s.outputMember(p+".end", json.RawMessage(end))
-}
-
-func (s *scenario) collectedQuotes(n int, text string) error {
-	return withValue(stringValue, s.outputMember)(fmt.Sprintf("citations[%d].citation.text", n-1), text)
 }

@@ -18,13 +18,15 @@ func (s *scenario) registerSelref(sc steps) {
 	sc.Step(`^its (vance|web) address is `+q+`$`, func(kind, v string) error { return withValue(stringValue, s.reference.setNamed)(addresses[kind], v) })
 	sc.Step(`^its (vance|web) address is `+q+` followed by `+q+` repeated (\d+) times$`, s.longAddress)
 	sc.Step(`^the reference member `+q+` is the JSON (.+)$`, withValue(jsonValue, s.reference.setNamed))
-	sc.Step(`^the reference is ingested$`, s.ingest)
+	sc.Step(`^the reference is ingested$`, func(ctx context.Context) error { return s.call(ctx, "selref.ingest", s.reference.json()) })
 	sc.Step(`^the stored reference is ingested again$`, s.ingestAgain)
 	sc.Step(`^the stored label is `+q+`$`, s.outputMemberIs("reference.label"))
 	sc.Step(`^the stored label is `+q+` repeated (\d+) times(?: then `+q+`)?$`, s.storedLabelRepeated)
 	sc.Step(`^the stored (vance|web) address is `+q+`$`, func(kind, v string) error { return s.outputMemberIs("reference." + addresses[kind])(v) })
 	sc.Step(`^the reference has no (vance|web) address$`, func(kind string) error { return s.outputHasNo("reference." + addresses[kind]) })
-	sc.Step(`^the message `+q+` is replayed with it$`, s.replayWith)
+	sc.Step(`^the message `+q+` is replayed with it$`, func(ctx context.Context, body string) error {
+		return s.replay(ctx, body, member{"reference", s.reference.json()})
+	})
 	sc.Step(`^the message `+q+` is replayed without a reference$`, func(ctx context.Context, body string) error { return s.replay(ctx, body) })
 	sc.Step(`^the message `+q+` is replayed with the stored reference (.+)$`, s.replayWithJSON)
 	sc.Step(`^the message `+q+` of (the current|an earlier) turn is replayed with it$`, s.replayTurn)
@@ -77,10 +79,6 @@ func (s *scenario) longAddress(kind, head, unit, n string) error {
 	return nil
 }
 
-func (s *scenario) ingest(ctx context.Context) error {
-	return s.call(ctx, "selref.ingest", s.reference.json())
-}
-
 func (s *scenario) ingestAgain(ctx context.Context) error {
 	stored, err := s.member(s.resp, "the previous output", "reference")
 	if err != nil {
@@ -120,10 +118,6 @@ func (s *scenario) bubble(ctx context.Context, reference json.RawMessage) error 
 		in.set("reference", reference)
 	}
 	return s.call(ctx, "selref.bubble", in.json())
-}
-
-func (s *scenario) replayWith(ctx context.Context, body string) error {
-	return s.replay(ctx, body, member{"reference", s.reference.json()})
 }
 
 func (s *scenario) replayWithJSON(ctx context.Context, body, reference string) error {

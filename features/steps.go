@@ -62,8 +62,8 @@ type scenario struct {
 func (s *scenario) register(sc steps) {
 	// Setting up.
 	sc.Step(`^an implementation under test$`, s.anImplementation)
-	sc.Step(`^the input is:$`, s.inputDoc)
-	sc.Step(`^the input is (\{.*\})$`, s.inputInline)
+	sc.Step(`^the input is:$`, func(d *godog.DocString) error { return s.inputIs(d.Content) })
+	sc.Step(`^the input is (\{.*\})$`, s.inputIs)
 	sc.Step(`^the input member `+q+` is `+q+`$`, withValue(stringValue, s.setMember))
 	sc.Step(`^the input member `+q+` is `+lit+`$`, withValue(jsonValue, s.setMember))
 	sc.Step(`^the input member `+q+` is:$`, withValue(docValue, s.setMember))
@@ -77,7 +77,7 @@ func (s *scenario) register(sc steps) {
 	sc.Step(`^`+opName+` is called with the members:$`, callWith(s, tableObject))
 
 	// Checking.
-	sc.Step(`^the output is:$`, s.outputDoc)
+	sc.Step(`^the output is:$`, func(d *godog.DocString) error { return s.outputInline(d.Content) })
 	sc.Step(`^the output is (\{.*\})$`, s.outputInline)
 	sc.Step(`^the output member `+q+` is `+q+`$`, withValue(stringValue, s.outputMember))
 	sc.Step(`^the output member `+q+` is `+lit+`$`, withValue(jsonValue, s.outputMember))
@@ -115,17 +115,13 @@ func (s *scenario) anImplementation(ctx context.Context) error {
 	return err
 }
 
-func (s *scenario) inputDoc(d *godog.DocString) error {
-	v, err := jsonValue(d.Content)
+func (s *scenario) inputIs(input string) error {
+	v, err := jsonValue(input)
 	if err != nil {
 		return fmt.Errorf("the input: %w", err)
 	}
 	s.rawInput, s.input = v, object{}
 	return nil
-}
-
-func (s *scenario) inputInline(v string) error {
-	return s.inputDoc(&godog.DocString{Content: v, MediaType: "json"})
 }
 
 // at fixes the name or path of a step: at("text", f) takes only f's
@@ -304,8 +300,6 @@ func (s *scenario) compare(what string, want, got json.RawMessage) error {
 	}
 	return nil
 }
-
-func (s *scenario) outputDoc(d *godog.DocString) error { return s.outputInline(d.Content) }
 
 func (s *scenario) outputInline(v string) error {
 	want, err := jsonValue(v)
