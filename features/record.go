@@ -94,11 +94,10 @@ type record struct {
 	name       string    // "file: scenario name", "" until the scenario begins
 	uri, title string    // the file, and the scenario's name
 	nodes      []string  // the ids of its scenario and example row
-	failure    string    // the status and error of the first step that failed it
+	failure    string    // the status and error of the first step that failed it, "" when none did
 	failedStep string    // the text of that step
 	start, end time.Time // its begin, and the last step status (zero when none came)
 	diverging  bool      // not run: the profile's system answers it differently
-	failed     bool
 	skipped    bool
 	skipReason string
 	codeless   []report.CodelessScenario // refusals its steps took without their code
@@ -126,21 +125,18 @@ func (v *record) took() time.Duration {
 
 func (v *record) step(text string, status godog.StepResultStatus, err error) {
 	v.end = time.Now()
-	switch status {
-	case godog.StepPassed:
-	case godog.StepSkipped:
+	switch {
+	case status == godog.StepPassed:
+	case status == godog.StepSkipped:
 		v.skipped = true
 		if errors.Is(err, errSkip) && v.skipReason == "" {
 			v.skipReason = strings.TrimPrefix(err.Error(), errSkip.Error()+": ")
 		}
-	default:
-		if !v.failed {
-			v.failure, v.failedStep = status.String(), text
-			if err != nil {
-				v.failure += ": " + err.Error()
-			}
+	case v.failure == "": // the first step that fails the scenario
+		v.failure, v.failedStep = status.String(), text
+		if err != nil {
+			v.failure += ": " + err.Error()
 		}
-		v.failed = true
 	}
 }
 
@@ -149,7 +145,7 @@ func (v *record) status() string {
 	switch {
 	case v.diverging:
 		return "diverging"
-	case v.failed || v.end.IsZero(): // no step reported a status
+	case v.failure != "" || v.end.IsZero(): // no step reported a status
 		return "failed"
 	case v.skipped:
 		return "skipped"

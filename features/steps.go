@@ -20,10 +20,9 @@ import (
 
 // Step argument patterns.
 const (
-	q       = `"((?:[^"\\]|\\.)*)"`                             // a quoted argument, JSON string content
-	lit     = `(-?\d[0-9.eE+-]*|true|false|null|\{.*\}|\[.*\])` // an inline JSON value other than a string
-	opName  = `"([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)"`            // an op: "quote.parse"
-	ordinal = `(\d+)`
+	q      = `"((?:[^"\\]|\\.)*)"`                             // a quoted argument, JSON string content
+	lit    = `(-?\d[0-9.eE+-]*|true|false|null|\{.*\}|\[.*\])` // an inline JSON value other than a string
+	opName = `"([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)"`            // an op: "quote.parse"
 )
 
 // errSkip, wrapped by a step's or a hook's error, skips the scenario: its
@@ -85,7 +84,7 @@ func (s *scenario) register(sc steps) {
 	sc.Step(`^the output member `+q+` contains `+q+`$`, s.outputStringCheck("contain", containsUnits))
 	sc.Step(`^the output member `+q+` starts with `+q+`$`, s.outputStringCheck("start with", hasPrefixUnits))
 	sc.Step(`^the output member `+q+` ends with `+q+`$`, s.outputStringCheck("end with", hasSuffixUnits))
-	sc.Step(`^the output member `+q+` has `+ordinal+` elements?$`, s.outputMemberLen)
+	sc.Step(`^the output member `+q+` has (\d+) elements?$`, s.outputMemberLen)
 	sc.Step(`^the output member `+q+` equals the previous output member `+q+`$`, s.outputMemberEqualsPrevious)
 	sc.Step(`^the output has no member `+q+`$`, s.outputHasNo)
 	sc.Step(`^the input is accepted$`, s.accepted)
