@@ -15,24 +15,25 @@ import (
 // user selects a span of an assistant response (quote.select), and a client
 // later finds it again (quote.resolve) in the response as it then reads.
 func (s *scenario) registerAnchor(sc steps) {
-	sc.Step(`^an assistant response:$`, keep(&s.response, docText))
-	sc.Step(`^an assistant response `+q+`$`, keep(&s.response, quoted))
+	sc.Step(`^(?:an assistant response|the response later reads):$`, keep(&s.response, docText))
+	sc.Step(`^(?:an assistant response|the response later reads) `+q+`$`, keep(&s.response, quoted))
 	sc.Step(`^an assistant response of `+q+` repeated (\d+) times$`, s.responseRepeated)
-	sc.Step(`^the response later reads:$`, keep(&s.response, docText))
-	sc.Step(`^the response later reads `+q+`$`, keep(&s.response, quoted))
-	sc.Step(`^the user selects `+q+`$`, func(ctx context.Context, text string) error { return s.selectNth(ctx, "1", text) })
-	sc.Step(`^the user selects occurrence (\d+) of `+q+`$`, s.selectNth)
+	sc.Step(`^the user selects (?:occurrence (\d+) of )?`+q+`$`, s.selectNth)
 	sc.Step(`^the user selects from (-?\d+) to (-?\d+)$`, s.selectOffsets)
 	sc.Step(`^the selector is:$`, at("selector", withValue(docValue, s.outputMember)))
 	sc.Step(`^the selector's (\w+) is `+q+`$`, under("selector.", withValue(stringValue, s.outputMember)))
 	sc.Step(`^the selector's (\w+) is `+lit+`$`, under("selector.", withValue(jsonValue, s.outputMember)))
 	sc.Step(`^the client looks for the saved selector$`, s.resolveSaved)
-	sc.Step(`^the client looks for the selector:$`, sendValue(jsonDoc, s.resolve))
+	sc.Step(`^the client looks for the selector:$`, withValue(jsonDoc, s.resolve))
 	sc.Step(`^the client looks for `+q+` between `+q+` and `+q+`$`, s.resolveQuote)
-	sc.Step(`^it is found from (\d+) to (\d+)$`, s.foundAt)
+	sc.Step(`^it is found from (\d+) to (\d+)$`, func(start, end string) error {
+		return s.outputInline(fmt.Sprintf(`{"match": {"start": %s, "end": %s}}`, start, end))
+	})
 	sc.Step(`^it is ambiguous$`, func() error { return s.outputInline(`{"match": null, "reason": "ambiguous"}`) })
 	sc.Step(`^it is not found$`, func() error { return s.outputInline(`{"match": null, "reason": "not_found"}`) })
-	sc.Step(`^the response is normalized$`, s.normalize)
+	sc.Step(`^the response is normalized$`, func(ctx context.Context) error {
+		return s.call(ctx, "quote.normalize", object{{"text", marshalText(s.response)}}.json())
+	})
 	sc.Step(`^an assistant response rendered from the HTML:$`, s.responseFromHTML)
 	sc.Step(`^its text stream reads `+q+`$`, s.outputMemberIs("text"))
 	sc.Step(`^its line feeds are inserted at `+lit+`$`, at("breaks", withValue(jsonValue, s.outputMember)))
@@ -50,14 +51,14 @@ func (s *scenario) responseRepeated(unit, n string) error {
 // utf16Len is the length of s in UTF-16 code units, the unit of the quote suite.
 func utf16Len(s string) int { return len(keyUnits(s)) }
 
-// selectNth selects the nth occurrence (1-based) of text in the response,
-// converting its place to UTF-16 offsets.
+// selectNth selects the nth occurrence (1-based, the first when nth is "")
+// of text in the response, converting its place to UTF-16 offsets.
 func (s *scenario) selectNth(ctx context.Context, nth, text string) error {
 	t, err := quoted(text)
 	if err != nil {
 		return err
 	}
-	n, _ := strconv.Atoi(nth)
+	n, _ := strconv.Atoi(cmp.Or(nth, "1"))
 	from := 0
 	for i := 1; ; i++ {
 		j := strings.Index(s.response[from:], t)
@@ -111,14 +112,6 @@ func (s *scenario) resolveQuote(ctx context.Context, text, prefix, suffix string
 	end := json.RawMessage(strconv.Itoa(max(1, utf16Len(t))))
 	sel := object{{"text", marshal(t)}, {"start", json.RawMessage("0")}, {"end", end}, {"prefix", marshal(p)}, {"suffix", marshal(x)}}
 	return s.resolve(ctx, sel.json())
-}
-
-func (s *scenario) foundAt(start, end string) error {
-	return s.outputInline(fmt.Sprintf(`{"match": {"start": %s, "end": %s}}`, start, end))
-}
-
-func (s *scenario) normalize(ctx context.Context) error {
-	return s.call(ctx, "quote.normalize", object{{"text", marshalText(s.response)}}.json())
 }
 
 // responseFromHTML builds the response's text stream from HTML with

@@ -14,7 +14,7 @@ import (
 // quote.markdown), and follows a citation to its source (quote.nav_encode,
 // quote.nav_decode).
 func (s *scenario) registerCompose(sc steps) {
-	sc.Step(`^the user sets the comment `+q+`$`, sendValue(stringValue, s.setComment))
+	sc.Step(`^the user sets the comment `+q+`$`, withValue(stringValue, s.setComment))
 	sc.Step(`^the user writes the prompt:$`, keep(&s.prompt, docText))
 	sc.Step(`^the user writes the prompt `+q+`$`, keep(&s.prompt, quoted))
 	sc.Step(`^the user writes a prompt of `+q+` repeated (\d+) times(?: then `+q+`)?$`, s.promptRepeated)
@@ -29,8 +29,7 @@ func (s *scenario) registerCompose(sc steps) {
 	sc.Step(`^the source is on page (\d+)$`, func(n string) error { s.input.set("source_page", json.RawMessage(n)); return nil })
 	sc.Step(`^the user opens a citation whose source is not loaded$`, s.callOp("quote.nav_history"))
 	sc.Step(`^(\d+) pages? (?:is|are) loaded and loading stops: (found|exhausted|page_limit|repeated_cursor)$`, s.historyLoaded)
-	sc.Step(`^a warning is shown$`, func() error { return s.outputMember("warning", json.RawMessage("true")) })
-	sc.Step(`^no warning is shown$`, func() error { return s.outputMember("warning", json.RawMessage("false")) })
+	sc.Step(`^(a|no) warning is shown$`, func(w string) error { return s.outputMember("warning", marshal(w == "a")) })
 	sc.Step(`^it reads:$`, at("text", withValue(docValue, s.outputMember)))
 	sc.Step(`^it reads `+q+`$`, s.outputMemberIs("text"))
 	sc.Step(`^the composer checks it before a provider turn$`, s.promptOp("quote.submit_check", "prompt", target("provider-turn")))

@@ -56,15 +56,15 @@ func withMarkers[A any](conv func(A) (string, error)) func(A) (string, error) {
 // model writes text with markers, the server strips them (marker.strip,
 // marker.stream) and a client resolves a citation (marker.locate).
 func (s *scenario) registerMarker(sc steps) {
-	sc.Step(`^the data part `+q+`$`, s.dataPart)
+	sc.Step(`^the data part `+q+`$`, func(id string) error { return s.addPart(id, json.RawMessage(`{}`)) })
 	sc.Step(`^the data part `+q+` holding:$`, withValue(jsonDoc, s.addPart))
 	sc.Step(`^the data parts:$`, s.dataParts)
 	sc.Step(`^the model writes `+q+`$`, keep(&s.modelOutput, modelQuoted))
 	sc.Step(`^the model writes:$`, keep(&s.modelOutput, modelText))
 	sc.Step(`^the server strips the markers$`, s.strip)
 	sc.Step(`^the server strips the markers of that text again$`, s.stripAgain)
-	sc.Step(`^the model streams the deltas:$`, sendValue(deltaList, s.stream("deltas")))
-	sc.Step(`^the model streams the bytes:$`, sendValue(byteChunks, s.stream("deltas_base64")))
+	sc.Step(`^the model streams the deltas:$`, withValue(deltaList, s.stream("deltas")))
+	sc.Step(`^the model streams the bytes:$`, withValue(byteChunks, s.stream("deltas_base64")))
 	sc.Step(`^the client receives `+q+`$`, at("text", withValue(asJSON(modelQuoted), s.outputMember)))
 	sc.Step(`^the client receives:$`, at("text", withValue(asJSON(modelText), s.outputMember)))
 	sc.Step(`^the client receives the deltas:$`, at("deltas", withValue(deltaList, s.outputMember)))
@@ -199,10 +199,6 @@ func (s *scenario) addPart(id string, value json.RawMessage) error {
 	}
 	s.parts = append(s.parts, dataPart{name, value})
 	return nil
-}
-
-func (s *scenario) dataPart(id string) error {
-	return s.addPart(id, json.RawMessage(`{}`))
 }
 
 // dataParts takes a table with the columns id and value (JSON).

@@ -23,11 +23,10 @@ func (s *scenario) registerQuote(sc steps) {
 	sc.Step(`^the citation member `+q+` is `+lit+`$`, withValue(jsonValue, s.citation.setNamed))
 	sc.Step(`^the citation member `+q+` is the JSON (.+)$`, withValue(jsonValue, s.citation.setNamed))
 	sc.Step(`^the user cites it$`, s.citationOp("quote.format"))
-	sc.Step(`^the link is `+q+`$`, s.outputMemberIs("link"))
-	sc.Step(`^the href is `+q+`$`, s.outputMemberIs("href"))
+	sc.Step(`^the (link|href) is `+q+`$`, withValue(stringValue, s.outputMember))
 	sc.Step(`^a client reads the href back$`, s.readHrefBack)
-	sc.Step(`^a client reads the href `+q+`$`, sendValue(stringValue, s.readHref))
-	sc.Step(`^a client reads the href:$`, sendValue(docValue, s.readHref))
+	sc.Step(`^a client reads the href `+q+`$`, withValue(stringValue, s.readHref))
+	sc.Step(`^a client reads the href:$`, withValue(docValue, s.readHref))
 	sc.Step(`^a client reads an href whose (\w+) is `+q+` repeated (\d+) times$`, s.readLongHref)
 	sc.Step(`^it gets the citation back unchanged$`, func() error { return s.outputMember("citation", s.citation.json()) })
 	sc.Step(`^the citation's members come in the order (.+)$`, s.memberOrder)
@@ -40,7 +39,9 @@ func (s *scenario) registerQuote(sc steps) {
 	sc.Step(`^a client collects the citations in it$`, s.callOp("quote.collect"))
 	sc.Step(`^it finds (\d+) citations?$`, func(n string) error { return s.outputMemberLen(`citations`, n) })
 	sc.Step(`^citation (\d+) spans (\d+) to (\d+)$`, s.collectedSpans)
-	sc.Step(`^citation (\d+) quotes `+q+`$`, s.collectedQuotes)
+	sc.Step(`^citation (\d+) quotes `+q+`$`, func(n int, text string) error {
+		return s.outputMemberIs(fmt.Sprintf("citations[%d].citation.text", n-1))(text)
+	})
 }
 
 func (s *scenario) aCitation(message, thread, env string) error {
@@ -152,8 +153,4 @@ func (s *scenario) collectedSpans(n int, start, end string) error {
 		return err
 	}
 	return s.outputMember(p+".end", json.RawMessage(end))
-}
-
-func (s *scenario) collectedQuotes(n int, text string) error {
-	return withValue(stringValue, s.outputMember)(fmt.Sprintf("citations[%d].citation.text", n-1), text)
 }

@@ -15,24 +15,23 @@ func (s *scenario) registerSelref(sc steps) {
 	sc.Step(`^an app declares a reference labelled `+q+`$`, s.declareLabelled)
 	sc.Step(`^an app declares a reference whose label is `+q+` repeated (\d+) times(?: then `+q+`)?$`, s.declareRepeated)
 	sc.Step(`^an app declares a reference without a label$`, func() { s.reference = object{} })
-	sc.Step(`^its vance address is `+q+`$`, at("vanceUri", withValue(stringValue, s.reference.setNamed)))
-	sc.Step(`^its web address is `+q+`$`, at("url", withValue(stringValue, s.reference.setNamed)))
+	sc.Step(`^its (vance|web) address is `+q+`$`, func(kind, v string) error { return withValue(stringValue, s.reference.setNamed)(addresses[kind], v) })
 	sc.Step(`^its (vance|web) address is `+q+` followed by `+q+` repeated (\d+) times$`, s.longAddress)
 	sc.Step(`^the reference member `+q+` is the JSON (.+)$`, withValue(jsonValue, s.reference.setNamed))
-	sc.Step(`^the reference is ingested$`, s.ingest)
+	sc.Step(`^the reference is ingested$`, func(ctx context.Context) error { return s.call(ctx, "selref.ingest", s.reference.json()) })
 	sc.Step(`^the stored reference is ingested again$`, s.ingestAgain)
 	sc.Step(`^the stored label is `+q+`$`, s.outputMemberIs("reference.label"))
 	sc.Step(`^the stored label is `+q+` repeated (\d+) times(?: then `+q+`)?$`, s.storedLabelRepeated)
-	sc.Step(`^the stored vance address is `+q+`$`, s.outputMemberIs("reference.vanceUri"))
-	sc.Step(`^the stored web address is `+q+`$`, s.outputMemberIs("reference.url"))
-	sc.Step(`^the reference has no vance address$`, func() error { return s.outputHasNo("reference.vanceUri") })
-	sc.Step(`^the reference has no web address$`, func() error { return s.outputHasNo("reference.url") })
-	sc.Step(`^the message `+q+` is replayed with it$`, s.replayWith)
+	sc.Step(`^the stored (vance|web) address is `+q+`$`, func(kind, v string) error { return s.outputMemberIs("reference." + addresses[kind])(v) })
+	sc.Step(`^the reference has no (vance|web) address$`, func(kind string) error { return s.outputHasNo("reference." + addresses[kind]) })
+	sc.Step(`^the message `+q+` is replayed with it$`, func(ctx context.Context, body string) error {
+		return s.replay(ctx, body, member{"reference", s.reference.json()})
+	})
 	sc.Step(`^the message `+q+` is replayed without a reference$`, func(ctx context.Context, body string) error { return s.replay(ctx, body) })
 	sc.Step(`^the message `+q+` is replayed with the stored reference (.+)$`, s.replayWithJSON)
 	sc.Step(`^the message `+q+` of (the current|an earlier) turn is replayed with it$`, s.replayTurn)
 	sc.Step(`^the reference is shown in the chat$`, func(ctx context.Context) error { return s.bubble(ctx, s.reference.json()) })
-	sc.Step(`^the stored reference (.+) is shown in the chat$`, sendValue(jsonValue, s.bubble))
+	sc.Step(`^the stored reference (.+) is shown in the chat$`, withValue(jsonValue, s.bubble))
 	sc.Step(`^a message without a reference is shown in the chat$`, func(ctx context.Context) error { return s.bubble(ctx, nil) })
 	sc.Step(`^the bubble reads `+q+`$`, s.outputMemberIs("markdown"))
 	sc.Step(`^the bubble reads:$`, at("markdown", withValue(docValue, s.outputMember)))
@@ -40,6 +39,9 @@ func (s *scenario) registerSelref(sc steps) {
 	sc.Step(`^the model reads `+q+`$`, s.outputMemberIs("text"))
 	sc.Step(`^the model reads:$`, at("text", withValue(docValue, s.outputMember)))
 }
+
+// addresses are the reference's members of its vance and web addresses.
+var addresses = map[string]string{"vance": "vanceUri", "web": "url"}
 
 func (s *scenario) declareLabelled(label string) error {
 	s.reference = object{}
@@ -73,12 +75,8 @@ func (s *scenario) longAddress(kind, head, unit, n string) error {
 	if err != nil {
 		return err
 	}
-	s.reference.set(map[string]string{"vance": "vanceUri", "web": "url"}[kind], marshal(v))
+	s.reference.set(addresses[kind], marshal(v))
 	return nil
-}
-
-func (s *scenario) ingest(ctx context.Context) error {
-	return s.call(ctx, "selref.ingest", s.reference.json())
 }
 
 func (s *scenario) ingestAgain(ctx context.Context) error {
@@ -120,10 +118,6 @@ func (s *scenario) bubble(ctx context.Context, reference json.RawMessage) error 
 		in.set("reference", reference)
 	}
 	return s.call(ctx, "selref.bubble", in.json())
-}
-
-func (s *scenario) replayWith(ctx context.Context, body string) error {
-	return s.replay(ctx, body, member{"reference", s.reference.json()})
 }
 
 func (s *scenario) replayWithJSON(ctx context.Context, body, reference string) error {

@@ -331,23 +331,6 @@ func (h *harness) handshake(ctx context.Context) (*protocol.Hello, error) {
 	return h.hello, h.helloErr
 }
 
-// suites are the suites whose ops a hello answer may leave out; a scenario
-// calling such an op is skipped.
-var suites = []string{"quote", "marker", "selref"}
-
-// offers reports whether the implementation offers op, by its hello answer.
-func (h *harness) offers(ctx context.Context, op string) (bool, error) {
-	suite, _, _ := strings.Cut(op, ".")
-	if !slices.Contains(suites, suite) {
-		return true, nil
-	}
-	hello, err := h.handshake(ctx)
-	if err != nil {
-		return false, err
-	}
-	return hello.Supports(op), nil
-}
-
 // initScenario registers the step definitions and hooks of one scenario.
 func (h *harness) initScenario(sc *godog.ScenarioContext) {
 	r := &record{}

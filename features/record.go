@@ -91,16 +91,13 @@ func (t Tally) NothingJudged() string {
 
 // record is what happened to one scenario, from its steps' statuses.
 type record struct {
-	pickle     string   // the pickle id
-	name       string   // "file: scenario name"
-	uri, title string   // the file, and the scenario's name
-	nodes      []string // the ids of its scenario and example row
-	failure    string   // the status and error of the first step that failed it
-	failedStep string   // the text of that step
-	start, end time.Time
-	diverging  bool // not run: the profile's system answers it differently
-	ran        bool // some step reported a status
-	failed     bool
+	name       string    // "file: scenario name", "" until the scenario begins
+	uri, title string    // the file, and the scenario's name
+	nodes      []string  // the ids of its scenario and example row
+	failure    string    // the status and error of the first step that failed it, "" when none did
+	failedStep string    // the text of that step
+	start, end time.Time // its begin, and the last step status (zero when none came)
+	diverging  bool      // not run: the profile's system answers it differently
 	skipped    bool
 	skipReason string
 	codeless   []report.CodelessScenario // refusals its steps took without their code
@@ -114,7 +111,7 @@ func (v *record) begin(p *godog.Scenario, diverging bool) {
 	if i := strings.LastIndexByte(uri, ':'); i >= 0 && strings.Trim(uri[i+1:], "0123456789") == "" {
 		uri = uri[:i]
 	}
-	v.pickle, v.name, v.uri, v.title, v.nodes = p.Id, uri+": "+p.Name, uri, p.Name, p.AstNodeIds
+	v.name, v.uri, v.title, v.nodes = uri+": "+p.Name, uri, p.Name, p.AstNodeIds
 	v.start, v.diverging = time.Now(), diverging
 }
 
@@ -127,22 +124,19 @@ func (v *record) took() time.Duration {
 }
 
 func (v *record) step(text string, status godog.StepResultStatus, err error) {
-	v.ran, v.end = true, time.Now()
-	switch status {
-	case godog.StepPassed:
-	case godog.StepSkipped:
+	v.end = time.Now()
+	switch {
+	case status == godog.StepPassed:
+	case status == godog.StepSkipped:
 		v.skipped = true
 		if errors.Is(err, errSkip) && v.skipReason == "" {
 			v.skipReason = strings.TrimPrefix(err.Error(), errSkip.Error()+": ")
 		}
-	default:
-		if !v.failed {
-			v.failure, v.failedStep = status.String(), text
-			if err != nil {
-				v.failure += ": " + err.Error()
-			}
+	case v.failure == "": // the first step that fails the scenario
+		v.failure, v.failedStep = status.String(), text
+		if err != nil {
+			v.failure += ": " + err.Error()
 		}
-		v.failed = true
 	}
 }
 
@@ -151,7 +145,7 @@ func (v *record) status() string {
 	switch {
 	case v.diverging:
 		return "diverging"
-	case v.failed || !v.ran:
+	case v.failure != "" || v.end.IsZero(): // no step reported a status
 		return "failed"
 	case v.skipped:
 		return "skipped"
@@ -168,7 +162,7 @@ type records struct {
 // ran returns the records of the scenarios that ran, in the order they
 // were set up: a scenario filtered out by tags is set up, never run.
 func (vs *records) ran() []*record {
-	return slices.DeleteFunc(slices.Clone(vs.list), func(v *record) bool { return v.pickle == "" })
+	return slices.DeleteFunc(slices.Clone(vs.list), func(v *record) bool { return v.name == "" })
 }
 
 func (vs *records) tally() Tally {

@@ -1,7 +1,6 @@
 package features
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,10 +20,9 @@ import (
 
 // Step argument patterns.
 const (
-	q       = `"((?:[^"\\]|\\.)*)"`                             // a quoted argument, JSON string content
-	lit     = `(-?\d[0-9.eE+-]*|true|false|null|\{.*\}|\[.*\])` // an inline JSON value other than a string
-	opName  = `"([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)"`            // an op: "quote.parse"
-	ordinal = `(\d+)`
+	q      = `"((?:[^"\\]|\\.)*)"`                             // a quoted argument, JSON string content
+	lit    = `(-?\d[0-9.eE+-]*|true|false|null|\{.*\}|\[.*\])` // an inline JSON value other than a string
+	opName = `"([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)"`            // an op: "quote.parse"
 )
 
 // errSkip, wrapped by a step's or a hook's error, skips the scenario: its
@@ -63,8 +61,8 @@ type scenario struct {
 func (s *scenario) register(sc steps) {
 	// Setting up.
 	sc.Step(`^an implementation under test$`, s.anImplementation)
-	sc.Step(`^the input is:$`, s.inputDoc)
-	sc.Step(`^the input is (\{.*\})$`, s.inputInline)
+	sc.Step(`^the input is:$`, func(d *godog.DocString) error { return s.inputIs(d.Content) })
+	sc.Step(`^the input is (\{.*\})$`, s.inputIs)
 	sc.Step(`^the input member `+q+` is `+q+`$`, withValue(stringValue, s.setMember))
 	sc.Step(`^the input member `+q+` is `+lit+`$`, withValue(jsonValue, s.setMember))
 	sc.Step(`^the input member `+q+` is:$`, withValue(docValue, s.setMember))
@@ -72,13 +70,13 @@ func (s *scenario) register(sc steps) {
 	sc.Step(`^the input member `+q+` is the previous output member `+q+`$`, s.memberFromPrevious)
 
 	// Calling.
-	sc.Step(`^`+opName+` is called$`, s.called)
+	sc.Step(`^`+opName+` is called$`, func(ctx context.Context, op string) error { return s.call(ctx, op, nil) })
 	sc.Step(`^`+opName+` is called with (\{.*\})$`, callWith(s, jsonValue))
 	sc.Step(`^`+opName+` is called with:$`, callWith(s, jsonDoc))
 	sc.Step(`^`+opName+` is called with the members:$`, callWith(s, tableObject))
 
 	// Checking.
-	sc.Step(`^the output is:$`, s.outputDoc)
+	sc.Step(`^the output is:$`, func(d *godog.DocString) error { return s.outputInline(d.Content) })
 	sc.Step(`^the output is (\{.*\})$`, s.outputInline)
 	sc.Step(`^the output member `+q+` is `+q+`$`, withValue(stringValue, s.outputMember))
 	sc.Step(`^the output member `+q+` is `+lit+`$`, withValue(jsonValue, s.outputMember))
@@ -86,14 +84,12 @@ func (s *scenario) register(sc steps) {
 	sc.Step(`^the output member `+q+` contains `+q+`$`, s.outputStringCheck("contain", containsUnits))
 	sc.Step(`^the output member `+q+` starts with `+q+`$`, s.outputStringCheck("start with", hasPrefixUnits))
 	sc.Step(`^the output member `+q+` ends with `+q+`$`, s.outputStringCheck("end with", hasSuffixUnits))
-	sc.Step(`^the output member `+q+` has `+ordinal+` elements?$`, s.outputMemberLen)
+	sc.Step(`^the output member `+q+` has (\d+) elements?$`, s.outputMemberLen)
 	sc.Step(`^the output member `+q+` equals the previous output member `+q+`$`, s.outputMemberEqualsPrevious)
 	sc.Step(`^the output has no member `+q+`$`, s.outputHasNo)
 	sc.Step(`^the input is accepted$`, s.accepted)
-	for _, kind := range []string{"rejected", "dropped"} {
-		sc.Step(`^the input is `+kind+`$`, func() error { return s.refused(kind, nil) })
-		sc.Step(`^the input is `+kind+` with code `+q+`$`, func(code string) error { return s.refused(kind, &code) })
-	}
+	sc.Step(`^the input is (rejected|dropped)$`, func(kind string) error { return s.refused(kind, nil) })
+	sc.Step(`^the input is (rejected|dropped) with code `+q+`$`, func(kind, code string) error { return s.refused(kind, &code) })
 	sc.Step(`^it is refused$`, func() error { return s.refused("", nil) })
 	sc.Step(`^it is refused with code `+q+`$`, func(code string) error {
 		if code == "" {
@@ -118,17 +114,13 @@ func (s *scenario) anImplementation(ctx context.Context) error {
 	return err
 }
 
-func (s *scenario) inputDoc(d *godog.DocString) error {
-	v, err := jsonValue(d.Content)
+func (s *scenario) inputIs(input string) error {
+	v, err := jsonValue(input)
 	if err != nil {
 		return fmt.Errorf("the input: %w", err)
 	}
 	s.rawInput, s.input = v, object{}
 	return nil
-}
-
-func (s *scenario) inputInline(v string) error {
-	return s.inputDoc(&godog.DocString{Content: v, MediaType: "json"})
 }
 
 // at fixes the name or path of a step: at("text", f) takes only f's
@@ -143,28 +135,17 @@ func under[A any](prefix string, f func(string, A) error) func(string, A) error 
 	return func(name string, arg A) error { return f(prefix+name, arg) }
 }
 
-// withValue adapts f, which takes a name or path and a JSON value, to a step
-// whose second argument conv turns into that value: a quoted string
-// (stringValue), an inline JSON value (jsonValue) or a doc string (docValue).
-func withValue[A any](conv func(A) (json.RawMessage, error), f func(string, json.RawMessage) error) func(string, A) error {
-	return func(name string, arg A) error {
+// withValue adapts f, which takes a name, path or context and a JSON value,
+// to a step whose second argument conv turns into that value: a quoted
+// string (stringValue), an inline JSON value (jsonValue) or a doc string
+// (docValue).
+func withValue[K, A any](conv func(A) (json.RawMessage, error), f func(K, json.RawMessage) error) func(K, A) error {
+	return func(k K, arg A) error {
 		v, err := conv(arg)
 		if err != nil {
 			return err
 		}
-		return f(name, v)
-	}
-}
-
-// sendValue adapts send, which sends a JSON value, to a step whose argument
-// conv turns into that value.
-func sendValue[A any](conv func(A) (json.RawMessage, error), send func(context.Context, json.RawMessage) error) func(context.Context, A) error {
-	return func(ctx context.Context, arg A) error {
-		v, err := conv(arg)
-		if err != nil {
-			return err
-		}
-		return send(ctx, v)
+		return f(k, v)
 	}
 }
 
@@ -220,24 +201,27 @@ func (s *scenario) call(ctx context.Context, op string, input json.RawMessage) e
 	return nil
 }
 
-// needOp is nil when the implementation offers op; otherwise it skips the
-// scenario, or fails it when the op is required (Options.RequireOps).
+// suites are the suites whose ops a hello answer may leave out; a scenario
+// calling such an op is skipped.
+var suites = []string{"quote", "marker", "selref"}
+
+// needOp is nil when the implementation offers op, by its hello answer;
+// otherwise it skips the scenario, or fails it when the op is required
+// (Options.RequireOps).
 func (s *scenario) needOp(ctx context.Context, op string) error {
-	ok, err := s.h.offers(ctx, op)
-	if err != nil {
-		return err
+	if suite, _, _ := strings.Cut(op, "."); !slices.Contains(suites, suite) {
+		return nil
 	}
-	if !ok && s.h.RequireOps.Has(op) {
+	hello, err := s.h.handshake(ctx)
+	switch {
+	case err != nil:
+		return err
+	case hello.Supports(op):
+		return nil
+	case s.h.RequireOps.Has(op):
 		return fmt.Errorf("the implementation does not offer %s, and --require-ops requires it", op)
 	}
-	if !ok {
-		return fmt.Errorf("%w: the implementation does not offer %s", errSkip, op)
-	}
-	return nil
-}
-
-func (s *scenario) called(ctx context.Context, op string) error {
-	return s.call(ctx, op, nil)
+	return fmt.Errorf("%w: the implementation does not offer %s", errSkip, op)
 }
 
 // callWith adapts conv to a step that calls an op with the input conv
@@ -315,8 +299,6 @@ func (s *scenario) compare(what string, want, got json.RawMessage) error {
 	}
 	return nil
 }
-
-func (s *scenario) outputDoc(d *godog.DocString) error { return s.outputInline(d.Content) }
 
 func (s *scenario) outputInline(v string) error {
 	want, err := jsonValue(v)
@@ -466,14 +448,6 @@ func (s *scenario) refusal() (kind string, body *jsonv.Value, err error) {
 	return kind, body, nil
 }
 
-// codeText is the refusal's code as JSON, for messages: "" when it has none.
-func codeText(body *jsonv.Value) string {
-	if c := body.Get("code"); c != nil {
-		return string(jsonv.Append(nil, c))
-	}
-	return ""
-}
-
 // accepted checks that the last answer is an output of the op that refuses
 // nothing: no refusal member, and the shape of an accepted output, as the
 // op's schema gives it (an empty object is no answer).
@@ -483,7 +457,11 @@ func (s *scenario) accepted() error {
 		return err
 	}
 	if kind != "" {
-		return s.failf("the input is %s (code %s), want it accepted", kind, cmp.Or(codeText(body), "none"))
+		code := []byte("none")
+		if c := body.Get("code"); c != nil {
+			code = jsonv.Append(nil, c)
+		}
+		return s.failf("the input is %s (code %s), want it accepted", kind, code)
 	}
 	out, err := s.output()
 	if err != nil {

@@ -186,40 +186,22 @@ func (o object) json() json.RawMessage {
 	return buf.Bytes()
 }
 
-// pathElem is one step of an output path: a member name or an index.
-type pathElem struct {
-	name  string
-	index int // when name is ""
-}
-
+// pathToken is one step of an output path ("citations[1].locator"): a
+// member name (submatch 1) or an index (submatch 2).
 var pathToken = regexp.MustCompile(`^(?:\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\])`)
-
-// parsePath parses "citations[1].locator" into its elements.
-func parsePath(p string) ([]pathElem, error) {
-	var elems []pathElem
-	for rest := p; rest != ""; {
-		m := pathToken.FindStringSubmatch(rest)
-		if m == nil || len(elems) == 0 && strings.HasPrefix(rest, ".") {
-			return nil, fmt.Errorf("bad output path %q at %q", p, rest)
-		}
-		if m[1] != "" {
-			elems = append(elems, pathElem{name: m[1]})
-		} else {
-			n, _ := strconv.Atoi(m[2])
-			elems = append(elems, pathElem{index: n})
-		}
-		rest = rest[len(m[0]):]
-	}
-	return elems, nil
-}
 
 // lookup returns the value at path p of doc, and whether it exists. doc is
 // decoded faithfully (internal/jsonv), so the value keeps its lone
 // surrogates and its numbers as written; p "" returns doc itself.
 func lookup(doc json.RawMessage, p string) (json.RawMessage, bool, error) {
-	elems, err := parsePath(p)
-	if err != nil {
-		return nil, false, err
+	var elems [][]string // the pathToken matches of p
+	for rest := p; rest != ""; {
+		m := pathToken.FindStringSubmatch(rest)
+		if m == nil || len(elems) == 0 && strings.HasPrefix(rest, ".") {
+			return nil, false, fmt.Errorf("bad output path %q at %q", p, rest)
+		}
+		elems = append(elems, m)
+		rest = rest[len(m[0]):]
 	}
 	cur, err := jsonv.Parse(doc)
 	if err != nil {
@@ -228,17 +210,18 @@ func lookup(doc json.RawMessage, p string) (json.RawMessage, bool, error) {
 	if len(elems) == 0 {
 		return doc, true, nil
 	}
-	for _, e := range elems {
+	for _, m := range elems {
+		i, _ := strconv.Atoi(m[2])
 		switch {
-		case e.name != "":
-			cur = cur.Get(e.name)
+		case m[1] != "":
+			cur = cur.Get(m[1])
 			if cur == nil {
 				return nil, false, nil
 			}
-		case cur.Type != jsonv.Array || e.index >= len(cur.Elems):
+		case cur.Type != jsonv.Array || i >= len(cur.Elems):
 			return nil, false, nil
 		default:
-			cur = &cur.Elems[e.index]
+			cur = &cur.Elems[i]
 		}
 	}
 	return jsonv.Append(nil, cur), true, nil
