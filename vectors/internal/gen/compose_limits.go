@@ -98,7 +98,7 @@ func composeSubmitLimits(cf *genFile) {
 		map[string]string{"prompt": pending, "target": "pending-user-input"},
 		map[string]bool{"ok": true})
 	excess := units(pending) - compLimit
-	cf.seedReading(seedPendingLimits, map[string]any{"ok": false, "excess": excess, "message": compMessage(excess)})
+	cf.diverge("seed", seedPendingLimits, map[string]any{"ok": false, "excess": excess, "message": compMessage(excess)})
 }
 
 func composeSendLimits(cf *genFile) {
@@ -125,7 +125,7 @@ func composeSendLimits(cf *genFile) {
 		[]string{"QUOTE-COMPOSE-074", "QUOTE-COMPOSE-036"}, []string{"boundary"},
 		map[string]string{"input": answer, "target": "pending-user-input"},
 		map[string]string{"text": answer})
-	cf.seedReading(seedPendingLimits, reject("QUOTE_INPUT_TOO_LONG"))
+	cf.diverge("seed", seedPendingLimits, reject("QUOTE_INPUT_TOO_LONG"))
 }
 
 const (
@@ -169,7 +169,7 @@ func composeNavDecodeLimits(cf *genFile) {
 		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(under)}, map[string]any{"citation": under})
 	cf.add("valid-hash-over-cap", "a valid hash of 140,001 units is refused by its length", reqs,
 		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(over)}, reject("QUOTE_NAV_TOO_LONG"))
-	cf.seedReading(seedNoNavCap, map[string]any{"citation": over})
+	cf.diverge("seed", seedNoNavCap, map[string]any{"citation": over})
 	payload := compNavCap - len(compNavPrefix) // 139,981 characters: one over a group of four
 	cf.add("fragment-at-cap", "a fragment of exactly 140,000 units passes the cap and fails as base64", reqs,
 		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload)}, reject("QUOTE_NAV_BASE64"))

@@ -76,6 +76,13 @@ type vec struct {
 	div      []*vectors.Divergence
 }
 
+// seedReading records on v that seed 001 answers out, for the reason the
+// spec's Divergence paragraph gives.
+func (v vec) seedReading(reason string, out any) vec {
+	v.div = vectorkit.Diverges("seed", reason, rawJSON(out))
+	return v
+}
+
 // file is the file of op's vectors vs.
 func file(op, desc string, vs []vec) *vectors.File {
 	f := &vectors.File{Op: op, Description: desc}

@@ -1,10 +1,6 @@
 package main
 
-import (
-	"strings"
-
-	"github.com/conform-suite/conform/vectors/internal/vectorkit"
-)
+import "strings"
 
 func init() {
 	register("marker/strip-grammar.gen.json", "marker.strip",
@@ -37,13 +33,10 @@ var seedValue = map[string]any{"results": []any{map[string]any{"findings": "Doxo
 
 func in(text string) stripIn { return stripIn{Text: text, Parts: std} }
 
-// seedStrips records on v the seed's reading of a candidate over this
+// seedStrips is the reason of the seed's reading of a candidate over this
 // grammar's bounds: seed 001 strips it as a marker (the Divergence
-// paragraph after MARKER-GRAMMAR-005), with out as its output.
-func seedStrips(v vec, out stripOut) vec {
-	v.div = vectorkit.Diverges("seed", "seed 001 strips every marker its grammar accepts, which bounds neither the id nor the locator: the candidate is a marker and is removed", rawJSON(out))
-	return v
-}
+// paragraph after MARKER-GRAMMAR-005).
+const seedStrips = "seed 001 strips every marker its grammar accepts, which bounds neither the id nor the locator: the candidate is a marker and is removed"
 
 // cited is a vector whose text holds one marker citing t1 with locator
 // between before and after: the marker is removed, and its citation keeps
@@ -98,7 +91,7 @@ func stripGrammar() []vec {
 		lit("empty-id-and-empty-locator-literal", "An empty id before an empty locator is literal", reqs(g("006"), g("003")), "Claim"+mStart+"cite"+mDelim+mDelim+mStop),
 		lit("space-before-id-literal", "A space before the id is not trimmed: literal", reqs(g("006"), g("003")), "Claim"+mStart+"cite"+mDelim+" "+t1+mStop),
 		lit("space-after-id-literal", "A space after the id is not trimmed: literal", reqs(g("006"), g("003")), "Claim"+mStart+"cite"+mDelim+t1+" "+mStop),
-		seedStrips(lit("id-with-dot-literal", "A dot in the id is literal", reqs(g("003")), "Claim"+mk("tool.data")), literal("Claim")),
+		lit("id-with-dot-literal", "A dot in the id is literal", reqs(g("003")), "Claim"+mk("tool.data")).seedReading(seedStrips, literal("Claim")),
 		lit("id-non-ascii-literal", "A non-ASCII letter in the id is literal", reqs(g("003")), "Claim"+mk("tööl_data")),
 		{id: "id-of-128-runes", desc: "An id of 128 runes is a marker",
 			reqs: reqs(g("003")),
@@ -107,9 +100,9 @@ func stripGrammar() []vec {
 			reqs: reqs(g("003")),
 			in:   stripIn{Text: "Claim" + mk(long+"a"), Parts: partsOf(long + "a")}, out: literal("Claim" + mk(long+"a"))},
 		cited("locator-of-256-runes", "A locator of 256 runes is a marker", reqs(g("005")), "Claim", ptr256, "", 5),
-		seedStrips(lit("locator-of-257-runes-literal", "A locator of 257 runes is literal", reqs(g("005")), "Claim"+mk(t1, ptr256+"x")), stripOut{"Claim", cites(c(t1, 5, ptr256+"x")), ids(t1)}),
+		lit("locator-of-257-runes-literal", "A locator of 257 runes is literal", reqs(g("005")), "Claim"+mk(t1, ptr256+"x")).seedReading(seedStrips, stripOut{"Claim", cites(c(t1, 5, ptr256+"x")), ids(t1)}),
 		cited("line-number-of-9-digits", "A line number of nine digits is a marker", reqs(g("005")), "Claim", "L123456789-L999999999", "", 5),
-		seedStrips(lit("line-number-of-10-digits-literal", "A line number of ten digits is literal", reqs(g("005")), "Claim"+mk(t1, "L1234567890")), stripOut{"Claim", cites(c(t1, 5, "L1234567890")), ids(t1)}),
+		lit("line-number-of-10-digits-literal", "A line number of ten digits is literal", reqs(g("005")), "Claim"+mk(t1, "L1234567890")).seedReading(seedStrips, stripOut{"Claim", cites(c(t1, 5, "L1234567890")), ids(t1)}),
 		lit("line-locator-lower-case-literal", "Lower-case l8 is no locator: literal", reqs(g("005")), "Claim"+mk(t1, "l8")),
 		lit("line-range-without-second-l-literal", "L8-13 without the second L is literal", reqs(g("005")), "Claim"+mk(t1, "L8-13")),
 		lit("line-locator-without-digits-literal", "A bare L is literal", reqs(g("005")), "Claim"+mk(t1, "L")),
@@ -163,9 +156,8 @@ func stripCitations() []vec {
 	// otherCase is alone with a user-origin prefix in other case, which
 	// seed 001, naming the prefixes in lower case, does not see.
 	otherCase := func(id, desc, partID string) vec {
-		v := alone(id, desc, reqs(s("004")), partID, true)
-		v.div = vectorkit.Diverges("seed", "seed 001 names the prefixes user_data_ and user_text_ in lower case: "+partID+" is an ordinary id, and its part is cited", rawJSON(citedOut(partID)))
-		return v
+		return alone(id, desc, reqs(s("004")), partID, true).seedReading(
+			"seed 001 names the prefixes user_data_ and user_text_ in lower case: "+partID+" is an ordinary id, and its part is cited", citedOut(partID))
 	}
 	return []vec{
 		{id: "whitespace-around-marker-kept", desc: "Spaces on both sides of a removed marker are kept",
@@ -209,14 +201,14 @@ func stripCitations() []vec {
 			reqs: reqs(s("005")),
 			in:   in("A" + mk(t1) + " B" + mk(t2) + " C" + mk(t1)),
 			out:  stripOut{"A B C", cites(c(t1, 1, ""), c(t2, 3, ""), c(t1, 5, "")), ids(t1, t2)}},
-		{id: "duplicate-part-id-rejected", desc: "Two parts with one id are rejected",
+		vec{id: "duplicate-part-id-rejected", desc: "Two parts with one id are rejected",
 			reqs: reqs(s("007")),
 			in:   stripIn{Text: "Claim" + mk(t1), Parts: dup}, out: reject("MARKER_DUPLICATE_PART_ID"),
-			div: vectorkit.Diverges("seed", seedNeverFails, rawJSON(stripOut{"Claim", cites(c(t1, 5, "")), ids(t1)}))},
-		{id: "duplicate-part-id-rejected-without-markers", desc: "Duplicate part ids are rejected even when nothing is cited",
+		}.seedReading(seedNeverFails, stripOut{"Claim", cites(c(t1, 5, "")), ids(t1)}),
+		vec{id: "duplicate-part-id-rejected-without-markers", desc: "Duplicate part ids are rejected even when nothing is cited",
 			reqs: reqs(s("007")),
 			in:   stripIn{Text: "Plain.", Parts: dup}, out: reject("MARKER_DUPLICATE_PART_ID"),
-			div: vectorkit.Diverges("seed", seedNeverFails, rawJSON(literal("Plain.")))},
+		}.seedReading(seedNeverFails, literal("Plain.")),
 		{id: "lone-surrogate-is-one-rune", desc: "A lone surrogate escape reads as U+FFFD, one rune before the marker",
 			reqs: reqs(s("008"), "MARKER-OFFSET-001"), tags: tags("lone-surrogate"),
 			in: in("a" + loneD83D + "b" + mk(t1)), out: stripOut{"a\uFFFDb", cites(c(t1, 3, "")), ids(t1)}},
@@ -241,10 +233,9 @@ func stripOffsets() []vec {
 	// offset snaps past it; the seed's clause-boundary reading would not
 	// move it (the spec's Divergence paragraph after MARKER-OFFSET-005).
 	inToken := func(id, desc, before, after string) vec {
-		v := one(id, desc, reqs(o("004"), o("005")), before, after, runes(before)+1)
-		v.div = vectorkit.Diverges("seed", "seed 001 snaps so that the citation lands on a clause boundary: a punctuation rune inside a token ends no clause, so the offset stays before it",
-			rawJSON(stripOut{before + after, cites(c(t1, runes(before), "")), ids(t1)}))
-		return v
+		return one(id, desc, reqs(o("004"), o("005")), before, after, runes(before)+1).seedReading(
+			"seed 001 snaps so that the citation lands on a clause boundary: a punctuation rune inside a token ends no clause, so the offset stays before it",
+			stripOut{before + after, cites(c(t1, runes(before), "")), ids(t1)})
 	}
 	return []vec{
 		one("astral-before-marker", "An astral emoji counts one rune (UTF-16 gives 4, bytes 6)", reqs(o("001")), "😀 a", " b", 3, "astral"),
@@ -297,14 +288,13 @@ func stripOffsets() []vec {
 		{id: "no-snap-over-literal-delimiter", desc: "A literal DELIM (private use) after a marker stops the snap",
 			reqs: reqs(o("005")),
 			in:   in("claim" + mk(t1) + mDelim + "."), out: stripOut{"claim" + mDelim + ".", cites(c(t1, 5, "")), ids(t1)}},
-		{id: "seed-example-offsets", desc: "Seed 001's example text: offsets 61 and 113, where the seed prints 53 and 107",
+		vec{id: "seed-example-offsets", desc: "Seed 001's example text: offsets 61 and 113, where the seed prints 53 and 107",
 			reqs: reqs(o("006"), o("003")),
 			in: stripIn{Text: seedA + mk(t2, "/results/0/findings") + seedB + mk(t3) + ".",
 				Parts: []part{{ID: t2, Value: seedValue}, {ID: t3}}},
 			out: stripOut{seedA + seedB + ".", cites(c(t2, runes(seedA)+1, "/results/0/findings"), c(t3, runes(seedA+seedB)+1, "")), ids(t2, t3)},
-			// Seed 001's example prints 53 and 107 for the same text.
-			div: vectorkit.Diverges("seed", "seed 001's example prints the offsets 53 and 107, which contradict its own snapping rule",
-				rawJSON(stripOut{seedA + seedB + ".", cites(c(t2, 53, "/results/0/findings"), c(t3, 107, "")), ids(t2, t3)}))},
+		}.seedReading("seed 001's example prints the offsets 53 and 107, which contradict its own snapping rule",
+			stripOut{seedA + seedB + ".", cites(c(t2, 53, "/results/0/findings"), c(t3, 107, "")), ids(t2, t3)}),
 	}
 }
 
