@@ -99,9 +99,6 @@ func register(path, op, desc string, vs func() []vec) {
 	vectorkit.Register(path, func() (*vectors.File, error) { return file(op, desc, vs()), nil })
 }
 
-func reqs(ids ...string) []string { return ids }
-func tags(ts ...string) []string  { return ts }
-
 // stripOut is the expected output of marker.strip.
 type stripOut struct {
 	Text      string   `json:"text"`
@@ -119,7 +116,8 @@ func reject(code string) map[string]any {
 	return map[string]any{"rejected": map[string]string{"code": code}}
 }
 
-// cites and ids return non-nil empty slices, so they encode as [].
+// cites and ids return their arguments as non-nil slices, so that none
+// encodes as null: ids for part ids, requirement ids and tags alike.
 func cites(cs ...cite) []cite      { return append([]cite{}, cs...) }
 func ids(ss ...string) []string    { return append([]string{}, ss...) }
 func literal(text string) stripOut { return stripOut{Text: text, Citations: cites(), Parts: ids()} }

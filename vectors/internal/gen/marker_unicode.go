@@ -45,7 +45,7 @@ func stripUnicode() ([]vec, error) {
 		return nil, err
 	}
 	versions := slices.SortedFunc(maps.Keys(p), compareVersions)
-	rq := reqs("MARKER-OFFSET-004")
+	rq := ids("MARKER-OFFSET-004")
 	var vs []vec
 	for lo := 0; lo < len(pinned); lo += unicodeRunesPerVector {
 		rs := pinned[lo:min(lo+unicodeRunesPerVector, len(pinned))]
@@ -101,7 +101,7 @@ func snapVec(id, desc string, rq []string, rs []rune, snap bool) vec {
 		out.WriteRune(r)
 		cs = append(cs, c(t1, offset, ""))
 	}
-	return vec{id: id, desc: desc, reqs: rq, tags: tags("unicode"), in: in(text.String()), out: stripOut{out.String(), cs, ids(t1)}}
+	return vec{id: id, desc: desc, reqs: rq, tags: ids("unicode"), in: in(text.String()), out: stripOut{out.String(), cs, ids(t1)}}
 }
 
 // compareVersions orders Unicode versions "15.0.0" by their numbers.
