@@ -110,24 +110,23 @@ func Load(fsys fs.FS) (*Spec, error) {
 			return nil, err
 		}
 		p := parse(name, data)
-		reqs, strays, codes := p.reqs, p.strays, p.codes
 		s.OutOfScope = append(s.OutOfScope, p.outOfScope...)
 		s.SeedProblems = append(s.SeedProblems, p.seedProblems...)
-		for _, c := range codes {
+		for _, c := range p.codes {
 			if prev, dup := seen["code "+c.Code]; dup {
 				return nil, fmt.Errorf("spec: %s:%d: rejection code %s already defined at %s", name, c.Line, c.Code, prev)
 			}
 			seen["code "+c.Code] = fmt.Sprintf("%s:%d", name, c.Line)
 		}
-		s.Codes = append(s.Codes, codes...)
-		for _, r := range reqs {
+		s.Codes = append(s.Codes, p.codes...)
+		for _, r := range p.reqs {
 			if prev, dup := seen[r.ID]; dup {
 				return nil, fmt.Errorf("spec: %s:%d: requirement %s already defined at %s", name, r.Line, r.ID, prev)
 			}
 			seen[r.ID] = fmt.Sprintf("%s:%d", name, r.Line)
 		}
-		s.Requirements = append(s.Requirements, reqs...)
-		s.Strays = append(s.Strays, strays...)
+		s.Requirements = append(s.Requirements, p.reqs...)
+		s.Strays = append(s.Strays, p.strays...)
 	}
 	return s, nil
 }
