@@ -78,9 +78,11 @@ func registerGen(path, op, desc string, fill func(*genFile)) {
 	})
 }
 
-// add adds the vector op/id, which expects out for the input in.
+// add adds the vector op/id, which expects out for the input in, both
+// marshalled with vectorkit.Raw.
 func (cf *genFile) add(id, desc string, reqs, tags []string, in, out any) {
-	cf.f.Vectors = append(cf.f.Vectors, vectorkit.Vector(cf.f.Op, id, desc, reqs, tags, in, out))
+	cf.f.Vectors = append(cf.f.Vectors, &vectors.Vector{ID: cf.f.Op + "/" + id, Description: desc, Requirements: reqs, Tags: tags,
+		Input: vectorkit.Raw(in), Expect: vectors.Expect{Output: vectorkit.Raw(out)}})
 }
 
 // diverge records on the vector added last that system answers out to it,
