@@ -266,14 +266,12 @@ func streamRuneSplits() []vec {
 			vs = append(vs, t.vec("at-rune-"+k, "cut "+k+" runes after its START",
 				ids("MARKER-STREAM-002", "MARKER-STREAM-005"), []int{cut}, false))
 		}
-		var cuts []int // one rune per delta
+		var starts []int // one rune per delta
 		for i := range text {
-			if i > 0 {
-				cuts = append(cuts, i)
-			}
+			starts = append(starts, i)
 		}
 		vs = append(vs, t.vec("one-rune-per-delta", "streamed one rune per delta",
-			ids("MARKER-STREAM-002", "MARKER-STREAM-004", "MARKER-STREAM-005"), cuts, false))
+			ids("MARKER-STREAM-002", "MARKER-STREAM-004", "MARKER-STREAM-005"), starts[1:], false))
 	}
 	return vs
 }
