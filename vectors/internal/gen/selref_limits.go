@@ -8,8 +8,6 @@ package main
 import (
 	"encoding/json"
 	"strings"
-
-	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
 
 func init() {
@@ -34,7 +32,7 @@ type selrefRef struct {
 	URL      string `json:"url,omitempty"`
 }
 
-func kept(r selrefRef) json.RawMessage { return vectorkit.Raw(map[string]any{"reference": r}) }
+func kept(r selrefRef) any { return map[string]any{"reference": r} }
 
 // vanceHigh is a label of 199 letters, a lone high surrogate and the
 // ellipsis, as vance stores it: a Java string cut between the halves of a
@@ -113,22 +111,22 @@ func selrefIngestLimits(cf *genFile) {
 		selrefRef{Label: "x", VanceURI: selrefVance, URL: url1001}, kept(selrefRef{Label: "x", VanceURI: selrefVance}))
 	cf.add("url-1001-units-alone-dropped", "A url of 1,001 units and no vanceUri leaves no address",
 		[]string{"SELREF-URL-006", "SELREF-INGEST-003"}, []string{"boundary", "astral"},
-		selrefRef{Label: "x", URL: url1001}, vectorkit.Raw(map[string]any{"dropped": map[string]string{"code": "SELREF_NO_ADDRESS"}}))
+		selrefRef{Label: "x", URL: url1001}, map[string]any{"dropped": map[string]string{"code": "SELREF_NO_ADDRESS"}})
 	cf.add("url-1000-units-after-trim-accepted", "Padding does not count toward the 1,000-unit limit of a url",
 		[]string{"SELREF-URL-006", "SELREF-URL-001"}, []string{"boundary", "astral"},
 		selrefRef{Label: "x", URL: "\t" + url1000 + "  "}, kept(selrefRef{Label: "x", URL: url1000}))
 }
 
 func selrefReplayLimits(cf *genFile) {
-	text := func(label string, addrs ...string) json.RawMessage {
+	text := func(label string, addrs ...string) any {
 		s := "hi\n\n" + selrefHeader + `"` + label + `"`
 		for _, a := range addrs {
 			s += " \u2014 " + a
 		}
-		return vectorkit.Raw(map[string]string{"text": s})
+		return map[string]string{"text": s}
 	}
-	in := func(r selrefRef) json.RawMessage {
-		return vectorkit.Raw(map[string]any{"body": "hi", "reference": r})
+	in := func(r selrefRef) any {
+		return map[string]any{"body": "hi", "reference": r}
 	}
 	x := strings.Repeat
 	url1001 := pad("https://example.com/", 1001, emoji)
