@@ -235,24 +235,18 @@ func parse(name string, data []byte) parsed {
 	return p
 }
 
+// levels are the levels of the BCP 14 key words.
+var levels = map[string]Level{
+	"MUST": Must, "REQUIRED": Must, "SHALL": Must, "MUST NOT": MustNot, "SHALL NOT": MustNot,
+	"SHOULD": Should, "RECOMMENDED": Should, "SHOULD NOT": ShouldNot, "NOT RECOMMENDED": ShouldNot,
+	"MAY": May, "OPTIONAL": May,
+}
+
 func levelOf(text string) Level {
 	best := Informative
 	rank := map[Level]int{Informative: 0, May: 1, ShouldNot: 2, Should: 3, MustNot: 4, Must: 5}
 	for _, kw := range keyword.FindAllString(codeSpan.ReplaceAllString(text, ""), -1) {
-		var l Level
-		switch kw {
-		case "MUST", "REQUIRED", "SHALL":
-			l = Must
-		case "MUST NOT", "SHALL NOT":
-			l = MustNot
-		case "SHOULD", "RECOMMENDED":
-			l = Should
-		case "SHOULD NOT", "NOT RECOMMENDED":
-			l = ShouldNot
-		case "MAY", "OPTIONAL":
-			l = May
-		}
-		if rank[l] > rank[best] {
+		if l := levels[kw]; rank[l] > rank[best] {
 			best = l
 		}
 	}
