@@ -46,6 +46,14 @@ func cited(id, desc string, rq []string, before, locator, after string, offset i
 		out: stripOut{before + after, cites(c(t1, offset, locator)), ids(t1)}}
 }
 
+// one is a vector whose text holds one marker citing t1, without locator,
+// between before and after: the marker is removed, and its citation is at
+// offset.
+func one(id, desc string, rq []string, before, after string, offset int, tg ...string) vec {
+	return vec{id: id, desc: desc, reqs: rq, tags: tg, in: in(before + mk(t1) + after),
+		out: stripOut{before + after, cites(c(t1, offset, "")), ids(t1)}}
+}
+
 // lit is a vector whose text contains no marker: it comes back unchanged.
 func lit(id, desc string, rq []string, text string) vec {
 	return vec{id: id, desc: desc, reqs: rq, in: in(text), out: literal(text)}
@@ -56,9 +64,8 @@ func stripGrammar() []vec {
 	ptr256 := "/" + strings.Repeat("x", 255)
 	g := func(n string) string { return "MARKER-GRAMMAR-" + n }
 	return []vec{
-		{id: "minimal-marker", desc: "A marker without locator is removed and cites the whole part",
-			reqs: ids(g("001"), "MARKER-STRIP-001", "MARKER-STRIP-002"),
-			in:   in("Claim" + mk(t1) + " next"), out: stripOut{"Claim next", cites(c(t1, 5, "")), ids(t1)}},
+		one("minimal-marker", "A marker without locator is removed and cites the whole part",
+			ids(g("001"), "MARKER-STRIP-001", "MARKER-STRIP-002"), "Claim", " next", 5),
 		cited("line-locator", "A single-line locator L8 is kept verbatim", ids(g("005"), "MARKER-STRIP-002"), "Claim", "L8", " next", 5),
 		cited("line-range-locator", "A line-range locator L8-L13 is kept verbatim", ids(g("005"), "MARKER-STRIP-002"), "Claim", "L8-L13", " next", 5),
 		cited("json-pointer-locator", "A JSON Pointer locator /data/5/population is kept verbatim", ids(g("005"), "MARKER-STRIP-002"), "Claim", "/data/5/population", " next", 5),
@@ -120,20 +127,14 @@ func stripGrammar() []vec {
 		lit("lone-start-at-end", "A lone START at the end is literal", ids(g("009")), "Claim."+mStart),
 		lit("stray-delim-and-stop", "DELIM and STOP outside a candidate are literal", ids(g("009")), "a"+mDelim+"b"+mStop+"c"),
 		lit("backslash-escape-text-literal", "The ASCII text \\ue200cite... is not a marker", ids(g("009")), `Claim\ue200cite\ue202`+t1+`\ue201`),
-		{id: "failed-candidate-then-valid-marker", desc: "A candidate that failed on a space does not swallow the next marker",
-			reqs: ids(g("007"), g("008")),
-			in:   in(mStart + "cite" + mDelim + "bad id" + mk(t1) + "."),
-			out:  stripOut{mStart + "cite" + mDelim + "bad id.", cites(c(t1, runes(mStart+"cite"+mDelim+"bad id")+1, "")), ids(t1)}},
+		one("failed-candidate-then-valid-marker", "A candidate that failed on a space does not swallow the next marker", ids(g("007"), g("008")),
+			mStart+"cite"+mDelim+"bad id", ".", runes(mStart+"cite"+mDelim+"bad id")+1),
 		lit("start-inside-open-candidate-literal", "A START inside an open candidate is literal and begins nothing", ids(g("008")),
 			mStart+"cite"+mDelim+t2+mk(t1)),
 		lit("double-start-literal", "A second START right after the first leaves the marker literal", ids(g("008")), "Claim"+mStart+mk(t1)),
-		{id: "open-candidate-start-then-later-marker", desc: "After a START that ended a candidate the scan resumes; a later marker is removed",
-			reqs: ids(g("007"), g("008")),
-			in:   in(mStart + "cite" + mDelim + "a" + mStart + "cite" + mDelim + "b" + mStop + mk(t1)),
-			out:  stripOut{mStart + "cite" + mDelim + "a" + mStart + "cite" + mDelim + "b" + mStop, cites(c(t1, 15, "")), ids(t1)}},
-		{id: "marker-inside-code-fence", desc: "Markers are found everywhere, code fences included",
-			reqs: ids(g("007")),
-			in:   in("```\ncode" + mk(t1) + "\n```"), out: stripOut{"```\ncode\n```", cites(c(t1, 8, "")), ids(t1)}},
+		one("open-candidate-start-then-later-marker", "After a START that ended a candidate the scan resumes; a later marker is removed", ids(g("007"), g("008")),
+			mStart+"cite"+mDelim+"a"+mStart+"cite"+mDelim+"b"+mStop, "", 15),
+		one("marker-inside-code-fence", "Markers are found everywhere, code fences included", ids(g("007")), "```\ncode", "\n```", 8),
 		{id: "locator-like-id", desc: "An id that looks like a locator (L8) is an id: unknown, removed",
 			reqs: ids(g("003"), "MARKER-STRIP-003"),
 			in:   in("Claim" + mk("L8-L13") + "."), out: stripOut{"Claim.", cites(), ids()}},
@@ -160,9 +161,7 @@ func stripCitations() []vec {
 			"seed 001 names the prefixes user_data_ and user_text_ in lower case: "+partID+" is an ordinary id, and its part is cited", citedOut(partID))
 	}
 	return []vec{
-		{id: "whitespace-around-marker-kept", desc: "Spaces on both sides of a removed marker are kept",
-			reqs: ids(s("001")),
-			in:   in("a. " + mk(t1) + " b"), out: stripOut{"a.  b", cites(c(t1, 3, "")), ids(t1)}},
+		one("whitespace-around-marker-kept", "Spaces on both sides of a removed marker are kept", ids(s("001")), "a. ", " b", 3),
 		{id: "no-markers", desc: "A text without markers comes back unchanged",
 			reqs: ids(s("001")),
 			in:   in("Plain text, nothing cited."), out: literal("Plain text, nothing cited.")},
@@ -224,11 +223,6 @@ func stripCitations() []vec {
 
 func stripOffsets() []vec {
 	o := func(n string) string { return "MARKER-OFFSET-" + n }
-	one := func(id, desc string, rq []string, before, after string, offset int, tg ...string) vec {
-		return vec{id: id, desc: desc, reqs: rq, tags: tg,
-			in:  in(before + mk(t1) + after),
-			out: stripOut{before + after, cites(c(t1, offset, "")), ids(t1)}}
-	}
 	// inToken is a marker before a punctuation rune inside a token: the
 	// offset snaps past it; the seed's clause-boundary reading would not
 	// move it (the spec's Divergence paragraph after MARKER-OFFSET-005).
@@ -285,9 +279,7 @@ func stripOffsets() []vec {
 		inToken("snap-inside-token-apostrophe", "don<M>'t snaps past the apostrophe (Po) inside the word", "don", "'t stop"),
 		inToken("snap-inside-token-number-sign", "a<M>#tag snaps past the number sign (Po)", "a", "#tag"),
 		inToken("snap-inside-token-at-sign", "user<M>@example.com snaps past the at sign (Po) inside the address", "user", "@example.com"),
-		{id: "no-snap-over-literal-delimiter", desc: "A literal DELIM (private use) after a marker stops the snap",
-			reqs: ids(o("005")),
-			in:   in("claim" + mk(t1) + mDelim + "."), out: stripOut{"claim" + mDelim + ".", cites(c(t1, 5, "")), ids(t1)}},
+		one("no-snap-over-literal-delimiter", "A literal DELIM (private use) after a marker stops the snap", ids(o("005")), "claim", mDelim+".", 5),
 		vec{id: "seed-example-offsets", desc: "Seed 001's example text: offsets 61 and 113, where the seed prints 53 and 107",
 			reqs: ids(o("006"), o("003")),
 			in: stripIn{Text: seedA + mk(t2, "/results/0/findings") + seedB + mk(t3) + ".",
