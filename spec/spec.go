@@ -110,24 +110,23 @@ func Load(fsys fs.FS) (*Spec, error) {
 			return nil, err
 		}
 		p := parse(name, data)
-		reqs, strays, codes := p.reqs, p.strays, p.codes
 		s.OutOfScope = append(s.OutOfScope, p.outOfScope...)
 		s.SeedProblems = append(s.SeedProblems, p.seedProblems...)
-		for _, c := range codes {
+		for _, c := range p.codes {
 			if prev, dup := seen["code "+c.Code]; dup {
 				return nil, fmt.Errorf("spec: %s:%d: rejection code %s already defined at %s", name, c.Line, c.Code, prev)
 			}
 			seen["code "+c.Code] = fmt.Sprintf("%s:%d", name, c.Line)
 		}
-		s.Codes = append(s.Codes, codes...)
-		for _, r := range reqs {
+		s.Codes = append(s.Codes, p.codes...)
+		for _, r := range p.reqs {
 			if prev, dup := seen[r.ID]; dup {
 				return nil, fmt.Errorf("spec: %s:%d: requirement %s already defined at %s", name, r.Line, r.ID, prev)
 			}
 			seen[r.ID] = fmt.Sprintf("%s:%d", name, r.Line)
 		}
-		s.Requirements = append(s.Requirements, reqs...)
-		s.Strays = append(s.Strays, strays...)
+		s.Requirements = append(s.Requirements, p.reqs...)
+		s.Strays = append(s.Strays, p.strays...)
 	}
 	return s, nil
 }
@@ -236,24 +235,18 @@ func parse(name string, data []byte) parsed {
 	return p
 }
 
+// levels are the levels of the BCP 14 key words.
+var levels = map[string]Level{
+	"MUST": Must, "REQUIRED": Must, "SHALL": Must, "MUST NOT": MustNot, "SHALL NOT": MustNot,
+	"SHOULD": Should, "RECOMMENDED": Should, "SHOULD NOT": ShouldNot, "NOT RECOMMENDED": ShouldNot,
+	"MAY": May, "OPTIONAL": May,
+}
+
 func levelOf(text string) Level {
 	best := Informative
 	rank := map[Level]int{Informative: 0, May: 1, ShouldNot: 2, Should: 3, MustNot: 4, Must: 5}
 	for _, kw := range keyword.FindAllString(codeSpan.ReplaceAllString(text, ""), -1) {
-		var l Level
-		switch kw {
-		case "MUST", "REQUIRED", "SHALL":
-			l = Must
-		case "MUST NOT", "SHALL NOT":
-			l = MustNot
-		case "SHOULD", "RECOMMENDED":
-			l = Should
-		case "SHOULD NOT", "NOT RECOMMENDED":
-			l = ShouldNot
-		case "MAY", "OPTIONAL":
-			l = May
-		}
-		if rank[l] > rank[best] {
+		if l := levels[kw]; rank[l] > rank[best] {
 			best = l
 		}
 	}

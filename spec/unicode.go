@@ -86,19 +86,7 @@ func SnapSet(version string) ([]rune, error) {
 	if !ok {
 		return nil, fmt.Errorf("no punctuation tables of Unicode %s", version)
 	}
-	in := map[rune]bool{}
-	for _, c := range []string{"Po", "Pe", "Pf"} {
-		for _, r := range cats[c] {
-			in[r] = true
-		}
-	}
-	for _, r := range SnapExceptions {
-		delete(in, r)
-	}
-	set := make([]rune, 0, len(in))
-	for r := range in {
-		set = append(set, r)
-	}
+	set := slices.Concat(cats["Po"], cats["Pe"], cats["Pf"])
 	slices.Sort(set)
-	return set, nil
+	return slices.DeleteFunc(slices.Compact(set), func(r rune) bool { return slices.Contains(SnapExceptions, r) }), nil
 }

@@ -188,13 +188,7 @@ func (c *Corpus) Vectors() []*Vector {
 // Divergent returns the vectors that record a divergence for system, in
 // file order.
 func (c *Corpus) Divergent(system string) []*Vector {
-	var out []*Vector
-	for _, v := range c.Vectors() {
-		if v.Divergence(system) != nil {
-			out = append(out, v)
-		}
-	}
-	return out
+	return slices.DeleteFunc(c.Vectors(), func(v *Vector) bool { return v.Divergence(system) == nil })
 }
 
 // Lookup returns the vector with the given id, or nil.
@@ -237,11 +231,8 @@ func Load(fsys fs.FS) (*Corpus, error) {
 		}
 		c.Files = append(c.Files, f)
 	}
-	if walkErr != nil {
-		errs = append(errs, walkErr)
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := errors.Join(append(errs, walkErr)...); err != nil {
+		return nil, err
 	}
 	return &c, nil
 }

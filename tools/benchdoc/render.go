@@ -246,7 +246,7 @@ func fmtValue(unit string, v float64) string {
 	switch {
 	case unit == "ns/op" || strings.HasSuffix(unit, "ns/req"):
 		return duration(v)
-	case strings.HasSuffix(unit, "/op") && unit != "ns/op" && v < 10:
+	case strings.HasSuffix(unit, "/op") && v < 10:
 		return strconv.FormatFloat(v, 'f', 2, 64)
 	}
 	return num(v)

@@ -41,26 +41,24 @@ func sideBySide() ([]sideBySideResult, error) {
 		return nil, err
 	}
 	work := []sideBySideResult{
-		{name: "maximum-size", requests: 500, theirs: 2.0, then: 2.9, units: len(utf16.Encode([]rune(large)))},
-		{name: "small", requests: 50000, theirs: 0.97, then: 0.79, units: len(utf16.Encode([]rune(small)))},
+		{name: "maximum-size", requests: 500, theirs: 2.0, then: 2.9},
+		{name: "small", requests: 50000, theirs: 0.97, then: 0.79},
 	}
-	for i := range work {
-		href := large
-		if work[i].name == "small" {
-			href = small
-		}
-		in, err := requests(href, work[i].requests)
+	for i, href := range []string{large, small} {
+		w := &work[i]
+		w.units = len(utf16.Encode([]rune(href)))
+		in, err := requests(href, w.requests)
 		if err != nil {
 			return nil, err
 		}
 		for range 3 {
-			d, err := serveOnce(bin, in, work[i].requests)
+			d, err := serveOnce(bin, in, w.requests)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %v", work[i].name, err)
+				return nil, fmt.Errorf("%s: %v", w.name, err)
 			}
-			work[i].all = append(work[i].all, d)
-			if work[i].best == 0 || d < work[i].best {
-				work[i].best = d
+			w.all = append(w.all, d)
+			if w.best == 0 || d < w.best {
+				w.best = d
 			}
 		}
 	}
@@ -72,16 +70,15 @@ func corpusHref(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for _, v := range c.Vectors() {
-		if v.ID == id {
-			var in struct{ Href string }
-			if err := json.Unmarshal(v.Input, &in); err != nil {
-				return "", fmt.Errorf("%s: %v", id, err)
-			}
-			return in.Href, nil
-		}
+	v := c.Lookup(id)
+	if v == nil {
+		return "", fmt.Errorf("the corpus has no vector %s", id)
 	}
-	return "", fmt.Errorf("the corpus has no vector %s", id)
+	var in struct{ Href string }
+	if err := json.Unmarshal(v.Input, &in); err != nil {
+		return "", fmt.Errorf("%s: %v", id, err)
+	}
+	return in.Href, nil
 }
 
 // requests returns n quote.parse request lines for href, ids 1 to n.

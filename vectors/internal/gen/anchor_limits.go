@@ -6,12 +6,7 @@ package main
 // quadratic (QUOTE-ANCHOR-035). Expected outputs follow from how the inputs
 // are built.
 
-import (
-	"strings"
-
-	"github.com/conform-suite/conform/vectors"
-	"github.com/conform-suite/conform/vectors/internal/vectorkit"
-)
+import "strings"
 
 func init() {
 	registerGen("quote/select-limits.gen.json", "quote.select", "Selections at and over the 8,000-unit limit of a citation's text.", genSelectLimits)
@@ -22,16 +17,16 @@ func init() {
 const anchorMaxUnits = 8000
 
 func genSelectLimits(cf *genFile) {
-	add := func(id, desc string, reqs, tags []string, text string, end int, want any) *vectors.Vector {
-		return cf.add(id, desc, reqs, tags, map[string]any{"text": text, "start": 0, "end": end}, want)
+	add := func(id, desc string, reqs, tags []string, text string, end int, want any) {
+		cf.add(id, desc, reqs, tags, map[string]any{"text": text, "start": 0, "end": end}, want)
 	}
 	whole := func(text string, n int) any {
 		return map[string]any{"selector": map[string]any{"text": text, "start": 0, "end": n, "prefix": "", "suffix": ""}}
 	}
 	// The real capture has no length limit: it captures the whole text.
 	tooLong := func(id, desc string, reqs, tags []string, text string) {
-		v := add(id, desc, reqs, tags, text, anchorMaxUnits+1, reject("QUOTE_SELECTION_TOO_LONG"))
-		v.Divergences = vectorkit.Diverges("t3code", "the real capture has no length limit", vectorkit.Raw(whole(text, anchorMaxUnits+1)))
+		add(id, desc, reqs, tags, text, anchorMaxUnits+1, reject("QUOTE_SELECTION_TOO_LONG"))
+		cf.diverge("t3code", "the real capture has no length limit", whole(text, anchorMaxUnits+1))
 	}
 	ascii := strings.Repeat("x", anchorMaxUnits)
 	add("at-length-limit", "a selection of exactly 8,000 ASCII units is captured",

@@ -7,7 +7,6 @@ import (
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/internal/safetext"
-	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
 
 // Builders shared by the compose_*.go generators (spec/quote-compose.md).
@@ -61,14 +60,6 @@ func compBlock(cs ...citation) string {
 // units is the length of s in UTF-16 code units: the spec's unit for
 // lengths of quote and selref.
 func units(s string) int { return len(utf16.Encode([]rune(s))) }
-
-// seedReading records on the vector added last the seed's answer out,
-// where a Divergence paragraph of quote-compose.md says why the spec
-// answers otherwise.
-func (cf *genFile) seedReading(reason string, out any) {
-	v := cf.f.Vectors[len(cf.f.Vectors)-1]
-	v.Divergences = vectorkit.Diverges("seed", reason, vectorkit.Raw(out))
-}
 
 // Reasons of the seed's readings (quote-compose.md's Divergence paragraphs).
 const (

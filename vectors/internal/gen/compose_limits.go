@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/base64"
 	"slices"
 	"strings"
@@ -30,10 +31,13 @@ type compLimitCase struct {
 	reqs     []string
 	tags     []string
 	prompt   string
-	expanded string // the trimmed, expanded prompt
+	expanded string // the trimmed, expanded prompt, if it has a link
 }
 
 func (lc compLimitCase) trimmed() string { return strings.TrimSpace(lc.prompt) }
+
+// expansion is the trimmed, expanded prompt.
+func (lc compLimitCase) expansion() string { return cmp.Or(lc.expanded, lc.trimmed()) }
 
 func compX(n int) string { return strings.Repeat("x", n) }
 
@@ -46,7 +50,10 @@ func compLimitCases() []compLimitCase {
 	fit := compLimit - units(marker+minBlock)
 	long := compSimple(strings.Repeat("中", 8000)) // a 72,078-unit link that expands to about 8,400 units
 	longLink, longBlock := compLink(long), compBlock(long)
-	cases := []compLimitCase{
+	if len(compLink(min)) != 78 {
+		panic("gen: the minimal link is not 78 units")
+	}
+	return []compLimitCase{
 		{id: "at-limit", desc: "a plain prompt of exactly 120,000 units", reqs: []string{"QUOTE-COMPOSE-030"}, tags: []string{"boundary"},
 			prompt: compX(compLimit)},
 		{id: "one-over", desc: "a plain prompt of 120,001 units", reqs: []string{"QUOTE-COMPOSE-030"}, tags: []string{"boundary"},
@@ -69,21 +76,12 @@ func compLimitCases() []compLimitCase {
 		{id: "long-link-short-expansion", desc: "a prompt over the limit whose expansion would fit",
 			prompt: compX(50_000) + " " + longLink, expanded: compX(50_000) + " " + marker + longBlock},
 	}
-	if len(compLink(min)) != 78 {
-		panic("gen: the minimal link is not 78 units")
-	}
-	for i := range cases {
-		if cases[i].expanded == "" {
-			cases[i].expanded = cases[i].trimmed()
-		}
-	}
-	return cases
 }
 
 func composeSubmitLimits(cf *genFile) {
 	reqs := []string{"QUOTE-COMPOSE-073", "QUOTE-COMPOSE-031"}
 	for _, lc := range compLimitCases() {
-		n := max(units(lc.trimmed()), units(lc.expanded))
+		n := max(units(lc.trimmed()), units(lc.expansion()))
 		var out any = map[string]bool{"ok": true}
 		r := slices.Concat(reqs, lc.reqs)
 		if n > compLimit {
@@ -98,7 +96,7 @@ func composeSubmitLimits(cf *genFile) {
 		map[string]string{"prompt": pending, "target": "pending-user-input"},
 		map[string]bool{"ok": true})
 	excess := units(pending) - compLimit
-	cf.seedReading(seedPendingLimits, map[string]any{"ok": false, "excess": excess, "message": compMessage(excess)})
+	cf.diverge("seed", seedPendingLimits, map[string]any{"ok": false, "excess": excess, "message": compMessage(excess)})
 }
 
 func composeSendLimits(cf *genFile) {
@@ -109,11 +107,11 @@ func composeSendLimits(cf *genFile) {
 		case units(lc.trimmed()) > compLimit:
 			out = reject("QUOTE_INPUT_TOO_LONG")
 			r = append(r, "QUOTE-COMPOSE-034")
-		case units(lc.expanded) > compLimit:
+		case units(lc.expansion()) > compLimit:
 			out = reject("QUOTE_EXPANDED_TOO_LONG")
 			r = append(r, "QUOTE-COMPOSE-035")
 		default:
-			out = map[string]string{"text": lc.expanded}
+			out = map[string]string{"text": lc.expansion()}
 			r = append(r, "QUOTE-COMPOSE-035")
 		}
 		cf.add(lc.id, lc.desc, r, lc.tags, map[string]string{"input": lc.prompt}, out)
@@ -125,7 +123,7 @@ func composeSendLimits(cf *genFile) {
 		[]string{"QUOTE-COMPOSE-074", "QUOTE-COMPOSE-036"}, []string{"boundary"},
 		map[string]string{"input": answer, "target": "pending-user-input"},
 		map[string]string{"text": answer})
-	cf.seedReading(seedPendingLimits, reject("QUOTE_INPUT_TOO_LONG"))
+	cf.diverge("seed", seedPendingLimits, reject("QUOTE_INPUT_TOO_LONG"))
 }
 
 const (
@@ -169,7 +167,7 @@ func composeNavDecodeLimits(cf *genFile) {
 		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(under)}, map[string]any{"citation": under})
 	cf.add("valid-hash-over-cap", "a valid hash of 140,001 units is refused by its length", reqs,
 		[]string{"boundary", "cjk"}, map[string]string{"location": "#" + compHash(over)}, reject("QUOTE_NAV_TOO_LONG"))
-	cf.seedReading(seedNoNavCap, map[string]any{"citation": over})
+	cf.diverge("seed", seedNoNavCap, map[string]any{"citation": over})
 	payload := compNavCap - len(compNavPrefix) // 139,981 characters: one over a group of four
 	cf.add("fragment-at-cap", "a fragment of exactly 140,000 units passes the cap and fails as base64", reqs,
 		[]string{"boundary"}, map[string]string{"location": "#" + compNavPrefix + strings.Repeat("A", payload)}, reject("QUOTE_NAV_BASE64"))

@@ -10,7 +10,7 @@ func init() {
 		registerGen(strings.Replace(sc.op, ".", "/", 1)+"-size.gen.json", sc.op, sc.op+": the largest citation.", func(cf *genFile) {
 			cf.add("max-cjk-citation", sc.desc, sc.reqs, []string{"boundary", "cjk"}, sc.in, sc.out)
 			if sc.seed != nil {
-				cf.seedReading(seedNoNavCap, sc.seed)
+				cf.diverge("seed", seedNoNavCap, sc.seed)
 			}
 		})
 	}

@@ -78,10 +78,15 @@ func registerGen(path, op, desc string, fill func(*genFile)) {
 	})
 }
 
-// add adds the vector op/id, which expects out for the input in, and
-// returns it.
-func (cf *genFile) add(id, desc string, reqs, tags []string, in, out any) *vectors.Vector {
-	v := vectorkit.Vector(cf.f.Op, id, desc, reqs, tags, in, out)
-	cf.f.Vectors = append(cf.f.Vectors, v)
-	return v
+// add adds the vector op/id, which expects out for the input in, both
+// marshalled with vectorkit.Raw.
+func (cf *genFile) add(id, desc string, reqs, tags []string, in, out any) {
+	cf.f.Vectors = append(cf.f.Vectors, &vectors.Vector{ID: cf.f.Op + "/" + id, Description: desc, Requirements: reqs, Tags: tags,
+		Input: vectorkit.Raw(in), Expect: vectors.Expect{Output: vectorkit.Raw(out)}})
+}
+
+// diverge records on the vector added last that system answers out to it,
+// and why.
+func (cf *genFile) diverge(system, reason string, out any) {
+	cf.f.Vectors[len(cf.f.Vectors)-1].Divergences = vectorkit.Diverges(system, reason, vectorkit.Raw(out))
 }

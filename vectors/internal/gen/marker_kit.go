@@ -76,6 +76,13 @@ type vec struct {
 	div      []*vectors.Divergence
 }
 
+// seedReading records on v that seed 001 answers out, for the reason the
+// spec's Divergence paragraph gives.
+func (v vec) seedReading(reason string, out any) vec {
+	v.div = vectorkit.Diverges("seed", reason, rawJSON(out))
+	return v
+}
+
 // file is the file of op's vectors vs.
 func file(op, desc string, vs []vec) *vectors.File {
 	f := &vectors.File{Op: op, Description: desc}
@@ -91,9 +98,6 @@ func file(op, desc string, vs []vec) *vectors.File {
 func register(path, op, desc string, vs func() []vec) {
 	vectorkit.Register(path, func() (*vectors.File, error) { return file(op, desc, vs()), nil })
 }
-
-func reqs(ids ...string) []string { return ids }
-func tags(ts ...string) []string  { return ts }
 
 // stripOut is the expected output of marker.strip.
 type stripOut struct {
@@ -112,7 +116,8 @@ func reject(code string) map[string]any {
 	return map[string]any{"rejected": map[string]string{"code": code}}
 }
 
-// cites and ids return non-nil empty slices, so they encode as [].
+// cites and ids return their arguments as non-nil slices, so that none
+// encodes as null: ids for part ids, requirement ids and tags alike.
 func cites(cs ...cite) []cite      { return append([]cite{}, cs...) }
 func ids(ss ...string) []string    { return append([]string{}, ss...) }
 func literal(text string) stripOut { return stripOut{Text: text, Citations: cites(), Parts: ids()} }

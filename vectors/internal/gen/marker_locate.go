@@ -55,7 +55,7 @@ func locateCases() []vec {
 		return vec{id: id, desc: desc, reqs: rq, in: locateIn{lines, locator}, out: out}
 	}
 	bad := func(id, desc, locator string) vec {
-		return vec{id: id, desc: desc, reqs: reqs(l("010")), in: locateIn{rfc6901Doc, locator}, out: malformedOut{false, true}}
+		return vec{id: id, desc: desc, reqs: ids(l("010")), in: locateIn{rfc6901Doc, locator}, out: malformedOut{false, true}}
 	}
 	return []vec{
 		ptr("empty-locator-whole-value", "The empty locator designates the whole value", "", rfc6901Doc, l("001")),
@@ -77,7 +77,7 @@ func locateCases() []vec {
 		on("large-number-verbatim", "A large number is returned digit for digit", json.RawMessage(`{"n":12345678901234567890123}`), "/n", found{true, json.RawMessage(`12345678901234567890123`)}, l("002")),
 		on("numeric-names-on-object", "On an object 01, - and 1e0 are member names", map[string]any{"01": "a", "-": "b", "1e0": "c"}, "/01", found{true, "a"}, l("003")),
 		on("dash-name-on-object", "On an object - is a member name", map[string]any{"-": "b"}, "/-", found{true, "b"}, l("003")),
-		{id: "duplicate-names-last-wins", desc: "With duplicate member names the last one counts", reqs: reqs(l("003")),
+		{id: "duplicate-names-last-wins", desc: "With duplicate member names the last one counts", reqs: ids(l("003")),
 			in: json.RawMessage(`{"value":{"a":1,"a":2},"locator":"/a"}`), out: found{true, 2}},
 		ptr("empty-token-on-array", "An empty token on an array is no index", "/foo/", nil, l("004")),
 		ptr("leading-zero-index", "Index 01 has a leading zero: unresolved", "/foo/01", nil, l("004")),
@@ -139,5 +139,5 @@ type guardedIn struct {
 // guarded is a vector of the client's guard (MARKER-LOCATE-011): the
 // pointer /foo/0 into RFC 6901's document, citing the part id.
 func guarded(id, desc, partID string, out any) vec {
-	return vec{id: id, desc: desc, reqs: reqs("MARKER-LOCATE-011", "MARKER-STRIP-004"), in: guardedIn{rfc6901Doc, "/foo/0", partID}, out: out}
+	return vec{id: id, desc: desc, reqs: ids("MARKER-LOCATE-011", "MARKER-STRIP-004"), in: guardedIn{rfc6901Doc, "/foo/0", partID}, out: out}
 }

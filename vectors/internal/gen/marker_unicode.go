@@ -45,7 +45,7 @@ func stripUnicode() ([]vec, error) {
 		return nil, err
 	}
 	versions := slices.SortedFunc(maps.Keys(p), compareVersions)
-	rq := reqs("MARKER-OFFSET-004")
+	rq := ids("MARKER-OFFSET-004")
 	var vs []vec
 	for lo := 0; lo < len(pinned); lo += unicodeRunesPerVector {
 		rs := pinned[lo:min(lo+unicodeRunesPerVector, len(pinned))]
@@ -58,23 +58,24 @@ func stripUnicode() ([]vec, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch c := compareVersions(v, spec.UnicodeVersion); {
-		case prev == nil:
-		case c <= 0:
+		if prev != nil {
+			// Up to the pinned version the runes a version adds snap, and
+			// none of the version before may leave; after it, the runes a
+			// version adds to Po, Pe or Pf stop the snap, and none of the
+			// pinned set may leave.
+			snaps, kept := compareVersions(v, spec.UnicodeVersion) <= 0, pinned
+			if snaps {
+				kept = prev
+			}
+			if gone := spec.Without(kept, set); len(gone) > 0 {
+				return nil, fmt.Errorf("the snap set of Unicode %s leaves out %U: no vector says so yet", v, gone)
+			}
+			id, desc := "additions-snap", "Runes that entered the snap set in Unicode %s (%d) snap: tables older than %s miss them"
+			if !snaps {
+				id, desc = "additions-do-not-snap", "Runes that entered Po, Pe or Pf in Unicode %s (%d) stop the snap: tables of %s or later pass them"
+			}
 			if added := spec.Without(set, prev); len(added) > 0 {
-				vs = append(vs, snapVec("unicode-"+dashed(v)+"-additions-snap",
-					fmt.Sprintf("Runes that entered the snap set in Unicode %s (%d) snap: tables older than %s miss them", v, len(added), v), rq, added, true))
-			}
-			if gone := spec.Without(prev, set); len(gone) > 0 {
-				return nil, fmt.Errorf("the snap set of Unicode %s leaves out %U: no vector says so yet", v, gone)
-			}
-		default:
-			if later := spec.Without(set, prev); len(later) > 0 {
-				vs = append(vs, snapVec("unicode-"+dashed(v)+"-additions-do-not-snap",
-					fmt.Sprintf("Runes that entered Po, Pe or Pf in Unicode %s (%d) stop the snap: tables of %s or later pass them", v, len(later), v), rq, later, false))
-			}
-			if gone := spec.Without(pinned, set); len(gone) > 0 {
-				return nil, fmt.Errorf("the snap set of Unicode %s leaves out %U: no vector says so yet", v, gone)
+				vs = append(vs, snapVec("unicode-"+dashed(v)+"-"+id, fmt.Sprintf(desc, v, len(added), v), rq, added, snaps))
 			}
 		}
 		prev = set
@@ -101,7 +102,7 @@ func snapVec(id, desc string, rq []string, rs []rune, snap bool) vec {
 		out.WriteRune(r)
 		cs = append(cs, c(t1, offset, ""))
 	}
-	return vec{id: id, desc: desc, reqs: rq, tags: tags("unicode"), in: in(text.String()), out: stripOut{out.String(), cs, ids(t1)}}
+	return vec{id: id, desc: desc, reqs: rq, tags: ids("unicode"), in: in(text.String()), out: stripOut{out.String(), cs, ids(t1)}}
 }
 
 // compareVersions orders Unicode versions "15.0.0" by their numbers.

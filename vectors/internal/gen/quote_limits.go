@@ -3,9 +3,6 @@ package main
 import (
 	"fmt"
 	"strings"
-
-	"github.com/conform-suite/conform/vectors"
-	"github.com/conform-suite/conform/vectors/internal/vectorkit"
 )
 
 // The limits of spec/quote-link.md at the limit and one unit past it, in
@@ -107,15 +104,14 @@ func quoteParseLimits(cf *genFile) {
 func quoteFormatLimits(cf *genFile) {
 	qLimitCases(func(id, desc string, reqs, tags []string, c citation, code string) {
 		written := map[string]any{"href": c.href(), "link": compLink(c)}
-		var out any = written
-		var div []*vectors.Divergence
-		if code != "" {
-			// The real formatter checks no limit: it writes the over-long
-			// field as it writes any other.
-			out = reject(code)
-			desc += ", where the real formatter writes it"
-			div = vectorkit.Diverges("t3code", "the real formatter checks no length and writes the over-long "+qFieldNoun[code], vectorkit.Raw(written))
+		in, rq := map[string]any{"citation": c}, append([]string{"QUOTE-LINK-014"}, reqs...)
+		if code == "" {
+			cf.add(id, desc, rq, tags, in, written)
+			return
 		}
-		cf.add(id, desc, append([]string{"QUOTE-LINK-014"}, reqs...), tags, map[string]any{"citation": c}, out).Divergences = div
+		// The real formatter checks no limit: it writes the over-long field
+		// as it writes any other.
+		cf.add(id, desc+", where the real formatter writes it", rq, tags, in, reject(code))
+		cf.diverge("t3code", "the real formatter checks no length and writes the over-long "+qFieldNoun[code], written)
 	})
 }

@@ -80,13 +80,6 @@ func Escape(raw []byte, escape func(rune) bool) []byte {
 	return out
 }
 
-// Vector returns the vector op/id that expects out for the input in, both
-// marshalled with Raw.
-func Vector(op, id, desc string, reqs, tags []string, in, out any) *vectors.Vector {
-	return &vectors.Vector{ID: op + "/" + id, Description: desc, Requirements: reqs, Tags: tags,
-		Input: Raw(in), Expect: vectors.Expect{Output: Raw(out)}}
-}
-
 // Diverges returns the divergence records of one system answering output,
 // for a generated vector; output is kept as given, so a raw JSON text with a
 // lone surrogate escape stays as written.
