@@ -1,7 +1,6 @@
 package vectors
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,14 +49,9 @@ func CheckProfileName(name string) error {
 // records for that system. It returns the profile's name, and every
 // problem of the file at once.
 func (c *Corpus) ApplyProfile(name string, data []byte) (string, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var pf ProfileFile
-	if err := dec.Decode(&pf); err != nil {
+	if err := decodeOne(data, &pf); err != nil {
 		return "", fmt.Errorf("profile file %s: %w", name, err)
-	}
-	if dec.More() {
-		return "", fmt.Errorf("profile file %s: trailing data after the top-level object", name)
 	}
 	if err := CheckProfileName(pf.Profile); err != nil {
 		return "", fmt.Errorf("profile file %s: %w", name, err)

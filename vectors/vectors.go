@@ -250,16 +250,25 @@ func jsonFiles(fsys fs.FS) ([]string, error) {
 	return paths, err
 }
 
-// Parse decodes one vector file. name is used in errors only.
-func Parse(name string, data []byte) (*File, error) {
+// decodeOne decodes data, one JSON object and nothing after it, into v,
+// refusing members v does not name.
+func decodeOne(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var f File
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("vectors: %s: %w", name, err)
+	if err := dec.Decode(v); err != nil {
+		return err
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("vectors: %s: trailing data after the top-level object", name)
+		return errors.New("trailing data after the top-level object")
+	}
+	return nil
+}
+
+// Parse decodes one vector file. name is used in errors only.
+func Parse(name string, data []byte) (*File, error) {
+	var f File
+	if err := decodeOne(data, &f); err != nil {
+		return nil, fmt.Errorf("vectors: %s: %w", name, err)
 	}
 	f.Path = name
 	var errs []error
