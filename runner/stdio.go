@@ -353,15 +353,10 @@ func (c *child) read() {
 		maxLine, why := c.s.maxBytes(cmp.Or(c.s.MaxLine, protocol.DefaultMaxLine))
 		lr.SetMax(maxLine)
 		line, err := lr.ReadLine()
-		var tooLong *protocol.LineTooLongError
-		switch {
-		case errors.As(err, &tooLong) && why != "":
-			c.desync(callErr(ProtocolErr, "the implementation wrote %v: the limit is %s", tooLong, why))
-			return
-		case errors.As(err, &tooLong):
-			c.desync(callErr(ProtocolErr, "the implementation wrote %v", tooLong))
-			return
-		case err != nil:
+		if msg := lineTooLong(err, why); msg != "" {
+			c.desync(callErr(ProtocolErr, "%s", msg))
+		}
+		if err != nil {
 			return
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
