@@ -383,10 +383,10 @@ func (c *child) read() {
 		case isLate:
 			// The answer to a request given up on: drop it.
 		case perr != nil && len(resp.ID) == 0:
-			c.desync(callErr(ProtocolErr, "the implementation wrote a line that is not an answer (%v): %s", perr, excerpt(line)))
+			c.desync(callErr(ProtocolErr, "the implementation wrote a line that is not an answer (%v): %s", perr, excerpt(string(line))))
 			return
 		default:
-			c.desync(callErr(ProtocolErr, "the implementation answered id %s, which matches no request in flight%s: %s", key, c.idTypeHint(resp.ID), excerpt(line)))
+			c.desync(callErr(ProtocolErr, "the implementation answered id %s, which matches no request in flight%s: %s", key, c.idTypeHint(resp.ID), excerpt(string(line))))
 			return
 		}
 	}
@@ -494,8 +494,7 @@ func (c *child) reap() {
 
 // excerpt quotes at most 120 bytes of a line for a message, never cutting a
 // UTF-8 sequence.
-func excerpt(line []byte) string {
-	s := string(line)
+func excerpt(s string) string {
 	if len(s) > 120 {
 		s = safetext.Head(s, 120) + "…"
 	}
