@@ -187,8 +187,8 @@ func (s *Stdio) child(ctx context.Context) (*child, error) {
 	}
 	s.started++
 	s.cur = c
-	if s.started > 1 {
-		hctx, cancel := context.WithTimeout(ctx, cmp.Or(s.StartTimeout, DefaultStartTimeout))
+	if wait := cmp.Or(s.StartTimeout, DefaultStartTimeout); s.started > 1 {
+		hctx, cancel := context.WithTimeout(ctx, wait)
 		a := c.call(hctx, protocol.HelloRequest())
 		cancel()
 		if a.err != nil {
@@ -197,7 +197,7 @@ func (s *Stdio) child(ctx context.Context) (*child, error) {
 			}
 			o, msg, _ := classify(a.err)
 			c.kill("it did not answer hello after a restart")
-			return nil, &CallError{Outcome: o, Msg: "not sent: the restarted implementation did not answer hello (it has " + cmp.Or(s.StartTimeout, DefaultStartTimeout).String() + " to): " + msg, Stderr: c.p.stderr.String()}
+			return nil, &CallError{Outcome: o, Msg: "not sent: the restarted implementation did not answer hello (it has " + wait.String() + " to): " + msg, Stderr: c.p.stderr.String()}
 		}
 	}
 	return c, nil
@@ -280,10 +280,9 @@ func (c *child) call(ctx context.Context, req protocol.Request) answer {
 	case <-ctx.Done():
 	}
 	c.sendMu.Unlock()
+	var a answer
 	select {
-	case a := <-ch:
-		a.resp.ID = req.ID
-		return a
+	case a = <-ch:
 	case <-ctx.Done():
 		c.mu.Lock()
 		_, stillPending := c.pending[wire]
@@ -299,23 +298,23 @@ func (c *child) call(ctx context.Context, req protocol.Request) answer {
 			c.killFor = "a request timed out" // under the lock: one request is blamed
 		}
 		c.mu.Unlock()
-		if !stillPending { // the answer raced the deadline
-			a := <-ch
-			a.resp.ID = req.ID
-			return a
-		}
-		if !timedOut {
+		switch {
+		case !stillPending:
+			a = <-ch // the answer raced the deadline
+		case !timedOut:
 			return answer{err: ctx.Err()}
-		}
-		if !blamed {
+		case !blamed:
 			// Another request is older, or already blamed: this one may only
 			// be waiting behind it. The older one's deadline stops the
 			// child; this one is sent again.
 			return answer{err: &CallError{Outcome: Timeout, Msg: "no answer before the deadline, while an older request was unanswered too", Retry: true}}
+		default:
+			c.kill("a request timed out")
+			return answer{err: &CallError{Outcome: Timeout, Msg: "no answer before the deadline; the implementation was restarted", Stderr: c.p.stderr.String()}}
 		}
-		c.kill("a request timed out")
-		return answer{err: &CallError{Outcome: Timeout, Msg: "no answer before the deadline; the implementation was restarted", Stderr: c.p.stderr.String()}}
 	}
+	a.resp.ID = req.ID
+	return a
 }
 
 // write sends queued lines, flushing when the queue runs empty so that
