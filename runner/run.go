@@ -238,10 +238,7 @@ func AskHello(ctx context.Context, impl Implementation) (*protocol.Hello, error)
 // vs. Requests run Parallel at a time; ids are 1 for vs[0], 2 for vs[1], ...
 func (r *Runner) Run(ctx context.Context, vs []*vectors.Vector) []Result {
 	results := make([]Result, len(vs))
-	workers := r.Parallel
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0) * 4
-	}
+	workers := cmp.Or(max(r.Parallel, 0), runtime.GOMAXPROCS(0)*4)
 	batch := 1
 	b, canBatch := r.Impl.(Batcher)
 	if canBatch && r.Batch > 1 {
