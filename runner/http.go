@@ -92,8 +92,8 @@ func (h *HTTP) Call(ctx context.Context, req protocol.Request) (protocol.Respons
 	return resp, nil
 }
 
-// CallBatch POSTs reqs as one array. It returns one answer or error per
-// request, in the order of reqs; ids must be distinct.
+// CallBatch POSTs reqs (at least one) as one array. It returns one answer
+// or error per request, in the order of reqs; ids must be distinct.
 func (h *HTTP) CallBatch(ctx context.Context, reqs []protocol.Request) ([]protocol.Response, []error) {
 	resps := make([]protocol.Response, len(reqs))
 	errs := make([]error, len(reqs))
@@ -107,17 +107,13 @@ func (h *HTTP) CallBatch(ctx context.Context, reqs []protocol.Request) ([]protoc
 	}
 	body := []byte{'['}
 	for i, req := range reqs {
-		if i > 0 {
-			body = append(body, ',')
-		}
 		var err error
-		body, err = appendRequestLine(body, req, h.grease(i))
-		if err != nil {
+		if body, err = appendRequestLine(body, req, h.grease(i)); err != nil {
 			return fail(callErr(ProtocolErr, "%v", err))
 		}
-		body = body[:len(body)-1] // the newline
+		body[len(body)-1] = ',' // the line's newline separates it from the next
 	}
-	body = append(body, ']')
+	body[len(body)-1] = ']' // the last one's ends the array
 	data, err := h.post(ctx, body)
 	if err != nil {
 		return fail(err)
