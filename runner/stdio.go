@@ -426,14 +426,13 @@ func (c *child) idTypeHint(id []byte) string {
 // restart budget.
 func (c *child) desync(err *CallError) {
 	c.mu.Lock()
-	n := len(c.pending)
+	if n := len(c.pending); n > 1 {
+		err.Msg += fmt.Sprintf(" (%d requests were in flight)", n)
+	}
+	err.Msg += "; the implementation was restarted"
+	err.Stderr = c.p.stderr.String()
 	for key, w := range c.pending {
 		e := *err
-		if n > 1 {
-			e.Msg += fmt.Sprintf(" (%d requests were in flight)", n)
-		}
-		e.Msg += "; the implementation was restarted"
-		e.Stderr = c.p.stderr.String()
 		w.ch <- answer{err: &e}
 		delete(c.pending, key)
 		c.late[key] = true
