@@ -168,11 +168,10 @@ func JUnit(w io.Writer, r *runner.Report) error {
 	}
 	for i := range all.Suites {
 		s := &all.Suites[i]
-		props := append([]JUnitProperty(nil), identity...)
+		s.Properties = append([]JUnitProperty(nil), identity...)
 		if n := codeless[i]; n > 0 {
-			props = append(props, JUnitProperty{Name: "codeless_refusals", Value: fmt.Sprint(n)})
+			s.Properties = append(s.Properties, JUnitProperty{Name: "codeless_refusals", Value: fmt.Sprint(n)})
 		}
-		s.Properties = props
 		s.Time = Seconds(suiteTime(r, s.Name, i < len(index)))
 	}
 	return all.Write(w)
