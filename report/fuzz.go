@@ -29,10 +29,6 @@ type FuzzRun struct {
 // characters escaped), where the vectors went, and how to replay them.
 func Fuzz(w io.Writer, run FuzzRun) {
 	rep, seed, transport, oracle, dir, emitted := run.Report, run.Seed, run.Transport, run.Oracle, run.Dir, run.Emitted
-	oracleLabel := "reference:     "
-	if oracle != "" {
-		oracleLabel = "oracle:        "
-	}
 	fmt.Fprintf(w, "fuzzed %s with seed %d: %d %s, %d %s in %s (%.0f/s)",
 		transport, seed, len(rep.Ops), Plural(len(rep.Ops), "op", "ops"), rep.Execs, Plural(rep.Execs, "execution", "executions"), rep.Elapsed.Round(time.Millisecond), rep.Rate())
 	if rep.Shrinks > 0 {
@@ -74,8 +70,10 @@ func Fuzz(w io.Writer, run FuzzRun) {
 			if f.Oracle != nil {
 				fmt.Fprintf(w, "    oracle:         %s\n", clipLine(string(f.Oracle)))
 			}
+		case f.Expected != nil && oracle != "":
+			fmt.Fprintf(w, "    oracle:         %s\n", clipLine(string(f.Expected)))
 		case f.Expected != nil:
-			fmt.Fprintf(w, "    %s %s\n", oracleLabel, clipLine(string(f.Expected)))
+			fmt.Fprintf(w, "    reference:      %s\n", clipLine(string(f.Expected)))
 		}
 		if f.Actual != nil {
 			fmt.Fprintf(w, "    implementation: %s\n", clipLine(string(f.Actual)))

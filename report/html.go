@@ -69,7 +69,6 @@ func rank(state string) int {
 type column struct {
 	Label, Detail, Profile, Files string
 	Passed                        bool
-	Missing                       string // the shards of its split that no report given holds
 	results                       map[string]*runner.Result
 	Totals                        map[string]int
 	shards                        map[runner.Shard]bool // the shards of its reports
@@ -90,10 +89,10 @@ func (c *column) takes(sh runner.Shard) bool {
 	return true
 }
 
-// missing names the shards of c's split that no report of c holds
+// Missing names the shards of c's split that no report of c holds
 // ("shard 2/3 and 3/3"), or "" when c is a whole run or every shard is
 // there: a column of some shards only must not read as the whole run.
-func (c *column) missing() string {
+func (c *column) Missing() string {
 	var n int
 	for s := range c.shards {
 		n = s.N // the same for every shard of c; 0 for a whole run
@@ -116,7 +115,6 @@ func (c *column) missing() string {
 // Cell is one requirement of one op for one implementation.
 type Cell struct {
 	State    string
-	Symbol   string
 	Passed   int
 	Judged   int
 	Failures []*Failure // each shown once on the page, below the matrix
@@ -169,19 +167,22 @@ type page struct {
 	Rows     int
 	Digests  []string
 	Suites   []string
-	Mismatch bool
 	Legend   []legend
 	CSP      template.HTMLAttr
 }
 
-type legend struct{ State, Symbol, Meaning string }
+// Mismatch is set when the reports ran different vectors: they name more
+// than one corpus digest.
+func (p page) Mismatch() bool { return len(p.Digests) > 1 }
+
+type legend struct{ State, Meaning string }
 
 var legends = []legend{
-	{StatePass, symbols[StatePass], "every vector of the requirement passed"},
-	{StateFail, symbols[StateFail], "some vector failed (a wrong answer, an error, a crash, a timeout, or an unsupported op that was required)"},
-	{StateDiverging, symbols[StateDiverging], "passed against a divergence the profile records, not the standard answer"},
-	{StateUnsupported, symbols[StateUnsupported], "the implementation does not offer the op"},
-	{StateNotRun, symbols[StateNotRun], "not in this implementation's report"},
+	{StatePass, "every vector of the requirement passed"},
+	{StateFail, "some vector failed (a wrong answer, an error, a crash, a timeout, or an unsupported op that was required)"},
+	{StateDiverging, "passed against a divergence the profile records, not the standard answer"},
+	{StateUnsupported, "the implementation does not offer the op"},
+	{StateNotRun, "not in this implementation's report"},
 }
 
 var symbols = map[string]string{StatePass: "✓", StateFail: "✗", StateDiverging: "◆", StateUnsupported: "○", StateNotRun: "·"}
@@ -196,6 +197,8 @@ var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	"text":  safetext.Text,
 	"lines": func(s string) string { return strings.Join(safetext.Tail(s, 40, 500), "\n") },
 	"inc":   func(n int) int { return n + 1 },
+	// symbol is the symbol of a cell's state, in the matrix and its legend.
+	"symbol": func(state string) string { return symbols[state] },
 }).Parse(pageText))
 
 // HTML renders the reports as one HTML page. text, when not nil, gives
@@ -250,11 +253,7 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 			c.results[res.Vector.ID] = res
 		}
 	}
-	for _, c := range p.Columns {
-		c.Missing = c.missing()
-	}
 	p.Digests = slices.Sorted(maps.Keys(digests))
-	p.Mismatch = len(p.Digests) > 1
 	// The rows: every (op, requirement) pair any report exercised.
 	type key struct{ op, req string }
 	vectorsOf := map[key]map[string]bool{}
@@ -326,7 +325,6 @@ func HTML(w io.Writer, reports []Page, text func(id string) string) error {
 					cell.State = st
 				}
 			}
-			cell.Symbol = symbols[cell.State]
 			row.Unrun = row.Unrun && (cell.State == StateUnsupported || cell.State == StateNotRun)
 			row.Cells = append(row.Cells, cell)
 			search = append(search, cell.State)

@@ -125,6 +125,11 @@ func JUnit(w io.Writer, r *runner.Report) error {
 		if res.Codeless != nil {
 			codeless[k]++
 		}
+		// problem is a failure or an error: its message quotes what went
+		// wrong, its body is the failure's block of the text report.
+		problem := func(what string) *JUnitProblem {
+			return &JUnitProblem{Message: res.Kind() + ": " + safetext.Clip(what, maxMessage), Type: res.Kind(), Body: failureText(r, res)}
+		}
 		switch res.Outcome {
 		case runner.Pass:
 			if res.Codeless != nil {
@@ -132,14 +137,14 @@ func JUnit(w io.Writer, r *runner.Report) error {
 			}
 		case runner.Unsupported, runner.XFail:
 			if res.Required {
-				c.Failure = &JUnitProblem{Message: res.Kind() + ": " + safetext.Clip(res.Detail, maxMessage), Type: res.Kind(), Body: failureText(r, res)}
+				c.Failure = problem(res.Detail)
 				break
 			}
 			c.Skipped = &JUnitProblem{Message: res.Kind() + ": " + safetext.Clip(cmp.Or(res.Reason, res.Detail), maxMessage)}
 		case runner.Fail, runner.XPass:
-			c.Failure = &JUnitProblem{Message: res.Kind() + ": " + safetext.Clip(res.FirstLine(), maxMessage), Type: res.Kind(), Body: failureText(r, res)}
+			c.Failure = problem(res.FirstLine())
 		default:
-			c.Error = &JUnitProblem{Message: res.Kind() + ": " + safetext.Clip(res.FirstLine(), maxMessage), Type: res.Kind(), Body: failureText(r, res)}
+			c.Error = problem(res.FirstLine())
 		}
 		s.Cases = append(s.Cases, c)
 	}
@@ -163,11 +168,10 @@ func JUnit(w io.Writer, r *runner.Report) error {
 	}
 	for i := range all.Suites {
 		s := &all.Suites[i]
-		props := append([]JUnitProperty(nil), identity...)
+		s.Properties = append([]JUnitProperty(nil), identity...)
 		if n := codeless[i]; n > 0 {
-			props = append(props, JUnitProperty{Name: "codeless_refusals", Value: fmt.Sprint(n)})
+			s.Properties = append(s.Properties, JUnitProperty{Name: "codeless_refusals", Value: fmt.Sprint(n)})
 		}
-		s.Properties = props
 		s.Time = Seconds(suiteTime(r, s.Name, i < len(index)))
 	}
 	return all.Write(w)

@@ -92,3 +92,17 @@ func (b *budget) refused(err error) string {
 	}
 	return err.Error()
 }
+
+// lineTooLong is the message of an answer line over its cap, why the cap
+// is the budget's share ("" when it is the transport's own); it is "" when
+// err is not about such a line.
+func lineTooLong(err error, why string) string {
+	tooLong, ok := errors.AsType[*protocol.LineTooLongError](err)
+	switch {
+	case !ok:
+		return ""
+	case why != "":
+		return "the implementation wrote " + tooLong.Error() + ": the limit is " + why
+	}
+	return "the implementation wrote " + tooLong.Error()
+}

@@ -38,7 +38,7 @@ type DoctorLine struct {
 // emit as it is made; Doctor returns the number of checks passed and
 // failed.
 func Doctor(ctx context.Context, impl Implementation, hello *protocol.Hello, vs []*vectors.Vector, o DoctorOptions, emit func(DoctorLine)) (passed, failed int) {
-	d := &doctorRun{ctx: ctx, im: impl, set: o.Schemas, timeout: o.Timeout, emit: emit}
+	d := &doctorRun{ctx: ctx, im: impl, DoctorOptions: o, emit: emit}
 	d.hello(hello)
 	d.unknownOp()
 	d.answers(hello, vs)
@@ -46,13 +46,13 @@ func Doctor(ctx context.Context, impl Implementation, hello *protocol.Hello, vs 
 	return d.passed, d.failed
 }
 
-// doctorRun is one run of Doctor: the implementation, the schemas its
-// messages are checked against, and the checks passed and failed.
+// doctorRun is one run of Doctor: the implementation, its options (the
+// schemas its messages are checked against), and the checks passed and
+// failed.
 type doctorRun struct {
-	ctx            context.Context
-	im             Implementation
-	set            *schemaset.Set
-	timeout        time.Duration
+	ctx context.Context
+	im  Implementation
+	DoctorOptions
 	emit           func(DoctorLine)
 	passed, failed int
 }
@@ -76,7 +76,7 @@ func (d *doctorRun) line(mark, format string, args ...any) {
 
 // call sends one request, bounded by the timeout.
 func (d *doctorRun) call(req protocol.Request) (protocol.Response, error) {
-	cctx, cancel := context.WithTimeout(d.ctx, d.timeout)
+	cctx, cancel := context.WithTimeout(d.ctx, d.Timeout)
 	defer cancel()
 	return d.im.Call(cctx, req)
 }
@@ -104,7 +104,7 @@ func (d *doctorRun) hello(hello *protocol.Hello) {
 		return
 	}
 	data, _ := json.Marshal(hello)
-	err := d.set.Validate("protocol.schema.json", "/$defs/hello_output", data)
+	err := d.Schemas.Validate("protocol.schema.json", "/$defs/hello_output", data)
 	d.check(err == nil, "hello: %s %s (%s), protocol %d, ops offered: %d%s", hello.Name, hello.Version, hello.Language, hello.Protocol, len(hello.Ops), errSuffix(err))
 	var unsafe []string
 	for _, f := range []struct{ name, value string }{{"name", hello.Name}, {"version", hello.Version}, {"language", hello.Language}} {
@@ -118,7 +118,7 @@ func (d *doctorRun) hello(hello *protocol.Hello) {
 	}
 	d.check(len(unsafe) == 0, "hello: name, version and language are plain text, without control or format characters (PROTO-HELLO-001)%s", notSo)
 	for _, op := range hello.Ops {
-		if !d.set.Has("ops/" + op + ".json") {
+		if !d.Schemas.Has("ops/" + op + ".json") {
 			d.line("note", "hello lists %s, an op this suite has no schema for", safetext.Text(op))
 		}
 	}
@@ -144,7 +144,7 @@ func (d *doctorRun) unsupportedAnswer(req protocol.Request, noAnswer, wrong, ok 
 	case resp.Error == nil || resp.Error.Kind != protocol.KindUnsupported:
 		d.check(false, wrong, rawAnswer(resp))
 	default:
-		verr := d.set.Validate("protocol.schema.json", "/$defs/response", rawAnswer(resp))
+		verr := d.Schemas.Validate("protocol.schema.json", "/$defs/response", rawAnswer(resp))
 		d.check(verr == nil, ok, errSuffix(verr))
 	}
 }
@@ -178,7 +178,7 @@ func (d *doctorRun) answers(hello *protocol.Hello, vs []*vectors.Vector) {
 		raw := rawAnswer(resp)
 		_, verr := jsonv.Parse(raw)
 		if verr == nil {
-			verr = d.set.Validate("protocol.schema.json", "/$defs/response", raw)
+			verr = d.Schemas.Validate("protocol.schema.json", "/$defs/response", raw)
 		}
 		if verr != nil {
 			fail("%s: the answer is not a protocol response: %s", v.ID, safetext.Clip(verr.Error(), 2000))
@@ -187,11 +187,11 @@ func (d *doctorRun) answers(hello *protocol.Hello, vs []*vectors.Vector) {
 		if resp.Output == nil {
 			continue
 		}
-		if !d.set.Has("ops/" + v.Op + ".json") {
+		if !d.Schemas.Has("ops/" + v.Op + ".json") {
 			noSchema[v.Op] = true
 			continue
 		}
-		if verr := d.set.Validate("ops/"+v.Op+".json", "/$defs/output", resp.Output); verr != nil {
+		if verr := d.Schemas.Validate("ops/"+v.Op+".json", "/$defs/output", resp.Output); verr != nil {
 			fail("%s: the output does not match schemas/ops/%s.json: %s", v.ID, v.Op, safetext.Clip(verr.Error(), 2000))
 		}
 	}

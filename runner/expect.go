@@ -3,6 +3,7 @@ package runner
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -107,10 +108,7 @@ func WriteExpectations(w io.Writer, results []Result) error {
 		}
 		reason := res.Kind()
 		if res.Outcome == XFail {
-			reason = string(res.Original)
-			if res.Reason != "" {
-				reason = res.Reason
-			}
+			reason = cmp.Or(res.Reason, string(res.Original))
 		} else if d := res.FirstLine(); d != "" {
 			reason += ": " + d
 		}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -91,8 +92,8 @@ func (h *HTTP) Call(ctx context.Context, req protocol.Request) (protocol.Respons
 	return resp, nil
 }
 
-// CallBatch POSTs reqs as one array. It returns one answer or error per
-// request, in the order of reqs; ids must be distinct.
+// CallBatch POSTs reqs (at least one) as one array. It returns one answer
+// or error per request, in the order of reqs; ids must be distinct.
 func (h *HTTP) CallBatch(ctx context.Context, reqs []protocol.Request) ([]protocol.Response, []error) {
 	resps := make([]protocol.Response, len(reqs))
 	errs := make([]error, len(reqs))
@@ -106,17 +107,13 @@ func (h *HTTP) CallBatch(ctx context.Context, reqs []protocol.Request) ([]protoc
 	}
 	body := []byte{'['}
 	for i, req := range reqs {
-		if i > 0 {
-			body = append(body, ',')
-		}
 		var err error
-		body, err = appendRequestLine(body, req, h.grease(i))
-		if err != nil {
+		if body, err = appendRequestLine(body, req, h.grease(i)); err != nil {
 			return fail(callErr(ProtocolErr, "%v", err))
 		}
-		body = body[:len(body)-1] // the newline
+		body[len(body)-1] = ',' // the line's newline separates it from the next
 	}
-	body = append(body, ']')
+	body[len(body)-1] = ']' // the last one's ends the array
 	data, err := h.post(ctx, body)
 	if err != nil {
 		return fail(err)
@@ -182,12 +179,9 @@ func (h *HTTP) post(ctx context.Context, body []byte) ([]byte, error) {
 		return nil, classifyNetErr(ctx, err)
 	}
 	defer hresp.Body.Close()
-	own := h.MaxBody
-	if own <= 0 {
-		own = DefaultMaxAnswerBody
-	}
+	own := cmp.Or(max(h.MaxBody, 0), DefaultMaxAnswerBody)
 	share, why := h.maxBytes(int(min(own, math.MaxInt32)))
-	max, limit := int64(share), "(--max-body)"
+	maxBody, limit := int64(share), "(--max-body)"
 	if why != "" {
 		limit = "(" + why + ")"
 	}
@@ -197,28 +191,28 @@ func (h *HTTP) post(ctx context.Context, body []byte) ([]byte, error) {
 		if loc == "" {
 			return nil, callErr(ProtocolErr, "HTTP %s without a Location: redirects are not followed", status)
 		}
-		return nil, callErr(ProtocolErr, "HTTP %s to %s: redirects are not followed; give that URL to --http if it is the implementation", status, excerpt([]byte(loc)))
+		return nil, callErr(ProtocolErr, "HTTP %s to %s: redirects are not followed; give that URL to --http if it is the implementation", status, excerpt(loc))
 	}
 	if ce := hresp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
-		return nil, callErr(ProtocolErr, "HTTP %s with Content-Encoding %s, which was not asked for (Accept-Encoding: identity)", status, excerpt([]byte(ce)))
+		return nil, callErr(ProtocolErr, "HTTP %s with Content-Encoding %s, which was not asked for (Accept-Encoding: identity)", status, excerpt(ce))
 	}
-	if hresp.ContentLength > max {
-		return nil, callErr(ProtocolErr, "the answer body is %d bytes, longer than the limit of %d bytes %s", hresp.ContentLength, max, limit)
+	if hresp.ContentLength > maxBody {
+		return nil, callErr(ProtocolErr, "the answer body is %d bytes, longer than the limit of %d bytes %s", hresp.ContentLength, maxBody, limit)
 	}
-	data, err := io.ReadAll(io.LimitReader(hresp.Body, max+1))
+	data, err := io.ReadAll(io.LimitReader(hresp.Body, maxBody+1))
 	if err != nil {
 		return nil, classifyNetErr(ctx, err)
 	}
-	if int64(len(data)) > max {
-		return nil, callErr(ProtocolErr, "the answer body is longer than the limit of %d bytes %s", max, limit)
+	if int64(len(data)) > maxBody {
+		return nil, callErr(ProtocolErr, "the answer body is longer than the limit of %d bytes %s", maxBody, limit)
 	}
 	switch {
 	case hresp.StatusCode == http.StatusOK:
 		return data, nil
 	case hresp.StatusCode >= 500:
-		return nil, callErr(Errored, "HTTP %s: %s", status, excerpt(data))
+		return nil, callErr(Errored, "HTTP %s: %s", status, excerpt(string(data)))
 	default:
-		return nil, callErr(ProtocolErr, "HTTP %s: %s", status, excerpt(data))
+		return nil, callErr(ProtocolErr, "HTTP %s: %s", status, excerpt(string(data)))
 	}
 }
 
@@ -226,7 +220,7 @@ func (h *HTTP) post(ctx context.Context, body []byte) ([]byte, error) {
 // short printable ASCII, quoted and cut short otherwise.
 func statusText(s string) string {
 	if len(s) > 80 || strings.IndexFunc(s, func(r rune) bool { return r < ' ' || r > '~' }) >= 0 {
-		return excerpt([]byte(s))
+		return excerpt(s)
 	}
 	return s
 }

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -55,7 +54,7 @@ func judgeRecordedError(res *Result, resp protocol.Response, d *vectors.Divergen
 		res.Diffs = []string{fmt.Sprintf("$: want %s, got error kind %s: %s", want, resp.Error.Kind, short(resp.Error.Message))}
 	default:
 		res.Actual = resp.Output
-		res.Diffs = []string{fmt.Sprintf("$: want %s, got output %s", want, short(json.RawMessage(resp.Output)))}
+		res.Diffs = []string{fmt.Sprintf("$: want %s, got output %s", want, short(resp.Output))}
 	}
 	res.Outcome, res.Comparison = Fail, Mismatch
 }

@@ -56,7 +56,7 @@ func (t Totals) Judged() int { return t.Passed + t.Failed }
 
 // Totals counts the report's outcomes.
 func (r *Report) Totals() Totals {
-	t := Totals{Total: len(r.Results), ByOutcome: map[Outcome]int{}}
+	t := Totals{Total: len(r.Results), Stale: len(r.Stale), ByOutcome: map[Outcome]int{}}
 	for i := range r.Results {
 		res := &r.Results[i]
 		t.ByOutcome[res.Outcome]++
@@ -74,7 +74,6 @@ func (r *Report) Totals() Totals {
 			t.Skipped++
 		}
 	}
-	t.Stale = len(r.Stale)
 	return t
 }
 

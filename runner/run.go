@@ -238,10 +238,7 @@ func AskHello(ctx context.Context, impl Implementation) (*protocol.Hello, error)
 // vs. Requests run Parallel at a time; ids are 1 for vs[0], 2 for vs[1], ...
 func (r *Runner) Run(ctx context.Context, vs []*vectors.Vector) []Result {
 	results := make([]Result, len(vs))
-	workers := r.Parallel
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0) * 4
-	}
+	workers := cmp.Or(max(r.Parallel, 0), runtime.GOMAXPROCS(0)*4)
 	batch := 1
 	b, canBatch := r.Impl.(Batcher)
 	if canBatch && r.Batch > 1 {
@@ -517,8 +514,7 @@ func (r *Runner) deadline(ctx context.Context) (context.Context, context.CancelF
 // judge classifies an answer.
 func (r *Runner) judge(res *Result, resp protocol.Response, err error) {
 	defer res.bound()
-	v := res.Vector
-	d := Recorded(r.Profile, v)
+	d := Recorded(r.Profile, res.Vector)
 	res.Recorded = d
 	defer func() {
 		if res.Failed() && res.Stderr == "" && resp.Stderr != nil {
@@ -534,25 +530,26 @@ func (r *Runner) judge(res *Result, resp protocol.Response, err error) {
 		if res.Outcome == Timeout && r.Timeout > 0 {
 			res.Detail = fmt.Sprintf("no answer within %v (set the limit with --timeout): %s", r.Timeout, res.Detail)
 		}
-		return
 	case resp.Error != nil && resp.Error.Kind == protocol.KindUnsupported:
 		r.unsupported(res, "the implementation answered error kind unsupported: "+resp.Error.Message)
-		return
-	case d == nil && v.Expect.Error != nil:
+	case d == nil && res.Vector.Expect.Error != nil:
 		judgeError(res, resp)
-		return
 	case resp.Error == nil && resp.Output == nil:
 		res.Outcome, res.Detail = ProtocolErr, protocol.ErrNoAnswerBody.Error()
-		return
 	case d != nil && d.Error != nil:
 		judgeRecordedError(res, resp, d)
-		return
 	case resp.Error != nil:
 		res.Outcome, res.Detail = Errored, resp.Error.Kind+": "+resp.Error.Message
-		return
+	default:
+		r.judgeOutput(res, resp, d)
 	}
+}
+
+// judgeOutput judges an output against the one the vector expects from
+// this implementation (the recorded answer d when there is one).
+func (r *Runner) judgeOutput(res *Result, resp protocol.Response, d *vectors.Divergence) {
 	res.Actual = resp.Output
-	want, err := r.expected(v, d)
+	want, err := r.expected(res.Vector, d)
 	if err != nil {
 		res.Outcome, res.Detail = Fail, err.Error()
 		return

@@ -72,12 +72,9 @@ func (s *Spawn) Call(ctx context.Context, req protocol.Request) (protocol.Respon
 	p.kill()
 	<-p.exited // its last words on stderr
 	stderr := p.stderr.String()
-	var tooLong *protocol.LineTooLongError
-	switch {
-	case errors.As(r.err, &tooLong) && why != "":
-		return protocol.Response{}, &CallError{Outcome: ProtocolErr, Msg: "the implementation wrote " + tooLong.Error() + ": the limit is " + why, Stderr: stderr}
-	case errors.As(r.err, &tooLong):
-		return protocol.Response{}, &CallError{Outcome: ProtocolErr, Msg: "the implementation wrote " + tooLong.Error(), Stderr: stderr}
+	switch msg := lineTooLong(r.err, why); {
+	case msg != "":
+		return protocol.Response{}, &CallError{Outcome: ProtocolErr, Msg: msg, Stderr: stderr}
 	case r.err != nil:
 		return protocol.Response{}, &CallError{Outcome: Crash, Msg: "the process ended without answering (" + p.status() + ")", Stderr: stderr}
 	}

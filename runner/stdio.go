@@ -187,8 +187,8 @@ func (s *Stdio) child(ctx context.Context) (*child, error) {
 	}
 	s.started++
 	s.cur = c
-	if s.started > 1 {
-		hctx, cancel := context.WithTimeout(ctx, cmp.Or(s.StartTimeout, DefaultStartTimeout))
+	if wait := cmp.Or(s.StartTimeout, DefaultStartTimeout); s.started > 1 {
+		hctx, cancel := context.WithTimeout(ctx, wait)
 		a := c.call(hctx, protocol.HelloRequest())
 		cancel()
 		if a.err != nil {
@@ -197,7 +197,7 @@ func (s *Stdio) child(ctx context.Context) (*child, error) {
 			}
 			o, msg, _ := classify(a.err)
 			c.kill("it did not answer hello after a restart")
-			return nil, &CallError{Outcome: o, Msg: "not sent: the restarted implementation did not answer hello (it has " + cmp.Or(s.StartTimeout, DefaultStartTimeout).String() + " to): " + msg, Stderr: c.p.stderr.String()}
+			return nil, &CallError{Outcome: o, Msg: "not sent: the restarted implementation did not answer hello (it has " + wait.String() + " to): " + msg, Stderr: c.p.stderr.String()}
 		}
 	}
 	return c, nil
@@ -280,10 +280,9 @@ func (c *child) call(ctx context.Context, req protocol.Request) answer {
 	case <-ctx.Done():
 	}
 	c.sendMu.Unlock()
+	var a answer
 	select {
-	case a := <-ch:
-		a.resp.ID = req.ID
-		return a
+	case a = <-ch:
 	case <-ctx.Done():
 		c.mu.Lock()
 		_, stillPending := c.pending[wire]
@@ -299,23 +298,23 @@ func (c *child) call(ctx context.Context, req protocol.Request) answer {
 			c.killFor = "a request timed out" // under the lock: one request is blamed
 		}
 		c.mu.Unlock()
-		if !stillPending { // the answer raced the deadline
-			a := <-ch
-			a.resp.ID = req.ID
-			return a
-		}
-		if !timedOut {
+		switch {
+		case !stillPending:
+			a = <-ch // the answer raced the deadline
+		case !timedOut:
 			return answer{err: ctx.Err()}
-		}
-		if !blamed {
+		case !blamed:
 			// Another request is older, or already blamed: this one may only
 			// be waiting behind it. The older one's deadline stops the
 			// child; this one is sent again.
 			return answer{err: &CallError{Outcome: Timeout, Msg: "no answer before the deadline, while an older request was unanswered too", Retry: true}}
+		default:
+			c.kill("a request timed out")
+			return answer{err: &CallError{Outcome: Timeout, Msg: "no answer before the deadline; the implementation was restarted", Stderr: c.p.stderr.String()}}
 		}
-		c.kill("a request timed out")
-		return answer{err: &CallError{Outcome: Timeout, Msg: "no answer before the deadline; the implementation was restarted", Stderr: c.p.stderr.String()}}
 	}
+	a.resp.ID = req.ID
+	return a
 }
 
 // write sends queued lines, flushing when the queue runs empty so that
@@ -353,15 +352,10 @@ func (c *child) read() {
 		maxLine, why := c.s.maxBytes(cmp.Or(c.s.MaxLine, protocol.DefaultMaxLine))
 		lr.SetMax(maxLine)
 		line, err := lr.ReadLine()
-		var tooLong *protocol.LineTooLongError
-		switch {
-		case errors.As(err, &tooLong) && why != "":
-			c.desync(callErr(ProtocolErr, "the implementation wrote %v: the limit is %s", tooLong, why))
-			return
-		case errors.As(err, &tooLong):
-			c.desync(callErr(ProtocolErr, "the implementation wrote %v", tooLong))
-			return
-		case err != nil:
+		if msg := lineTooLong(err, why); msg != "" {
+			c.desync(callErr(ProtocolErr, "%s", msg))
+		}
+		if err != nil {
 			return
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -388,10 +382,10 @@ func (c *child) read() {
 		case isLate:
 			// The answer to a request given up on: drop it.
 		case perr != nil && len(resp.ID) == 0:
-			c.desync(callErr(ProtocolErr, "the implementation wrote a line that is not an answer (%v): %s", perr, excerpt(line)))
+			c.desync(callErr(ProtocolErr, "the implementation wrote a line that is not an answer (%v): %s", perr, excerpt(string(line))))
 			return
 		default:
-			c.desync(callErr(ProtocolErr, "the implementation answered id %s, which matches no request in flight%s: %s", key, c.idTypeHint(resp.ID), excerpt(line)))
+			c.desync(callErr(ProtocolErr, "the implementation answered id %s, which matches no request in flight%s: %s", key, c.idTypeHint(resp.ID), excerpt(string(line))))
 			return
 		}
 	}
@@ -432,14 +426,13 @@ func (c *child) idTypeHint(id []byte) string {
 // restart budget.
 func (c *child) desync(err *CallError) {
 	c.mu.Lock()
-	n := len(c.pending)
+	if n := len(c.pending); n > 1 {
+		err.Msg += fmt.Sprintf(" (%d requests were in flight)", n)
+	}
+	err.Msg += "; the implementation was restarted"
+	err.Stderr = c.p.stderr.String()
 	for key, w := range c.pending {
 		e := *err
-		if n > 1 {
-			e.Msg += fmt.Sprintf(" (%d requests were in flight)", n)
-		}
-		e.Msg += "; the implementation was restarted"
-		e.Stderr = c.p.stderr.String()
 		w.ch <- answer{err: &e}
 		delete(c.pending, key)
 		c.late[key] = true
@@ -499,8 +492,7 @@ func (c *child) reap() {
 
 // excerpt quotes at most 120 bytes of a line for a message, never cutting a
 // UTF-8 sequence.
-func excerpt(line []byte) string {
-	s := string(line)
+func excerpt(s string) string {
 	if len(s) > 120 {
 		s = safetext.Head(s, 120) + "…"
 	}
