@@ -82,9 +82,9 @@ func (e *env) fuzz(args []string) int {
 	fs.StringVar(&out, "out", "fuzz-findings", "write finding vectors under `DIR`")
 	fs.IntVar(&par, "parallel", 0, "requests in flight at once (0: 4 per CPU; the findings of a seed do not depend on it)")
 	fs.IntVar(&shr, "shrink", 2000, "spend at most `N` executions shrinking each finding")
-	var recordProfile, profile string
-	var profileSel selectFlags // for --profile-file
-	registerProfile(fs, &profile, &profileSel)
+	var recordProfile string
+	var profile profileFlags
+	profile.register(fs, true)
 	fs.StringVar(&recordProfile, "record-profile", "", "with --oracle: record the findings where only the oracle is off the specification as profile `NAME`, in NAME.profile.json ('conform run --profile-file' reads it)")
 	if done, code := e.parse(fs, args, 0); done {
 		return code
@@ -116,7 +116,7 @@ func (e *env) fuzz(args []string) int {
 	if err := dirUsable(out); err != nil {
 		return e.usagef("--out %s: %v", out, err)
 	}
-	if err := checkProfile(profile, profileSel.profileFile); err != nil {
+	if err := profile.check(); err != nil {
 		return e.usagef("--profile: %v", err)
 	}
 	if dur == 0 && count == 0 {
@@ -129,12 +129,12 @@ func (e *env) fuzz(args []string) int {
 	if err != nil {
 		return e.usagef("%v", err)
 	}
-	if err := applyProfileFile(corpus, &profileSel); err != nil {
+	if err := profile.apply(corpus); err != nil {
 		return e.usagef("%v", err)
 	}
 	var known map[string]string
-	if profile != "" && profile != runner.DefaultProfile {
-		known = fuzz.Known(corpus, profile)
+	if profile.name != "" && profile.name != runner.DefaultProfile {
+		known = fuzz.Known(corpus, profile.name)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -170,7 +170,7 @@ func (e *env) fuzz(args []string) int {
 	prov := fuzz.Provenance{Impl: replay, Oracle: oracleName, Date: started}
 	emitted, werr := fuzz.WriteVectors(out, rep.Findings, corpus, prov)
 	report.Fuzz(e.stdout, report.FuzzRun{Report: rep, Seed: seed, Transport: transport, Oracle: oracleName, Dir: out, Emitted: emitted,
-		Replay: strings.TrimSpace(strings.Join([]string{"conform run --vectors", shellQuote(out), replay}, " ")), Profile: profile})
+		Replay: strings.TrimSpace(strings.Join([]string{"conform run --vectors", shellQuote(out), replay}, " ")), Profile: profile.name})
 	if werr != nil {
 		e.errorf("%v", werr)
 	}

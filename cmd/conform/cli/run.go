@@ -27,8 +27,7 @@ type selectFlags struct {
 	dir                          string
 	suites, ops, ids, tags, reqs listFlag
 	shard                        string
-	profileFile                  string  // --profile-file, for the commands that register it (registerProfile)
-	profile                      *string // --profile; selection sets it to the profile of --profile-file
+	profile                      profileFlags // for the commands that register it; selection applies --profile-file
 }
 
 func (f *selectFlags) register(fs *flag.FlagSet) {
@@ -56,7 +55,7 @@ func selection(f *selectFlags) (*vectors.Corpus, []*vectors.Vector, error) {
 	}
 	corpus, err := loadCorpus(f.dir)
 	if err == nil {
-		err = applyProfileFile(corpus, f)
+		err = f.profile.apply(corpus)
 	}
 	if err == nil {
 		err = checkPicks(corpus, f)
@@ -161,7 +160,6 @@ func (e *env) run(args []string) int {
 		verbose, requireCodes bool
 		choices               listFlag
 		requireOps            requireOpsFlag
-		profile               string
 		rep                   *runner.Report
 		results               []runner.Result
 	)
@@ -179,7 +177,7 @@ func (e *env) run(args []string) int {
 	}
 	impl.register(fs)
 	sel.register(fs)
-	registerProfile(fs, &profile, &sel)
+	sel.profile.register(fs, true)
 	fs.IntVar(&parallel, "parallel", 0, "requests in flight at once (0: 4 per CPU)")
 	fs.IntVar(&batch, "batch", 32, "vectors per HTTP request (--http only; 1 disables batching)")
 	fs.StringVar(&expect, "expectations", "", "known failures `FILE`: one 'vector-id  # reason' per line")
@@ -196,7 +194,7 @@ func (e *env) run(args []string) int {
 	if err := impl.check(); err != nil {
 		return e.usagef("%v", err)
 	}
-	if err := checkProfile(profile, sel.profileFile); err != nil {
+	if err := sel.profile.check(); err != nil {
 		return e.usagef("--profile: %v", err)
 	}
 	if parallel < 0 {
@@ -239,18 +237,15 @@ func (e *env) run(args []string) int {
 	prog := startProgress(e.stderr, "run", len(vs))
 	defer prog.done()
 	r := &runner.Runner{Impl: im, Hello: hello, Timeout: impl.timeout, Parallel: parallel, Batch: batch,
-		RequireOps: requireOps.ops, RequireCodes: requireCodes, Profile: profile, Answered: prog.answered}
+		RequireOps: requireOps.ops, RequireCodes: requireCodes, Profile: sel.profile.name, Answered: prog.answered}
 	r.Choices = mergeChoices(hello, override)
 	start := time.Now()
 	results = r.Run(ctx, vs)
 	prog.done()
-	var shard runner.Shard
-	if sel.shard != "" {
-		shard, _ = runner.ParseShard(sel.shard) // e.selection has checked it
-	}
+	shard, _ := runner.ParseShard(sel.shard) // none, or checked by selection
 	rep = &runner.Report{
 		SuiteVersion: runner.SuiteVersion, Implementation: hello, Transport: transport,
-		Started: start, Duration: time.Since(start), Results: results, Profile: profile, Shard: shard,
+		Started: start, Duration: time.Since(start), Results: results, Profile: sel.profile.name, Shard: shard,
 	}
 	rep.Stale = exp.Apply(results, corpus.Vectors())
 	rep.Spec = embeddedSpec()
@@ -507,42 +502,44 @@ func (e *env) writeTo(path string, write func(io.Writer) error) error {
 	return f.Close()
 }
 
-// registerProfile adds --profile to a command's flags, and --profile-file
-// when sel is not nil: sel's selection then sets profile to the profile of
+// profileFlags are --profile and, for the commands that read one,
 // --profile-file.
-func registerProfile(fs *flag.FlagSet, profile *string, sel *selectFlags) {
-	fs.StringVar(profile, "profile", runner.DefaultProfile, "grade under `PROFILE`: "+strings.Join(runner.Profiles(), ", ")+
+type profileFlags struct{ name, file string }
+
+// register adds --profile to a command's flags, and --profile-file when
+// withFile.
+func (p *profileFlags) register(fs *flag.FlagSet, withFile bool) {
+	fs.StringVar(&p.name, "profile", runner.DefaultProfile, "grade under `PROFILE`: "+strings.Join(runner.Profiles(), ", ")+
 		" (a system's name grades against its recorded answers where a vector records one)")
-	if sel != nil {
-		sel.profile = profile
-		fs.StringVar(&sel.profileFile, "profile-file", "", "grade under the profile in `FILE`, a profile file ('conform profile export', 'conform fuzz --record-profile'); its vectors join the corpus")
+	if withFile {
+		fs.StringVar(&p.file, "profile-file", "", "grade under the profile in `FILE`, a profile file ('conform profile export', 'conform fuzz --record-profile'); its vectors join the corpus")
 	}
 }
 
-// applyProfileFile reads --profile-file, when given, into corpus and
-// sets --profile to its profile's name.
-func applyProfileFile(corpus *vectors.Corpus, f *selectFlags) error {
-	if f.profileFile == "" {
-		return nil
+// check checks --profile before the corpus is read; with --profile-file,
+// it only checks that --profile does not name another.
+func (p *profileFlags) check() error {
+	if p.file == "" {
+		return runner.CheckProfile(p.name)
 	}
-	data, err := os.ReadFile(f.profileFile)
-	if err == nil {
-		*f.profile, err = corpus.ApplyProfile(f.profileFile, data)
-	}
-	if err != nil {
-		return fmt.Errorf("--profile-file: %w", err)
+	if p.name != runner.DefaultProfile {
+		return errors.New("give --profile or --profile-file, not both")
 	}
 	return nil
 }
 
-// checkProfile checks --profile before the corpus is read; with
-// --profile-file, it only checks that --profile does not name another.
-func checkProfile(profile, profileFile string) error {
-	if profileFile == "" {
-		return runner.CheckProfile(profile)
+// apply reads --profile-file, when given, into corpus and sets --profile
+// to its profile's name.
+func (p *profileFlags) apply(corpus *vectors.Corpus) error {
+	if p.file == "" {
+		return nil
 	}
-	if profile != runner.DefaultProfile {
-		return errors.New("give --profile or --profile-file, not both")
+	data, err := os.ReadFile(p.file)
+	if err == nil {
+		p.name, err = corpus.ApplyProfile(p.file, data)
+	}
+	if err != nil {
+		return fmt.Errorf("--profile-file: %w", err)
 	}
 	return nil
 }
