@@ -290,6 +290,16 @@ func embeddedSpec() *spec.Spec {
 	return s
 }
 
+// embeddedCorpus loads the corpus compiled into the binary: like
+// embeddedSpec, it fails only in a broken build, and then panics.
+func embeddedCorpus() *vectors.Corpus {
+	c, err := vectors.Load(vectors.FS())
+	if err != nil {
+		panic(fmt.Sprintf("the embedded corpus: %v", err))
+	}
+	return c
+}
+
 // loadCorpus loads the embedded corpus, or the one in dir.
 func loadCorpus(dir string) (*vectors.Corpus, error) {
 	if dir != "" {

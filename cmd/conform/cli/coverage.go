@@ -1,10 +1,11 @@
 package cli
 
 import (
+	"io/fs"
+
 	"github.com/conform-suite/conform/features"
 	"github.com/conform-suite/conform/internal/coverage"
 	"github.com/conform-suite/conform/report"
-	"github.com/conform-suite/conform/vectors"
 )
 
 const coverageHead = `Usage: conform coverage [--json] [-v]
@@ -49,18 +50,13 @@ func (e *env) coverage(args []string) int {
 
 // buildCoverage relates the embedded specification, vectors and features.
 func buildCoverage() (*coverage.Report, error) {
-	c, err := vectors.Load(vectors.FS())
-	if err != nil {
-		return nil, err
+	var sc []coverage.Scenario
+	for _, fsys := range []fs.FS{features.FS(), features.RunnerFS()} {
+		s, err := coverage.Scenarios(fsys)
+		if err != nil {
+			return nil, err
+		}
+		sc = append(sc, s...)
 	}
-	sc, err := coverage.Scenarios(features.FS())
-	if err != nil {
-		return nil, err
-	}
-	own, err := coverage.Scenarios(features.RunnerFS())
-	if err != nil {
-		return nil, err
-	}
-	sc = append(sc, own...)
-	return coverage.Build(embeddedSpec(), c, sc), nil
+	return coverage.Build(embeddedSpec(), embeddedCorpus(), sc), nil
 }

@@ -67,7 +67,7 @@ func (e *env) features(args []string) int {
 		profile           profileFlags
 		exitWithin        time.Duration
 	)
-	impl.register(flags)
+	impl.register(flags, runner.DefaultRestarts)
 	profile.register(flags, false)
 	flags.StringVar(&format, "format", "pretty", "report `FORMAT`s, comma separated: "+strings.Join(features.Formats(), ", ")+"; NAME:FILE writes one to FILE; conform is the summary pretty and progress end with")
 	flags.StringVar(&tags, "tags", "", "run only the scenarios matching the tag `EXPR` (@QUOTE-LINK-004, ~@slow, @a,@b for or, @a && @b)")
@@ -105,11 +105,7 @@ func (e *env) features(args []string) int {
 		return e.usagef("--profile: %v", err)
 	}
 	if len(requireOps.ops.Ops) > 0 {
-		corpus, err := loadCorpus("")
-		if err != nil {
-			return e.usagef("%v", err)
-		}
-		if err := checkOps(corpus, requireOps.ops.Ops, "--require-ops="); err != nil {
+		if err := checkOps(embeddedCorpus(), requireOps.ops.Ops, "--require-ops="); err != nil {
 			return e.usagef("%v", err)
 		}
 	}

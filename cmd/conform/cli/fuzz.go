@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -67,11 +66,9 @@ func (e *env) fuzz(args []string) int {
 		shr   int
 		ora   implFlags
 	)
-	impl.register(fs)
 	// Crashing the implementation is what fuzzing is for: the restart
 	// budget's default is fuzz's own, and -h says so.
-	impl.restarts = fuzzRestarts
-	fs.Lookup("restarts").DefValue = strconv.Itoa(fuzzRestarts)
+	impl.register(fs, fuzzRestarts)
 	fs.StringVar(&ora.stdio, "oracle", "", "take the answers of `CMD` (a persistent child speaking protocol v1 on stdio) as expected, instead of the reference's")
 	fs.StringVar(&ora.stdio, "oracle-stdio", "", "the same as --oracle `CMD`")
 	fs.StringVar(&ora.http, "oracle-http", "", "take the answers of the protocol v1 service at `URL` as expected")
@@ -125,10 +122,7 @@ func (e *env) fuzz(args []string) int {
 	if !seedSet {
 		seed = uint64(time.Now().UnixNano())
 	}
-	corpus, err := loadCorpus("")
-	if err != nil {
-		return e.usagef("%v", err)
-	}
+	corpus := embeddedCorpus()
 	if err := profile.apply(corpus); err != nil {
 		return e.usagef("%v", err)
 	}
@@ -154,7 +148,7 @@ func (e *env) fuzz(args []string) int {
 			return ExitUsage
 		}
 		defer o.Close()
-		ref, oracleName = o, strings.Join(oracleArgs(&ora), " ")
+		ref, oracleName = o, strings.Join(givenFlags([][2]string{{"--oracle", ora.stdio}, {"--oracle-http", ora.http}}), " ")
 	}
 	prog := &fuzzProgress{w: e.stderr, tty: isTerminal(e.stderr)}
 	started := time.Now()
@@ -212,11 +206,6 @@ func (e *env) fuzz(args []string) int {
 // is given), quoted for a shell, for the replay line.
 func implArgs(f *implFlags) []string {
 	return givenFlags([][2]string{{"--stdio", f.stdio}, {"--http", f.http}, {"--spawn", f.spawn}})
-}
-
-// oracleArgs returns the flags that choose the oracle, quoted for a shell.
-func oracleArgs(f *implFlags) []string {
-	return givenFlags([][2]string{{"--oracle", f.stdio}, {"--oracle-http", f.http}})
 }
 
 // givenFlags returns the flags (name, value) given a value, each followed

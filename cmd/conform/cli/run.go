@@ -72,26 +72,23 @@ func selection(f *selectFlags) (*vectors.Corpus, []*vectors.Vector, error) {
 // from a selection that the flag's other values fill.
 func checkPicks(corpus *vectors.Corpus, f *selectFlags) error {
 	vs := corpus.Vectors()
+	var one runner.Selection // the value alone, in the field of its flag
 	picks := []struct {
 		flag, what string
 		values     []string
-		sel        func(string) runner.Selection
+		field      *[]string // of one
 	}{
-		{"--suite", "no vector of the corpus is in this suite (suites: " + valuesOf(vs, suiteOf) + ")", f.suites,
-			func(v string) runner.Selection { return runner.Selection{Suites: []string{v}} }},
-		{"--op", "no vector of the corpus has this op (ops: " + valuesOf(vs, opOf) + ")", f.ops,
-			func(v string) runner.Selection { return runner.Selection{Ops: []string{v}} }},
-		{"--id", "no vector id of the corpus matches this pattern", f.ids,
-			func(v string) runner.Selection { return runner.Selection{IDs: []string{v}} }},
-		{"--tag", "no vector of the corpus has this tag (tags: " + valuesOf(vs, (*vectors.Vector).AllTags) + ")", f.tags,
-			func(v string) runner.Selection { return runner.Selection{Tags: []string{v}} }},
-		{"--req", "no vector of the corpus names this requirement (conform coverage lists each requirement with its vectors and scenarios)", f.reqs,
-			func(v string) runner.Selection { return runner.Selection{Requirements: []string{v}} }},
+		{"--suite", "no vector of the corpus is in this suite (suites: " + valuesOf(vs, suiteOf) + ")", f.suites, &one.Suites},
+		{"--op", "no vector of the corpus has this op (ops: " + valuesOf(vs, opOf) + ")", f.ops, &one.Ops},
+		{"--id", "no vector id of the corpus matches this pattern", f.ids, &one.IDs},
+		{"--tag", "no vector of the corpus has this tag (tags: " + valuesOf(vs, (*vectors.Vector).AllTags) + ")", f.tags, &one.Tags},
+		{"--req", "no vector of the corpus names this requirement (conform coverage lists each requirement with its vectors and scenarios)", f.reqs, &one.Requirements},
 	}
 	for _, p := range picks {
 		for _, v := range p.values {
-			sel := p.sel(v)
-			if !slices.ContainsFunc(vs, sel.Matches) {
+			one = runner.Selection{}
+			*p.field = []string{v}
+			if !slices.ContainsFunc(vs, one.Matches) {
 				return fmt.Errorf("%s %q: %s", p.flag, v, p.what)
 			}
 		}
@@ -163,7 +160,7 @@ func (e *env) run(args []string) int {
 		rep                   *runner.Report
 		results               []runner.Result
 	)
-	outputs := []output{
+	outputs := []output{ // the human report first, as checkOutputs wants it
 		{flag: "text", path: "-", usage: "write the human report to `FILE`", write: func(w io.Writer) error { return report.Text(w, rep, report.TextOptions{Verbose: verbose}) }},
 		{flag: "json", usage: "write the JSON report (schemas/report.schema.json) to `FILE`", write: func(w io.Writer) error { return report.JSON(w, rep) }},
 		{flag: "junit", usage: "write a JUnit XML report to `FILE`", write: func(w io.Writer) error { return report.JUnit(w, rep) }},
@@ -175,7 +172,7 @@ func (e *env) run(args []string) int {
 			}},
 		{flag: "write-expectations", usage: "write the current failures to `FILE` as an expectations file", write: func(w io.Writer) error { return runner.WriteExpectations(w, results) }},
 	}
-	impl.register(fs)
+	impl.register(fs, runner.DefaultRestarts)
 	sel.register(fs)
 	sel.profile.register(fs, true)
 	fs.IntVar(&parallel, "parallel", 0, "requests in flight at once (0: 4 per CPU)")
@@ -352,19 +349,14 @@ type output struct {
 
 // checkOutputs checks, before anything runs, that the reports asked for
 // can be written: no two to one file, each file writable (checkWritable).
-// When another report goes to standard output ("-")
-// and --text was not given, the human report goes to standard error, so
-// that standard output holds that report alone (conform run --json - | jq).
+// outputs[0] is the human report (--text): when another report goes to
+// standard output ("-") and --text was not given, it goes to standard
+// error, so that standard output holds that report alone (conform run
+// --json - | jq).
 func checkOutputs(fs *flag.FlagSet, outputs []output) error {
 	textGiven := false
 	fs.Visit(func(f *flag.Flag) { textGiven = textGiven || f.Name == "text" })
-	if !textGiven && slices.ContainsFunc(outputs, func(o output) bool { return o.flag != "text" && o.path == "-" }) {
-		for i := range outputs {
-			if outputs[i].flag == "text" {
-				outputs[i].toStderr = true
-			}
-		}
-	}
+	outputs[0].toStderr = !textGiven && slices.ContainsFunc(outputs[1:], func(o output) bool { return o.path == "-" })
 	by := map[string]string{} // path -> flag
 	for _, o := range outputs {
 		if o.path == "" || o.toStderr {
@@ -486,10 +478,8 @@ func (e *env) writeTo(path string, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(e.stdout)
 	}
-	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
 	}
 	f, err := os.Create(path)
 	if err != nil {
