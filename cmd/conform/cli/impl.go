@@ -102,14 +102,14 @@ func (e *env) connect(ctx context.Context, f *implFlags) (runner.Implementation,
 	if err != nil {
 		impl.Close()
 		e.errorf("cannot start the implementation (%s): %v", transport, err)
-		var se *runner.StartError
-		if errors.As(err, &se) && strings.TrimSpace(se.Stderr) != "" {
+		se, isStart := errors.AsType[*runner.StartError](err)
+		if isStart && strings.TrimSpace(se.Stderr) != "" {
 			fmt.Fprintln(e.stderr, "conform: its stderr (tail):")
 			for _, l := range safetext.Tail(strings.TrimRight(se.Stderr, "\n"), 20, 300) {
 				fmt.Fprintf(e.stderr, "  | %s\n", l)
 			}
 		}
-		if errors.As(err, &se) && se.Timeout && f.stdio != "" {
+		if isStart && se.Timeout && f.stdio != "" {
 			e.hintf("an implementation over stdio must flush each answer line: stdout to a pipe is buffered (Python: print(..., flush=True); Node: process.stdout.write; C: fflush(stdout))")
 		}
 		e.hintf("check the command or URL by hand: 'conform explain' prints request lines to send it")

@@ -48,7 +48,7 @@ func (e *env) list(args []string) int {
 	}
 	profile := sel.profile.name
 	if divergent {
-		vs = slices.DeleteFunc(slices.Clone(vs), func(v *vectors.Vector) bool { return runner.Recorded(profile, v) == nil })
+		vs = slices.DeleteFunc(vs, func(v *vectors.Vector) bool { return runner.Recorded(profile, v) == nil })
 	}
 	var b strings.Builder
 	for _, v := range vs {

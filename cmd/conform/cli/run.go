@@ -158,7 +158,6 @@ func (e *env) run(args []string) int {
 		choices               listFlag
 		requireOps            requireOpsFlag
 		rep                   *runner.Report
-		results               []runner.Result
 	)
 	outputs := []output{ // the human report first, as checkOutputs wants it
 		{flag: "text", path: "-", usage: "write the human report to `FILE`", write: func(w io.Writer) error { return report.Text(w, rep, report.TextOptions{Verbose: verbose}) }},
@@ -170,7 +169,7 @@ func (e *env) run(args []string) int {
 			write: func(w io.Writer) error {
 				return report.Annotations(w, rep, strings.Join(append([]string{"conform run"}, implArgs(&impl)...), " "))
 			}},
-		{flag: "write-expectations", usage: "write the current failures to `FILE` as an expectations file", write: func(w io.Writer) error { return runner.WriteExpectations(w, results) }},
+		{flag: "write-expectations", usage: "write the current failures to `FILE` as an expectations file", write: func(w io.Writer) error { return runner.WriteExpectations(w, rep.Results) }},
 	}
 	impl.register(fs, runner.DefaultRestarts)
 	sel.register(fs)
@@ -233,19 +232,17 @@ func (e *env) run(args []string) int {
 	defer im.Close()
 	prog := startProgress(e.stderr, "run", len(vs))
 	defer prog.done()
-	r := &runner.Runner{Impl: im, Hello: hello, Timeout: impl.timeout, Parallel: parallel, Batch: batch,
+	r := &runner.Runner{Impl: im, Hello: hello, Choices: mergeChoices(hello, override), Timeout: impl.timeout, Parallel: parallel, Batch: batch,
 		RequireOps: requireOps.ops, RequireCodes: requireCodes, Profile: sel.profile.name, Answered: prog.answered}
-	r.Choices = mergeChoices(hello, override)
 	start := time.Now()
-	results = r.Run(ctx, vs)
+	results := r.Run(ctx, vs)
 	prog.done()
 	shard, _ := runner.ParseShard(sel.shard) // none, or checked by selection
 	rep = &runner.Report{
 		SuiteVersion: runner.SuiteVersion, Implementation: hello, Transport: transport,
 		Started: start, Duration: time.Since(start), Results: results, Profile: sel.profile.name, Shard: shard,
+		Stale: exp.Apply(results, corpus.Vectors()), Spec: embeddedSpec(),
 	}
-	rep.Stale = exp.Apply(results, corpus.Vectors())
-	rep.Spec = embeddedSpec()
 	if rep.Conform, err = identity(sel.dir); err != nil {
 		e.errorf("%v", err)
 	}
