@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io/fs"
 
 	"github.com/conform-suite/conform/features"
@@ -31,10 +32,7 @@ func (e *env) coverage(args []string) int {
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
-	r, err := buildCoverage()
-	if err != nil {
-		return e.usagef("%v", err)
-	}
+	r := buildCoverage()
 	write := func() error { return report.Coverage(e.stdout, r, *verbose) }
 	if *asJSON {
 		write = func() error { return report.CoverageJSON(e.stdout, r) }
@@ -48,15 +46,16 @@ func (e *env) coverage(args []string) int {
 	return ExitOK
 }
 
-// buildCoverage relates the embedded specification, vectors and features.
-func buildCoverage() (*coverage.Report, error) {
+// buildCoverage relates the embedded specification, vectors and features;
+// like embeddedSpec, it fails only in a broken build, and then panics.
+func buildCoverage() *coverage.Report {
 	var sc []coverage.Scenario
 	for _, fsys := range []fs.FS{features.FS(), features.RunnerFS()} {
 		s, err := coverage.Scenarios(fsys)
 		if err != nil {
-			return nil, err
+			panic(fmt.Sprintf("the embedded features: %v", err))
 		}
 		sc = append(sc, s...)
 	}
-	return coverage.Build(embeddedSpec(), embeddedCorpus(), sc), nil
+	return coverage.Build(embeddedSpec(), embeddedCorpus(), sc)
 }
