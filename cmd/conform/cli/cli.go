@@ -244,14 +244,10 @@ func (e *env) parse(fs *flag.FlagSet, args []string, maxArgs int) (done bool, co
 // --require-ops), written without '=': the argument at i was then most
 // likely meant as its value. "" otherwise.
 func boolFlagBefore(fs *flag.FlagSet, args []string, i int) string {
-	if i < 1 || i > len(args) {
+	if i < 1 || !strings.HasPrefix(args[i-1], "-") || strings.Contains(args[i-1], "=") {
 		return ""
 	}
-	prev := args[i-1]
-	if !strings.HasPrefix(prev, "-") || strings.Contains(prev, "=") {
-		return ""
-	}
-	name := strings.TrimLeft(prev, "-")
+	name := strings.TrimLeft(args[i-1], "-")
 	if f := fs.Lookup(name); f != nil && isBoolFlag(f) {
 		return name
 	}
@@ -288,6 +284,16 @@ func embeddedSpec() *spec.Spec {
 		panic(fmt.Sprintf("the embedded specification: %v", err))
 	}
 	return s
+}
+
+// embeddedCorpus loads the corpus compiled into the binary: like
+// embeddedSpec, it fails only in a broken build, and then panics.
+func embeddedCorpus() *vectors.Corpus {
+	c, err := vectors.Load(vectors.FS())
+	if err != nil {
+		panic(fmt.Sprintf("the embedded corpus: %v", err))
+	}
+	return c
 }
 
 // loadCorpus loads the embedded corpus, or the one in dir.

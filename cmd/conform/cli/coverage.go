@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"fmt"
+	"io/fs"
+
 	"github.com/conform-suite/conform/features"
 	"github.com/conform-suite/conform/internal/coverage"
 	"github.com/conform-suite/conform/report"
-	"github.com/conform-suite/conform/vectors"
 )
 
 const coverageHead = `Usage: conform coverage [--json] [-v]
@@ -30,10 +32,7 @@ func (e *env) coverage(args []string) int {
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
-	r, err := buildCoverage()
-	if err != nil {
-		return e.usagef("%v", err)
-	}
+	r := buildCoverage()
 	write := func() error { return report.Coverage(e.stdout, r, *verbose) }
 	if *asJSON {
 		write = func() error { return report.CoverageJSON(e.stdout, r) }
@@ -47,20 +46,16 @@ func (e *env) coverage(args []string) int {
 	return ExitOK
 }
 
-// buildCoverage relates the embedded specification, vectors and features.
-func buildCoverage() (*coverage.Report, error) {
-	c, err := vectors.Load(vectors.FS())
-	if err != nil {
-		return nil, err
+// buildCoverage relates the embedded specification, vectors and features;
+// like embeddedSpec, it fails only in a broken build, and then panics.
+func buildCoverage() *coverage.Report {
+	var sc []coverage.Scenario
+	for _, fsys := range []fs.FS{features.FS(), features.RunnerFS()} {
+		s, err := coverage.Scenarios(fsys)
+		if err != nil {
+			panic(fmt.Sprintf("the embedded features: %v", err))
+		}
+		sc = append(sc, s...)
 	}
-	sc, err := coverage.Scenarios(features.FS())
-	if err != nil {
-		return nil, err
-	}
-	own, err := coverage.Scenarios(features.RunnerFS())
-	if err != nil {
-		return nil, err
-	}
-	sc = append(sc, own...)
-	return coverage.Build(embeddedSpec(), c, sc), nil
+	return coverage.Build(embeddedSpec(), embeddedCorpus(), sc)
 }

@@ -23,7 +23,7 @@ func (e *env) doctor(args []string) int {
 	var impl implFlags
 	var sel selectFlags
 	var pings int
-	impl.register(fls)
+	impl.register(fls, runner.DefaultRestarts)
 	sel.register(fls)
 	fls.IntVar(&pings, "pings", 200, "hello round trips to measure the per-request overhead")
 	if done, code := e.parse(fls, args, 0); done {

@@ -177,10 +177,7 @@ func (e *env) writeExport(out, dir string) (*exportIndex, int) {
 			}
 		}
 	}
-	indexJSON, err := json.MarshalIndent(index, "", "  ")
-	if err != nil {
-		return nil, e.usagef("%v", err)
-	}
+	indexJSON, _ := json.MarshalIndent(index, "", "  ") // strings, lists and maps: it cannot fail
 	err = errors.Join(
 		copyTree(corpusFS(dir), filepath.Join(out, "vectors"), func(p string) bool { return path.Ext(p) == ".json" || path.Base(p) == "README.md" }),
 		copyTree(schemas.FS(), filepath.Join(out, "schemas"), func(p string) bool { return path.Ext(p) == ".json" }),

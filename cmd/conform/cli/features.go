@@ -64,11 +64,11 @@ func (e *env) features(args []string) int {
 		noColor           bool
 		requireOps        requireOpsFlag
 		requireCodes      bool
-		profile           string
+		profile           profileFlags
 		exitWithin        time.Duration
 	)
-	impl.register(flags)
-	registerProfile(flags, &profile, nil)
+	impl.register(flags, runner.DefaultRestarts)
+	profile.register(flags, false)
 	flags.StringVar(&format, "format", "pretty", "report `FORMAT`s, comma separated: "+strings.Join(features.Formats(), ", ")+"; NAME:FILE writes one to FILE; conform is the summary pretty and progress end with")
 	flags.StringVar(&tags, "tags", "", "run only the scenarios matching the tag `EXPR` (@QUOTE-LINK-004, ~@slow, @a,@b for or, @a && @b)")
 	flags.StringVar(&dir, "dir", "", "read the feature files from `DIR` instead of the embedded ones")
@@ -101,15 +101,11 @@ func (e *env) features(args []string) int {
 	if err := features.CheckTags(tags); err != nil {
 		return e.usagef("--tags %v", err)
 	}
-	if err := runner.CheckProfile(profile); err != nil {
+	if err := profile.check(); err != nil {
 		return e.usagef("--profile: %v", err)
 	}
 	if len(requireOps.ops.Ops) > 0 {
-		corpus, err := loadCorpus("")
-		if err != nil {
-			return e.usagef("%v", err)
-		}
-		if err := checkOps(corpus, requireOps.ops.Ops, "--require-ops="); err != nil {
+		if err := checkOps(embeddedCorpus(), requireOps.ops.Ops, "--require-ops="); err != nil {
 			return e.usagef("%v", err)
 		}
 	}
@@ -145,8 +141,8 @@ func (e *env) features(args []string) int {
 	status := features.Run(features.Options{
 		Impl: im, Answered: prog.answered, Raw: raw, FS: fsys, Paths: paths, Tags: tags, Format: format,
 		Output: e.stdout, NoColors: !useColor(e.stdout, noColor), Timeout: impl.timeout, ExitWithin: exitWithin,
-		RequireOps: requireOps.ops, RequireCodes: requireCodes, Tally: &tally, Profile: profile,
-		Replay: replayCommand(&impl, dir, profile, requireCodes),
+		RequireOps: requireOps.ops, RequireCodes: requireCodes, Tally: &tally, Profile: profile.name,
+		Replay: replayCommand(&impl, dir, profile.name, requireCodes),
 	})
 	prog.done()
 	if status == features.StatusOptions {

@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -67,11 +66,9 @@ func (e *env) fuzz(args []string) int {
 		shr   int
 		ora   implFlags
 	)
-	impl.register(fs)
 	// Crashing the implementation is what fuzzing is for: the restart
 	// budget's default is fuzz's own, and -h says so.
-	impl.restarts = fuzzRestarts
-	fs.Lookup("restarts").DefValue = strconv.Itoa(fuzzRestarts)
+	impl.register(fs, fuzzRestarts)
 	fs.StringVar(&ora.stdio, "oracle", "", "take the answers of `CMD` (a persistent child speaking protocol v1 on stdio) as expected, instead of the reference's")
 	fs.StringVar(&ora.stdio, "oracle-stdio", "", "the same as --oracle `CMD`")
 	fs.StringVar(&ora.http, "oracle-http", "", "take the answers of the protocol v1 service at `URL` as expected")
@@ -82,9 +79,9 @@ func (e *env) fuzz(args []string) int {
 	fs.StringVar(&out, "out", "fuzz-findings", "write finding vectors under `DIR`")
 	fs.IntVar(&par, "parallel", 0, "requests in flight at once (0: 4 per CPU; the findings of a seed do not depend on it)")
 	fs.IntVar(&shr, "shrink", 2000, "spend at most `N` executions shrinking each finding")
-	var recordProfile, profile string
-	var profileSel selectFlags // for --profile-file
-	registerProfile(fs, &profile, &profileSel)
+	var recordProfile string
+	var profile profileFlags
+	profile.register(fs, true)
 	fs.StringVar(&recordProfile, "record-profile", "", "with --oracle: record the findings where only the oracle is off the specification as profile `NAME`, in NAME.profile.json ('conform run --profile-file' reads it)")
 	if done, code := e.parse(fs, args, 0); done {
 		return code
@@ -116,7 +113,7 @@ func (e *env) fuzz(args []string) int {
 	if err := dirUsable(out); err != nil {
 		return e.usagef("--out %s: %v", out, err)
 	}
-	if err := checkProfile(profile, profileSel.profileFile); err != nil {
+	if err := profile.check(); err != nil {
 		return e.usagef("--profile: %v", err)
 	}
 	if dur == 0 && count == 0 {
@@ -125,16 +122,13 @@ func (e *env) fuzz(args []string) int {
 	if !seedSet {
 		seed = uint64(time.Now().UnixNano())
 	}
-	corpus, err := loadCorpus("")
-	if err != nil {
-		return e.usagef("%v", err)
-	}
-	if err := applyProfileFile(corpus, &profileSel); err != nil {
+	corpus := embeddedCorpus()
+	if err := profile.apply(corpus); err != nil {
 		return e.usagef("%v", err)
 	}
 	var known map[string]string
-	if profile != "" && profile != runner.DefaultProfile {
-		known = fuzz.Known(corpus, profile)
+	if profile.name != "" && profile.name != runner.DefaultProfile {
+		known = fuzz.Known(corpus, profile.name)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -154,7 +148,7 @@ func (e *env) fuzz(args []string) int {
 			return ExitUsage
 		}
 		defer o.Close()
-		ref, oracleName = o, strings.Join(oracleArgs(&ora), " ")
+		ref, oracleName = o, strings.Join(givenFlags([][2]string{{"--oracle", ora.stdio}, {"--oracle-http", ora.http}}), " ")
 	}
 	prog := &fuzzProgress{w: e.stderr, tty: isTerminal(e.stderr)}
 	started := time.Now()
@@ -170,7 +164,7 @@ func (e *env) fuzz(args []string) int {
 	prov := fuzz.Provenance{Impl: replay, Oracle: oracleName, Date: started}
 	emitted, werr := fuzz.WriteVectors(out, rep.Findings, corpus, prov)
 	report.Fuzz(e.stdout, report.FuzzRun{Report: rep, Seed: seed, Transport: transport, Oracle: oracleName, Dir: out, Emitted: emitted,
-		Replay: strings.TrimSpace(strings.Join([]string{"conform run --vectors", shellQuote(out), replay}, " ")), Profile: profile})
+		Replay: strings.TrimSpace(strings.Join([]string{"conform run --vectors", shellQuote(out), replay}, " ")), Profile: profile.name})
 	if werr != nil {
 		e.errorf("%v", werr)
 	}
@@ -212,11 +206,6 @@ func (e *env) fuzz(args []string) int {
 // is given), quoted for a shell, for the replay line.
 func implArgs(f *implFlags) []string {
 	return givenFlags([][2]string{{"--stdio", f.stdio}, {"--http", f.http}, {"--spawn", f.spawn}})
-}
-
-// oracleArgs returns the flags that choose the oracle, quoted for a shell.
-func oracleArgs(f *implFlags) []string {
-	return givenFlags([][2]string{{"--oracle", f.stdio}, {"--oracle-http", f.http}})
 }
 
 // givenFlags returns the flags (name, value) given a value, each followed

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -51,10 +52,7 @@ func (e *env) fuzzkit(args []string) int {
 	if *out == "" {
 		return e.usagef("--out DIR is required: the directory to write the kit to")
 	}
-	corpus, err := loadCorpus("")
-	if err != nil {
-		return e.usagef("%v", err)
-	}
+	corpus := embeddedCorpus()
 	if err := checkOps(corpus, ops, "--op "); err != nil {
 		return e.usagef("%v", err)
 	}
@@ -129,15 +127,13 @@ func writeKitOp(dir, op string, vs []*vectors.Vector, sp *spec.Spec) (int, error
 	return n, os.WriteFile(filepath.Join(dir, "PROPERTIES.md"), []byte(b.String()), 0o644)
 }
 
-// safeName keeps the letters, digits, '-', '_' and '.' of s, at most 80.
+// unsafeChar is a character safeName replaces.
+var unsafeChar = regexp.MustCompile(`[^a-zA-Z0-9._-]`)
+
+// safeName keeps the letters, digits, '-', '_' and '.' of s, at most 80;
+// any other character becomes '_'.
 func safeName(s string) string {
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			return r
-		}
-		return '_'
-	}, s)
+	s = unsafeChar.ReplaceAllString(s, "_")
 	if len(s) > 80 {
 		s = s[:80]
 	}

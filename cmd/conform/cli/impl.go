@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,12 +26,13 @@ type implFlags struct {
 	noGrease           bool
 }
 
-func (f *implFlags) register(fs *flag.FlagSet) {
+// register adds the flags to fs, with restarts the default of --restarts.
+func (f *implFlags) register(fs *flag.FlagSet, restarts int) {
 	fs.StringVar(&f.stdio, "stdio", "", "run `CMD` as a persistent child process speaking protocol v1 on stdin/stdout")
 	fs.StringVar(&f.http, "http", "", "POST protocol v1 requests to `URL`")
 	fs.StringVar(&f.spawn, "spawn", "", "start `CMD` once per request (slow fallback)")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "per-request time limit")
-	fs.IntVar(&f.restarts, "restarts", runner.DefaultRestarts, "how many times a crashed --stdio child is restarted")
+	fs.IntVar(&f.restarts, "restarts", restarts, "how many times a crashed --stdio child is restarted")
 	fs.IntVar(&f.maxLine, "max-line", protocol.DefaultMaxLine, "longest answer accepted, in `bytes` (a line on stdio; over HTTP each answer, of a batch too)")
 	fs.Int64Var(&f.maxBody, "max-body", runner.DefaultMaxAnswerBody, "longest HTTP answer body accepted, in `bytes`; answers are never decompressed and redirects never followed")
 	fs.BoolVar(&f.noGrease, "no-grease", false, "do not add an unknown member to requests (grease)")
@@ -45,13 +47,8 @@ func (f *implFlags) check() error {
 // build makes the implementation and describes its transport; nothing is
 // started until its first call.
 func (f *implFlags) build() (runner.Implementation, string, error) {
-	n := 0
-	for _, s := range []string{f.stdio, f.http, f.spawn} {
-		if s != "" {
-			n++
-		}
-	}
-	if n > 1 {
+	given := slices.DeleteFunc([]string{f.stdio, f.http, f.spawn}, func(s string) bool { return s == "" })
+	if len(given) > 1 {
 		return nil, "", errors.New("give at most one of --stdio, --http and --spawn")
 	}
 	switch {
@@ -105,14 +102,14 @@ func (e *env) connect(ctx context.Context, f *implFlags) (runner.Implementation,
 	if err != nil {
 		impl.Close()
 		e.errorf("cannot start the implementation (%s): %v", transport, err)
-		var se *runner.StartError
-		if errors.As(err, &se) && strings.TrimSpace(se.Stderr) != "" {
+		se, isStart := errors.AsType[*runner.StartError](err)
+		if isStart && strings.TrimSpace(se.Stderr) != "" {
 			fmt.Fprintln(e.stderr, "conform: its stderr (tail):")
 			for _, l := range safetext.Tail(strings.TrimRight(se.Stderr, "\n"), 20, 300) {
 				fmt.Fprintf(e.stderr, "  | %s\n", l)
 			}
 		}
-		if errors.As(err, &se) && se.Timeout && f.stdio != "" {
+		if isStart && se.Timeout && f.stdio != "" {
 			e.hintf("an implementation over stdio must flush each answer line: stdout to a pipe is buffered (Python: print(..., flush=True); Node: process.stdout.write; C: fflush(stdout))")
 		}
 		e.hintf("check the command or URL by hand: 'conform explain' prints request lines to send it")

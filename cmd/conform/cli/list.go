@@ -31,26 +31,24 @@ answer, and the reason. Under the default profile (spec) none differs.
 func (e *env) list(args []string) int {
 	fs := e.newFlags("list", listHead)
 	var sel selectFlags
-	var (
-		idsOnly, divergent bool
-		profile            string
-	)
+	var idsOnly, divergent bool
 	sel.register(fs)
 	fs.BoolVar(&idsOnly, "ids", false, "print the ids only")
-	registerProfile(fs, &profile, &sel)
+	sel.profile.register(fs, true)
 	fs.BoolVar(&divergent, "divergent", false, "list only the vectors whose expectation differs under --profile")
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
-	if err := checkProfile(profile, sel.profileFile); err != nil {
+	if err := sel.profile.check(); err != nil {
 		return e.usagef("--profile: %v", err)
 	}
 	_, vs, err := selection(&sel)
 	if err != nil {
 		return e.usagef("%v", err)
 	}
+	profile := sel.profile.name
 	if divergent {
-		vs = slices.DeleteFunc(slices.Clone(vs), func(v *vectors.Vector) bool { return runner.Recorded(profile, v) == nil })
+		vs = slices.DeleteFunc(vs, func(v *vectors.Vector) bool { return runner.Recorded(profile, v) == nil })
 	}
 	var b strings.Builder
 	for _, v := range vs {

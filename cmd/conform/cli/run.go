@@ -27,8 +27,7 @@ type selectFlags struct {
 	dir                          string
 	suites, ops, ids, tags, reqs listFlag
 	shard                        string
-	profileFile                  string  // --profile-file, for the commands that register it (registerProfile)
-	profile                      *string // --profile; selection sets it to the profile of --profile-file
+	profile                      profileFlags // for the commands that register it; selection applies --profile-file
 }
 
 func (f *selectFlags) register(fs *flag.FlagSet) {
@@ -56,7 +55,7 @@ func selection(f *selectFlags) (*vectors.Corpus, []*vectors.Vector, error) {
 	}
 	corpus, err := loadCorpus(f.dir)
 	if err == nil {
-		err = applyProfileFile(corpus, f)
+		err = f.profile.apply(corpus)
 	}
 	if err == nil {
 		err = checkPicks(corpus, f)
@@ -73,26 +72,23 @@ func selection(f *selectFlags) (*vectors.Corpus, []*vectors.Vector, error) {
 // from a selection that the flag's other values fill.
 func checkPicks(corpus *vectors.Corpus, f *selectFlags) error {
 	vs := corpus.Vectors()
+	var one runner.Selection // the value alone, in the field of its flag
 	picks := []struct {
 		flag, what string
 		values     []string
-		sel        func(string) runner.Selection
+		field      *[]string // of one
 	}{
-		{"--suite", "no vector of the corpus is in this suite (suites: " + valuesOf(vs, suiteOf) + ")", f.suites,
-			func(v string) runner.Selection { return runner.Selection{Suites: []string{v}} }},
-		{"--op", "no vector of the corpus has this op (ops: " + valuesOf(vs, opOf) + ")", f.ops,
-			func(v string) runner.Selection { return runner.Selection{Ops: []string{v}} }},
-		{"--id", "no vector id of the corpus matches this pattern", f.ids,
-			func(v string) runner.Selection { return runner.Selection{IDs: []string{v}} }},
-		{"--tag", "no vector of the corpus has this tag (tags: " + valuesOf(vs, (*vectors.Vector).AllTags) + ")", f.tags,
-			func(v string) runner.Selection { return runner.Selection{Tags: []string{v}} }},
-		{"--req", "no vector of the corpus names this requirement (conform coverage lists each requirement with its vectors and scenarios)", f.reqs,
-			func(v string) runner.Selection { return runner.Selection{Requirements: []string{v}} }},
+		{"--suite", "no vector of the corpus is in this suite (suites: " + valuesOf(vs, suiteOf) + ")", f.suites, &one.Suites},
+		{"--op", "no vector of the corpus has this op (ops: " + valuesOf(vs, opOf) + ")", f.ops, &one.Ops},
+		{"--id", "no vector id of the corpus matches this pattern", f.ids, &one.IDs},
+		{"--tag", "no vector of the corpus has this tag (tags: " + valuesOf(vs, (*vectors.Vector).AllTags) + ")", f.tags, &one.Tags},
+		{"--req", "no vector of the corpus names this requirement (conform coverage lists each requirement with its vectors and scenarios)", f.reqs, &one.Requirements},
 	}
 	for _, p := range picks {
 		for _, v := range p.values {
-			sel := p.sel(v)
-			if !slices.ContainsFunc(vs, sel.Matches) {
+			one = runner.Selection{}
+			*p.field = []string{v}
+			if !slices.ContainsFunc(vs, one.Matches) {
 				return fmt.Errorf("%s %q: %s", p.flag, v, p.what)
 			}
 		}
@@ -161,11 +157,9 @@ func (e *env) run(args []string) int {
 		verbose, requireCodes bool
 		choices               listFlag
 		requireOps            requireOpsFlag
-		profile               string
 		rep                   *runner.Report
-		results               []runner.Result
 	)
-	outputs := []output{
+	outputs := []output{ // the human report first, as checkOutputs wants it
 		{flag: "text", path: "-", usage: "write the human report to `FILE`", write: func(w io.Writer) error { return report.Text(w, rep, report.TextOptions{Verbose: verbose}) }},
 		{flag: "json", usage: "write the JSON report (schemas/report.schema.json) to `FILE`", write: func(w io.Writer) error { return report.JSON(w, rep) }},
 		{flag: "junit", usage: "write a JUnit XML report to `FILE`", write: func(w io.Writer) error { return report.JUnit(w, rep) }},
@@ -175,11 +169,11 @@ func (e *env) run(args []string) int {
 			write: func(w io.Writer) error {
 				return report.Annotations(w, rep, strings.Join(append([]string{"conform run"}, implArgs(&impl)...), " "))
 			}},
-		{flag: "write-expectations", usage: "write the current failures to `FILE` as an expectations file", write: func(w io.Writer) error { return runner.WriteExpectations(w, results) }},
+		{flag: "write-expectations", usage: "write the current failures to `FILE` as an expectations file", write: func(w io.Writer) error { return runner.WriteExpectations(w, rep.Results) }},
 	}
-	impl.register(fs)
+	impl.register(fs, runner.DefaultRestarts)
 	sel.register(fs)
-	registerProfile(fs, &profile, &sel)
+	sel.profile.register(fs, true)
 	fs.IntVar(&parallel, "parallel", 0, "requests in flight at once (0: 4 per CPU)")
 	fs.IntVar(&batch, "batch", 32, "vectors per HTTP request (--http only; 1 disables batching)")
 	fs.StringVar(&expect, "expectations", "", "known failures `FILE`: one 'vector-id  # reason' per line")
@@ -196,7 +190,7 @@ func (e *env) run(args []string) int {
 	if err := impl.check(); err != nil {
 		return e.usagef("%v", err)
 	}
-	if err := checkProfile(profile, sel.profileFile); err != nil {
+	if err := sel.profile.check(); err != nil {
 		return e.usagef("--profile: %v", err)
 	}
 	if parallel < 0 {
@@ -238,22 +232,17 @@ func (e *env) run(args []string) int {
 	defer im.Close()
 	prog := startProgress(e.stderr, "run", len(vs))
 	defer prog.done()
-	r := &runner.Runner{Impl: im, Hello: hello, Timeout: impl.timeout, Parallel: parallel, Batch: batch,
-		RequireOps: requireOps.ops, RequireCodes: requireCodes, Profile: profile, Answered: prog.answered}
-	r.Choices = mergeChoices(hello, override)
+	r := &runner.Runner{Impl: im, Hello: hello, Choices: mergeChoices(hello, override), Timeout: impl.timeout, Parallel: parallel, Batch: batch,
+		RequireOps: requireOps.ops, RequireCodes: requireCodes, Profile: sel.profile.name, Answered: prog.answered}
 	start := time.Now()
-	results = r.Run(ctx, vs)
+	results := r.Run(ctx, vs)
 	prog.done()
-	var shard runner.Shard
-	if sel.shard != "" {
-		shard, _ = runner.ParseShard(sel.shard) // e.selection has checked it
-	}
+	shard, _ := runner.ParseShard(sel.shard) // none, or checked by selection
 	rep = &runner.Report{
 		SuiteVersion: runner.SuiteVersion, Implementation: hello, Transport: transport,
-		Started: start, Duration: time.Since(start), Results: results, Profile: profile, Shard: shard,
+		Started: start, Duration: time.Since(start), Results: results, Profile: sel.profile.name, Shard: shard,
+		Stale: exp.Apply(results, corpus.Vectors()), Spec: embeddedSpec(),
 	}
-	rep.Stale = exp.Apply(results, corpus.Vectors())
-	rep.Spec = embeddedSpec()
 	if rep.Conform, err = identity(sel.dir); err != nil {
 		e.errorf("%v", err)
 	}
@@ -357,19 +346,14 @@ type output struct {
 
 // checkOutputs checks, before anything runs, that the reports asked for
 // can be written: no two to one file, each file writable (checkWritable).
-// When another report goes to standard output ("-")
-// and --text was not given, the human report goes to standard error, so
-// that standard output holds that report alone (conform run --json - | jq).
+// outputs[0] is the human report (--text): when another report goes to
+// standard output ("-") and --text was not given, it goes to standard
+// error, so that standard output holds that report alone (conform run
+// --json - | jq).
 func checkOutputs(fs *flag.FlagSet, outputs []output) error {
 	textGiven := false
 	fs.Visit(func(f *flag.Flag) { textGiven = textGiven || f.Name == "text" })
-	if !textGiven && slices.ContainsFunc(outputs, func(o output) bool { return o.flag != "text" && o.path == "-" }) {
-		for i := range outputs {
-			if outputs[i].flag == "text" {
-				outputs[i].toStderr = true
-			}
-		}
-	}
+	outputs[0].toStderr = !textGiven && slices.ContainsFunc(outputs[1:], func(o output) bool { return o.path == "-" })
 	by := map[string]string{} // path -> flag
 	for _, o := range outputs {
 		if o.path == "" || o.toStderr {
@@ -491,10 +475,8 @@ func (e *env) writeTo(path string, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(e.stdout)
 	}
-	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
 	}
 	f, err := os.Create(path)
 	if err != nil {
@@ -507,42 +489,44 @@ func (e *env) writeTo(path string, write func(io.Writer) error) error {
 	return f.Close()
 }
 
-// registerProfile adds --profile to a command's flags, and --profile-file
-// when sel is not nil: sel's selection then sets profile to the profile of
+// profileFlags are --profile and, for the commands that read one,
 // --profile-file.
-func registerProfile(fs *flag.FlagSet, profile *string, sel *selectFlags) {
-	fs.StringVar(profile, "profile", runner.DefaultProfile, "grade under `PROFILE`: "+strings.Join(runner.Profiles(), ", ")+
+type profileFlags struct{ name, file string }
+
+// register adds --profile to a command's flags, and --profile-file when
+// withFile.
+func (p *profileFlags) register(fs *flag.FlagSet, withFile bool) {
+	fs.StringVar(&p.name, "profile", runner.DefaultProfile, "grade under `PROFILE`: "+strings.Join(runner.Profiles(), ", ")+
 		" (a system's name grades against its recorded answers where a vector records one)")
-	if sel != nil {
-		sel.profile = profile
-		fs.StringVar(&sel.profileFile, "profile-file", "", "grade under the profile in `FILE`, a profile file ('conform profile export', 'conform fuzz --record-profile'); its vectors join the corpus")
+	if withFile {
+		fs.StringVar(&p.file, "profile-file", "", "grade under the profile in `FILE`, a profile file ('conform profile export', 'conform fuzz --record-profile'); its vectors join the corpus")
 	}
 }
 
-// applyProfileFile reads --profile-file, when given, into corpus and
-// sets --profile to its profile's name.
-func applyProfileFile(corpus *vectors.Corpus, f *selectFlags) error {
-	if f.profileFile == "" {
-		return nil
+// check checks --profile before the corpus is read; with --profile-file,
+// it only checks that --profile does not name another.
+func (p *profileFlags) check() error {
+	if p.file == "" {
+		return runner.CheckProfile(p.name)
 	}
-	data, err := os.ReadFile(f.profileFile)
-	if err == nil {
-		*f.profile, err = corpus.ApplyProfile(f.profileFile, data)
-	}
-	if err != nil {
-		return fmt.Errorf("--profile-file: %w", err)
+	if p.name != runner.DefaultProfile {
+		return errors.New("give --profile or --profile-file, not both")
 	}
 	return nil
 }
 
-// checkProfile checks --profile before the corpus is read; with
-// --profile-file, it only checks that --profile does not name another.
-func checkProfile(profile, profileFile string) error {
-	if profileFile == "" {
-		return runner.CheckProfile(profile)
+// apply reads --profile-file, when given, into corpus and sets --profile
+// to its profile's name.
+func (p *profileFlags) apply(corpus *vectors.Corpus) error {
+	if p.file == "" {
+		return nil
 	}
-	if profile != runner.DefaultProfile {
-		return errors.New("give --profile or --profile-file, not both")
+	data, err := os.ReadFile(p.file)
+	if err == nil {
+		p.name, err = corpus.ApplyProfile(p.file, data)
+	}
+	if err != nil {
+		return fmt.Errorf("--profile-file: %w", err)
 	}
 	return nil
 }

@@ -52,10 +52,24 @@ func (e *env) serve(args []string) int {
 			return e.failf("%v", err)
 		}
 		return ExitOK
-	case *addr != "":
-		return e.serveHTTP(ctx, *addr, *maxBody)
+	case *addr == "":
+		return e.usageHint("give --stdio or --http ADDR", "'conform serve -h' shows the flags")
 	}
-	return e.usageHint("give --stdio or --http ADDR", "'conform serve -h' shows the flags")
+	bind, err := loopbackAddr(*addr)
+	if err != nil {
+		return e.usagef("--http %s: %v", *addr, err)
+	}
+	ln, err := net.Listen("tcp", bind)
+	if err != nil {
+		return e.usagef("--http %s: %v", *addr, err)
+	}
+	e.infof("serving the reference at http://%s/", ln.Addr())
+	opts := protocol.DefaultServeOptions()
+	opts.MaxBody = *maxBody
+	if err := opts.Serve(ctx, reference.InProcess{}, ln); err != nil {
+		return e.failf("%v", err)
+	}
+	return ExitOK
 }
 
 // loopbackAddr binds an address without a host (":8080", "[]:8080",
@@ -79,22 +93,4 @@ func loopbackAddr(addr string) (string, error) {
 		host = "127.0.0.1"
 	}
 	return net.JoinHostPort(host, port), nil
-}
-
-func (e *env) serveHTTP(ctx context.Context, addr string, maxBody int64) int {
-	bind, err := loopbackAddr(addr)
-	if err != nil {
-		return e.usagef("--http %s: %v", addr, err)
-	}
-	ln, err := net.Listen("tcp", bind)
-	if err != nil {
-		return e.usagef("--http %s: %v", addr, err)
-	}
-	e.infof("serving the reference at http://%s/", ln.Addr())
-	opts := protocol.DefaultServeOptions()
-	opts.MaxBody = maxBody
-	if err := opts.Serve(ctx, reference.InProcess{}, ln); err != nil {
-		return e.failf("%v", err)
-	}
-	return ExitOK
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -39,9 +40,8 @@ type progress struct {
 	what  string
 	total int // 0: unknown
 	n     atomic.Int64
-	stop  chan struct{}
+	stop  context.CancelFunc
 	wg    sync.WaitGroup
-	once  sync.Once
 }
 
 // startProgress starts a progress line on w for a run of total requests
@@ -50,19 +50,20 @@ func startProgress(w io.Writer, what string, total int) *progress {
 	if !isTerminal(w) {
 		return nil
 	}
-	p := &progress{w: w, what: what, total: total, stop: make(chan struct{})}
-	p.wg.Go(p.loop)
+	ctx, stop := context.WithCancel(context.Background())
+	p := &progress{w: w, what: what, total: total, stop: stop}
+	p.wg.Go(func() { p.loop(ctx) })
 	return p
 }
 
-func (p *progress) loop() {
+func (p *progress) loop(ctx context.Context) {
 	start := time.Now()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	drawn := false
 	for {
 		select {
-		case <-p.stop:
+		case <-ctx.Done():
 			if drawn {
 				fmt.Fprint(p.w, "\r\x1b[K")
 			}
@@ -88,10 +89,8 @@ func (p *progress) done() {
 	if p == nil {
 		return
 	}
-	p.once.Do(func() {
-		close(p.stop)
-		p.wg.Wait()
-	})
+	p.stop()
+	p.wg.Wait()
 }
 
 // answered counts n answers; p may be nil.
