@@ -155,15 +155,10 @@ func (p *parser) string() ([]uint16, error) {
 			p.i += 2
 		case c < 0x20:
 			return nil, p.fail(ErrSyntax, "control character 0x%02x in a string", c)
-		case c < utf8.RuneSelf:
-			u = append(u, uint16(c))
-			p.i++
-		default:
+		default: // skipPlain stops at no other byte below 0x80
 			r, n := utf8.DecodeRune(p.data[p.i:])
-			if r == utf8.RuneError && n == 1 {
-				if !p.opts.ReplaceInvalidUTF8 {
-					return nil, p.fail(ErrInvalidUTF8, "byte 0x%02x in a string", c)
-				}
+			if r == utf8.RuneError && n == 1 && !p.opts.ReplaceInvalidUTF8 {
+				return nil, p.fail(ErrInvalidUTF8, "byte 0x%02x in a string", c)
 			}
 			p.i += n
 			u = appendUnits(u, r)
