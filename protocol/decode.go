@@ -491,10 +491,11 @@ func errorBody(v *jsonv.Value) (*Error, error) {
 			e.Message = Text(m.Value.Units)
 		}
 	}
-	if !KnownKind(e.Kind) {
-		return nil, fmt.Errorf("the answer's error kind %q is not one of unsupported, bad_request, internal", e.Kind)
+	switch e.Kind {
+	case KindUnsupported, KindBadRequest, KindInternal:
+		return &e, nil
 	}
-	return &e, nil
+	return nil, fmt.Errorf("the answer's error kind %q is not one of unsupported, bad_request, internal", e.Kind)
 }
 
 // Text returns the code units u as a Go string, each lone surrogate as

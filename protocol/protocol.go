@@ -54,11 +54,6 @@ func Refusal(out *jsonv.Value) (member string, body *jsonv.Value) {
 	return "", nil
 }
 
-// KnownKind reports whether kind is an error kind of protocol v1.
-func KnownKind(kind string) bool {
-	return kind == KindUnsupported || kind == KindBadRequest || kind == KindInternal
-}
-
 // Limits of protocol v1.
 const (
 	// DefaultMaxLine is the runner's default limit on an answer line

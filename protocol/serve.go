@@ -476,20 +476,13 @@ func (o ServeOptions) Serve(ctx context.Context, impl Answerer, ln net.Listener)
 		MaxHeaderBytes:    o.MaxHeaderBytes,
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-done:
-			return
-		}
+	defer context.AfterFunc(ctx, func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if srv.Shutdown(sctx) != nil {
 			srv.Close()
 		}
-	}()
+	})()
 	err := srv.Serve(netutil.LimitListener(ln, o.MaxConns))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
