@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -99,7 +100,7 @@ func readObject(data []byte, what, lenientIn, inputIn string, maxValues int, fn 
 				return fmt.Errorf("%s is not JSON: member %s: %v", what, quotedName(name, units), err)
 			}
 			i += n
-			m.value, m.raw = v, trimSpace(data[start:i])
+			m.value, m.raw = v, bytes.TrimRight(data[start:i], " \t\n\r")
 			if seen.has(m.name) {
 				return fmt.Errorf("%s names the member %s twice", what, quotedName(m.name, units))
 			}
@@ -133,22 +134,12 @@ func plainName(data []byte) (string, int) {
 	for j := 1; j < len(data); j++ {
 		switch c := data[j]; {
 		case c == '"':
-			var name string
-			switch b := data[1:j]; string(b) {
-			case "id":
-				name = "id"
-			case "op":
-				name = "op"
-			case "input":
-				name = "input"
-			case "output":
-				name = "output"
-			case "error":
-				name = "error"
-			default:
-				name = string(b)
+			for _, name := range [...]string{"id", "op", "input", "output", "error"} {
+				if string(data[1:j]) == name {
+					return name, space(data, j+1)
+				}
 			}
-			return name, space(data, j+1)
+			return string(data[1:j]), space(data, j+1)
 		case c < 0x20 || c >= 0x7f || c == '\\':
 			return "", 0
 		}
@@ -201,18 +192,6 @@ func space(data []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 {
-		switch b[len(b)-1] {
-		case ' ', '\t', '\n', '\r':
-			b = b[:len(b)-1]
-			continue
-		}
-		break
-	}
-	return b
 }
 
 // ParseRequest reads one request line (PROTO-FRAME-002) in one pass. When
@@ -273,7 +252,7 @@ func parseRequestFast(line []byte) (req Request, ok bool) {
 				return req, false
 			}
 			req.Value = v
-			req.Input = trimSpace(line[i : i+n])
+			req.Input = bytes.TrimRight(line[i:i+n], " \t\n\r")
 			i += n
 		default:
 			return req, false
