@@ -161,7 +161,7 @@ func (p *parser) string() ([]uint16, error) {
 				return nil, p.fail(ErrInvalidUTF8, "byte 0x%02x in a string", c)
 			}
 			p.i += n
-			u = appendUnits(u, r)
+			u = utf16.AppendRune(u, r)
 		}
 	}
 }
@@ -201,14 +201,6 @@ var plain = func() (t [256]bool) {
 	}
 	return t
 }()
-
-func appendUnits(u []uint16, r rune) []uint16 {
-	if r >= 0x10000 {
-		r -= 0x10000
-		return append(u, uint16(0xd800+(r>>10)), uint16(0xdc00+(r&0x3ff)))
-	}
-	return append(u, uint16(r))
-}
 
 func hex4(b []byte) (uint16, bool) {
 	if len(b) < 4 {
