@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -44,7 +45,7 @@ type member struct {
 // without failing the envelope; the member named inputIn is decoded with
 // InputOptions; each member's value decodes into at most maxValues values
 // (0: jsonv's default).
-func readObject(data []byte, what, lenientIn, inputIn string, maxValues int, fn func(m member) error) error {
+func readObject(data []byte, what, lenientIn, inputIn string, maxValues int, fn func(m member)) error {
 	i := space(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		if _, err := strict.Parse(data); err != nil {
@@ -76,15 +77,14 @@ func readObject(data []byte, what, lenientIn, inputIn string, maxValues int, fn 
 				return fmt.Errorf("%s is not JSON: want ':' at byte %d", what, i)
 			}
 			i++
-			m := member{name: name}
 			start := space(data, i)
 			opts, again := strict, lenient
-			if m.name == inputIn {
+			if name == inputIn {
 				opts = InputOptions
 			}
 			opts.MaxValues, again.MaxValues = maxValues, maxValues
 			v, n, err := opts.ParseValue(data[i:])
-			if err != nil && m.name == lenientIn && errors.Is(err, jsonv.ErrInvalidUTF8) {
+			if err != nil && name == lenientIn && errors.Is(err, jsonv.ErrInvalidUTF8) {
 				_, n, err = again.ParseValue(data[i:])
 				v = nil
 			}
@@ -92,21 +92,17 @@ func readObject(data []byte, what, lenientIn, inputIn string, maxValues int, fn 
 			switch {
 			case errors.Is(err, jsonv.ErrTooLarge):
 				return &TooLargeError{What: what, Member: quotedName(name, units), MaxValues: cmp.Or(maxValues, jsonv.DefaultMaxValues)}
-			case m.name == lenientIn && errors.As(err, &je) && errors.Is(err, jsonv.ErrDuplicateName):
+			case name == lenientIn && errors.As(err, &je) && errors.Is(err, jsonv.ErrDuplicateName):
 				return fmt.Errorf("%s's member %s names the member %s twice at %s", what, quotedName(name, units), je.Detail, je.Path)
-			}
-			if err != nil {
+			case err != nil:
 				return fmt.Errorf("%s is not JSON: member %s: %v", what, quotedName(name, units), err)
 			}
 			i += n
-			m.value, m.raw = v, trimSpace(data[start:i])
-			if seen.has(m.name) {
-				return fmt.Errorf("%s names the member %s twice", what, quotedName(m.name, units))
+			if seen.has(name) {
+				return fmt.Errorf("%s names the member %s twice", what, quotedName(name, units))
 			}
-			seen.add(m.name)
-			if err := fn(m); err != nil {
-				return err
-			}
+			seen.add(name)
+			fn(member{name: name, value: v, raw: bytes.TrimRight(data[start:i], " \t\n\r")})
 			if i < len(data) && data[i] == ',' {
 				i++
 				continue
@@ -133,22 +129,12 @@ func plainName(data []byte) (string, int) {
 	for j := 1; j < len(data); j++ {
 		switch c := data[j]; {
 		case c == '"':
-			var name string
-			switch b := data[1:j]; string(b) {
-			case "id":
-				name = "id"
-			case "op":
-				name = "op"
-			case "input":
-				name = "input"
-			case "output":
-				name = "output"
-			case "error":
-				name = "error"
-			default:
-				name = string(b)
+			for _, name := range [...]string{"id", "op", "input", "output", "error"} {
+				if string(data[1:j]) == name {
+					return name, space(data, j+1)
+				}
 			}
-			return name, space(data, j+1)
+			return string(data[1:j]), space(data, j+1)
 		case c < 0x20 || c >= 0x7f || c == '\\':
 			return "", 0
 		}
@@ -201,18 +187,6 @@ func space(data []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 {
-		switch b[len(b)-1] {
-		case ' ', '\t', '\n', '\r':
-			b = b[:len(b)-1]
-			continue
-		}
-		break
-	}
-	return b
 }
 
 // ParseRequest reads one request line (PROTO-FRAME-002) in one pass. When
@@ -273,7 +247,7 @@ func parseRequestFast(line []byte) (req Request, ok bool) {
 				return req, false
 			}
 			req.Value = v
-			req.Input = trimSpace(line[i : i+n])
+			req.Input = bytes.TrimRight(line[i:i+n], " \t\n\r")
 			i += n
 		default:
 			return req, false
@@ -358,7 +332,7 @@ func internOp(b []byte) string {
 func parseRequest(line []byte) (Request, *Response) {
 	var req Request
 	var op *jsonv.Value
-	err := readObject(line, "the request", "", "input", 0, func(m member) error {
+	err := readObject(line, "the request", "", "input", 0, func(m member) {
 		switch m.name {
 		case "id":
 			req.ID = m.raw
@@ -367,7 +341,6 @@ func parseRequest(line []byte) (Request, *Response) {
 		case "input":
 			req.Input, req.Value = m.raw, m.value
 		}
-		return nil
 	})
 	refuse := func(id []byte, msg string) (Request, *Response) {
 		if !ValidID(id) || !TextID(id) {
@@ -432,7 +405,7 @@ func ParseAnswer(line []byte, maxValues int) (Response, error) {
 	}
 	r := Response{Raw: line}
 	var out, errv member
-	err := readObject(line, "the answer", "output", "", maxValues, func(m member) error {
+	err := readObject(line, "the answer", "output", "", maxValues, func(m member) {
 		switch m.name {
 		case "id":
 			r.ID = m.raw
@@ -441,7 +414,6 @@ func ParseAnswer(line []byte, maxValues int) (Response, error) {
 		case "error":
 			errv = m
 		}
-		return nil
 	})
 	if err != nil {
 		return r, err
@@ -491,10 +463,11 @@ func errorBody(v *jsonv.Value) (*Error, error) {
 			e.Message = Text(m.Value.Units)
 		}
 	}
-	if !KnownKind(e.Kind) {
-		return nil, fmt.Errorf("the answer's error kind %q is not one of unsupported, bad_request, internal", e.Kind)
+	switch e.Kind {
+	case KindUnsupported, KindBadRequest, KindInternal:
+		return &e, nil
 	}
-	return &e, nil
+	return nil, fmt.Errorf("the answer's error kind %q is not one of unsupported, bad_request, internal", e.Kind)
 }
 
 // Text returns the code units u as a Go string, each lone surrogate as

@@ -9,7 +9,7 @@ import (
 
 // ValidID reports whether id, as written, is a JSON string or a JSON
 // integer that fits in 64 bits (PROTO-ID-001; the runner itself sends only
-// integers within MaxIntID).
+// integers from -(2^53-1) to 2^53-1).
 func ValidID(id json.RawMessage) bool {
 	if len(id) == 0 {
 		return false

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -83,11 +84,7 @@ func (l *LineReader) ReadLine() ([]byte, error) {
 			if size > int64(l.max) {
 				return nil, &LineTooLongError{Max: l.max, Size: size}
 			}
-			line := l.buf[:len(l.buf)-1]
-			if n := len(line); n > 0 && line[n-1] == '\r' {
-				line = line[:n-1]
-			}
-			return line, nil
+			return bytes.TrimSuffix(l.buf[:len(l.buf)-1], []byte("\r")), nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			if l.Stop && size > int64(l.max) {
 				return nil, &LineTooLongError{Max: l.max, Size: size, Partial: true}

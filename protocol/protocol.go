@@ -54,20 +54,9 @@ func Refusal(out *jsonv.Value) (member string, body *jsonv.Value) {
 	return "", nil
 }
 
-// KnownKind reports whether kind is an error kind of protocol v1.
-func KnownKind(kind string) bool {
-	return kind == KindUnsupported || kind == KindBadRequest || kind == KindInternal
-}
-
-// Limits of protocol v1.
-const (
-	// DefaultMaxLine is the runner's default limit on an answer line
-	// (PROTO-FRAME-004), and the server's on a request line.
-	DefaultMaxLine = 16 << 20
-	// MaxIntID is the largest integer id the runner sends (PROTO-ID-001);
-	// -MaxIntID is the smallest.
-	MaxIntID = 1<<53 - 1
-)
+// DefaultMaxLine is the runner's default limit on an answer line
+// (PROTO-FRAME-004), and the server's on a request line.
+const DefaultMaxLine = 16 << 20
 
 // Request is one request: {"id", "op", "input"}.
 type Request struct {

@@ -67,8 +67,8 @@ func ServeStdio(ctx context.Context, impl Answerer, r io.Reader, w io.Writer, ma
 	for {
 		line, err := lr.ReadLine()
 		if err != nil {
-			var tooLong *LineTooLongError
-			if !errors.As(err, &tooLong) {
+			tooLong, ok := errors.AsType[*LineTooLongError](err)
+			if !ok {
 				drain(true)
 				if flushErr := bw.Flush(); flushErr != nil || errors.Is(err, io.EOF) {
 					return flushErr
@@ -287,9 +287,8 @@ func (o ServeOptions) Handler(impl Answerer) http.Handler {
 		}
 		body, held, err := readBody(http.MaxBytesReader(w, r.Body, o.MaxBody), budget)
 		defer budget.give(held)
-		var tooBig *http.MaxBytesError
 		switch {
-		case errors.As(err, &tooBig):
+		case errors.As(err, new(*http.MaxBytesError)):
 			refuse(http.StatusRequestEntityTooLarge, "the body is longer than the limit of %d bytes", o.MaxBody)
 			return
 		case errors.Is(err, errNoBudget):
@@ -476,20 +475,13 @@ func (o ServeOptions) Serve(ctx context.Context, impl Answerer, ln net.Listener)
 		MaxHeaderBytes:    o.MaxHeaderBytes,
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-done:
-			return
-		}
+	defer context.AfterFunc(ctx, func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if srv.Shutdown(sctx) != nil {
 			srv.Close()
 		}
-	}()
+	})()
 	err := srv.Serve(netutil.LimitListener(ln, o.MaxConns))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil

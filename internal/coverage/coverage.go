@@ -215,27 +215,25 @@ func Build(s *spec.Spec, c *vectors.Corpus, scenarios []Scenario) *Report {
 			Vectors:   []string{}, Scenarios: []string{},
 		})
 	}
-	if c != nil {
-		for _, v := range c.Vectors() {
-			for _, id := range v.Requirements {
-				i, ok := index[id]
-				if !ok {
-					r.Undefined = append(r.Undefined, Undefined{ID: id, By: v.ID})
-					continue
-				}
-				r.Requirements[i].Vectors = append(r.Requirements[i].Vectors, v.ID)
+	// relate adds by to the list of each requirement of ids that by names
+	// (field picks the list), and to Undefined for an id spec/ lacks.
+	relate := func(ids []string, by string, field func(*Entry) *[]string) {
+		for _, id := range ids {
+			if i, ok := index[id]; ok {
+				list := field(&r.Requirements[i])
+				*list = append(*list, by)
+			} else {
+				r.Undefined = append(r.Undefined, Undefined{ID: id, By: by})
 			}
 		}
 	}
-	for _, sc := range scenarios {
-		for _, id := range sc.Requirements {
-			i, ok := index[id]
-			if !ok {
-				r.Undefined = append(r.Undefined, Undefined{ID: id, By: sc.Ref()})
-				continue
-			}
-			r.Requirements[i].Scenarios = append(r.Requirements[i].Scenarios, sc.Ref())
+	if c != nil {
+		for _, v := range c.Vectors() {
+			relate(v.Requirements, v.ID, func(e *Entry) *[]string { return &e.Vectors })
 		}
+	}
+	for _, sc := range scenarios {
+		relate(sc.Requirements, sc.Ref(), func(e *Entry) *[]string { return &e.Scenarios })
 	}
 	withVectors := map[string]bool{} // spec files some vector names
 	for _, e := range r.Requirements {
@@ -244,16 +242,15 @@ func Build(s *spec.Spec, c *vectors.Corpus, scenarios []Scenario) *Report {
 		}
 	}
 	totals := map[spec.Level]*Totals{}
+	for _, l := range Levels {
+		totals[l] = &Totals{Level: l}
+	}
 	for i := range r.Requirements {
 		e := &r.Requirements[i]
 		if e.Withdrawn {
 			continue
 		}
 		t := totals[e.Level]
-		if t == nil {
-			t = &Totals{Level: e.Level}
-			totals[e.Level] = t
-		}
 		t.Total++
 		if e.Exercised() {
 			t.Exercised++
@@ -267,7 +264,7 @@ func Build(s *spec.Spec, c *vectors.Corpus, scenarios []Scenario) *Report {
 		}
 	}
 	for _, l := range Levels {
-		if t := totals[l]; t != nil {
+		if t := totals[l]; t.Total > 0 {
 			r.Totals = append(r.Totals, *t)
 		}
 	}

@@ -19,6 +19,8 @@ import (
 	"strings"
 	"testing/fstest"
 	"time"
+
+	"github.com/conform-suite/conform/protocol"
 )
 
 // Env is the environment variable that selects a mode; EnvN gives the N of
@@ -73,25 +75,18 @@ func MaybeRun() {
 	os.Exit(Run(mode, os.Stdin, os.Stdout, os.Stderr))
 }
 
-// Request is one request line, as a fake implementation reads it.
-type Request struct {
-	ID    json.RawMessage `json:"id"`
-	Op    string          `json:"op"`
-	Input json.RawMessage `json:"input"`
-}
-
 // Serve reads request lines from br and passes each to handle, which
 // answers on w; a line that is not JSON is answered bad_request at once. w
 // is flushed whenever br holds no more input. Serve returns 0 at the end of
 // the input, or the exit code handle returns with stop set.
-func Serve(br *bufio.Reader, w *bufio.Writer, handle func(Request) (code int, stop bool)) int {
+func Serve(br *bufio.Reader, w *bufio.Writer, handle func(protocol.Request) (code int, stop bool)) int {
 	for {
 		line, err := br.ReadBytes('\n')
 		if len(line) == 0 && err != nil {
 			w.Flush()
 			return 0
 		}
-		var req Request
+		var req protocol.Request
 		if json.Unmarshal(line, &req) != nil {
 			fmt.Fprintln(w, `{"id":null,"error":{"kind":"bad_request","message":"not JSON"}}`)
 			w.Flush()
@@ -126,9 +121,9 @@ func Run(mode string, in io.Reader, out, errOut io.Writer) int {
 	crashAt, _ := strconv.Atoi(os.Getenv(EnvN))
 	br := bufio.NewReaderSize(in, 1<<20)
 	w := bufio.NewWriter(out)
-	var held []Request
+	var held []protocol.Request
 	count := 0
-	return Serve(br, w, func(req Request) (int, bool) {
+	return Serve(br, w, func(req protocol.Request) (int, bool) {
 		count++
 		if mode == CrashOnce && count == crashAt && crashDue() {
 			os.WriteFile(os.Getenv(EnvFile), nil, 0o644)
@@ -168,7 +163,7 @@ func crashDue() bool {
 	return f != "" && err != nil
 }
 
-func answer(w *bufio.Writer, mode string, req Request) {
+func answer(w *bufio.Writer, mode string, req protocol.Request) {
 	var in map[string]any
 	json.Unmarshal(req.Input, &in)
 	id := string(req.ID)

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/conform-suite/conform/internal/fakeimpl"
+	"github.com/conform-suite/conform/protocol"
 )
 
 // Environment variables.
@@ -98,7 +99,7 @@ func run(mode string, n int, in io.Reader, out, errOut io.Writer) int {
 	w := bufio.NewWriter(out)
 	defer w.Flush()
 	count := 0
-	return fakeimpl.Serve(bufio.NewReader(in), w, func(req fakeimpl.Request) (int, bool) {
+	return fakeimpl.Serve(bufio.NewReader(in), w, func(req protocol.Request) (int, bool) {
 		id := string(req.ID)
 		switch req.Op {
 		case "hello":

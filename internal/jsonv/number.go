@@ -80,7 +80,7 @@ func (d Decimal) IsInteger() bool {
 
 // addExponent returns the canonical decimal text of exp + adj, where exp is
 // the exponent of a literal as written (optional sign, digits, possibly
-// empty for none) and adj is small.
+// empty for none) and adj is small (a length: far below 10^18).
 func addExponent(exp string, adj int64) string {
 	neg := false
 	switch {
@@ -97,73 +97,22 @@ func addExponent(exp string, adj int64) string {
 		}
 		return strconv.FormatInt(n+adj, 10)
 	}
-	// A long exponent: add in decimal, digit by digit.
-	adjNeg := adj < 0
-	if adjNeg {
+	// A long exponent: at least 10^18, so larger than adj, whose sign it
+	// keeps. Add adj to its magnitude digit by digit, from the last, with
+	// the carry (or borrow) as long as one is left.
+	if neg {
 		adj = -adj
 	}
-	a := strconv.FormatInt(adj, 10)
-	var mag string
-	switch {
-	case neg == adjNeg:
-		mag = addDigits(exp, a)
-	case lessDigits(exp, a):
-		mag, neg = subDigits(a, exp), adjNeg
-	default:
-		mag = subDigits(exp, a)
+	mag := []byte(exp)
+	for i := len(mag) - 1; i >= 0 && adj != 0; i-- {
+		v := int64(mag[i]-'0') + adj
+		d := (v%10 + 10) % 10
+		mag[i] = byte('0' + d)
+		adj = (v - d) / 10
 	}
-	mag = strings.TrimLeft(mag, "0")
-	switch {
-	case mag == "":
-		return "0"
-	case neg:
-		return "-" + mag
+	out := strings.TrimLeft(strconv.FormatInt(adj, 10)+string(mag), "0")
+	if neg {
+		return "-" + out
 	}
-	return mag
-}
-
-// lessDigits compares two magnitudes without leading zeros.
-func lessDigits(a, b string) bool {
-	if len(a) != len(b) {
-		return len(a) < len(b)
-	}
-	return a < b
-}
-
-// addDigits returns a + b for decimal magnitudes.
-func addDigits(a, b string) string {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	out := make([]byte, len(a)+1)
-	carry := byte(0)
-	for i := range len(a) {
-		s := a[len(a)-1-i] - '0' + carry
-		if i < len(b) {
-			s += b[len(b)-1-i] - '0'
-		}
-		carry = s / 10
-		out[len(out)-1-i] = '0' + s%10
-	}
-	out[0] = '0' + carry
-	return string(out)
-}
-
-// subDigits returns a - b for decimal magnitudes with a >= b.
-func subDigits(a, b string) string {
-	out := make([]byte, len(a))
-	borrow := 0
-	for i := range len(a) {
-		d := int(a[len(a)-1-i]-'0') - borrow
-		if i < len(b) {
-			d -= int(b[len(b)-1-i] - '0')
-		}
-		borrow = 0
-		if d < 0 {
-			d += 10
-			borrow = 1
-		}
-		out[len(out)-1-i] = byte('0' + d)
-	}
-	return string(out)
+	return out
 }

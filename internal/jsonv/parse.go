@@ -312,20 +312,10 @@ func duplicate(members []Member, name []uint16, seen *map[string]bool) bool {
 // PathStep is the step of a diff path to a member named name: ".name" for
 // a plain identifier, `["na me"]` otherwise.
 func PathStep(name []uint16) string {
-	ident := len(name) > 0
-	for _, c := range name {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			ident = false
-			break
-		}
-	}
-	if ident {
-		b := make([]byte, 1, len(name)+1)
-		b[0] = '.'
-		for _, c := range name {
-			b = append(b, byte(c))
-		}
-		return string(b)
+	if len(name) > 0 && !slices.ContainsFunc(name, func(c uint16) bool {
+		return !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9')
+	}) {
+		return "." + Key(name)
 	}
 	return "[" + string(AppendString(nil, name)) + "]"
 }

@@ -155,18 +155,13 @@ func (p *parser) string() ([]uint16, error) {
 			p.i += 2
 		case c < 0x20:
 			return nil, p.fail(ErrSyntax, "control character 0x%02x in a string", c)
-		case c < utf8.RuneSelf:
-			u = append(u, uint16(c))
-			p.i++
-		default:
+		default: // skipPlain stops at no other byte below 0x80
 			r, n := utf8.DecodeRune(p.data[p.i:])
-			if r == utf8.RuneError && n == 1 {
-				if !p.opts.ReplaceInvalidUTF8 {
-					return nil, p.fail(ErrInvalidUTF8, "byte 0x%02x in a string", c)
-				}
+			if r == utf8.RuneError && n == 1 && !p.opts.ReplaceInvalidUTF8 {
+				return nil, p.fail(ErrInvalidUTF8, "byte 0x%02x in a string", c)
 			}
 			p.i += n
-			u = appendUnits(u, r)
+			u = utf16.AppendRune(u, r)
 		}
 	}
 }
@@ -206,14 +201,6 @@ var plain = func() (t [256]bool) {
 	}
 	return t
 }()
-
-func appendUnits(u []uint16, r rune) []uint16 {
-	if r >= 0x10000 {
-		r -= 0x10000
-		return append(u, uint16(0xd800+(r>>10)), uint16(0xdc00+(r&0x3ff)))
-	}
-	return append(u, uint16(r))
-}
 
 func hex4(b []byte) (uint16, bool) {
 	if len(b) < 4 {

@@ -77,7 +77,7 @@ func UnitsOf(s string) []uint16 {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		u = appendUnits(u, r)
+		u = utf16.AppendRune(u, r)
 		i += n - 1
 	}
 	return u

@@ -54,17 +54,7 @@ func Dangerous(r rune) bool {
 // Safe reports whether s renders as itself: valid UTF-8 without a
 // dangerous character.
 func Safe(s string) bool {
-	for i, r := range s {
-		if r == utf8.RuneError {
-			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
-				return false
-			}
-		}
-		if Dangerous(r) {
-			return false
-		}
-	}
-	return true
+	return utf8.ValidString(s) && !strings.ContainsFunc(s, Dangerous)
 }
 
 // Text renders s for humans, on one line (see the package comment).
@@ -185,14 +175,9 @@ func CodeSpan(s string, cell bool) string {
 		t = strings.ReplaceAll(t, `\|`, `\x5c|`)
 		t = strings.ReplaceAll(t, "|", `\|`)
 	}
-	longest, run := 0, 0
-	for i := 0; i < len(t); i++ {
-		if t[i] == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
+	longest := 0
+	for _, run := range strings.FieldsFunc(t, func(r rune) bool { return r != '`' }) {
+		longest = max(longest, len(run))
 	}
 	fence := strings.Repeat("`", longest+1)
 	if t == "" {
