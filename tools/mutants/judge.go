@@ -348,14 +348,13 @@ func (j *Judge) calibrate(ctx context.Context) (time.Duration, error) {
 	}
 	// Judge with `conform features` too when the command has it.
 	help, _ := exec.CommandContext(ctx, bin, "help").CombinedOutput()
-	features := bytes.Contains(help, []byte("conform features"))
-	if features {
+	if bytes.Contains(help, []byte("conform features")) {
 		j.Commands = append(j.Commands, []string{"features"})
 	}
+	// Over stdio: conform doctor, then every judging command.
 	if bytes.Contains(help, []byte("conform doctor")) && bytes.Contains(help, []byte("conform serve --stdio")) {
-		j.Protocol = [][]string{{"doctor", "--stdio", "BIN serve --stdio"}, {"run", "--stdio", "BIN serve --stdio"}}
-		if features {
-			j.Protocol = append(j.Protocol, []string{"features", "--stdio", "BIN serve --stdio"})
+		for _, args := range slices.Concat([][]string{{"doctor"}}, j.Commands) {
+			j.Protocol = append(j.Protocol, slices.Concat(args, []string{"--stdio", "BIN serve --stdio"}))
 		}
 	}
 	limits := map[string]time.Duration{}
@@ -487,7 +486,7 @@ func (j *Judge) Mutant(ctx context.Context, worker int, m *Mutation, src []byte,
 	}
 	cmds := j.Commands
 	if slices.Contains(j.ProtocolFiles, m.File) {
-		cmds = append(slices.Clone(cmds), j.Protocol...)
+		cmds = slices.Concat(cmds, j.Protocol)
 	}
 	r := Result{Status: Survived}
 	if err != nil {

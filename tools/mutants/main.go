@@ -312,14 +312,15 @@ func execute(ctx context.Context, o *Options) (int, error) {
 // list, and returns the ledgers' problems: an entry matching no mutant, a
 // mutant in both. A mutant id generated twice is an error.
 func readLedgers(o *Options, all []*Entry) ([]string, error) {
-	eq, err := Equivalents(o.path(o.Equivalent))
-	if err != nil {
-		return nil, err
+	files := []string{o.Equivalent, o.Unjudgeable}
+	parts := make([]map[string]string, len(files))
+	for i, file := range files {
+		var err error
+		if parts[i], err = Equivalents(o.path(file)); err != nil {
+			return nil, err
+		}
 	}
-	unj, err := Equivalents(o.path(o.Unjudgeable))
-	if err != nil {
-		return nil, err
-	}
+	eq, unj := parts[0], parts[1]
 	byID := map[string]*Entry{}
 	for _, v := range all {
 		if byID[v.ID] != nil {
@@ -329,15 +330,12 @@ func readLedgers(o *Options, all []*Entry) ([]string, error) {
 		v.Equivalent, v.Unjudgeable = eq[v.ID], unj[v.ID]
 	}
 	var problems []string
-	for _, part := range []struct {
-		file string
-		ids  map[string]string
-	}{{o.Equivalent, eq}, {o.Unjudgeable, unj}} {
-		for _, id := range slices.Sorted(maps.Keys(part.ids)) {
+	for i, ids := range parts {
+		for _, id := range slices.Sorted(maps.Keys(ids)) {
 			if byID[id] == nil {
-				problems = append(problems, fmt.Sprintf("%s lists %s, which matches no mutant", part.file, id))
+				problems = append(problems, fmt.Sprintf("%s lists %s, which matches no mutant", files[i], id))
 			}
-			if part.file == o.Equivalent && unj[id] != "" {
+			if i == 0 && unj[id] != "" {
 				problems = append(problems, fmt.Sprintf("%s is listed both as equivalent and as unjudgeable", id))
 			}
 		}

@@ -279,15 +279,7 @@ func (g *generator) walk(n ast.Node) {
 
 // isErrorType reports whether t names an error struct type: Error or
 // XxxError, possibly qualified.
-func isErrorType(t ast.Expr) bool {
-	switch t := t.(type) {
-	case *ast.Ident:
-		return strings.HasSuffix(t.Name, "Error")
-	case *ast.SelectorExpr:
-		return strings.HasSuffix(t.Sel.Name, "Error")
-	}
-	return false
-}
+func isErrorType(t ast.Expr) bool { return strings.HasSuffix(exprName(t), "Error") }
 
 // failing reports whether a return statement reports a failure in its last
 // result: false, or an error that is not nil (an Err or err variable, a
@@ -300,7 +292,7 @@ func failing(r *ast.ReturnStmt) bool {
 	case *ast.Ident:
 		return last.Name == "false" || strings.HasPrefix(last.Name, "Err") || last.Name == "err"
 	case *ast.CallExpr:
-		name := funcName(last)
+		name := exprName(last.Fun)
 		return name == "fail" || name == "errors.New" || name == "fmt.Errorf"
 	case *ast.UnaryExpr:
 		lit, ok := last.X.(*ast.CompositeLit)
@@ -390,13 +382,10 @@ func (g *generator) never(e ast.Expr) (Edit, string) {
 }
 
 func (g *generator) ifStmt(s *ast.IfStmt) {
-	kind := ""
-	switch {
-	case surrogateRE.MatchString(g.text(s.Cond)):
+	kind := KindDropGuard
+	if surrogateRE.MatchString(g.text(s.Cond)) {
 		kind = KindDropSurrogate
-	case s.Else == nil && exits(s.Body):
-		kind = KindDropGuard
-	default:
+	} else if s.Else != nil || !exits(s.Body) {
 		return
 	}
 	edit, text := g.never(s.Cond)
@@ -428,9 +417,10 @@ func (g *generator) switchStmt(s *ast.SwitchStmt) {
 	}
 }
 
-// funcName returns "pkg.Name" for a qualified call and "Name" otherwise.
-func funcName(call *ast.CallExpr) string {
-	switch f := call.Fun.(type) {
+// exprName returns "pkg.Name" for a qualified name and "Name" otherwise,
+// as a call's function or a composite literal's type names it.
+func exprName(e ast.Expr) string {
+	switch f := e.(type) {
 	case *ast.Ident:
 		return f.Name
 	case *ast.SelectorExpr:
@@ -444,7 +434,7 @@ func funcName(call *ast.CallExpr) string {
 
 // call mutates how a call counts.
 func (g *generator) call(call *ast.CallExpr) {
-	name := funcName(call)
+	name := exprName(call.Fun)
 	switch {
 	case name == "utf16.AppendRune" && len(call.Args) == 2:
 		a, r := g.text(call.Args[0]), g.text(call.Args[1])
@@ -505,7 +495,7 @@ var sortFuncs = map[string]bool{
 // sortStmt mutates a statement that sorts.
 func (g *generator) sortStmt(s *ast.ExprStmt) {
 	call, ok := s.X.(*ast.CallExpr)
-	if !ok || !sortFuncs[funcName(call)] {
+	if !ok || !sortFuncs[exprName(call.Fun)] {
 		return
 	}
 	blanks := strings.TrimSuffix(strings.Repeat("_, ", len(call.Args)), ", ")

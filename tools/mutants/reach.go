@@ -35,8 +35,7 @@ var reflected = []string{"MarshalJSON", "UnmarshalJSON", "MarshalText", "Unmarsh
 // buildReach loads the reference under root and walks the call graph from
 // each op's handler, as the suites' Ops maps name it.
 func buildReach(root string) (reach, error) {
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: root, Tests: false}
-	pkgs, err := packages.Load(cfg, "./reference/...")
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: root}, "./reference/...")
 	if err != nil {
 		return nil, err
 	}
@@ -67,8 +66,6 @@ func buildReach(root string) (reach, error) {
 						queue = append(queue, e.Callee.Func)
 					}
 				}
-			}
-			for fn := range seen {
 				if fn.Signature.Recv() != nil && slices.Contains(reflected, fn.Name()) {
 					continue
 				}
