@@ -250,14 +250,14 @@ func (s *scenario) answeredOnce() error {
 		if json.Unmarshal(line, &r) != nil {
 			return fmt.Errorf("request line %q is not a request", line)
 		}
-		sent = append(sent, compact(r.ID))
+		sent = append(sent, Compact(r.ID))
 	}
 	for i := range s.answers {
 		m, err := s.answer(strconv.Itoa(i + 1))
 		if err != nil {
 			return err
 		}
-		got = append(got, compact(m["id"]))
+		got = append(got, Compact(m["id"]))
 	}
 	slices.Sort(sent)
 	slices.Sort(got)
@@ -267,7 +267,9 @@ func (s *scenario) answeredOnce() error {
 	return nil
 }
 
-func compact(v json.RawMessage) string {
+// Compact returns the JSON text v without insignificant white space, or v
+// as it is when it is not JSON; escapes are kept as written.
+func Compact(v json.RawMessage) string {
 	var b bytes.Buffer
 	if json.Compact(&b, v) != nil {
 		return string(v)

@@ -98,7 +98,7 @@ func (h HTTPRaw) Exchange(ctx context.Context, input []byte) ([]byte, time.Durat
 	client := runner.NewHTTPClient()
 	if h.Client != nil {
 		c := *h.Client
-		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		c.CheckRedirect = runner.NoRedirect
 		client = &c
 	}
 	defer client.CloseIdleConnections()

@@ -436,14 +436,14 @@ func (s *selfRun) batchIDs(n int, list string) error {
 	}
 	var got, want []string
 	for _, a := range answers {
-		got = append(got, compact(a.ID))
+		got = append(got, Compact(a.ID))
 	}
 	for _, id := range idList.Split(strings.TrimSpace(list), -1) {
 		v, err := jsonValue(id)
 		if err != nil {
 			return err
 		}
-		want = append(want, compact(v))
+		want = append(want, Compact(v))
 	}
 	slices.Sort(got)
 	slices.Sort(want)

@@ -371,13 +371,13 @@ func TestEscapeInvisible(t *testing.T) {
 		{`"é😀引 ok"`, `"é😀引 ok"`},
 	}
 	for _, tt := range tests {
-		got := escapeInvisible([]byte(tt.in))
+		got := vectors.Escape([]byte(tt.in), invisible)
 		if string(got) != tt.want {
-			t.Errorf("escapeInvisible(%q) = %q, want %q", tt.in, got, tt.want)
+			t.Errorf("Escape(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 		var a, b any
 		if json.Unmarshal([]byte(tt.in), &a) != nil || json.Unmarshal(got, &b) != nil || !reflect.DeepEqual(a, b) {
-			t.Errorf("escapeInvisible(%q) = %q does not decode to the same value", tt.in, got)
+			t.Errorf("Escape(%q) = %q does not decode to the same value", tt.in, got)
 		}
 	}
 }

@@ -18,7 +18,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/jsonv"
@@ -122,7 +121,16 @@ func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) ([]byte
 	if err != nil {
 		return nil, fmt.Errorf("fuzz: encode %s: %w", f.Op, err)
 	}
-	return escapeInvisible(append(data, '\n')), nil
+	return vectors.Escape(append(data, '\n'), invisible), nil
+}
+
+// invisible reports whether a reader cannot see r or tell it apart, so that
+// a vector file writes it as a \u escape: format characters (U+200B,
+// U+FEFF...), private-use ones (the marker characters U+E200-U+E202),
+// combining marks, and spaces other than U+0020. Outside strings JSON holds
+// ASCII only, so escaping them never touches its structure.
+func invisible(r rune) bool {
+	return r >= utf8.RuneSelf && unicode.In(r, unicode.Cf, unicode.Co, unicode.Mn, unicode.Me, unicode.Zs, unicode.Zl, unicode.Zp)
 }
 
 // noteClip shortens s for the note, keeping whole runes.
@@ -206,27 +214,6 @@ func inferRequirements(c *vectors.Corpus, f *Finding) []string {
 	}
 	// The most named, the first by name of those named as often.
 	return []string{slices.MaxFunc(slices.Sorted(maps.Keys(count)), func(a, b string) int { return cmp.Compare(count[a], count[b]) })}
-}
-
-// escapeInvisible rewrites, inside the JSON text data, every character a
-// reader cannot see or tell apart as a \u escape: format characters (U+200B,
-// U+FEFF...), private-use ones (the marker characters U+E200-U+E202),
-// combining marks, and spaces other than U+0020. Outside strings JSON holds
-// ASCII only, so the rewrite never touches its structure.
-func escapeInvisible(data []byte) []byte {
-	var out []byte
-	for len(data) > 0 {
-		r, n := utf8.DecodeRune(data)
-		if r < utf8.RuneSelf || !unicode.In(r, unicode.Cf, unicode.Co, unicode.Mn, unicode.Me, unicode.Zs, unicode.Zl, unicode.Zp) {
-			out = append(out, data[:n]...)
-		} else {
-			for _, u := range utf16.AppendRune(nil, r) {
-				out = fmt.Appendf(out, `\u%04x`, u)
-			}
-		}
-		data = data[n:]
-	}
-	return out
 }
 
 // Emitted is what WriteVectors did with one finding.

@@ -62,11 +62,13 @@ func NewHTTPClient() *http.Client {
 			MaxConnsPerHost:    protocol.DefaultMaxConns,
 			DisableCompression: true,
 		},
-		CheckRedirect: noRedirect,
+		CheckRedirect: NoRedirect,
 	}
 }
 
-func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+// NoRedirect is the CheckRedirect of a client that never follows a
+// redirect: the 3xx answer itself is returned.
+func NoRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // Call POSTs one request.
 func (h *HTTP) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
@@ -165,7 +167,7 @@ func (h *HTTP) post(ctx context.Context, body []byte) ([]byte, error) {
 	if h.Client != nil {
 		client = *h.Client
 	}
-	client.CheckRedirect = noRedirect
+	client.CheckRedirect = NoRedirect
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(body))
 	if err != nil {
 		return nil, &StartError{Msg: fmt.Sprintf("bad URL %q: %v", h.URL, err)}

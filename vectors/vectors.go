@@ -16,6 +16,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 )
@@ -354,4 +356,25 @@ func checkDivergences(name string, v *Vector) []error {
 		}
 	}
 	return errs
+}
+
+// Escape rewrites the JSON text raw with every rune for which escape
+// reports true written as the \u escapes of its UTF-16 units, so that a
+// vector file shows what an editor would hide; escape must report false for
+// the runes JSON's syntax is made of. A byte of ill-formed UTF-8 is passed
+// to escape as U+FFFD and, unless escaped, kept as it is.
+func Escape(raw []byte, escape func(rune) bool) []byte {
+	var out []byte
+	for len(raw) > 0 {
+		r, n := utf8.DecodeRune(raw)
+		if !escape(r) {
+			out = append(out, raw[:n]...)
+		} else {
+			for _, u := range utf16.AppendRune(nil, r) {
+				out = fmt.Appendf(out, `\u%04x`, u)
+			}
+		}
+		raw = raw[n:]
+	}
+	return out
 }

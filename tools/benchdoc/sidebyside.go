@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"time"
-	"unicode/utf16"
 
 	"github.com/conform-suite/conform/reference/quote"
 	"github.com/conform-suite/conform/vectors"
@@ -46,7 +45,7 @@ func sideBySide() ([]sideBySideResult, error) {
 	}
 	for i, href := range []string{large, small} {
 		w := &work[i]
-		w.units = len(utf16.Encode([]rune(href)))
+		w.units = quote.UTF16Len(href)
 		in, err := requests(href, w.requests)
 		if err != nil {
 			return nil, err

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -10,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/conform-suite/conform/features"
 	"github.com/conform-suite/conform/internal/safetext"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/runner"
@@ -56,7 +56,7 @@ func (e *env) list(args []string) int {
 		case idsOnly:
 			fmt.Fprintln(&b, v.ID)
 		case divergent:
-			fmt.Fprintf(&b, "%s\t%s\t%s\n", v.ID, oneLine(d.Answer()), d.Reason)
+			fmt.Fprintf(&b, "%s\t%s\t%s\n", v.ID, features.Compact(d.Answer()), d.Reason)
 		default:
 			fmt.Fprintf(&b, "%s\t%s\t%s\n", v.ID, strings.Join(v.Requirements, ","), v.Description)
 		}
@@ -72,15 +72,6 @@ func (e *env) list(args []string) int {
 		e.hintf("no vector matches the selection")
 	}
 	return ExitOK
-}
-
-// oneLine compacts a JSON answer onto one line, escapes kept as written.
-func oneLine(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		return string(raw)
-	}
-	return b.String()
 }
 
 const explainHead = `Usage: conform explain [flags] ID

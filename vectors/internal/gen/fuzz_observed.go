@@ -125,7 +125,7 @@ func canonical(raw []byte, sorted bool) ([]byte, error) {
 	if sorted {
 		sortMembers(v)
 	}
-	return vectorkit.Escape(jsonv.Append(nil, v), func(r rune) bool { return !unicode.IsPrint(r) }), nil
+	return vectors.Escape(jsonv.Append(nil, v), func(r rune) bool { return !unicode.IsPrint(r) }), nil
 }
 
 func sortMembers(v *jsonv.Value) {

@@ -61,7 +61,7 @@ const loneD83D = "@LONE-D83D@"
 // rawJSON marshals v and writes the runes that are invisible or ambiguous
 // in an editor (private use, format, combining marks) as JSON escapes.
 func rawJSON(v any) json.RawMessage {
-	raw := vectorkit.Escape(vectorkit.Raw(v), func(r rune) bool {
+	raw := vectors.Escape(vectorkit.Raw(v), func(r rune) bool {
 		return unicode.In(r, unicode.Co, unicode.Cf, unicode.Mn, unicode.Zl, unicode.Zp) && r <= 0xFFFF
 	})
 	return json.RawMessage(strings.ReplaceAll(string(raw), loneD83D, `\ud83d`))

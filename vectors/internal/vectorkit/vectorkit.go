@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/vectors"
@@ -61,23 +59,6 @@ func Raw(v any) json.RawMessage {
 		panic(fmt.Sprintf("vectorkit: marshal %T: %v", v, err))
 	}
 	return data
-}
-
-// Escape rewrites the JSON text raw with every rune for which escape
-// reports true written as the \u escapes of its UTF-16 units; escape must
-// report false for the runes JSON's syntax is made of.
-func Escape(raw []byte, escape func(rune) bool) []byte {
-	var out []byte
-	for _, r := range string(raw) {
-		if !escape(r) {
-			out = utf8.AppendRune(out, r)
-			continue
-		}
-		for _, u := range utf16.Encode([]rune{r}) {
-			out = fmt.Appendf(out, `\u%04x`, u)
-		}
-	}
-	return out
 }
 
 // Diverges returns the divergence records of one system answering output,
