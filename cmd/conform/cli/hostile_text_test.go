@@ -170,20 +170,12 @@ func TestHostileTextStaysText(t *testing.T) {
 	}
 }
 
-// TestExplainEscapes: conform explain shows a vector whose description and
+// TestExplainEscapes: conform explain shows a vector whose description, tags and
 // input hold invisible characters (U+0085, U+FEFF, U+200B, U+009B) and a
 // lone surrogate with every one of them escaped, and its request line is
 // still JSON of the same value.
 func TestExplainEscapes(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "echo"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	file := `{"op":"echo.echo","description":"Echo.","vectors":[{"id":"echo.echo/invisible","description":"a\u0085b\ufeffc\u200bd\u009be",` +
-		`"requirements":["PROTO-FRAME-001"],"input":{"text":"a\u0085b\ufeffc\u200bd\u009be\ud800"},"expect":{"output":{"text":"\ufeff"}}}]}`
-	if err := os.WriteFile(filepath.Join(dir, "echo", "echo.json"), []byte(file), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := invisibleVectors(t)
 	code, stdout, stderr := conform(t, "", "explain", "--vectors", dir, "echo.echo/invisible")
 	if code != ExitOK {
 		t.Fatalf("explain: exit %d\n%s", code, stderr)
@@ -191,7 +183,7 @@ func TestExplainEscapes(t *testing.T) {
 	if p := fixture.RawText(stdout); p != "" {
 		t.Errorf("explain prints %s", p)
 	}
-	for _, want := range []string{`description: a\u0085b\ufeffc\u200bd\u009be`, `"text": "a\u0085b\ufeffc\u200bd\u009be\ud800"`, `"text": "\ufeff"`} {
+	for _, want := range []string{`description: a\u0085b\ufeffc\u200bd\u009be`, `tags:        t\u200bx, \u009b`, `"text": "a\u0085b\ufeffc\u200bd\u009be\ud800"`, `"text": "\ufeff"`} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("explain lacks %q:\n%s", want, stdout)
 		}
@@ -200,6 +192,49 @@ func TestExplainEscapes(t *testing.T) {
 	var req struct{ Input json.RawMessage }
 	if err := json.Unmarshal([]byte(line), &req); err != nil || string(req.Input) != `{"text":"a\u0085b\ufeffc\u200bd\u009be\ud800"}` {
 		t.Errorf("the request line %q is not the vector's request (%v)", line, err)
+	}
+}
+
+// invisibleVectors writes a corpus of one vector whose description and
+// input hold invisible characters (U+0085, U+FEFF, U+200B, U+009B) and a
+// lone surrogate, and returns its directory.
+func invisibleVectors(t *testing.T) string {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "echo"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := `{"op":"echo.echo","description":"Echo.","vectors":[{"id":"echo.echo/invisible","description":"a\u0085b\ufeffc\u200bd\u009be",` +
+		`"requirements":["PROTO-FRAME-001"],"tags":["t\u200bx","\u009b"],"input":{"text":"a\u0085b\ufeffc\u200bd\u009be\ud800"},"expect":{"output":{"text":"\ufeff"}}}]}`
+	if err := os.WriteFile(filepath.Join(dir, "echo", "echo.json"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestListEscapes: conform list prints a vector's description, and with
+// --divergent a profile file's recorded answer (raw U+FEFF in its JSON
+// text) and reason (a tab, U+200B, U+0085), with every invisible character
+// escaped, and a tab only between fields.
+func TestListEscapes(t *testing.T) {
+	dir := invisibleVectors(t)
+	profile := filepath.Join(t.TempDir(), "own.json")
+	if err := os.WriteFile(profile, []byte(`{"profile":"own","records":[{"vector":"echo.echo/invisible","reason":"r\tu\u200bs\u0085","output":{"text":"`+"\ufeff"+` x"}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"list", "--vectors", dir}, "echo.echo/invisible\tPROTO-FRAME-001\ta\\u0085b\\ufeffc\\u200bd\\u009be\n"},
+		{[]string{"list", "--vectors", dir, "--divergent", "--profile-file", profile}, "echo.echo/invisible\t{\"output\":{\"text\":\"\\ufeff x\"}}\tr\\tu\\u200bs\\u0085\n"},
+	} {
+		code, stdout, stderr := conform(t, "", tc.args...)
+		if code != ExitOK || stdout != tc.want {
+			t.Errorf("%s: exit %d\n got %q\nwant %q\n%s", strings.Join(tc.args, " "), code, stdout, tc.want, stderr)
+		}
+		if p := fixture.RawText(strings.ReplaceAll(stdout, "\t", " ")); p != "" { // the tabs between fields are the format's
+			t.Errorf("%s prints %s", strings.Join(tc.args, " "), p)
+		}
 	}
 }
 

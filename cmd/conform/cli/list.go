@@ -52,13 +52,16 @@ func (e *env) list(args []string) int {
 	}
 	var b strings.Builder
 	for _, v := range vs {
-		switch d := runner.Recorded(profile, v); {
+		// Each field is escaped on its own (safetext), so that a tab or an
+		// invisible character of a vector or a profile file shows as an
+		// escape and the tabs between fields stay the only ones.
+		switch d, id := runner.Recorded(profile, v), safetext.Text(v.ID); {
 		case idsOnly:
-			fmt.Fprintln(&b, v.ID)
+			fmt.Fprintln(&b, id)
 		case divergent:
-			fmt.Fprintf(&b, "%s\t%s\t%s\n", v.ID, features.Compact(d.Answer()), d.Reason)
+			fmt.Fprintf(&b, "%s\t%s\t%s\n", id, safetext.JSON(features.Compact(d.Answer())), safetext.Text(d.Reason))
 		default:
-			fmt.Fprintf(&b, "%s\t%s\t%s\n", v.ID, strings.Join(v.Requirements, ","), v.Description)
+			fmt.Fprintf(&b, "%s\t%s\t%s\n", id, safetext.Text(strings.Join(v.Requirements, ",")), safetext.Text(v.Description))
 		}
 	}
 	fmt.Fprint(e.stdout, b.String())
@@ -119,35 +122,35 @@ func (e *env) explain(args []string) int {
 	}
 	s := embeddedSpec()
 	var b strings.Builder
-	fmt.Fprintf(&b, "vector:      %s\n", v.ID)
+	fmt.Fprintf(&b, "vector:      %s\n", safetext.Text(v.ID))
 	file := "vectors/" + v.File // the embedded corpus: its path in the source tree
 	if *dir != "" {
 		file = filepath.Join(*dir, filepath.FromSlash(v.File))
 	}
-	fmt.Fprintf(&b, "file:        %s\n", file)
-	fmt.Fprintf(&b, "op:          %s\n", v.Op)
+	fmt.Fprintf(&b, "file:        %s\n", safetext.Text(file))
+	fmt.Fprintf(&b, "op:          %s\n", safetext.Text(v.Op))
 	fmt.Fprintf(&b, "description: %s\n", safetext.Text(v.Description))
 	if tags := v.AllTags(); len(tags) > 0 {
-		fmt.Fprintf(&b, "tags:        %s\n", strings.Join(tags, ", "))
+		fmt.Fprintf(&b, "tags:        %s\n", safetext.Text(strings.Join(tags, ", ")))
 	}
 	b.WriteString("requirements:\n")
 	for _, rid := range v.Requirements {
 		if r, ok := s.Lookup(rid); ok {
 			fmt.Fprintf(&b, "  %s (%s, spec/%s:%d)\n    %s\n", rid, r.Level, r.File, r.Line, r.Text)
 		} else {
-			fmt.Fprintf(&b, "  %s (not in the specification)\n", rid)
+			fmt.Fprintf(&b, "  %s (not in the specification)\n", safetext.Text(rid))
 		}
 	}
 	fmt.Fprintf(&b, "input:\n%s\n", indentJSON(v.Input))
 	switch {
 	case v.Expect.Error != nil:
-		fmt.Fprintf(&b, "expected answer: a protocol error of kind %s (the input is malformed on purpose; the message is never compared)\n", v.Expect.Error.Kind)
+		fmt.Fprintf(&b, "expected answer: a protocol error of kind %s (the input is malformed on purpose; the message is never compared)\n", safetext.Text(v.Expect.Error.Kind))
 	case v.Expect.Output != nil:
 		fmt.Fprintf(&b, "expected output:\n%s\n", indentJSON(v.Expect.Output))
 	default:
-		fmt.Fprintf(&b, "expected output, by the implementation's choice %s:\n", v.Expect.Choice)
+		fmt.Fprintf(&b, "expected output, by the implementation's choice %s:\n", safetext.Text(v.Expect.Choice))
 		for _, value := range slices.Sorted(maps.Keys(v.Expect.Outputs)) {
-			fmt.Fprintf(&b, "  %s = %s:\n%s\n", v.Expect.Choice, value, indentJSON(v.Expect.Outputs[value]))
+			fmt.Fprintf(&b, "  %s = %s:\n%s\n", safetext.Text(v.Expect.Choice), safetext.Text(value), indentJSON(v.Expect.Outputs[value]))
 		}
 	}
 	for _, d := range v.Divergences {
