@@ -105,13 +105,8 @@ func (k *sink) cite(id, locator string) {
 	}
 	i, ok := k.cat.citable(id)
 	if !ok {
-		return // unknown or user-origin: removed, no entry
+		return // unknown: removed, no entry
 	}
-	k.add(i, locator)
-}
-
-func (k *sink) add(i int, locator string) {
-	id := k.cat.ids[i]
 	if k.cited == nil {
 		k.cited = make([]bool, len(k.cat.ids))
 	}
