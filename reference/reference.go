@@ -75,7 +75,7 @@ func HandleValue(op string, input *jsonv.Value) (output any, err error) {
 	}
 	h, ok := handlers[op]
 	if !ok {
-		return nil, unknownOp(op)
+		return nil, &protocol.Error{Kind: protocol.KindUnsupported, Message: fmt.Sprintf("unknown op %q", op)}
 	}
 	if input == nil {
 		return nil, &protocol.Error{Kind: protocol.KindBadRequest, Message: "missing input"}
@@ -86,8 +86,4 @@ func HandleValue(op string, input *jsonv.Value) (output any, err error) {
 		}
 	}()
 	return h(input)
-}
-
-func unknownOp(op string) error {
-	return &protocol.Error{Kind: protocol.KindUnsupported, Message: fmt.Sprintf("unknown op %q", op)}
 }

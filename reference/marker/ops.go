@@ -97,8 +97,7 @@ func stripOp(input *jsonv.Value) (any, error) {
 	if rej != nil || err != nil {
 		return rej, err
 	}
-	r := Strip(*in.Text, cat)
-	return stripOut(r), nil
+	return stripOut(Strip(*in.Text, cat)), nil
 }
 
 func streamOp(input *jsonv.Value) (any, error) {

@@ -70,19 +70,7 @@ func UserOrigin(id string) bool {
 // inverted marks U+00A1, U+00BF, U+2E18, which open a clause. The set is
 // the generated snapSet, from the tables the spec pins: the Go toolchain's
 // own Unicode version does not change it.
-func Snaps(r rune) bool {
-	if r < utf8.RuneSelf {
-		return asciiSnap[r]
-	}
-	return unicode.Is(snapSet, r)
-}
-
-var asciiSnap = func() (t [utf8.RuneSelf]bool) {
-	for r := range rune(utf8.RuneSelf) {
-		t[r] = unicode.Is(snapSet, r)
-	}
-	return t
-}()
+func Snaps(r rune) bool { return unicode.Is(snapSet, r) }
 
 // sink receives the released (final) text in order and keeps the runes
 // released so far and the citations, snapping their offsets.
@@ -105,13 +93,8 @@ func (k *sink) cite(id, locator string) {
 	}
 	i, ok := k.cat.citable(id)
 	if !ok {
-		return // unknown or user-origin: removed, no entry
+		return // unknown: removed, no entry
 	}
-	k.add(i, locator)
-}
-
-func (k *sink) add(i int, locator string) {
-	id := k.cat.ids[i]
 	if k.cited == nil {
 		k.cited = make([]bool, len(k.cat.ids))
 	}
@@ -131,18 +114,16 @@ func (k *sink) releaseString(s string) {
 	if !k.spoken {
 		k.spoken = strings.IndexFunc(s, notSpace) >= 0
 	}
-	if k.pending < len(k.cites) {
-		for i, r := range s {
-			if !Snaps(r) {
-				k.settle()
-				k.runes += utf8.RuneCountInString(s[i:])
-				return
-			}
-			k.runes++
+	// Pending citations snap past the leading punctuation of s; the first
+	// other rune settles them.
+	for i, r := range s {
+		if !Snaps(r) {
+			k.settle()
+			k.runes += utf8.RuneCountInString(s[i:])
+			return
 		}
-		return
+		k.runes++
 	}
-	k.runes += utf8.RuneCountInString(s)
 }
 
 // notSpace reports whether r is not white space: the Unicode 15.0.0

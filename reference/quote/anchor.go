@@ -116,12 +116,7 @@ func normalizedLen(u []uint16) int {
 
 // blank reports whether u holds nothing but whitespace.
 func blank(u []uint16) bool {
-	for _, c := range u {
-		if !isSpace(c) {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(u, func(c uint16) bool { return !isSpace(c) })
 }
 
 // Normalize collapses each maximal run of whitespace (the 25 code points of

@@ -102,12 +102,9 @@ func (w *domWalker) walk(n *html.Node) {
 		if block {
 			w.pending = true
 		}
-	case html.DocumentNode:
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			w.walk(c)
-		}
 	}
-	// Comments and doctypes hold no rendered text.
+	// Comments and doctypes hold no rendered text, and ParseFragment
+	// returns no document node.
 }
 
 // excluded reports whether an element's subtree is left out of the stream.

@@ -19,9 +19,7 @@ func normalizeOp(input *jsonv.Value) (any, error) {
 	if err := opkit.Decode(input, &in); err != nil {
 		return nil, err
 	}
-	return struct {
-		Text string `json:"text"`
-	}{Normalize(in.Text)}, nil
+	return textOutput{Text: Normalize(in.Text)}, nil
 }
 
 // selectOp answers quote.select: {text, start, end} or {text, anchor,

@@ -52,9 +52,6 @@ type span struct {
 // units the way UTF16Len does.
 func spans(text string) []span {
 	links := Collect(text)
-	if len(links) == 0 {
-		return nil
-	}
 	out := make([]span, 0, len(links))
 	b, u := 0, 0 // byte offset and its UTF-16 offset
 	for _, l := range links {
@@ -213,9 +210,6 @@ func writeJSONString(b *strings.Builder, s string) {
 // writes for it, and everything else unchanged.
 func replaceLinks(text string, render func(b *strings.Builder, c Citation)) string {
 	ss := spans(text)
-	if len(ss) == 0 {
-		return text
-	}
 	var b strings.Builder
 	b.Grow(len(text))
 	pos := 0

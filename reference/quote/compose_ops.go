@@ -21,9 +21,6 @@ type citationOutput struct {
 	Citation Citation `json:"citation"`
 }
 
-// citationMembers are the members a citation in an op input must have.
-var citationMembers = []string{"version", "environmentId", "threadId", "messageId", "text", "start", "end", "prefix", "suffix"}
-
 func commentOp(input *jsonv.Value) (any, error) {
 	var in commentInput
 	if err := opkit.Decode(input, &in); err != nil {
@@ -33,17 +30,10 @@ func commentOp(input *jsonv.Value) (any, error) {
 		return nil, opkit.BadRequest("input: citation and comment are required")
 	}
 	var c Citation
+	// Every member but comment is required: decoding refuses a citation
+	// without one.
 	if err := opkit.DecodeRaw(*in.Citation, &c); err != nil {
 		return nil, err
-	}
-	var present map[string]json.RawMessage
-	if err := json.Unmarshal(*in.Citation, &present); err != nil {
-		return nil, opkit.BadRequest("input: citation: %v", err)
-	}
-	for _, k := range citationMembers {
-		if _, ok := present[k]; !ok {
-			return nil, opkit.BadRequest("input: citation: missing %s", k)
-		}
 	}
 	return citationOutput{Citation: WithComment(c, *in.Comment)}, nil
 }
@@ -89,8 +79,8 @@ func submitCheckOp(input *jsonv.Value) (any, error) {
 	if in.Prompt == nil || in.Target == nil {
 		return nil, opkit.BadRequest("input: prompt and target are required")
 	}
-	if t := *in.Target; t != TargetProviderTurn && t != TargetPendingUserInput {
-		return nil, opkit.BadRequest("input: unknown target %q", t)
+	if _, ok := TargetFrom(in.Target); !ok {
+		return nil, opkit.BadRequest("input: unknown target %q", *in.Target)
 	}
 	excess, msg := CheckSubmission(*in.Prompt, *in.Target)
 	return submitCheckOutput{OK: excess == 0, Excess: excess, Message: msg}, nil

@@ -149,10 +149,6 @@ func trim(s string) string {
 // collapse replaces every run of label space by one U+0020 and trims the
 // result.
 func collapse(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool { return r != ' ' && isLabelSpace(r) }) < 0 &&
-		!strings.Contains(s, "  ") && !strings.HasPrefix(s, " ") && !strings.HasSuffix(s, " ") {
-		return s // the common case: nothing to do, no allocation
-	}
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false

@@ -226,10 +226,8 @@ func planOf(t reflect.Type) *plan {
 		if name == "" {
 			name = f.Name
 		}
-		for k := 0; k < len(name); k++ {
-			if name[k] >= 0x80 {
-				panic("opkit: member names are ASCII: " + name)
-			}
+		if strings.ContainsFunc(name, func(r rune) bool { return r >= 0x80 }) {
+			panic("opkit: member names are ASCII: " + name)
 		}
 		optional := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero") ||
 			f.Type.Kind() == reflect.Pointer || f.Type == rawMessageType
