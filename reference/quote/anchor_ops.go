@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/reference/internal/opkit"
@@ -95,62 +93,13 @@ func breakOffsets(text string, raw *[]json.Number) ([]int, error) {
 	return out, nil
 }
 
-// integer converts a JSON number with no fractional part (1, 1.0, 1e3,
-// 150e-1) to an int, saturating at the bounds of int. It reports false for a
-// number with a fractional part, however small (1e-400 is not 0), and for an
-// empty one. The decision is made on the decimal digits, never on a float.
+// integer reads a JSON number with no fractional part (1, 1.0, 1e3,
+// 150e-1) as an int by its exact value (opkit.Integer), saturating at the
+// bounds of int. It reports false for a number with a fractional part,
+// however small (1e-400 is not 0), and for an empty one.
 func integer(n json.Number) (int, bool) {
-	s := string(n)
-	if s == "" {
-		return 0, false
-	}
-	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return int(i), true
-	}
-	sign := ""
-	if s[0] == '-' {
-		sign, s = "-", s[1:]
-	}
-	saturated := math.MaxInt
-	if sign != "" {
-		saturated = math.MinInt
-	}
-	mant, exp := s, "0"
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		mant, exp = s[:i], s[i+1:]
-	}
-	intPart, frac := mant, ""
-	if i := strings.IndexByte(mant, '.'); i >= 0 {
-		intPart, frac = mant[:i], mant[i+1:]
-	}
-	digits := strings.TrimLeft(intPart+frac, "0")
-	if digits == "" {
-		return 0, true // zero, however written
-	}
-	if strings.Trim(exp, "+-0123456789") != "" || strings.Trim(mant, ".0123456789") != "" {
-		return 0, false
-	}
-	significant := strings.TrimRight(digits, "0")
-	e, err := strconv.ParseInt(exp, 10, 64)
-	switch {
-	case err != nil && strings.HasPrefix(exp, "-"), err == nil && e < -1<<40:
-		return 0, false // a fraction below any digit string held in memory
-	case err != nil, e > 1<<40:
-		return saturated, true
-	}
-	// The value is significant × 10^scale.
-	scale := e - int64(len(frac)) + int64(len(digits)-len(significant))
-	if scale < 0 {
-		return 0, false
-	}
-	if int64(len(significant))+scale > 19 {
-		return saturated, true
-	}
-	i, err := strconv.ParseInt(sign+significant+strings.Repeat("0", int(scale)), 10, 64)
-	if err != nil {
-		return saturated, true // beyond int64 by its last digits
-	}
-	return int(i), true
+	v, ok, _ := opkit.Integer(string(n))
+	return int(max(min(v, math.MaxInt), math.MinInt)), ok
 }
 
 // resolveOp answers quote.resolve: {text, selector} -> {match: {start, end}}

@@ -3,7 +3,6 @@ package quote
 import (
 	"encoding/json"
 	"errors"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -92,47 +91,6 @@ func TestAnchorUnits(t *testing.T) {
 	for _, tt := range tests {
 		if got := anchorUnits(tt.in, tt.normalize); !slices.Equal(got, tt.want) {
 			t.Errorf("anchorUnits(%q, %v) = %x, want %x", tt.in, tt.normalize, got, tt.want)
-		}
-	}
-}
-
-func TestInteger(t *testing.T) {
-	tests := []struct {
-		in   json.Number
-		want int
-		ok   bool
-	}{
-		{"0", 0, true},
-		{"-7", -7, true},
-		{"1.0", 1, true},
-		{"1e3", 1000, true},
-		{"9007199254740993", 9007199254740993, true},
-		{"1e300", math.MaxInt, true},
-		{"-1e300", math.MinInt, true},
-		{"1e400", math.MaxInt, true},
-		{"2.5", 0, false},
-		{"", 0, false},
-		{"1e-400", 0, false},
-		{"-1e-400", 0, false},
-		{"1e-99999999999999999999", 0, false},
-		{"1e99999999999999999999", math.MaxInt, true},
-		{"-1e99999999999999999999", math.MinInt, true},
-		{"0e-400", 0, true},
-		{"-0.0", 0, true},
-		{"150e-1", 15, true},
-		{"12e-1", 0, false},
-		{"100e-2", 1, true},
-		{"101e-2", 0, false},
-		{"4.0000000000000000000000000000000000000000000000000000000000000000000000000000000001", 0, false},
-		{"9223372036854775807.0", math.MaxInt, true},
-		{"9223372036854775808.0", math.MaxInt, true},
-		{"-9223372036854775808.0", math.MinInt, true},
-		{"123456789012345678901234567890e-20", 0, false},
-		{"123456789000000000000000000000e-20", 1234567890, true},
-	}
-	for _, tt := range tests {
-		if got, ok := integer(tt.in); got != tt.want || ok != tt.ok {
-			t.Errorf("integer(%q) = %d, %v, want %d, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package quote
 import (
 	"bytes"
 	"encoding/json"
-	"math/big"
 
 	"github.com/conform-suite/conform/internal/jsonv"
 	"github.com/conform-suite/conform/reference/internal/opkit"
@@ -94,16 +93,15 @@ func isJSONNumber(raw json.RawMessage) bool {
 }
 
 // jsonInteger returns the value of a JSON number that denotes an integer
-// representable as int64 (1.0 and 1e3 included), exactly.
+// representable as int64 (1.0 and 1e3 included), exactly (opkit.Integer).
 func jsonInteger(raw json.RawMessage) (int64, bool) {
 	if !isJSONNumber(raw) {
 		return 0, false
 	}
-	r, ok := new(big.Rat).SetString(string(bytes.TrimSpace(raw)))
-	if !ok || !r.IsInt() || !r.Num().IsInt64() {
-		return 0, false
+	if v, isInt, exact := opkit.Integer(string(bytes.TrimSpace(raw))); isInt && exact {
+		return v, true
 	}
-	return r.Num().Int64(), true
+	return 0, false
 }
 
 type parseInput struct {

@@ -19,7 +19,8 @@ import (
 // omitzero) must be present, and a value of the wrong type is refused; each
 // is a bad_request error naming the member. Strings are read as encoding/json
 // reads them (a lone surrogate as U+FFFD; HasLoneSurrogate tells), integers
-// exactly from their literal, json.Number and json.RawMessage as written.
+// by the exact value of their literal whatever its spelling (Integer: 1.0 is
+// 1), json.Number and json.RawMessage as written.
 func Decode(input *jsonv.Value, v any) error {
 	if input == nil {
 		return &protocol.Error{Kind: protocol.KindBadRequest, Message: "missing input"}
@@ -89,9 +90,12 @@ func decode(j *jsonv.Value, rv reflect.Value) error {
 		if j.Type != jsonv.Number {
 			return mismatch(j, "a number")
 		}
-		n, err := strconv.ParseInt(j.Num, 10, rv.Type().Bits())
-		if err != nil {
-			return failf("the number %s is not an integer of %d bits", j.Num, rv.Type().Bits())
+		n, isInt, exact := Integer(j.Num)
+		switch {
+		case !isInt:
+			return failf("the number %s is not an integer", j.Num)
+		case !exact || rv.OverflowInt(n):
+			return failf("the integer %s does not fit %d bits", j.Num, rv.Type().Bits())
 		}
 		rv.SetInt(n)
 	case reflect.Slice:
