@@ -91,15 +91,15 @@ function answer(req, line) {
   if (typeof req.op !== 'string' || !isObject(req.input)) {
     return { id, error: { kind: 'bad_request', message: 'op must be a string and input an object' } };
   }
+  if (twice !== undefined) {
+    return { id, error: { kind: 'bad_request', message: 'the request names a member twice: ' + twice.name } };
+  }
   if (req.op === 'hello') {
     return { id, output: { protocol: 1, name: NAME, version: VERSION, language: 'javascript', ops: Object.keys(OPS).sort() } };
   }
   const handler = Object.hasOwn(OPS, req.op) ? OPS[req.op] : undefined;
   if (!handler) {
     return { id, error: { kind: 'unsupported', message: 'op not implemented: ' + req.op } };
-  }
-  if (twice !== undefined) {
-    return { id, error: { kind: 'bad_request', message: 'the request names a member twice: ' + twice.name } };
   }
   try {
     return { id, output: handler(req.input) };

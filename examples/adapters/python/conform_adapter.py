@@ -102,15 +102,15 @@ def answer(req):
     op, inp = req.get("op"), req.get("input")
     if not isinstance(op, str) or not isinstance(inp, dict):
         return {"id": rid, "error": {"kind": "bad_request", "message": "op must be a string and input an object"}}
+    twice = req.twice | inp.twice
+    if twice:
+        return {"id": rid, "error": {"kind": "bad_request", "message": "the request names a member twice: " + ", ".join(sorted(twice))}}
     if op == "hello":
         return {"id": rid, "output": {"protocol": 1, "name": NAME, "version": VERSION,
                                       "language": "python", "ops": sorted(OPS)}}
     handler = OPS.get(op)
     if handler is None:
         return {"id": rid, "error": {"kind": "unsupported", "message": "op not implemented: " + op}}
-    twice = req.twice | inp.twice
-    if twice:
-        return {"id": rid, "error": {"kind": "bad_request", "message": "the request names a member twice: " + ", ".join(sorted(twice))}}
     try:
         return {"id": rid, "output": handler(inp)}
     except BadRequest as e:
