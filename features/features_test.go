@@ -111,6 +111,45 @@ func TestHarnessRaw(t *testing.T) {
 	}
 }
 
+// TestBlankLineStep: the step that sends a line spelt with escapes fails an
+// implementation that answers a blank line (fakeServe answers every line)
+// and one that takes a line of U+00A0 for a blank one, and passes the
+// reference (PROTO-FRAME-008).
+func TestBlankLineStep(t *testing.T) {
+	const blank = `Feature: f
+  Scenario: s
+    When it is sent the line "\u0020\t" and then the request line:
+      """
+      {"id":5,"op":"hello","input":{"protocol":1}}
+      """
+    Then the answer is one line of UTF-8 JSON
+    And the answer's id is 5
+`
+	nbsp := strings.NewReplacer(`\u0020\t`, `\u00a0`, "Then the answer is one line of UTF-8 JSON\n    And the answer's id is 5",
+		"Then answer 1 has error kind \"bad_request\"\n    And answer 2's id is 5").Replace(blank)
+	// skipsNBSP answers as fakeServe does, but drops a line of U+00A0 as if it were blank.
+	skipsNBSP := ServeRaw(func(ctx context.Context, r io.Reader, w io.Writer) error {
+		in, _ := io.ReadAll(r)
+		return fakeServe(false, false)(ctx, strings.NewReader(strings.ReplaceAll(string(in), "\u00a0\n", "")), w)
+	})
+	for _, tt := range []struct {
+		name, feature string
+		raw           Raw
+		want          int
+	}{
+		{"blank, reference", blank, InProcessRaw(), StatusOK},
+		{"blank, answered", blank, fakeServe(false, false), StatusFailed},
+		{"U+00A0, reference", nbsp, InProcessRaw(), StatusOK},
+		{"U+00A0, skipped", nbsp, skipsNBSP, StatusFailed},
+	} {
+		var out bytes.Buffer
+		fsys := fstest.MapFS{"f.feature": {Data: []byte(tt.feature)}}
+		if got := Run(Options{Impl: fake{}, Raw: tt.raw, FS: fsys, Format: "progress", Output: &out, NoColors: true}); got != tt.want {
+			t.Errorf("%s: Run = %d, want %d\n%s", tt.name, got, tt.want, out.String())
+		}
+	}
+}
+
 // TestHarnessRawStdio runs the raw protocol steps against fakeServe over
 // stdio: the scenarios share one process, but for the one that ends its
 // input, and an answer too many is caught in the scenario that caused it.

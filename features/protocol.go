@@ -21,7 +21,8 @@ import (
 // to the implementation in raw protocol lines through Options.Raw. Without a
 // Raw they are skipped.
 func (s *scenario) registerProtocol(sc steps) {
-	sc.Step(`^it is sent the request lines?:$`, s.sendLines)
+	sc.Step(`^it is sent the request lines?:$`, func(ctx context.Context, d *godog.DocString) error { return s.sendLines(ctx, d.Content) })
+	sc.Step(`^it is sent the line `+q+` and then the request line:$`, s.sendLineThen)
 	sc.Step(`^it is sent the hello request$`, func(ctx context.Context) error {
 		return s.exchange(ctx, []byte(`{"id":0,"op":"hello","input":{"protocol":1}}`+"\n"))
 	})
@@ -69,12 +70,12 @@ func (s *scenario) exchange(ctx context.Context, input []byte) error {
 	return nil
 }
 
-// sendLines sends the raw request lines of d. A line that names an op the
-// implementation does not offer skips the scenario (or fails it under
+// sendLines sends the raw request lines of text. A line that names an op
+// the implementation does not offer skips the scenario (or fails it under
 // --require-ops), as a call of that op does; a line that is not a request,
 // or names no op, is sent as it is.
-func (s *scenario) sendLines(ctx context.Context, d *godog.DocString) error {
-	for line := range strings.SplitSeq(d.Content, "\n") {
+func (s *scenario) sendLines(ctx context.Context, text string) error {
+	for line := range strings.SplitSeq(text, "\n") {
 		var r struct {
 			Op *string `json:"op"`
 		}
@@ -85,7 +86,26 @@ func (s *scenario) sendLines(ctx context.Context, d *godog.DocString) error {
 			return err
 		}
 	}
-	return s.exchange(ctx, []byte(d.Content+"\n"))
+	return s.exchange(ctx, []byte(text+"\n"))
+}
+
+// sendLineThen sends the line that the quoted argument spells (with JSON
+// escapes, so that white space of every kind can be written), then the
+// request line of d. A blank line (protocol.BlankLine) is a matter of stdio
+// (PROTO-FRAME-008): over HTTP, where there is no line to send, the scenario
+// is skipped.
+func (s *scenario) sendLineThen(ctx context.Context, line string, d *godog.DocString) error {
+	text, err := quoted(line)
+	if err != nil {
+		return err
+	}
+	if strings.Contains(text, "\n") {
+		return fmt.Errorf("the line %q holds a line feed: it would be two lines", text)
+	}
+	if _, ok := s.h.Raw.(HTTPRaw); ok && protocol.BlankLine([]byte(text)) {
+		return fmt.Errorf("%w: a blank line is a matter of stdio, and HTTP has no lines", errSkip)
+	}
+	return s.sendLines(ctx, text+"\n"+d.Content)
 }
 
 // closeInput ends the input of a fresh session at once (a process of its

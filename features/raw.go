@@ -232,7 +232,7 @@ func (ss *stdioSession) exchange(ctx context.Context, input []byte) ([]byte, err
 	fence := fmt.Sprintf("conform-fence-%d", ss.fence)
 	want := 0
 	for line := range bytes.SplitSeq(input, []byte("\n")) {
-		if len(bytes.TrimSpace(line)) > 0 {
+		if !protocol.BlankLine(line) { // a blank line gets no answer (PROTO-FRAME-008)
 			want++
 		}
 	}

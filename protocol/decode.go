@@ -99,7 +99,7 @@ func readObject(data []byte, what, lenientIn, inputIn string, maxValues int, fn 
 			}
 			i += n
 			if seen.has(name) {
-				return fmt.Errorf("%s names the member %s twice", what, quotedName(name, units))
+				return &namedTwiceError{what: what, key: name, name: quotedName(name, units)}
 			}
 			seen.add(name)
 			fn(member{name: name, value: v, raw: bytes.TrimRight(data[start:i], " \t\n\r")})
@@ -118,6 +118,24 @@ func readObject(data []byte, what, lenientIn, inputIn string, maxValues int, fn 
 		return fmt.Errorf("%s is not JSON: data after the object at byte %d", what, i)
 	}
 	return nil
+}
+
+// namedTwiceError is a message envelope that names a member twice.
+type namedTwiceError struct {
+	what string // "the request"
+	key  string // the name (jsonv.Key)
+	name []byte // the name, quoted
+}
+
+func (e *namedTwiceError) Error() string {
+	return fmt.Sprintf("%s names the member %s twice", e.what, e.name)
+}
+
+// isNamedTwice reports whether err is an envelope naming the member key
+// twice.
+func isNamedTwice(err error, key string) bool {
+	nt, ok := errors.AsType[*namedTwiceError](err)
+	return ok && nt.key == key
 }
 
 // plainName reads the member name at the start of data when it is plain:
@@ -350,6 +368,9 @@ func parseRequest(line []byte) (Request, *Response) {
 		return req, &a
 	}
 	switch {
+	case isNamedTwice(err, "id"):
+		// Which of two ids to echo is anybody's guess (PROTO-FRAME-009).
+		return refuse(nil, "not a request: "+err.Error())
 	case err != nil:
 		return refuse(req.ID, "not a request: "+err.Error())
 	case !ValidID(req.ID):

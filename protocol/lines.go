@@ -100,3 +100,17 @@ func (l *LineReader) ReadLine() ([]byte, error) {
 		}
 	}
 }
+
+// BlankLine reports whether line (without its newline) is empty or holds
+// only JSON white space, U+0020, U+0009 and U+000D: a line that carries no
+// request and gets no answer (PROTO-FRAME-008). Any other character, even
+// white space of another kind (U+00A0, U+000B), makes a line that is not
+// JSON.
+func BlankLine(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}

@@ -22,12 +22,16 @@ func TestParseRequest(t *testing.T) {
 		{` {"op":"a.b", "input" : {} , "id":"k","grease":{"ignore":true}} `, "a.b", `"k"`, `{}`, ""},
 		{`{"id":1,"op":"a.b","input":{"a":"\ud83d","n":1.50}}`, "a.b", "1", `{"a":"\ud83d","n":1.50}`, ""},
 		{`{"id":1,"op":"a.b","input":{"v":{"a":1,"a":2}}}`, "a.b", "1", `{"v":{"a":1,"a":2}}`, ""},
-		{`{"id":1,"id":2,"op":"a.b","input":{}}`, "", "1", "", "twice"},
+		// Which of two ids to echo is anybody's guess (PROTO-FRAME-009).
+		{`{"id":1,"id":2,"op":"a.b","input":{}}`, "", "null", "", "twice"},
+		{`{"id":1,"i\u0064":1,"op":"a.b","input":{}}`, "", "null", "", `"id" twice`},
 		{`{"id":1,"op":"a.b","input":{},"input":{}}`, "", "1", "", "twice"},
 		{`{"id":1,"op":"a.b","input":[]}`, "", "1", "", "not an object"},
 		{`{"id":1,"op":5,"input":{}}`, "", "1", "", `"op"`},
 		{`{"id":1,"input":{}}`, "", "1", "", `no "op"`},
 		{`{"id":1.5,"op":"a.b","input":{}}`, "", "null", "", `"id"`},
+		{`{"id":9007199254740992,"op":"a.b","input":{}}`, "", "null", "", `"id"`},
+		{`{"id":1.0,"op":"a.b","input":{}}`, "a.b", "1.0", `{}`, ""},
 		{`{"id":"\ud800","op":"a.b","input":{}}`, "", "null", "", "Unicode"},
 		{`{"id":3,"op":"a.b","input":{}} x`, "", "3", "", "after"},
 		{`[1]`, "", "null", "", "not a JSON object"},
@@ -206,7 +210,11 @@ func FuzzAppendQuoted(f *testing.F) {
 func TestIDs(t *testing.T) {
 	for id, want := range map[string][2]bool{
 		`7`: {true, true}, `-9007199254740991`: {true, true}, `"a"`: {true, true}, `"\ud83d\ude00"`: {true, true},
-		`1.0`: {false, true}, `1e2`: {false, true}, `null`: {false, true}, `"\ud83d"`: {true, false}, `"\ude00\ud83d"`: {true, false},
+		// Numbers by value (PROTO-ID-005): integers up to 2^53-1, however spelt.
+		`1.0`: {true, true}, `1e2`: {true, true}, `10E-1`: {true, true}, `-0`: {true, true}, `9007199254740991`: {true, true},
+		`1.5`: {false, true}, `9007199254740992`: {false, true}, `-9007199254740992`: {false, true}, `1e400`: {false, true},
+		`0x10`: {false, true}, `Inf`: {false, true}, `+1`: {false, true}, `true`: {false, true}, `{}`: {false, true}, `[1]`: {false, true},
+		`null`: {false, true}, `"\ud83d"`: {true, false}, `"\ude00\ud83d"`: {true, false},
 		"\"\xff\"": {true, false}, `"`: {false, true},
 	} {
 		if got := [2]bool{ValidID(json.RawMessage(id)), TextID(json.RawMessage(id))}; got != want {

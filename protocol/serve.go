@@ -32,7 +32,8 @@ type Answerer interface {
 // ServeStdio answers protocol v1 requests read from r, one per line, writing
 // one answer line per request to w, until r ends (PROTO-STDIO-003). A line
 // that is not a request is answered with a bad_request error whose id is the
-// request's when it can be read, null otherwise.
+// request's when it can be read, null otherwise; a blank line (BlankLine)
+// is not answered (PROTO-FRAME-008).
 //
 // Answers are written in the order of the requests. A request line of more
 // than concurrentLine bytes that arrives while more input is waiting is
@@ -77,7 +78,7 @@ func ServeStdio(ctx context.Context, impl Answerer, r io.Reader, w io.Writer, ma
 			}
 			out = AppendAnswer(out[:0], ErrorAnswer(nil, KindBadRequest, tooLong.Error()))
 		} else {
-			if len(bytes.TrimSpace(line)) == 0 {
+			if BlankLine(line) {
 				if lr.Buffered() == 0 { // the answers before it are due
 					drain(true)
 					if err := bw.Flush(); err != nil {
@@ -306,7 +307,7 @@ func (o ServeOptions) Handler(impl Answerer) http.Handler {
 		rc.SetReadDeadline(time.Time{})
 		ctx, cancel := context.WithTimeout(r.Context(), o.WriteTimeout)
 		defer cancel()
-		body = bytes.TrimSpace(body)
+		body = bytes.Trim(body, " \t\r\n") // JSON's white space, and no other
 		batch := len(body) > 0 && body[0] == '['
 		if batch {
 			n, err := countBatch(body, o.MaxBatch)

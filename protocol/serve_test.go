@@ -185,3 +185,28 @@ func TestHTTPAnswersAsStdio(t *testing.T) {
 		}
 	}
 }
+
+// TestServeStdioBlankLines: a line of JSON white space only gets no answer,
+// a line of any other white space is not JSON (PROTO-FRAME-008).
+func TestServeStdioBlankLines(t *testing.T) {
+	in := "\n \t \r\n\r\n" + `{"id":1,"op":"x","input":{}}` + "\n" +
+		"\u00a0\n\v\n\f\n\u0085\n\ufeff\n\u3000\n" + `{"id":2,"op":"x","input":{}}` + "\n \n"
+	var out strings.Builder
+	if err := ServeStdio(t.Context(), &echo{started: map[string]chan struct{}{}}, strings.NewReader(in), &out, 0); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	want := []string{`{"id":1,"output":1}`}
+	for range 6 {
+		want = append(want, `{"id":null,"error":{"kind":"bad_request"`)
+	}
+	want = append(want, `{"id":2,"output":2}`)
+	if len(lines) != len(want) {
+		t.Fatalf("answers:\n%s\nwant %d lines", out.String(), len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("answer %d = %s, want it to start %s", i+1, lines[i], w)
+		}
+	}
+}

@@ -42,8 +42,9 @@ const OPS = {
 // JSON.parse keeps the last of two members silently, and a request or an
 // input that names a member twice is a bad request (PROTO-ERROR-003):
 // namedTwice reads the JSON text of the line and returns the first member
-// name an object repeats, or undefined. (An op whose input holds arbitrary
-// JSON would check only the objects whose members it reads.)
+// name an object repeats, with the depth of that object (1: the request
+// itself), or undefined. (An op whose input holds arbitrary JSON would check
+// only the objects whose members it reads: PROTO-ERROR-005.)
 function namedTwice(text) {
   const objects = []; // the names seen so far in each open object
   for (let i = 0; i < text.length; i++) {
@@ -56,7 +57,7 @@ function namedTwice(text) {
       const names = objects[objects.length - 1];
       if (text[k] === ':' && names) {
         const name = JSON.parse(text.slice(i, j + 1));
-        if (names.has(name)) return name;
+        if (names.has(name)) return { name, depth: objects.length };
         names.add(name);
       }
       i = j;
@@ -77,6 +78,12 @@ function answer(req, line) {
   if (!isObject(req)) {
     return { id: null, error: { kind: 'bad_request', message: 'not a request object' } };
   }
+  const twice = namedTwice(line);
+  if (twice !== undefined && twice.depth === 1 && twice.name === 'id') {
+    // Which of the two to echo is anybody's guess (PROTO-FRAME-009).
+    return { id: null, error: { kind: 'bad_request', message: 'the request names its id twice' } };
+  }
+  // Number.isSafeInteger is PROTO-ID-005's test: 1.0 is the id 1, 1.5 and 2^53 are no ids.
   const id = req.id;
   if (!(typeof id === 'string' || Number.isSafeInteger(id))) {
     return { id: null, error: { kind: 'bad_request', message: 'id must be a string or an integer' } };
@@ -84,16 +91,15 @@ function answer(req, line) {
   if (typeof req.op !== 'string' || !isObject(req.input)) {
     return { id, error: { kind: 'bad_request', message: 'op must be a string and input an object' } };
   }
+  if (twice !== undefined) {
+    return { id, error: { kind: 'bad_request', message: 'the request names a member twice: ' + twice.name } };
+  }
   if (req.op === 'hello') {
     return { id, output: { protocol: 1, name: NAME, version: VERSION, language: 'javascript', ops: Object.keys(OPS).sort() } };
   }
   const handler = Object.hasOwn(OPS, req.op) ? OPS[req.op] : undefined;
   if (!handler) {
     return { id, error: { kind: 'unsupported', message: 'op not implemented: ' + req.op } };
-  }
-  const twice = namedTwice(line);
-  if (twice !== undefined) {
-    return { id, error: { kind: 'bad_request', message: 'the request names a member twice: ' + twice } };
   }
   try {
     return { id, output: handler(req.input) };
@@ -105,7 +111,9 @@ function answer(req, line) {
 
 const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
 rl.on('line', (line) => {
-  if (line.trim() === '') return;
+  // A line of JSON white space only gets no answer (PROTO-FRAME-008); trim()
+  // would also drop a line of U+00A0 or U+FEFF, which is not JSON.
+  if (/^[ \t\r]*$/.test(line)) return;
   let resp;
   try {
     resp = answer(JSON.parse(line), line);

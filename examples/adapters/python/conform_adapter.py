@@ -74,25 +74,43 @@ OPS = {
 }
 
 
+MAX_ID = 2**53 - 1
+
+
+def request_id(rid):
+    """The id to echo, or None when rid is not an id: a string, or a number
+    whose value is an integer up to 2^53-1 however it is spelt (json.loads
+    gives 1.0 a float; PROTO-ID-005)."""
+    if isinstance(rid, str):
+        return rid
+    if isinstance(rid, bool) or not isinstance(rid, (int, float)):
+        return None
+    if isinstance(rid, float) and not rid.is_integer():
+        return None  # 1.5, NaN and infinities
+    return int(rid) if abs(rid) <= MAX_ID else None
+
+
 def answer(req):
     """Returns the answer object for one decoded request."""
     if not isinstance(req, dict):
         return {"id": None, "error": {"kind": "bad_request", "message": "not a request object"}}
-    rid = req.get("id")
-    if isinstance(rid, bool) or not isinstance(rid, (int, str)):
+    if "id" in req.twice:  # which of the two to echo is anybody's guess (PROTO-FRAME-009)
+        return {"id": None, "error": {"kind": "bad_request", "message": "the request names its id twice"}}
+    rid = request_id(req.get("id"))
+    if rid is None:
         return {"id": None, "error": {"kind": "bad_request", "message": "id must be a string or an integer"}}
     op, inp = req.get("op"), req.get("input")
     if not isinstance(op, str) or not isinstance(inp, dict):
         return {"id": rid, "error": {"kind": "bad_request", "message": "op must be a string and input an object"}}
+    twice = req.twice | inp.twice
+    if twice:
+        return {"id": rid, "error": {"kind": "bad_request", "message": "the request names a member twice: " + ", ".join(sorted(twice))}}
     if op == "hello":
         return {"id": rid, "output": {"protocol": 1, "name": NAME, "version": VERSION,
                                       "language": "python", "ops": sorted(OPS)}}
     handler = OPS.get(op)
     if handler is None:
         return {"id": rid, "error": {"kind": "unsupported", "message": "op not implemented: " + op}}
-    twice = req.twice | inp.twice
-    if twice:
-        return {"id": rid, "error": {"kind": "bad_request", "message": "the request names a member twice: " + ", ".join(sorted(twice))}}
     try:
         return {"id": rid, "output": handler(inp)}
     except BadRequest as e:
@@ -104,7 +122,9 @@ def answer(req):
 def main():
     out = sys.stdout
     for raw in sys.stdin.buffer:
-        if not raw.strip():
+        # A line of JSON white space only gets no answer (PROTO-FRAME-008);
+        # bytes.strip() would also drop a line of \v or \f, which is not JSON.
+        if not raw.rstrip(b"\n").strip(b" \t\r"):
             continue
         try:
             req = json.loads(raw.decode("utf-8"), object_pairs_hook=members)
