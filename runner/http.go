@@ -80,7 +80,7 @@ func (h *HTTP) Call(ctx context.Context, req protocol.Request) (protocol.Respons
 	if err != nil {
 		return protocol.Response{}, err
 	}
-	data = bytes.TrimSpace(data)
+	data = bytes.Trim(data, " \t\r\n") // JSON white space only: any other is garbage
 	if h.MaxLine > 0 && len(data) > h.MaxLine {
 		return protocol.Response{}, callErr(ProtocolErr, "the answer is %d bytes, longer than the limit of %d (--max-line)", len(data), h.MaxLine)
 	}

@@ -358,7 +358,7 @@ func (c *child) read() {
 		if err != nil {
 			return
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
+		if protocol.BlankLine(line) { // JSON white space only: any other is garbage
 			continue
 		}
 		resp, perr := protocol.ParseAnswer(bytes.Clone(line), c.s.limits().Values)

@@ -92,6 +92,9 @@ func TestStdioFaults(t *testing.T) {
 		// for a machine starved of CPU, paid once, on the hang.
 		{mode: fakeimpl.Hang, timeout: 3 * time.Second, want: map[string]Outcome{"hang": Timeout}, detail: map[string]string{"hang": "no answer within 3s"}},
 		{mode: fakeimpl.NonJSON, want: map[string]Outcome{"garbage": ProtocolErr}, detail: map[string]string{"garbage": "this is not JSON at all"}},
+		// A line of white space other than JSON's is not a blank line: it
+		// is garbage, even with the right answer after it (PROTO-FRAME-008).
+		{mode: fakeimpl.SpaceLine, want: map[string]Outcome{"garbage": ProtocolErr}, detail: map[string]string{"garbage": "not JSON"}},
 		{mode: fakeimpl.UnknownID, want: map[string]Outcome{"bad-id": ProtocolErr}, detail: map[string]string{"bad-id": `"somebody-else"`}},
 		{mode: fakeimpl.HugeLine, want: map[string]Outcome{"huge-answer": ProtocolErr}, detail: map[string]string{"huge-answer": "longer than the limit"}},
 		{mode: fakeimpl.ErrorAnswer, want: map[string]Outcome{"internal-error": Errored}, detail: map[string]string{"internal-error": "internal: fake: out of luck"}},
@@ -400,6 +403,19 @@ func TestHTTPFaults(t *testing.T) {
 	defer status500.Close()
 	slow := httptest.NewServer(protocol.ServeOptions{}.Handler(echoImpl{delay: 2 * time.Second}))
 	defer slow.Close()
+	// The right answer behind a U+00A0: only JSON's white space may stand
+	// around an answer body.
+	nbsp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		protocol.ServeOptions{}.Handler(echoImpl{}).ServeHTTP(rec, r)
+		body := rec.Body.String()
+		if !strings.Contains(body, `"hello"`) && !strings.Contains(body, `"protocol"`) {
+			body = "\u00a0" + body
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, body)
+	}))
+	defer nbsp.Close()
 
 	tests := []struct {
 		name   string
@@ -409,6 +425,7 @@ func TestHTTPFaults(t *testing.T) {
 	}{
 		{"status 500", status500.URL, Errored, "database on fire"},
 		{"slower than the timeout", slow.URL, Timeout, "no answer"},
+		{"a U+00A0 before the answer", nbsp.URL, ProtocolErr, "not JSON"},
 	}
 	for _, tt := range tests {
 		h := NewHTTP(tt.url)

@@ -42,6 +42,7 @@ const (
 	CrashOnce   = "crash"       // exits with status 3 on its EnvN-th request, once
 	Hang        = "hang"        // never answers {"hang":true}
 	NonJSON     = "nonjson"     // answers {"garbage":true} with a line that is not JSON
+	SpaceLine   = "spaceline"   // answers {"garbage":true} with a line of U+00A0, then the right answer
 	UnknownID   = "unknownid"   // answers {"badid":true} with an id nobody sent
 	ExitAtStart = "exitstart"   // writes to stderr and exits with status 1 at once
 	HugeLine    = "hugeline"    // answers {"huge":true} with a 100 MB line
@@ -188,6 +189,8 @@ func answer(w *bufio.Writer, mode string, req protocol.Request) {
 		time.Sleep(time.Hour)
 	case mode == NonJSON && in["garbage"] == true:
 		fmt.Fprintf(w, "this is not JSON at all\n")
+	case mode == SpaceLine && in["garbage"] == true:
+		fmt.Fprintf(w, "\u00a0\n"+`{"id":%s,"output":%s}`+"\n", id, req.Input)
 	case mode == UnknownID && in["badid"] == true:
 		fmt.Fprintf(w, `{"id":"somebody-else","output":{}}`+"\n")
 	case mode == ErrorAnswer && in["internal"] == true:
