@@ -54,6 +54,7 @@ func readObject(data []byte, what, lenientIn, inputIn string, maxValues int, fn 
 		return fmt.Errorf("%s is not a JSON object", what)
 	}
 	i = space(data, i+1)
+	var twice *namedTwiceError // the member names written twice
 	if i < len(data) && data[i] == '}' {
 		i++
 	} else {
@@ -98,11 +99,18 @@ func readObject(data []byte, what, lenientIn, inputIn string, maxValues int, fn 
 				return fmt.Errorf("%s is not JSON: member %s: %v", what, quotedName(name, units), err)
 			}
 			i += n
-			if seen.has(name) {
-				return &namedTwiceError{what: what, key: name, name: quotedName(name, units)}
+			switch {
+			case seen.has(name):
+				// read on: a request's id after the name written twice is
+				// still echoed (PROTO-FRAME-009)
+				if twice == nil {
+					twice = &namedTwiceError{what: what, name: quotedName(name, units)}
+				}
+				twice.keys = append(twice.keys, name)
+			default:
+				seen.add(name)
+				fn(member{name: name, value: v, raw: bytes.TrimRight(data[start:i], " \t\n\r")})
 			}
-			seen.add(name)
-			fn(member{name: name, value: v, raw: bytes.TrimRight(data[start:i], " \t\n\r")})
 			if i < len(data) && data[i] == ',' {
 				i++
 				continue
@@ -117,14 +125,17 @@ func readObject(data []byte, what, lenientIn, inputIn string, maxValues int, fn 
 	if i = space(data, i); i != len(data) {
 		return fmt.Errorf("%s is not JSON: data after the object at byte %d", what, i)
 	}
+	if twice != nil {
+		return twice
+	}
 	return nil
 }
 
-// namedTwiceError is a message envelope that names a member twice.
+// namedTwiceError is a message envelope that names members twice.
 type namedTwiceError struct {
-	what string // "the request"
-	key  string // the name (jsonv.Key)
-	name []byte // the name, quoted
+	what string   // "the request"
+	keys []string // the names written twice (jsonv.Key), in order
+	name []byte   // the first of them, quoted
 }
 
 func (e *namedTwiceError) Error() string {
@@ -135,7 +146,7 @@ func (e *namedTwiceError) Error() string {
 // twice.
 func isNamedTwice(err error, key string) bool {
 	nt, ok := errors.AsType[*namedTwiceError](err)
-	return ok && nt.key == key
+	return ok && slices.Contains(nt.keys, key)
 }
 
 // plainName reads the member name at the start of data when it is plain:

@@ -138,6 +138,18 @@ Feature: Request envelopes that are wrong
       | "op":"hello","input":{"protocol":1},"input":{"protocol":1}    |
       | "op":"hello","input":{"protocol":1},"grease":1,"grease":1     |
 
+  @PROTO-FRAME-009
+  Scenario: The id after a member named twice is still read, and an id named twice after another is still null
+    When it is sent the request lines:
+      """
+      {"op":"hello","op":"hello","input":{"protocol":1},"id":47}
+      {"input":{"protocol":1},"input":{"protocol":1},"op":"hello","id":48,"id":49}
+      """
+    Then answer 1 has error kind "bad_request"
+    And answer 1's id is 47
+    And answer 2 has error kind "bad_request"
+    And answer 2's id is null
+
   @PROTO-FRAME-008
   Scenario Outline: A line of JSON white space only gets no answer, and serving goes on
     When it is sent the line "<line>" and then the request line:

@@ -41,11 +41,12 @@ const OPS = {
 
 // JSON.parse keeps the last of two members silently, and a request or an
 // input that names a member twice is a bad request (PROTO-ERROR-003):
-// namedTwice reads the JSON text of the line and returns the first member
-// name an object repeats, with the depth of that object (1: the request
-// itself), or undefined. (An op whose input holds arbitrary JSON would check
+// namedTwice reads the JSON text of the line and returns every member name
+// an object repeats, each with the depth of that object (1: the request
+// itself), in order. (An op whose input holds arbitrary JSON would check
 // only the objects whose members it reads: PROTO-ERROR-005.)
 function namedTwice(text) {
+  const twice = [];
   const objects = []; // the names seen so far in each open object
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -57,7 +58,7 @@ function namedTwice(text) {
       const names = objects[objects.length - 1];
       if (text[k] === ':' && names) {
         const name = JSON.parse(text.slice(i, j + 1));
-        if (names.has(name)) return { name, depth: objects.length };
+        if (names.has(name)) twice.push({ name, depth: objects.length });
         names.add(name);
       }
       i = j;
@@ -67,7 +68,7 @@ function namedTwice(text) {
       objects.pop();
     }
   }
-  return undefined;
+  return twice;
 }
 
 function isObject(v) {
@@ -79,7 +80,7 @@ function answer(req, line) {
     return { id: null, error: { kind: 'bad_request', message: 'not a request object' } };
   }
   const twice = namedTwice(line);
-  if (twice !== undefined && twice.depth === 1 && twice.name === 'id') {
+  if (twice.some((t) => t.depth === 1 && t.name === 'id')) {
     // Which of the two to echo is anybody's guess (PROTO-FRAME-009).
     return { id: null, error: { kind: 'bad_request', message: 'the request names its id twice' } };
   }
@@ -91,8 +92,8 @@ function answer(req, line) {
   if (typeof req.op !== 'string' || !isObject(req.input)) {
     return { id, error: { kind: 'bad_request', message: 'op must be a string and input an object' } };
   }
-  if (twice !== undefined) {
-    return { id, error: { kind: 'bad_request', message: 'the request names a member twice: ' + twice.name } };
+  if (twice.length > 0) {
+    return { id, error: { kind: 'bad_request', message: 'the request names a member twice: ' + twice[0].name } };
   }
   if (req.op === 'hello') {
     return { id, output: { protocol: 1, name: NAME, version: VERSION, language: 'javascript', ops: Object.keys(OPS).sort() } };
