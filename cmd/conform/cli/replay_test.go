@@ -90,7 +90,7 @@ func serveReplay(system string, r io.Reader, w io.Writer) error {
 	defer out.Flush()
 	for {
 		line, err := in.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
+		if !protocol.BlankLine(bytes.TrimSuffix(line, []byte("\n"))) { // as the reference serves (PROTO-FRAME-008)
 			if werr := replayLine(answers, line, out); werr != nil {
 				return werr
 			}
