@@ -40,7 +40,7 @@ func TestOutsideSchemaFaultsEveryClosedObject(t *testing.T) {
 		want := map[string]bool{}
 		for _, s := range sites {
 			for _, f := range s.faults {
-				want[s.String()+" "+f] = true
+				want[siteName(s)+" "+f] = true
 			}
 		}
 		seen := map[string]bool{}
@@ -53,11 +53,11 @@ func TestOutsideSchemaFaultsEveryClosedObject(t *testing.T) {
 				base = pickOne(r, seeds).v
 			}
 			in, site, fault := outsideSchema(r, op, base)
-			seen[site.String()+" "+fault] = true
+			seen[siteName(site)+" "+fault] = true
 			data := encode(in)
 			resp, err := reference.InProcess{}.Call(context.Background(), protocol.Request{ID: protocol.IntID(1), Op: op, Input: data})
 			if err != nil || resp.Error == nil || resp.Error.Kind != protocol.KindBadRequest {
-				t.Errorf("%s: %s at %s: the reference answers %s %v to %s, want bad_request", op, fault, site, resp.Output, resp.Error, data)
+				t.Errorf("%s: %s at %s: the reference answers %s %v to %s, want bad_request", op, fault, siteName(site), resp.Output, resp.Error, data)
 			}
 		}
 		for k := range want {
@@ -69,8 +69,8 @@ func TestOutsideSchemaFaultsEveryClosedObject(t *testing.T) {
 	// The nested objects PROTO-ERROR-005 names are among the sites.
 	for op, path := range map[string]string{"quote.format": "$citation", "quote.comment": "$citation", "quote.nav_encode": "$citation",
 		"quote.resolve": "$selector", "marker.strip": "$parts.[]", "marker.stream": "$parts.[]"} {
-		if !slices.ContainsFunc(faultSites[op], func(s faultSite) bool { return s.String() == path }) {
-			t.Errorf("%s: no fault site %s among %v", op, path, faultSites[op])
+		if !slices.ContainsFunc(faultSites[op], func(s faultSite) bool { return siteName(s) == path }) {
+			t.Errorf("%s: no fault site %s", op, path)
 		}
 	}
 }
@@ -140,6 +140,9 @@ func TestRefusedInputAcceptedWronglyIsFound(t *testing.T) {
 	}
 }
 
+// siteName is the path of a fault site: $ for the input, $citation, $parts.[].
+func siteName(f faultSite) string { return "$" + strings.Join(f.path, ".") }
+
 func firstInput(r *Report) string {
 	if len(r.Findings) == 0 {
 		return "none"
@@ -186,4 +189,21 @@ func replaysRefused(t *testing.T, f *Finding, port runner.Implementation) []byte
 		}
 	}
 	return data
+}
+
+// With another implementation as the oracle, its bad_request means the
+// same: the port accepting what both the oracle and the reference refuse
+// is port-off-spec, and its vector expects the bad_request.
+func TestRefusedByTheOracleToo(t *testing.T) {
+	port := typedDecoder{ops: []string{"quote.parse"}}
+	oracle := typedDecoder{} // the reference, behind another implementation
+	rep := parseRun(t, 3, Config{Impl: port, Ref: oracle, Parallel: 4})
+	if len(rep.Findings) != 1 {
+		t.Fatalf("%d findings, want 1", len(rep.Findings))
+	}
+	f := rep.Findings[0]
+	if f.Class != ClassAcceptedWrongly || f.Triage != TriagePort || f.ExpectError != protocol.KindBadRequest || f.OracleError != protocol.KindBadRequest {
+		t.Fatalf("finding %s: class %s, triage %s, expect error %q, oracle error %q", f.Signature, f.Class, f.Triage, f.ExpectError, f.OracleError)
+	}
+	replaysRefused(t, f, port)
 }

@@ -54,8 +54,6 @@ type faultSite struct {
 	faults []string
 }
 
-func (f faultSite) String() string { return "$" + strings.Join(f.path, ".") }
-
 // inputShapes maps each op that has an input schema to the shape of its
 // input, and faultSites to the closed objects of its input, in document
 // order of the schema (members by name).
