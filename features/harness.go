@@ -243,7 +243,7 @@ func Run(opts Options) int {
 	current = nil
 	runMu.Unlock()
 	if h.session != nil {
-		h.session.close()
+		h.session.Close()
 	}
 	t := h.records.tally()
 	if opts.Tally != nil {
@@ -293,7 +293,7 @@ type harness struct {
 
 	// session is the process of a StdioRaw that the framing scenarios
 	// share.
-	session *stdioSession
+	session *Session
 
 	helloOnce sync.Once
 	hello     *protocol.Hello // nil when the implementation does not know hello
@@ -360,18 +360,9 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 // the next exchange starts afresh.
 func (h *harness) shared(ctx context.Context, st StdioRaw, input []byte) ([]byte, error) {
 	if h.session == nil {
-		ss, err := st.openSession()
-		if err != nil {
-			return nil, err
-		}
-		h.session = ss
+		h.session = NewSession(st)
 	}
-	out, err := h.session.exchange(ctx, input)
-	if err != nil || ctx.Err() != nil {
-		h.session.close()
-		h.session = nil
-	}
-	return out, err
+	return h.session.Exchange(ctx, input)
 }
 
 // steps registers conform's step definitions into a godog scenario, each

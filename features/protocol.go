@@ -3,6 +3,7 @@ package features
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -23,6 +24,7 @@ import (
 func (s *scenario) registerProtocol(sc steps) {
 	sc.Step(`^it is sent the request lines?:$`, func(ctx context.Context, d *godog.DocString) error { return s.sendLines(ctx, d.Content) })
 	sc.Step(`^it is sent the line `+q+` and then the request line:$`, s.sendLineThen)
+	sc.Step(`^it is sent the line of bytes `+q+` and then the request line:$`, s.sendBytesThen)
 	sc.Step(`^it is sent the hello request$`, func(ctx context.Context) error {
 		return s.exchange(ctx, []byte(`{"id":0,"op":"hello","input":{"protocol":1}}`+"\n"))
 	})
@@ -106,6 +108,20 @@ func (s *scenario) sendLineThen(ctx context.Context, line string, d *godog.DocSt
 		return fmt.Errorf("%w: a blank line is a matter of stdio, and HTTP has no lines", errSkip)
 	}
 	return s.sendLines(ctx, text+"\n"+d.Content)
+}
+
+// sendBytesThen sends the line of the bytes that the quoted argument
+// spells in hexadecimal (pairs of digits, spaces between them allowed), so
+// that a line that is not UTF-8 can be written, then the request line of d.
+func (s *scenario) sendBytesThen(ctx context.Context, digits string, d *godog.DocString) error {
+	line, err := hex.DecodeString(strings.ReplaceAll(digits, " ", ""))
+	if err != nil {
+		return fmt.Errorf("the line of bytes %q: %w", digits, err)
+	}
+	if bytes.ContainsAny(line, "\n") {
+		return fmt.Errorf("the line of bytes %q holds a line feed: it would be two lines", digits)
+	}
+	return s.sendLines(ctx, string(line)+"\n"+d.Content)
 }
 
 // closeInput ends the input of a fresh session at once (a process of its

@@ -162,6 +162,50 @@ func (l *limitedWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Session sends exchanges of protocol lines to one implementation: to one
+// process of a StdioRaw that they share (each exchange ended by a fence, as
+// a stdioSession does), started when there is none and closed after an
+// exchange that timed out or failed, so that the next starts afresh; to
+// any other Raw as its Exchange does. The framing scenarios and conform
+// fuzz --envelopes send their lines through it.
+type Session struct {
+	raw Raw
+	ss  *stdioSession
+}
+
+// NewSession returns a session of raw; Close ends it.
+func NewSession(raw Raw) *Session { return &Session{raw: raw} }
+
+// Exchange writes input (one or more lines) and returns the answer lines
+// it caused.
+func (s *Session) Exchange(ctx context.Context, input []byte) ([]byte, error) {
+	st, ok := s.raw.(StdioRaw)
+	if !ok {
+		out, _, err := s.raw.Exchange(ctx, input)
+		return out, err
+	}
+	if s.ss == nil {
+		ss, err := st.openSession()
+		if err != nil {
+			return nil, err
+		}
+		s.ss = ss
+	}
+	out, err := s.ss.exchange(ctx, input)
+	if err != nil || ctx.Err() != nil {
+		s.Close()
+	}
+	return out, err
+}
+
+// Close ends the session's process, if it has one.
+func (s *Session) Close() {
+	if s.ss != nil {
+		s.ss.close()
+		s.ss = nil
+	}
+}
+
 // A stdioSession is one process of a StdioRaw kept across scenarios: the
 // framing scenarios that do not end its input send their lines to it, so
 // an implementation pays its start-up once rather than once a scenario.

@@ -129,7 +129,11 @@ type Stats struct {
 	Shrinks   int // executions spent shrinking
 	Divergent int // executions that diverged, before de-duplication
 	Findings  int // distinct findings
-	Skipped   int // inputs the oracle refused as bad requests, or of an op the implementation does not offer
+	Skipped   int // inputs of an op the oracle or the implementation does not offer, or sent while the run was stopped
+	// Refused counts the inputs the oracle refused as bad requests (an
+	// input outside the op's shape): they are judged too, the
+	// implementation agreeing only with a bad_request of its own.
+	Refused int
 	// Inconclusive counts the inputs in flight each time they were sent
 	// when the implementation was stopped for another input's hang or
 	// crash, even when sent again alone (after its restart budget was
@@ -156,22 +160,39 @@ type Finding struct {
 
 	Input    json.RawMessage // the shrunk input
 	Original json.RawMessage // the input as first found
-	Expected json.RawMessage // the reference's output for Input
-	Actual   json.RawMessage // the implementation's output for Input, if it gave one
-	Detail   string          // the error, crash, timeout or protocol detail
-	Diffs    []string        // for the compare kinds
+	// Expected is the reference's output for Input, or, when it refused
+	// the input as a bad request, its error answer without the message
+	// ({"error":{"kind":"bad_request"}}), with ExpectError its kind.
+	Expected    json.RawMessage
+	ExpectError string
+	Actual      json.RawMessage // the implementation's output for Input, if it gave one
+	Detail      string          // the error, crash, timeout or protocol detail
+	Diffs       []string        // for the compare kinds
 
 	// Triage, with an oracle other than the reference, says who is off the
 	// specification; Oracle is then the oracle's output (and Expected the
 	// reference's).
 	Triage Triage
 	Oracle json.RawMessage
+	// OracleError is the kind of the oracle's error answer, when it
+	// answered one (Oracle is then {"error":{"kind":...}}).
+	OracleError string
 
 	Seed       uint64 // Config.Seed
 	Case       int    // the case number that found it (0-based)
 	From       string // the id of the vector whose input was mutated, if any
 	Hits       int    // executions that ended in this signature
 	ShrinkRuns int    // executions spent shrinking it
+}
+
+// answers sets the finding's answers and what differs from those of the
+// probe o.
+func (f *Finding) answers(o probe) {
+	f.Expected, f.Actual, f.Detail, f.Diffs, f.Oracle = o.expected, o.actual, o.detail, o.diffs, o.oracle
+	f.ExpectError, f.OracleError = "", o.oracleErr
+	if o.refused {
+		f.ExpectError = protocol.KindBadRequest
+	}
 }
 
 // Report is the result of a run.
@@ -389,6 +410,9 @@ type caseRun struct {
 func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 	e.stats.Execs++
 	o := e.alone(ctx, c)
+	if o.refused {
+		e.stats.Refused++
+	}
 	switch {
 	case o.unsupported:
 		e.unsupported[c.op] = true
@@ -416,8 +440,9 @@ func (e *engine) record(ctx context.Context, rep *Report, c *caseRun) {
 			return
 		case !alive:
 			// Perhaps the input that killed it: kept as found, unshrunk.
-			f = &Finding{Op: c.op, Class: o.class, Signature: o.sig, Input: c.data, Original: c.data,
-				Expected: o.expected, Detail: o.detail + " (the implementation answered nothing after this input; not shrunk)"}
+			f = &Finding{Op: c.op, Class: o.class, Signature: o.sig, Input: c.data, Original: c.data}
+			f.answers(o)
+			f.Detail += " (the implementation answered nothing after this input; not shrunk)"
 		default:
 			f = e.shrink(ctx, c.op, c.in, o)
 		}
@@ -477,6 +502,20 @@ func (e *engine) hello(ctx context.Context, impl runner.Implementation) []string
 // or a mutated vector input (and that vector's id).
 func (e *engine) input(r *rand.Rand, op string) (*jsonv.Value, string) {
 	gen, seeds := inputGens[op], e.seeds[op]
+	if len(faultSites[op]) > 0 && r.IntN(outsideEvery) == 0 {
+		// An input outside the op's shape on purpose: a generated or a
+		// vector input with one fault at one of its closed objects.
+		base, from := jobj(), ""
+		switch {
+		case gen != nil && (len(seeds) == 0 || r.IntN(2) == 0):
+			base = gen(r)
+		case len(seeds) > 0:
+			s := pickOne(r, seeds)
+			base, from = s.v, s.id
+		}
+		in, _, _ := outsideSchema(r, op, base)
+		return in, from
+	}
 	if gen != nil && (len(seeds) == 0 || r.IntN(2) == 0) {
 		v := gen(r)
 		if r.IntN(3) == 0 {
@@ -488,10 +527,18 @@ func (e *engine) input(r *rand.Rand, op string) (*jsonv.Value, string) {
 	return mutate(r, s.v), s.id
 }
 
+// outsideEvery is how often (one input in outsideEvery) an input is made
+// outside the op's shape on purpose (outsideSchema).
+const outsideEvery = 8
+
 // probe is the comparison of both sides' answers to one input.
 type probe struct {
-	skip        bool // the reference refused the input as a bad request
+	skip        bool // nothing to judge: the run was stopped, or the op is not offered
 	unsupported bool // the implementation does not offer the op
+	// refused: the expected answer is an error of kind bad_request (the
+	// reference, or the oracle when untriaged, refused the input);
+	// expected is then that error's answer body.
+	refused bool
 	// inconclusive (with skip): each time the input was sent, the
 	// implementation was stopped for another input in flight (its hang or
 	// crash), so nothing is known of this one.
@@ -500,7 +547,8 @@ type probe struct {
 	sig          string
 	code         string // the implementation's refusal code when sig ends with it (compareSig)
 	triage       Triage
-	oracle       json.RawMessage // the oracle's output, when triaged
+	oracle       json.RawMessage // the oracle's output (or error answer body), when triaged
+	oracleErr    string          // the kind of the oracle's error answer, when triaged
 	expected     json.RawMessage
 	actual       json.RawMessage
 	detail       string
@@ -518,7 +566,7 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	rresp, err := call(ctx, req)
 	// The runner's judge decides, with the oracle's answer as the
 	// expectation; the fuzzer only names the finding.
-	want := vectors.Expect{Output: rresp.Output}
+	want, refused := vectors.Expect{Output: rresp.Output}, false
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return probe{skip: true} // the run was stopped, not the oracle
@@ -526,8 +574,13 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 		return probe{skip: true, inconclusive: true}
 	case err != nil:
 		return finish(op, probe{class: failed, detail: "the oracle gave no answer: " + err.Error()})
-	case rresp.Error != nil && (rresp.Error.Kind == protocol.KindBadRequest || rresp.Error.Kind == protocol.KindUnsupported):
+	case rresp.Error != nil && rresp.Error.Kind == protocol.KindUnsupported:
 		return probe{skip: true}
+	case rresp.Error != nil && rresp.Error.Kind == protocol.KindBadRequest:
+		// An input outside the op's shape: the implementation must refuse
+		// it too, as a vector expecting the error would have it (an
+		// oracle's bad_request means the same as the reference's).
+		want, refused = badRequest, true
 	case rresp.Error != nil && e.external:
 		// An incumbent may fail where the spec refuses (T3 Code throws
 		// URIError): the implementation agrees when it fails the same way,
@@ -558,16 +611,27 @@ func (e *engine) check(ctx context.Context, op string, input []byte) probe {
 	if res.Outcome == runner.Unsupported {
 		return probe{skip: true, unsupported: true}
 	}
-	if rresp.Error != nil {
+	if rresp.Error != nil && !refused {
 		return oracleError(op, rresp.Error, res, iresp, err)
 	}
 	o := probe{expected: rresp.Output}
+	if refused {
+		o.refused, o.expected = true, badRequestBody
+	}
 	o.describe(res, iresp, who)
 	if e.external {
-		return e.triage(ctx, op, req, iresp, err, rresp.Output, o)
+		return e.triage(ctx, op, req, iresp, err, rresp, o)
 	}
 	return finish(op, o)
 }
+
+// badRequest is the expectation of an input refused as a bad request, and
+// badRequestBody its answer body as a finding shows it (the message is
+// never compared).
+var (
+	badRequest     = vectors.Expect{Error: &vectors.ExpectError{Kind: protocol.KindBadRequest}}
+	badRequestBody = json.RawMessage(`{"error":{"kind":"bad_request"}}`)
+)
 
 // describe fills o from the judge's result on the implementation's answer:
 // its class and signature, unless it passed.
@@ -577,11 +641,30 @@ func (o *probe) describe(res runner.Result, iresp protocol.Response, who string)
 	case runner.Pass:
 		return
 	case runner.Fail:
+		if o.refused {
+			// The judge calls any wrong answer to an expected error a
+			// mismatch: an output is an input accepted wrongly, another
+			// error kind an error answer, as anywhere else.
+			o.describeRefused(res, iresp, who)
+			return
+		}
 		o.sig, o.code = compareSig(res.Comparison, o.expected, iresp.Output, res.Diffs, who)
 	case runner.Errored:
 		o.sig = errorKindSig(iresp.Error.Kind)
 	}
 	o.class = classOf(res)
+}
+
+// describeRefused fills o from the judge's failing result on the
+// implementation's answer to an input refused as a bad request.
+func (o *probe) describeRefused(res runner.Result, iresp protocol.Response, who string) {
+	if iresp.Error != nil {
+		o.class, o.sig = ClassError, errorKindSig(iresp.Error.Kind)
+		o.detail = iresp.Error.Kind + ": " + iresp.Error.Message + " (" + who + ": bad_request)"
+		o.diffs = nil
+		return
+	}
+	o.class, o.sig = ClassAcceptedWrongly, who+" bad_request"
 }
 
 // judge is the runner's judgement of resp (or err, when no answer came) to
@@ -594,13 +677,13 @@ func judge(req protocol.Request, want vectors.Expect, resp protocol.Response, er
 
 // triage labels a comparison with an external oracle by the
 // specification: the in-process reference answers the same request, and
-// judges the implementation's answer and the oracle's (for an op it knows).
-// An input on which
-// the implementation and the oracle agree is a finding only when both are
-// off the specification. The probe's expectation becomes the reference's,
-// so that a vector made of it fails the implementation only where the
-// implementation is off the specification.
-func (e *engine) triage(ctx context.Context, op string, req protocol.Request, iresp protocol.Response, ierr error, oracle json.RawMessage, o probe) probe {
+// judges the implementation's answer and the oracle's (oresp) (for an op
+// it knows). An input on which the implementation and the oracle agree is
+// a finding only when both are off the specification. The probe's
+// expectation becomes the reference's (its output, or the bad_request it
+// refuses the input with), so that a vector made of it fails the
+// implementation only where the implementation is off the specification.
+func (e *engine) triage(ctx context.Context, op string, req protocol.Request, iresp protocol.Response, ierr error, oresp protocol.Response, o probe) probe {
 	sresp, err := reference.InProcess{}.Call(ctx, req)
 	switch {
 	case err == nil && sresp.Error != nil && sresp.Error.Kind == protocol.KindUnsupported:
@@ -612,13 +695,12 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 		return finish(op, probe{class: ClassReference, detail: sresp.Error.Kind + ": " + sresp.Error.Message})
 	}
 	spec := vectors.Expect{Output: sresp.Output}
+	o.refused, o.expected = false, sresp.Output
 	if sresp.Error != nil {
-		spec = vectors.Expect{Error: &vectors.ExpectError{Kind: sresp.Error.Kind}}
-	} else {
-		o.expected = sresp.Output
+		spec, o.refused, o.expected = badRequest, true, badRequestBody
 	}
 	port := judge(req, spec, iresp, ierr, e.cfg.Timeout)
-	incumbent := judge(req, spec, protocol.Response{ID: req.ID, Output: oracle}, nil, e.cfg.Timeout)
+	incumbent := judge(req, spec, oresp, nil, e.cfg.Timeout)
 	portOK, incumbentOK := port.Outcome == runner.Pass, incumbent.Outcome == runner.Pass
 	switch agree := o.class == ""; {
 	case agree && portOK:
@@ -627,10 +709,6 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 		o.triage = TriagePort
 	case !agree && portOK && !incumbentOK:
 		o.triage = TriageIncumbent
-	case sresp.Error != nil:
-		// The specification refuses the input as a bad request: no
-		// vector can expect an output of it.
-		return probe{skip: true}
 	default:
 		o.triage = TriageThreeWay
 		if agree {
@@ -638,7 +716,11 @@ func (e *engine) triage(ctx context.Context, op string, req protocol.Request, ir
 		}
 		o.describe(port, iresp, "reference")
 	}
-	o.oracle = oracle
+	o.oracle = oresp.Output
+	if oresp.Error != nil {
+		o.oracleErr = oresp.Error.Kind
+		o.oracle, _ = json.Marshal(map[string]map[string]string{"error": {"kind": oresp.Error.Kind}})
+	}
 	return finish(op, o)
 }
 

@@ -52,7 +52,10 @@ func (f *Finding) ID() string {
 // vector file holding one vector whose input is the
 // shrunk input and whose expected output is the oracle's answer to it (the
 // reference's, unless p names another oracle), so that 'conform run
-// --vectors DIR' replays it. Findings of kind ClassReference (a failure
+// --vectors DIR' replays it. An input the oracle refused as a bad request
+// makes a vector expecting {"error": {"kind": "bad_request"}}; an input
+// that names a member twice is written as input_text, its JSON text, which
+// a vector file holds byte for byte (PROTO-ERROR-003). Findings of kind ClassReference (a failure
 // of the reference itself) and ClassOracle (a failure or an error answer of
 // another oracle) have no vector.
 //
@@ -77,6 +80,14 @@ func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) ([]byte
 	oracle := "oracle:reference"
 	if p.Oracle != "" {
 		oracle = "oracle:external"
+	}
+	expect := vectors.Expect{Output: f.Expected}
+	if f.ExpectError != "" {
+		expect = vectors.Expect{Error: &vectors.ExpectError{Kind: f.ExpectError}}
+	}
+	input, inputText := json.RawMessage(f.Input), ""
+	if _, err := jsonv.Parse(f.Input); errors.Is(err, jsonv.ErrDuplicateName) {
+		input, inputText = nil, string(f.Input)
 	}
 	tags := []string{"fuzz", "fuzz:" + string(f.Class), oracle, fmt.Sprintf("seed:%d", f.Seed), "date:" + date.Format("2006-01-02"), "requirements-inferred"}
 	if f.Triage != "" {
@@ -114,8 +125,9 @@ func (f *Finding) vectorFile(c *vectors.Corpus, p Provenance, id string) ([]byte
 			Description:  f.describe(p),
 			Requirements: reqs,
 			Tags:         tags,
-			Input:        f.Input,
-			Expect:       vectors.Expect{Output: f.Expected},
+			Input:        input,
+			InputText:    inputText,
+			Expect:       expect,
 		}},
 	}, "", "  ")
 	if err != nil {
@@ -149,6 +161,10 @@ func (f *Finding) describe(p Provenance) string {
 	var what string
 	switch f.Class {
 	case ClassAcceptedWrongly:
+		if f.ExpectError != "" {
+			what = "an input the reference refuses as a bad request (outside the op's shape) is accepted"
+			break
+		}
 		what = "an input the reference refuses (" + strings.TrimPrefix(outputRefusal(f.Expected), "rejected:") + ") is accepted"
 	case ClassRejectedWrongly:
 		what = "an input the reference accepts is refused"
@@ -191,6 +207,16 @@ func inferRequirements(c *vectors.Corpus, f *Finding) []string {
 		return nil
 	}
 	ofOp := slices.DeleteFunc(c.Vectors(), func(v *vectors.Vector) bool { return v.Op != f.Op })
+	if f.ExpectError != "" {
+		// An input outside the op's shape: the requirements of a vector of
+		// the op expecting the same error, else the rule itself.
+		for _, v := range ofOp {
+			if v.Expect.Error != nil && v.Expect.Error.Kind == f.ExpectError {
+				return slices.Clone(v.Requirements)
+			}
+		}
+		return []string{"PROTO-ERROR-003"}
+	}
 	if code := outputRefusal(f.Expected); code != "" {
 		for _, v := range ofOp {
 			if v.Expect.Output != nil && outputRefusal(v.Expect.Output) == code {
@@ -324,7 +350,13 @@ func sameCase(path string, data []byte) bool {
 		return false
 	}
 	va, vb := a.Vectors[0], b.Vectors[0]
-	return va.ID == vb.ID && sameJSON(va.Input, vb.Input) && sameJSON(va.Expect.Output, vb.Expect.Output) && va.Expect.Output != nil
+	if va.ID != vb.ID || va.InputText != vb.InputText || !sameJSON(va.Input, vb.Input) {
+		return false
+	}
+	if va.Expect.Error != nil || vb.Expect.Error != nil {
+		return va.Expect.Error != nil && vb.Expect.Error != nil && va.Expect.Error.Kind == vb.Expect.Error.Kind
+	}
+	return sameJSON(va.Expect.Output, vb.Expect.Output) && va.Expect.Output != nil
 }
 
 // sameJSON reports whether two JSON texts are equal once insignificant white
@@ -373,8 +405,11 @@ func RecordProfile(path, name string, findings []*Finding, c *vectors.Corpus, p 
 			return added, err
 		}
 		pf.Vectors = append(pf.Vectors, json.RawMessage(data))
-		pf.Records = append(pf.Records, vectors.ProfileRecord{Vector: f.ID(), Record: vectors.Record{Output: f.Oracle,
-			Reason: fmt.Sprintf("found by conform fuzz --seed %d against %s: %s", f.Seed, p.oracleName(), f.Signature)}})
+		rec := vectors.Record{Output: f.Oracle, Reason: fmt.Sprintf("found by conform fuzz --seed %d against %s: %s", f.Seed, p.oracleName(), f.Signature)}
+		if f.OracleError != "" {
+			rec.Output, rec.Error = nil, &vectors.AnswerError{Kind: f.OracleError}
+		}
+		pf.Records = append(pf.Records, vectors.ProfileRecord{Vector: f.ID(), Record: rec})
 		have[f.ID()] = true
 		added++
 	}

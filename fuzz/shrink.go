@@ -49,7 +49,7 @@ func (e *engine) shrink(ctx context.Context, op string, in *jsonv.Value, first p
 			final, f.Input = o, encode(cur)
 		}
 	}
-	f.Expected, f.Actual, f.Detail, f.Diffs, f.Oracle = final.expected, final.actual, final.detail, final.diffs, final.oracle
+	f.answers(final)
 	e.stats.Shrinks += s.runs
 	return f
 }

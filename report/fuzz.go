@@ -34,8 +34,11 @@ func Fuzz(w io.Writer, run FuzzRun) {
 	if rep.Shrinks > 0 {
 		fmt.Fprintf(w, " and %d more while shrinking", rep.Shrinks)
 	}
+	if rep.Refused > 0 {
+		fmt.Fprintf(w, ", %d %s outside the op's shape (the oracle refused them as bad requests; judged too)", rep.Refused, Plural(rep.Refused, "input", "inputs"))
+	}
 	if rep.Skipped > 0 {
-		fmt.Fprintf(w, ", %d %s skipped (the oracle refused them as bad requests, or the implementation does not offer their op)", rep.Skipped, Plural(rep.Skipped, "input", "inputs"))
+		fmt.Fprintf(w, ", %d %s skipped (the implementation does not offer their op)", rep.Skipped, Plural(rep.Skipped, "input", "inputs"))
 	}
 	if rep.Inconclusive > 0 {
 		fmt.Fprintf(w, ", %d %s inconclusive (in flight each time another input hung or crashed the implementation)", rep.Inconclusive, Plural(rep.Inconclusive, "input", "inputs"))

@@ -58,6 +58,12 @@ const (
 	// them, then exits with status 3, once (EnvFile): both are in flight
 	// when it dies. It answers as Echo after that.
 	CrashHolding = "crashholding"
+	// EnvelopeNullID decodes each request line into a typed envelope, and
+	// answers one whose op is missing or not a string, or whose input is
+	// missing or not an object, with bad_request and id null, where
+	// PROTO-FRAME-006 wants the request's id; it answers hello and echo.echo
+	// as Echo does.
+	EnvelopeNullID = "envnullid"
 )
 
 // ManyValues is the number of JSON values of Many's output: more than any
@@ -122,6 +128,9 @@ func Run(mode string, in io.Reader, out, errOut io.Writer) int {
 	crashAt, _ := strconv.Atoi(os.Getenv(EnvN))
 	br := bufio.NewReaderSize(in, 1<<20)
 	w := bufio.NewWriter(out)
+	if mode == EnvelopeNullID {
+		return serveTypedEnvelope(br, w)
+	}
 	var held []protocol.Request
 	count := 0
 	return Serve(br, w, func(req protocol.Request) (int, bool) {
@@ -239,3 +248,37 @@ func Corpus() fstest.MapFS {
 	b.WriteString("]}")
 	return fstest.MapFS{"echo/echo.json": {Data: []byte(b.String())}}
 }
+
+// serveTypedEnvelope is EnvelopeNullID: a line that decodes into no
+// envelope of the expected types is answered with id null, whatever id it
+// carries; blank lines get no answer.
+func serveTypedEnvelope(br *bufio.Reader, w *bufio.Writer) int {
+	defer w.Flush()
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) == 0 && err != nil {
+			return 0
+		}
+		if n := len(line); n > 0 && line[n-1] == '\n' {
+			line = line[:n-1]
+		}
+		if protocol.BlankLine(line) {
+			continue
+		}
+		var env struct {
+			ID    json.RawMessage `json:"id"`
+			Op    string          `json:"op"`
+			Input map[string]any  `json:"input"`
+		}
+		if json.Unmarshal(line, &env) != nil || env.Op == "" || env.Input == nil || !protocol.ValidID(env.ID) {
+			fmt.Fprintln(w, `{"id":null,"error":{"kind":"bad_request","message":"not a request"}}`)
+		} else {
+			answer(w, Echo, protocol.Request{ID: env.ID, Op: env.Op, Input: mustJSON(env.Input)})
+		}
+		if br.Buffered() == 0 {
+			w.Flush()
+		}
+	}
+}
+
+func mustJSON(v any) json.RawMessage { data, _ := json.Marshal(v); return data }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conform-suite/conform/features"
 	"github.com/conform-suite/conform/fuzz"
 	"github.com/conform-suite/conform/report"
 	"github.com/conform-suite/conform/runner"
@@ -20,12 +21,24 @@ import (
 )
 
 const fuzzHead = `Usage: conform fuzz [--stdio CMD | --http URL] [--oracle CMD | --oracle-http URL] [--op OP]... [--time D | --count N] [--seed S] [--out DIR]
+       conform fuzz --envelopes [--stdio CMD | --http URL] [--time D | --count N] [--seed S] [--out DIR]
 
 Fuzzes an implementation differentially: generated and mutated inputs go to the
 implementation and to the oracle (default: the in-process reference); every
 divergence, crash, timeout or protocol error is shrunk to a small input,
 de-duplicated, and written under DIR as a vector file that 'conform run
---vectors DIR' replays, expecting the oracle's answer.
+--vectors DIR' replays, expecting the oracle's answer. Inputs outside an op's
+shape (unknown, misspelt, repeated, missing and wrongly typed members, in every
+object the op reads) are generated on purpose; one the oracle refuses as a bad
+request is sent to the implementation too, which must refuse it the same way
+(accepting it is accepted-wrongly).
+--envelopes sends malformed request lines instead (no op, an op that is not a
+string, input missing or not an object, ids of every type, members named twice,
+lines that are not JSON or not UTF-8, blank and white-space lines), one at a
+time, each followed by a hello request; the answers are judged by
+spec/protocol.md (the error kind, the id echoed, serving going on), and each
+distinct wrong answer is written as DIR/envelope/NAME.feature, a scenario that
+'conform features --dir DIR' replays.
 Without --stdio, --http or --spawn the reference is fuzzed against the oracle
 (against itself by default: a self-check). --oracle CMD (or --oracle-stdio CMD)
 and --oracle-http URL make another implementation the oracle, such as the
@@ -80,6 +93,8 @@ func (e *env) fuzz(args []string) int {
 	fs.IntVar(&par, "parallel", 0, "requests in flight at once (0: 4 per CPU; the findings of a seed do not depend on it)")
 	fs.IntVar(&shr, "shrink", 2000, "spend at most `N` executions shrinking each finding")
 	var recordProfile string
+	var envelopes bool
+	fs.BoolVar(&envelopes, "envelopes", false, "send malformed request lines, judged by spec/protocol.md; findings are scenarios (DIR/envelope/*.feature) for 'conform features --dir DIR'")
 	var profile profileFlags
 	profile.register(fs, true)
 	fs.StringVar(&recordProfile, "record-profile", "", "with --oracle: record the findings where only the oracle is off the specification as profile `NAME`, in NAME.profile.json ('conform run --profile-file' reads it)")
@@ -121,6 +136,12 @@ func (e *env) fuzz(args []string) int {
 	}
 	if !seedSet {
 		seed = uint64(time.Now().UnixNano())
+	}
+	if envelopes {
+		if oracle || len(ops) > 0 || profile.name != "" && profile.name != runner.DefaultProfile || recordProfile != "" {
+			return e.usagef("--envelopes judges by the protocol's rules: it takes no --oracle, --op, --profile or --record-profile")
+		}
+		return e.fuzzEnvelopes(&impl, seed, count, dur, out)
 	}
 	corpus := embeddedCorpus()
 	if err := profile.apply(corpus); err != nil {
@@ -196,8 +217,7 @@ func (e *env) fuzz(args []string) int {
 		return e.failf("interrupted after %d inputs: the run did not finish, so finding nothing is no verdict", rep.Execs)
 	case rep.Execs-rep.Skipped-rep.Inconclusive <= 0:
 		// Nothing was compared: a gate that judged nothing must not pass.
-		return e.failf("no input was judged: the oracle refused every input as a bad request" +
-			" or the implementation answered every op as unsupported")
+		return e.failf("no input was judged: the implementation answered every op as unsupported")
 	}
 	return ExitOK
 }
@@ -271,4 +291,53 @@ func (p *fuzzProgress) done() {
 	if p.drawn {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
+}
+
+// fuzzEnvelopes is conform fuzz --envelopes.
+func (e *env) fuzzEnvelopes(impl *implFlags, seed uint64, count int, dur time.Duration, out string) int {
+	raw, err := rawFor(impl)
+	if err != nil {
+		return e.usagef("%v", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	lines := features.NewSession(raw)
+	defer lines.Close()
+	_, isHTTP := raw.(features.HTTPRaw)
+	started := time.Now()
+	rep, err := fuzz.RunEnvelopes(ctx, fuzz.EnvelopeConfig{Lines: lines, Blank: !isHTTP, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout})
+	if err != nil {
+		return e.usagef("%v", err)
+	}
+	replay := strings.Join(implArgs(impl), " ")
+	emitted, werr := fuzz.WriteEnvelopeFeatures(out, rep.Findings, fuzz.Provenance{Impl: replay, Date: started})
+	transport := "the reference in process"
+	if replay != "" {
+		transport = replay
+	}
+	fmt.Fprintf(e.stdout, "fuzzed request envelopes of %s with seed %d: %d %s in %s\n", transport, seed, rep.Execs, report.Plural(rep.Execs, "line", "lines"), rep.Elapsed.Round(time.Millisecond))
+	for i, f := range rep.Findings {
+		fmt.Fprintf(e.stdout, "\n%s (%d %s)\n    sent:     %q\n    answered: %q\n", f.Signature, f.Hits, report.Plural(f.Hits, "hit", "hits"), f.Line, f.Answers)
+		if i < len(emitted) {
+			fmt.Fprintf(e.stdout, "    scenario: %s\n", emitted[i].Path)
+		}
+	}
+	if len(rep.Findings) == 0 {
+		fmt.Fprintln(e.stdout, "no wrong answers")
+	} else {
+		fmt.Fprintf(e.stdout, "\n%d %s; replay: %s\n", len(rep.Findings), report.Plural(len(rep.Findings), "finding", "findings"),
+			strings.TrimSpace(strings.Join([]string{"conform features --dir", shellQuote(out), replay}, " ")))
+	}
+	switch {
+	case werr != nil:
+		e.errorf("%v", werr)
+		return ExitFailed
+	case len(rep.Findings) > 0:
+		return ExitFailed
+	case ctx.Err() != nil:
+		return e.failf("interrupted after %d lines: the run did not finish, so finding nothing is no verdict", rep.Execs)
+	case rep.Execs == 0:
+		return e.failf("no line was judged")
+	}
+	return ExitOK
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/conform-suite/conform/fuzz"
 	"github.com/conform-suite/conform/internal/await"
+	"github.com/conform-suite/conform/internal/fakeimpl"
 	"github.com/conform-suite/conform/protocol"
 	"github.com/conform-suite/conform/reference"
 	"github.com/conform-suite/conform/runner"
@@ -399,5 +400,44 @@ func TestFuzzInterruptedFails(t *testing.T) {
 	all := stderr + string(tail)
 	if code := cmd.ProcessState.ExitCode(); code != ExitFailed || !strings.Contains(all, "interrupted after") {
 		t.Fatalf("interrupted fuzz run = exit %d, stderr %q, stdout %q; want exit 1 saying it was interrupted", code, all, stdout.String())
+	}
+}
+
+// TestFuzzEnvelopesFindsNullID fuzzes the envelopes of a port whose typed
+// envelope decoder answers every wrong envelope with id null: the run
+// exits 1 with envelope findings, each written as a feature file that
+// 'conform features --dir' runs, failing on the port and passing on the
+// reference.
+func TestFuzzEnvelopesFindsNullID(t *testing.T) {
+	port := self(t, fakeimpl.EnvelopeNullID)
+	out := t.TempDir()
+	code, stdout, stderr := conform(t, "", "fuzz", "--envelopes", "--stdio", port, "--count", "300", "--seed", "3", "--out", out)
+	if code != ExitFailed || !strings.Contains(stdout, "envelope no op: the id null") || !strings.Contains(stdout, "replay: conform features --dir") {
+		t.Fatalf("conform fuzz --envelopes = exit %d, want %d and a finding of the id null\nstdout:\n%s\nstderr:\n%s", code, ExitFailed, stdout, stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "envelope", "*.feature"))
+	if len(files) == 0 {
+		t.Fatalf("no feature file written:\n%s", stdout)
+	}
+	// The same seed writes the same scenarios again, kept as they are.
+	if code, again, _ := conform(t, "", "fuzz", "--envelopes", "--stdio", port, "--count", "300", "--seed", "3", "--out", out); code != ExitFailed || strings.Count(again, "scenario:") != len(files) {
+		t.Errorf("a second run = exit %d, %d scenarios, want %d:\n%s", code, strings.Count(again, "scenario:"), len(files), again)
+	}
+	if after, _ := filepath.Glob(filepath.Join(out, "envelope", "*.feature")); len(after) != len(files) {
+		t.Errorf("a second run wrote %d files, want the %d kept", len(after), len(files))
+	}
+	code, stdout, stderr = conform(t, "", "features", "--dir", out, "--stdio", port, "--format", "progress")
+	if code != ExitFailed {
+		t.Errorf("conform features --dir on the port = exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitFailed, stdout, stderr)
+	}
+	code, stdout, stderr = conform(t, "", "features", "--dir", out, "--format", "progress")
+	if code != ExitOK {
+		t.Errorf("conform features --dir on the reference = exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitOK, stdout, stderr)
+	}
+	// Every scenario fails on the port: each is a finding of its own.
+	for _, f := range files {
+		if code, stdout, _ := conform(t, "", "features", "--dir", out, "--stdio", port, "--format", "progress", filepath.Join("envelope", filepath.Base(f))); code != ExitFailed {
+			t.Errorf("%s passes on the port (exit %d):\n%s", f, code, stdout)
+		}
 	}
 }
