@@ -55,7 +55,7 @@ func Locate(value json.RawMessage, locator string) (Location, error) {
 		if !isString {
 			return Location{}, nil
 		}
-		lines := splitLines(s)
+		lines := lineClass(s)
 		if first < 1 || first > last || last > len(lines) {
 			return Location{}, nil
 		}
@@ -152,6 +152,16 @@ func lineNumber(s string) (int, bool) {
 	n, _ := arrayIndex(s)
 	return n, true
 }
+
+// The classes of this chapter, each applied through one variable that
+// only tests replace (by a platform built-in's reading, to show that the
+// vectors tell the two apart): lineClass splits a value into lines
+// (MARKER-LOCATE-006), prefixCaseClass compares a part id with a
+// user-origin prefix (MARKER-STRIP-004).
+var (
+	lineClass       = splitLines
+	prefixCaseClass = hasPrefixFold
+)
 
 // splitLines splits s at each LF; a CR before the LF belongs to the
 // terminator, and a terminator at the very end starts no further line. ""

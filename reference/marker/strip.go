@@ -58,11 +58,17 @@ func (c *Catalog) citable(id string) (int, bool) {
 // "user_data_" or "user_text_", compared without regard to ASCII case.
 func UserOrigin(id string) bool {
 	for _, p := range [...]string{"user_data_", "user_text_"} {
-		if len(id) >= len(p) && strings.EqualFold(id[:len(p)], p) {
+		if prefixCaseClass(id, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// hasPrefixFold reports whether s begins with the ASCII string p compared
+// without regard to ASCII case.
+func hasPrefixFold(s, p string) bool {
+	return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p)
 }
 
 // Snaps reports whether a citation offset moves past r: r is in the
