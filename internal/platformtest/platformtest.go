@@ -1,0 +1,336 @@
+// Package platformtest is the observability check of the platform tables
+// (spec/platform.go), shared by the tests of the reference's suites: for
+// each class, op, built-in and disagreement point, the reference with that
+// one point of the class read as the built-in reads it must answer some
+// vector of the op otherwise than the reference does. A point that no
+// vector of an op can show is listed, with the rule that masks it, in
+// spec/data/platform-unobservable.txt. Only tests import this package.
+package platformtest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/conform-suite/conform/internal/jsonv"
+	"github.com/conform-suite/conform/spec"
+	"github.com/conform-suite/conform/vectors"
+)
+
+// Answer answers op on input as the package under test does: its output
+// as JSON, or its error's text.
+type Answer func(op string, input json.RawMessage) string
+
+// Answerer is the Answer of a package whose op handlers handle calls,
+// each on the input as parse reads it (opkit.Parse).
+func Answerer(handle func(op string, input *jsonv.Value) (any, error), parse func(json.RawMessage) (*jsonv.Value, error)) Answer {
+	return func(op string, input json.RawMessage) (answer string) {
+		defer func() {
+			if r := recover(); r != nil {
+				answer = fmt.Sprint("panic: ", r)
+			}
+		}()
+		v, err := parse(input)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		out, err := handle(op, v)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		data, err := jsonv.Marshal(out)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return string(data)
+	}
+}
+
+// Install sets the variable through which the package applies a class to
+// the spec's class with the one point p read as the built-in of p reads it,
+// and returns a function restoring the variable.
+type Install func(p spec.Point) (restore func())
+
+// PointKey names a point in the unobservable list and in messages:
+// U+XXXX for a code point, the quoted input otherwise, then "=" and the
+// built-in's answer.
+func PointKey(p spec.Point) string {
+	k := fmt.Sprintf("%q", p.Input)
+	if p.Rune >= 0 {
+		k = fmt.Sprintf("U+%04X", p.Rune)
+	}
+	return k + "=" + p.Builtin
+}
+
+// Unobservable is one entry of the unobservable list.
+type Unobservable struct {
+	Class, Op, Point string
+	Rule             string // the masking rule's requirement id and words
+	Line             int
+}
+
+// UnobservablePath is the list's path from the module root.
+const UnobservablePath = "spec/data/platform-unobservable.txt"
+
+// ReadUnobservable reads the checked-in list: one "class op point  # rule"
+// a line, # comments and blank lines ignored.
+func ReadUnobservable() ([]Unobservable, error) {
+	_, self, _, _ := runtime.Caller(0)
+	path := filepath.Join(filepath.Dir(self), "..", "..", filepath.FromSlash(UnobservablePath))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []Unobservable
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		entry, rule, ok := strings.Cut(line, "#")
+		f := strings.Fields(entry)
+		rule = strings.TrimSpace(rule)
+		if !ok || len(f) != 3 || rule == "" {
+			return nil, fmt.Errorf("%s:%d: want \"class op point  # rule\", got %q", UnobservablePath, n, line)
+		}
+		out = append(out, Unobservable{Class: f[0], Op: f[1], Point: f[2], Rule: rule, Line: n})
+	}
+	return out, sc.Err()
+}
+
+// target is one point of one class in one op, with the built-ins that
+// disagree with the spec there.
+type target struct {
+	class    spec.Class
+	op       string
+	point    spec.Point
+	builtins []string
+}
+
+// Check runs the observability check for every class the package applies
+// (hooks, by class id) and every op of the class that the package answers
+// (ops).
+func Check(t *testing.T, ops []string, answer Answer, hooks map[string]Install) {
+	t.Helper()
+	classes, err := spec.PlatformClasses()
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus, err := vectors.Load(vectors.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, err := ReadUnobservable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byOp := map[string][]*vectors.Vector{}
+	for _, v := range corpus.Vectors() {
+		byOp[v.Op] = append(byOp[v.Op], v)
+	}
+	for _, vs := range byOp { // the platform vectors first: they are the ones that show a point
+		slices.SortStableFunc(vs, func(a, b *vectors.Vector) int {
+			return boolCmp(slices.Contains(b.Tags, "platform"), slices.Contains(a.Tags, "platform"))
+		})
+	}
+	normal := map[*vectors.Vector]string{}
+	var targets []target
+	seen := map[string]int{}
+	defined := map[string]bool{}
+	for _, c := range classes {
+		defined[c.ID] = true
+	}
+	for id := range hooks {
+		if !defined[id] {
+			t.Errorf("the package applies the class %s, which the platform tables do not define", id)
+		}
+	}
+	for _, c := range classes {
+		if hooks[c.ID] == nil {
+			continue
+		}
+		for _, op := range c.Ops {
+			if !slices.Contains(ops, op) {
+				continue
+			}
+			for _, b := range c.Builtins {
+				points, err := spec.Disagreements(c, b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range points {
+					key := c.ID + " " + op + " " + PointKey(p)
+					if i, dup := seen[key]; dup {
+						targets[i].builtins = append(targets[i].builtins, b)
+						continue
+					}
+					seen[key] = len(targets)
+					targets = append(targets, target{class: c, op: op, point: p, builtins: []string{b}})
+				}
+			}
+		}
+	}
+	isListed := map[string]Unobservable{}
+	for _, u := range listed {
+		isListed[u.Class+" "+u.Op+" "+u.Point] = u
+	}
+	used := map[string]bool{}
+	for _, tg := range targets {
+		key := tg.class.ID + " " + tg.op + " " + PointKey(tg.point)
+		install := hooks[tg.class.ID]
+		restore := install(tg.point)
+		shown := ""
+		for _, v := range byOp[tg.op] {
+			want, ok := normal[v]
+			if !ok {
+				restore()
+				want = answer(v.Op, v.Input)
+				normal[v] = want
+				restore = install(tg.point)
+			}
+			if answer(v.Op, v.Input) != want {
+				shown = v.ID
+				break
+			}
+		}
+		restore()
+		u, isList := isListed[key]
+		if isList {
+			used[key] = true
+		}
+		switch {
+		case shown != "" && isList:
+			t.Errorf("%s:%d: %s is listed as unobservable, but %s shows it (a stale entry: remove it)", UnobservablePath, u.Line, key, shown)
+		case shown == "" && !isList:
+			t.Errorf("%s in %s: no vector of %s shows the point %s, where %s disagree with the spec: add a vector, or list it in %s with the rule that masks it",
+				tg.class.ID, tg.op, tg.op, PointKey(tg.point), strings.Join(tg.builtins, ", "), UnobservablePath)
+		}
+	}
+	for _, u := range listed {
+		key := u.Class + " " + u.Op + " " + u.Point
+		if used[key] {
+			continue
+		}
+		if hooks[u.Class] != nil && slices.Contains(ops, u.Op) {
+			t.Errorf("%s:%d: %s names no disagreement point of the tables (a stale entry: remove it)", UnobservablePath, u.Line, key)
+		}
+	}
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// Toggle returns the predicate base with the code point of p read the
+// other way, as the built-in of p reads it.
+func Toggle(base func(rune) bool, p spec.Point) func(rune) bool {
+	return func(r rune) bool {
+		if r == p.Rune {
+			return !base(r)
+		}
+		return base(r)
+	}
+}
+
+// FoldLen returns, when s begins with something matching the ASCII string
+// ascii without regard to ASCII case, or with the code point of p standing
+// for the ASCII string p.Builtin, the byte length of that beginning.
+func FoldLen(s, ascii string, p spec.Point) (int, bool) {
+	i := 0
+	for j := 0; j < len(ascii); {
+		if i >= len(s) {
+			return 0, false
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if p.Rune >= 0 && r == p.Rune && p.Builtin != "" && len(ascii)-j >= len(p.Builtin) && strings.EqualFold(ascii[j:j+len(p.Builtin)], p.Builtin) {
+			i, j = i+size, j+len(p.Builtin)
+			continue
+		}
+		if r >= utf8.RuneSelf || lowerASCII(byte(r)) != lowerASCII(ascii[j]) {
+			return 0, false
+		}
+		i, j = i+1, j+1
+	}
+	return i, true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// Split returns the spec's line split (MARKER-LOCATE-006: at each LF, a CR
+// before the LF belonging to the terminator, a terminator at the very end
+// starting no further line, "" having no lines) with the one point p read
+// as its built-in reads it: a further code point ending a line, the CR of
+// a CRLF kept in the line ("CRLF"), or a final terminator starting an empty
+// line ("final LF"). It reports false for a point of another form.
+func Split(p spec.Point) (func(string) []string, bool) {
+	var sp splitter
+	switch {
+	case p.Rune == '\n':
+		sp.noLF = true
+	case p.Rune >= 0:
+		sp.extra = p.Rune
+	case p.Input == "CRLF":
+		sp.keepCR = true
+	case p.Input == "final LF":
+		sp.finalLine = true
+	default:
+		return nil, false
+	}
+	return sp.split, true
+}
+
+// splitter is the spec's line split, changed in at most one way.
+type splitter struct {
+	extra             rune // a further terminator, or 0
+	noLF              bool // LF ends no line
+	keepCR, finalLine bool
+}
+
+func (sp splitter) split(s string) []string {
+	if s == "" {
+		return nil
+	}
+	var lines []string
+	start := 0
+	for i, r := range s {
+		lf := r == '\n' && !sp.noLF
+		if !lf && (r != sp.extra || sp.extra == 0 || r == '\r' && strings.HasPrefix(s[i+1:], "\n") && !sp.noLF) {
+			continue
+		}
+		line := s[start:i]
+		if lf && !sp.keepCR {
+			line = strings.TrimSuffix(line, "\r")
+		}
+		lines = append(lines, line)
+		start = i + utf8.RuneLen(r)
+	}
+	switch {
+	case start < len(s) && sp.keepCR:
+		lines = append(lines, s[start:])
+	case start < len(s):
+		lines = append(lines, strings.TrimSuffix(s[start:], "\r"))
+	case sp.finalLine:
+		lines = append(lines, "")
+	}
+	return lines
+}
