@@ -157,10 +157,12 @@ func lineNumber(s string) (int, bool) {
 // only tests replace (by a platform built-in's reading, to show that the
 // vectors tell the two apart): lineClass splits a value into lines
 // (MARKER-LOCATE-006), prefixCaseClass compares a part id with a
-// user-origin prefix (MARKER-STRIP-004).
+// user-origin prefix (MARKER-STRIP-004), notSpaceClass is the complement
+// of the white space of a retry (MARKER-STRIP-010).
 var (
 	lineClass       = splitLines
 	prefixCaseClass = hasPrefixFold
+	notSpaceClass   = notSpace
 )
 
 // splitLines splits s at each LF; a CR before the LF belongs to the

@@ -118,7 +118,7 @@ func (k *sink) settle() {
 
 func (k *sink) releaseString(s string) {
 	if !k.spoken {
-		k.spoken = strings.IndexFunc(s, notSpace) >= 0
+		k.spoken = strings.IndexFunc(s, notSpaceClass) >= 0
 	}
 	// Pending citations snap past the leading punctuation of s; the first
 	// other rune settles them.

@@ -70,13 +70,14 @@ func TrimSpace(s string) string { return strings.TrimFunc(s, trimClass) }
 // The platform classes of the quote suite, each applied through one
 // variable that only tests replace (by a platform built-in's reading, to
 // show that the vectors tell the two apart): spaceClass is whitespace as
-// normalization, selection, resolution and the collector's end of an href
-// test it (QUOTE-ANCHOR-003, QUOTE-LINK-060), trimClass the same set as the
-// trims remove it (QUOTE-LINK-036, QUOTE-COMPOSE-001).
+// normalization, selection, resolution, the collector's end of an href and
+// a text's blank check test it (QUOTE-ANCHOR-003, QUOTE-LINK-060,
+// QUOTE-LINK-040), trimClass the same set as the trims remove it
+// (QUOTE-LINK-036, QUOTE-COMPOSE-001).
 var (
 	spaceClass = IsSpace
 	trimClass  = IsSpace
 )
 
 // isBlank reports whether s is empty or whitespace only.
-func isBlank(s string) bool { return TrimSpace(s) == "" }
+func isBlank(s string) bool { return strings.TrimFunc(s, spaceClass) == "" }
