@@ -1,9 +1,9 @@
 // Package platformtest is the observability check of the platform tables
 // (spec/platform.go), shared by the tests of the reference's suites: for
-// each class, op, built-in and disagreement point, the reference with that
-// one point of the class read as the built-in reads it must answer some
-// vector of the op otherwise than the reference does. A point that no
-// vector of an op can show is listed, with the rule that masks it, in
+// each class, built-in and disagreement point, the reference with that one
+// point of the class read as the built-in reads it must answer some vector
+// of an op of the class otherwise than the reference does. A point that no
+// vector can show is listed, with the rule that masks it, in
 // spec/data/platform-unobservable.txt. Only tests import this package.
 package platformtest
 
@@ -72,16 +72,16 @@ func PointKey(p spec.Point) string {
 
 // Unobservable is one entry of the unobservable list.
 type Unobservable struct {
-	Class, Op, Point string
-	Rule             string // the masking rule's requirement id and words
-	Line             int
+	Class, Point string
+	Rule         string // the masking rule's requirement id and words
+	Line         int
 }
 
 // UnobservablePath is the list's path from the module root.
 const UnobservablePath = "spec/data/platform-unobservable.txt"
 
-// ReadUnobservable reads the checked-in list: one "class op point  # rule"
-// a line, # comments and blank lines ignored.
+// ReadUnobservable reads the checked-in list: one "class point  # rule" a
+// line, # comments and blank lines ignored.
 func ReadUnobservable() ([]Unobservable, error) {
 	_, self, _, _ := runtime.Caller(0)
 	path := filepath.Join(filepath.Dir(self), "..", "..", filepath.FromSlash(UnobservablePath))
@@ -99,27 +99,25 @@ func ReadUnobservable() ([]Unobservable, error) {
 		entry, rule, ok := strings.Cut(line, "#")
 		f := strings.Fields(entry)
 		rule = strings.TrimSpace(rule)
-		if !ok || len(f) != 3 || rule == "" {
-			return nil, fmt.Errorf("%s:%d: want \"class op point  # rule\", got %q", UnobservablePath, n, line)
+		if !ok || len(f) != 2 || rule == "" {
+			return nil, fmt.Errorf("%s:%d: want \"class point  # rule\", got %q", UnobservablePath, n, line)
 		}
-		out = append(out, Unobservable{Class: f[0], Op: f[1], Point: f[2], Rule: rule, Line: n})
+		out = append(out, Unobservable{Class: f[0], Point: f[1], Rule: rule, Line: n})
 	}
 	return out, sc.Err()
 }
 
-// target is one point of one class in one op, with the built-ins that
-// disagree with the spec there.
+// target is one point of one class, with the built-ins that disagree with
+// the spec there.
 type target struct {
 	class    spec.Class
-	op       string
 	point    spec.Point
 	builtins []string
 }
 
 // Check runs the observability check for every class the package applies
-// (hooks, by class id) and every op of the class that the package answers
-// (ops).
-func Check(t *testing.T, ops []string, answer Answer, hooks map[string]Install) {
+// (hooks, by class id), over the vectors of the ops of the class.
+func Check(t *testing.T, answer Answer, hooks map[string]Install) {
 	t.Helper()
 	classes, err := spec.PlatformClasses()
 	if err != nil {
@@ -137,11 +135,6 @@ func Check(t *testing.T, ops []string, answer Answer, hooks map[string]Install) 
 	for _, v := range corpus.Vectors() {
 		byOp[v.Op] = append(byOp[v.Op], v)
 	}
-	for _, vs := range byOp { // the platform vectors first: they are the ones that show a point
-		slices.SortStableFunc(vs, func(a, b *vectors.Vector) int {
-			return boolCmp(slices.Contains(b.Tags, "platform"), slices.Contains(a.Tags, "platform"))
-		})
-	}
 	normal := map[*vectors.Vector]string{}
 	var targets []target
 	seen := map[string]int{}
@@ -158,38 +151,33 @@ func Check(t *testing.T, ops []string, answer Answer, hooks map[string]Install) 
 		if hooks[c.ID] == nil {
 			continue
 		}
-		for _, op := range c.Ops {
-			if !slices.Contains(ops, op) {
-				continue
+		for _, b := range c.Builtins {
+			points, err := spec.Disagreements(c, b)
+			if err != nil {
+				t.Fatal(err)
 			}
-			for _, b := range c.Builtins {
-				points, err := spec.Disagreements(c, b)
-				if err != nil {
-					t.Fatal(err)
+			for _, p := range points {
+				key := c.ID + " " + PointKey(p)
+				if i, dup := seen[key]; dup {
+					targets[i].builtins = append(targets[i].builtins, b)
+					continue
 				}
-				for _, p := range points {
-					key := c.ID + " " + op + " " + PointKey(p)
-					if i, dup := seen[key]; dup {
-						targets[i].builtins = append(targets[i].builtins, b)
-						continue
-					}
-					seen[key] = len(targets)
-					targets = append(targets, target{class: c, op: op, point: p, builtins: []string{b}})
-				}
+				seen[key] = len(targets)
+				targets = append(targets, target{class: c, point: p, builtins: []string{b}})
 			}
 		}
 	}
 	isListed := map[string]Unobservable{}
 	for _, u := range listed {
-		isListed[u.Class+" "+u.Op+" "+u.Point] = u
+		isListed[u.Class+" "+u.Point] = u
 	}
 	used := map[string]bool{}
 	for _, tg := range targets {
-		key := tg.class.ID + " " + tg.op + " " + PointKey(tg.point)
+		key := tg.class.ID + " " + PointKey(tg.point)
 		install := hooks[tg.class.ID]
 		restore := install(tg.point)
 		shown := ""
-		for _, v := range byOp[tg.op] {
+		for _, v := range classVectors(byOp, tg.class) {
 			want, ok := normal[v]
 			if !ok {
 				restore()
@@ -211,19 +199,32 @@ func Check(t *testing.T, ops []string, answer Answer, hooks map[string]Install) 
 		case shown != "" && isList:
 			t.Errorf("%s:%d: %s is listed as unobservable, but %s shows it (a stale entry: remove it)", UnobservablePath, u.Line, key, shown)
 		case shown == "" && !isList:
-			t.Errorf("%s in %s: no vector of %s shows the point %s, where %s disagree with the spec: add a vector, or list it in %s with the rule that masks it",
-				tg.class.ID, tg.op, tg.op, PointKey(tg.point), strings.Join(tg.builtins, ", "), UnobservablePath)
+			t.Errorf("%s: no vector of %s shows the point %s, where %s disagree with the spec: add a vector, or list it in %s with the rule that masks it",
+				tg.class.ID, strings.Join(tg.class.Ops, ", "), PointKey(tg.point), strings.Join(tg.builtins, ", "), UnobservablePath)
 		}
 	}
 	for _, u := range listed {
-		key := u.Class + " " + u.Op + " " + u.Point
+		key := u.Class + " " + u.Point
 		if used[key] {
 			continue
 		}
-		if hooks[u.Class] != nil && slices.Contains(ops, u.Op) {
+		if hooks[u.Class] != nil {
 			t.Errorf("%s:%d: %s names no disagreement point of the tables (a stale entry: remove it)", UnobservablePath, u.Line, key)
 		}
 	}
+}
+
+// classVectors are the vectors of the ops of c, the platform vectors of
+// each op first.
+func classVectors(byOp map[string][]*vectors.Vector, c spec.Class) []*vectors.Vector {
+	var out []*vectors.Vector
+	for _, op := range c.Ops {
+		out = append(out, byOp[op]...)
+	}
+	slices.SortStableFunc(out, func(a, b *vectors.Vector) int {
+		return boolCmp(slices.Contains(b.Tags, "platform"), slices.Contains(a.Tags, "platform"))
+	})
+	return out
 }
 
 func boolCmp(a, b bool) int {
