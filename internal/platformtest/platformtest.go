@@ -278,60 +278,124 @@ func lowerASCII(c byte) byte {
 }
 
 // Split returns the spec's line split (MARKER-LOCATE-006: at each LF, a CR
-// before the LF belonging to the terminator, a terminator at the very end
-// starting no further line, "" having no lines) with the one point p read
-// as its built-in reads it: a further code point ending a line, the CR of
-// a CRLF kept in the line ("CRLF"), or a final terminator starting an empty
-// line ("final LF"). It reports false for a point of another form.
+// before the LF belonging to the terminator, a trailing CR dropped, a
+// terminator at the very end starting no further line, "" having no lines)
+// with the one point p read as its built-in reads it: a further code point
+// ending a line (or LF ending none), or, for a probe of spec.SplitProbes,
+// the least change of the split's behaviour that gives the built-in's
+// lines on the probe. It reports false for a point it cannot read so.
 func Split(p spec.Point) (func(string) []string, bool) {
-	var sp splitter
 	switch {
 	case p.Rune == '\n':
-		sp.noLF = true
+		return splitter{noLF: true}.split, true
+	case p.Rune == '\r':
+		return splitter{crEnds: true}.split, true
 	case p.Rune >= 0:
-		sp.extra = p.Rune
-	case p.Input == "CRLF":
-		sp.keepCR = true
-	case p.Input == "final LF":
-		sp.finalLine = true
-	default:
+		return splitter{extra: p.Rune}.split, true
+	}
+	probe, ok := spec.SplitProbes[p.Input]
+	if !ok {
 		return nil, false
 	}
-	return sp.split, true
+	var want []string
+	if err := json.Unmarshal([]byte(p.Builtin), &want); err != nil {
+		return nil, false
+	}
+	// Every combination of the changes, fewest first.
+	var best *splitter
+	for n := 1; n <= splitChanges && best == nil; n++ {
+		for mask := 1; mask < 1<<splitChanges; mask++ {
+			if bitsSet(mask) != n {
+				continue
+			}
+			sp := splitterOf(mask)
+			if slices.Equal(sp.split(probe), want) {
+				best = &sp
+				break
+			}
+		}
+	}
+	if best == nil {
+		return nil, false
+	}
+	return best.split, true
 }
 
-// splitter is the spec's line split, changed in at most one way.
+// splitter is the spec's line split, changed in the ways its fields say.
 type splitter struct {
-	extra             rune // a further terminator, or 0
-	noLF              bool // LF ends no line
-	keepCR, finalLine bool
+	extra       rune // a further code point ending a line, or 0
+	noLF        bool // LF ends no line
+	crEnds      bool // a lone CR ends a line (CR LF stays one terminator)
+	crlfTwo     bool // CR and LF each end a line
+	keepCR      bool // the CR of a CR LF stays in its line
+	keepFinalCR bool // a CR ending the value stays in the last line
+	finalLine   bool // a terminator ending the value starts an empty line
+	emptyOne    bool // "" is one empty line
+	dropEmpty   bool // empty lines are dropped
+}
+
+// splitChanges is the number of the boolean changes splitterOf reads from
+// a mask.
+const splitChanges = 7
+
+func splitterOf(mask int) splitter {
+	b := func(i int) bool { return mask&(1<<i) != 0 }
+	return splitter{crEnds: b(0), crlfTwo: b(1), keepCR: b(2), keepFinalCR: b(3), finalLine: b(4), emptyOne: b(5), dropEmpty: b(6)}
+}
+
+func bitsSet(m int) int {
+	n := 0
+	for ; m > 0; m &= m - 1 {
+		n++
+	}
+	return n
 }
 
 func (sp splitter) split(s string) []string {
 	if s == "" {
+		if sp.emptyOne {
+			return []string{""}
+		}
 		return nil
 	}
 	var lines []string
+	emit := func(l string) {
+		if !sp.dropEmpty || l != "" {
+			lines = append(lines, l)
+		}
+	}
 	start := 0
-	for i, r := range s {
-		lf := r == '\n' && !sp.noLF
-		if !lf && (r != sp.extra || sp.extra == 0 || r == '\r' && strings.HasPrefix(s[i+1:], "\n") && !sp.noLF) {
-			continue
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		end := i + size
+		term := false
+		switch {
+		case r == '\n':
+			term = !sp.noLF
+		case r == '\r' && sp.crlfTwo:
+			term = true
+		case r == '\r' && sp.crEnds:
+			term = !strings.HasPrefix(s[end:], "\n") || sp.noLF
+		case sp.extra != 0 && r == sp.extra:
+			term = true
 		}
-		line := s[start:i]
-		if lf && !sp.keepCR {
-			line = strings.TrimSuffix(line, "\r")
+		if term {
+			line := s[start:i]
+			if r == '\n' && !sp.keepCR {
+				line = strings.TrimSuffix(line, "\r")
+			}
+			emit(line)
+			start = end
 		}
-		lines = append(lines, line)
-		start = i + utf8.RuneLen(r)
+		i = end
 	}
 	switch {
-	case start < len(s) && sp.keepCR:
-		lines = append(lines, s[start:])
+	case start < len(s) && sp.keepFinalCR:
+		emit(s[start:])
 	case start < len(s):
-		lines = append(lines, strings.TrimSuffix(s[start:], "\r"))
+		emit(strings.TrimSuffix(s[start:], "\r"))
 	case sp.finalLine:
-		lines = append(lines, "")
+		emit("")
 	}
 	return lines
 }

@@ -1,0 +1,133 @@
+package main
+
+// Platform vectors of the marker suite: each disagreement point of the
+// line split of marker.locate, the white space of a retry and the
+// user-origin prefixes' case. Expected outputs follow from the spec's side
+// of each point.
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/conform-suite/conform/spec"
+)
+
+func init() {
+	registerGen("marker/locate-platform.gen.json", "marker.locate",
+		"Line ranges and data part ids where platform line splitters and case comparisons disagree with the spec.", genLocatePlatform)
+	registerGen("marker/strip-platform.gen.json", "marker.strip",
+		"The retry of an answer whose only text is one point where platform white space disagrees with White_Space.", genStripPlatform)
+}
+
+// markerLinesOf is the spec's split of the probes of a line splitter
+// (MARKER-LOCATE-006), by name, with a locator that tells a splitter's
+// answer apart from it.
+var markerLineProbes = map[string]struct {
+	value, locator string
+}{
+	"CRLF":       {"a\r\nb", "L1-L2"},
+	"final LF":   {"a\n", "L2"},
+	"final CRLF": {"a\r\n", "L2"},
+	"final CR":   {"a\r", "L1"},
+	"empty":      {"", "L1"},
+	"empty line": {"a\n\nb", "L1-L3"},
+}
+
+func genLocatePlatform(cf *genFile) {
+	class := platformClass("marker.line")
+	// A code point that ends no line under the spec: 16 a value, between
+	// letters, and the value's first line asked for: the spec gives the
+	// whole value, a splitter ending a line at any of them less.
+	cf.platformVectors(class, []string{"MARKER-LOCATE-007"}, 16, func(p spec.Point) bool { return p.Rune >= 0 && !specHas(p) && p.Rune != '\r' }, func(ps []spec.Point) (any, any, string) {
+		var b strings.Builder
+		for i, p := range ps {
+			b.WriteByte(slotLetters[i])
+			b.WriteRune(p.Rune)
+		}
+		b.WriteByte('z')
+		return map[string]any{"value": b.String(), "locator": "L1"},
+			map[string]any{"resolved": true, "lines": []string{b.String()}}, "a one-line value holding each point between letters"
+	})
+	// CR alone ends no line: a value of a CR between letters, one line.
+	cf.platformVectors(class, []string{"MARKER-LOCATE-007"}, 1, func(p spec.Point) bool { return p.Rune == '\r' }, func(ps []spec.Point) (any, any, string) {
+		return map[string]any{"value": "a\rb", "locator": "L1"},
+			map[string]any{"resolved": true, "lines": []string{"a\rb"}}, "a lone CR between letters ends no line"
+	})
+	// The probes of a splitter's terminator behaviour, one a vector.
+	cf.platformVectors(class, []string{"MARKER-LOCATE-007"}, 1, func(p spec.Point) bool { return p.Rune < 0 }, func(ps []spec.Point) (any, any, string) {
+		probe, ok := markerLineProbes[ps[0].Input]
+		if !ok {
+			panic("gen: no probe " + ps[0].Input)
+		}
+		var lines []string
+		if err := json.Unmarshal([]byte(ps[0].Spec), &lines); err != nil {
+			panic(err)
+		}
+		first, last := lineRange(probe.locator)
+		out := map[string]any{"resolved": false}
+		if last <= len(lines) {
+			out = map[string]any{"resolved": true, "lines": lines[first-1 : last]}
+		}
+		return map[string]any{"value": probe.value, "locator": probe.locator}, out, "the lines of " + ps[0].Input
+	})
+	// A data part id whose user-origin prefix holds a point a case
+	// comparison matches to its ASCII letters: no user-origin id under the
+	// spec, so the line range resolves.
+	cf.platformVectors(platformClass("marker.user-origin"), []string{"MARKER-LOCATE-011"}, 1, foldsInto, func(ps []spec.Point) (any, any, string) {
+		id := foldInto(ps[0]) + "1"
+		return map[string]any{"value": "one", "locator": "L1", "data_part_id": id},
+			map[string]any{"resolved": true, "lines": []string{"one"}}, "a data part id spelling a user-origin prefix with a point"
+	})
+}
+
+// lineRange reads the locators of markerLineProbes.
+func lineRange(loc string) (int, int) {
+	a, b, ranged := strings.Cut(loc[1:], "-L")
+	if !ranged {
+		b = a
+	}
+	return int(a[0] - '0'), int(b[0] - '0')
+}
+
+// userPrefixes are the user-origin prefixes (MARKER-STRIP-004).
+var userPrefixes = []string{"user_data_", "user_text_"}
+
+// foldsInto keeps the fold points whose ASCII string occurs in a
+// user-origin prefix, in either case.
+func foldsInto(p spec.Point) bool {
+	return p.Rune >= 0x80 && foldInto(p) != ""
+}
+
+// foldInto is the first user-origin prefix holding the ASCII string of p
+// (in either case), with that string replaced by p's code point; "" when
+// none holds it.
+func foldInto(p spec.Point) string {
+	a := strings.ToLower(p.Builtin)
+	for _, r := range a {
+		if r >= 0x80 {
+			return ""
+		}
+	}
+	for _, pre := range userPrefixes {
+		if a != "" && strings.Contains(pre, a) {
+			return strings.Replace(pre, a, string(p.Rune), 1)
+		}
+	}
+	return ""
+}
+
+// genStripPlatform: an answer of one user-origin marker and one point is
+// retried exactly when the point is white space (one point a vector: one
+// other rune is enough to stop a retry).
+func genStripPlatform(cf *genFile) {
+	cf.platformVectors(platformClass("marker.space"), []string{"MARKER-STRIP-004"}, 1, nil, func(ps []spec.Point) (any, any, string) {
+		w := string(ps[0].Rune)
+		in := map[string]any{"text": mk("user_data_1") + w, "parts": partsOf("user_data_1", "tool_data_01")}
+		out := map[string]any{"text": w, "citations": []cite{}, "parts": []string{}}
+		if specHas(ps[0]) {
+			out["retry"] = true
+			return in, out, "one user-origin marker and white space are retried"
+		}
+		return in, out, "one user-origin marker and a rune that is not white space"
+	})
+}
