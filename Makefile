@@ -10,7 +10,7 @@ FUZZTIME ?= 60s
 SMOKETIME ?= 3s
 BENCHTIME ?= 1s
 
-.PHONY: all run test stress test-times budget-attacks unicode lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser export-check release-snapshot fuzzkit-check
+.PHONY: all run test stress test-times budget-attacks unicode platform lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser export-check release-snapshot fuzzkit-check
 
 all: test
 
@@ -125,6 +125,12 @@ fuzz-campaign:
 ## set from them (reference/marker/snapset.go); then run make vectors
 unicode:
 	scripts/unicode-tables.sh
+
+## platform: measure the built-ins a port would reach for (Node.js, Python, Java and Kotlin with
+## Gson, Jackson and kotlin-stdlib from Maven Central, Go, Chromium from Debian's packages; Swift
+## from its documentation) and write spec/data/platform.jsonl and docs/platforms.md from them
+platform:
+	scripts/platform-tables.sh
 
 ## vectors: regenerate generated vector files (*.gen.json)
 vectors:
