@@ -399,3 +399,83 @@ func (sp splitter) split(s string) []string {
 	}
 	return lines
 }
+
+// Class returns the class id of the tables.
+func Class(t *testing.T, id string) spec.Class {
+	t.Helper()
+	classes, err := spec.PlatformClasses()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range classes {
+		if c.ID == id {
+			return c
+		}
+	}
+	t.Fatalf("the platform tables define no class %s", id)
+	return spec.Class{}
+}
+
+// SameSet fails unless has, an implementation's class, answers as the
+// spec's class id (a set, a strip or the code points of a split) at every
+// code point.
+func SameSet(t *testing.T, id string, has func(rune) bool) {
+	t.Helper()
+	c := Class(t, id)
+	yes := map[string]string{spec.KindSet: "member", spec.KindStrip: "removed", spec.KindSplit: "ends a line"}[c.Kind]
+	bad := 0
+	for r := rune(0); r <= spec.MaxRune; r++ {
+		if 0xD800 <= r && r <= 0xDFFF {
+			continue
+		}
+		want, err := spec.SpecAnswer(c, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if has(r) != (want == yes) && bad < 10 {
+			bad++
+			t.Errorf("%s at %U: the implementation's class says %v, the spec's %q", id, r, has(r), want)
+		}
+	}
+}
+
+// SameFold fails unless match, an implementation's comparison of a string
+// with an ASCII string, matches no code point above U+007F to any ASCII
+// letter or to any ASCII string a built-in of the fold class id matches
+// one to, as the spec's class answers ("no ASCII match").
+func SameFold(t *testing.T, id string, match func(s, ascii string) bool) {
+	t.Helper()
+	c := Class(t, id)
+	targets := map[string]bool{}
+	for l := 'a'; l <= 'z'; l++ {
+		targets[string(l)] = true
+		targets[string(l-'a'+'A')] = true
+	}
+	for _, b := range c.Builtins {
+		ps, err := spec.Disagreements(c, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			targets[p.Builtin], targets[strings.ToUpper(p.Builtin)] = true, true
+		}
+	}
+	for r := rune(0x80); r <= spec.MaxRune; r++ {
+		if 0xD800 <= r && r <= 0xDFFF {
+			continue
+		}
+		want, err := spec.SpecAnswer(c, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for a := range targets {
+			if match(string(r), a) && want == "no ASCII match" {
+				t.Errorf("%s: the implementation matches %U to %q, the spec's class to nothing", id, r, a)
+			}
+		}
+	}
+}
+
+// SpecSplit is the observability check's reading of the spec's line
+// split, unchanged: a test holds it to the implementation's.
+func SpecSplit(s string) []string { return splitter{}.split(s) }

@@ -1,6 +1,8 @@
 package marker
 
 import (
+	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/conform-suite/conform/internal/jsonv"
@@ -42,4 +44,29 @@ var classHooks = map[string]platformtest.Install{
 func TestPlatformPointsAreObservable(t *testing.T) {
 	answer := platformtest.Answerer(func(op string, v *jsonv.Value) (any, error) { return Ops[op](v) }, opkit.Parse)
 	platformtest.Check(t, answer, classHooks)
+}
+
+// The suite's classes are the spec's, at every code point and probe.
+func TestClassesAreTheSpecs(t *testing.T) {
+	platformtest.SameSet(t, "marker.space", func(r rune) bool { return !notSpaceClass(r) })
+	platformtest.SameSet(t, "marker.line", func(r rune) bool { return len(lineClass("a"+string(r)+"b")) == 2 })
+	platformtest.SameFold(t, "marker.user-origin", prefixCaseClass)
+	line := platformtest.Class(t, "marker.line")
+	for name, probe := range spec.SplitProbes {
+		want, err := spec.SpecInputAnswer(line, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(append([]string{}, lineClass(probe)...))
+		if string(got) != want {
+			t.Errorf("lineClass(%q) = %s, the spec's lines are %s", probe, got, want)
+		}
+	}
+	// The observability check's reading of the spec's split, unchanged,
+	// is the reference's.
+	for _, s := range []string{"", "a", "a\n", "a\r\n", "a\r", "\n", "\r\n", "a\n\nb", "a\rb\r\nc\n", "\u2028\v\f\u0085", "a\r\r\n"} {
+		if got, want := platformtest.SpecSplit(s), lineClass(s); !slices.Equal(got, want) {
+			t.Errorf("platformtest.SpecSplit(%q) = %q, lineClass gives %q", s, got, want)
+		}
+	}
 }

@@ -31,3 +31,9 @@ func TestPlatformPointsAreObservable(t *testing.T) {
 	answer := platformtest.Answerer(func(op string, v *jsonv.Value) (any, error) { return Ops[op](v) }, opkit.Parse)
 	platformtest.Check(t, answer, classHooks)
 }
+
+// The suite's classes are the spec's, at every code point.
+func TestClassesAreTheSpecs(t *testing.T) {
+	platformtest.SameSet(t, "quote.space", spaceClass)
+	platformtest.SameSet(t, "quote.trim", trimClass)
+}

@@ -42,3 +42,11 @@ func TestPlatformPointsAreObservable(t *testing.T) {
 	answer := platformtest.Answerer(func(op string, v *jsonv.Value) (any, error) { return Ops[op](v) }, opkit.Parse)
 	platformtest.Check(t, answer, classHooks)
 }
+
+// The suite's classes are the spec's, at every code point.
+func TestClassesAreTheSpecs(t *testing.T) {
+	platformtest.SameSet(t, "selref.label", labelSpaceClass)
+	platformtest.SameSet(t, "selref.trim", trimClass)
+	platformtest.SameSet(t, "selref.control", addressControlClass)
+	platformtest.SameFold(t, "selref.scheme", schemeCaseClass)
+}

@@ -1,0 +1,76 @@
+package spec
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// The spec's side of each class, for the tests that hold an
+// implementation's class to it over all of Unicode.
+
+var specMembers sync.Map // class id -> []bool
+
+// SpecAnswer returns the spec's answer for the code point r of a class
+// over code points, in the words of Point.Spec: "member" or "not a member"
+// (set), "removed" or "kept" (strip), "ends a line" or "does not end a
+// line" (split), the form it is written in (escape, percent), its value or
+// "not a digit" (digit), "no ASCII match" (fold, for r above U+007F).
+func SpecAnswer(class Class, r rune) (string, error) {
+	if !slices.ContainsFunc(classes, func(c Class) bool { return c.ID == class.ID }) {
+		return "", fmt.Errorf("no class %q", class.ID)
+	}
+	if r < 0 || r > MaxRune || isSurrogate(r) {
+		return "", fmt.Errorf("%U is no Unicode scalar value", r)
+	}
+	members, form, _ := classSpec(class.ID)
+	switch class.Kind {
+	case KindSet, KindStrip, KindSplit:
+		m, ok := specMembers.Load(class.ID)
+		if !ok {
+			set, err := parseMembers(members)
+			if err != nil {
+				return "", err
+			}
+			m, _ = specMembers.LoadOrStore(class.ID, set)
+		}
+		in := m.([]bool)[r]
+		switch {
+		case class.Kind == KindSet && in:
+			return answerMember, nil
+		case class.Kind == KindSet:
+			return answerNotMember, nil
+		case class.Kind == KindStrip && in:
+			return answerRemoved, nil
+		case class.Kind == KindStrip:
+			return answerKept, nil
+		case in:
+			return answerEnds, nil
+		}
+		return answerNotEnds, nil
+	case KindEscape, KindPercent, KindFold, KindDigit:
+		return orWord(form(r), class.Kind), nil
+	}
+	return "", fmt.Errorf("class %s is a %s, not a class over code points", class.ID, class.Kind)
+}
+
+// SpecInputAnswer returns the spec's answer for an input of a parse class
+// (the integer, or "refused") or an elements class (the element's role),
+// and for a split class the lines of a probe of SplitProbes, as JSON.
+func SpecInputAnswer(class Class, input string) (string, error) {
+	if !slices.ContainsFunc(classes, func(c Class) bool { return c.ID == class.ID }) {
+		return "", fmt.Errorf("no class %q", class.ID)
+	}
+	switch class.Kind {
+	case KindParse, KindElements:
+		_, _, answer := classSpec(class.ID)
+		return answer(input), nil
+	case KindSplit:
+		lines, ok := markerLines[input]
+		if !ok {
+			return "", fmt.Errorf("no split probe %q", input)
+		}
+		return linesJSON(lines), nil
+	}
+	return "", fmt.Errorf("class %s is a %s, not a class over inputs", class.ID, class.Kind)
+}
