@@ -89,4 +89,36 @@ func genIngestPlatform(cf *genFile) {
 		}
 		return in, map[string]any{"reference": ref}, "a point inside the vanceUri and the url"
 	})
+	// Scheme case: a url whose scheme spells http, https or mailto with a
+	// point a case comparison matches to its ASCII letters; the scheme's
+	// grammar refuses it (SELREF-URL-003), so the url is dropped.
+	cf.platformVectors(platformClass("selref.scheme"), []string{"SELREF-URL-003"}, 1, schemeFolds, func(ps []spec.Point) (any, any, string) {
+		url := schemeFold(ps[0])
+		return map[string]any{"label": "L", "vanceUri": platformVance, "url": url},
+			map[string]any{"reference": map[string]any{"label": "L", "vanceUri": platformVance}}, "a url scheme spelt with a point is refused"
+	})
+}
+
+// platformSchemes are urls of the allowed schemes (SELREF-URL-004).
+var platformSchemes = []string{"https://example.com/x", "http://example.com/x", "mailto:a@example.com"}
+
+// schemeFolds keeps the fold points whose ASCII string occurs in an allowed
+// scheme.
+func schemeFolds(p spec.Point) bool { return p.Rune >= 0x80 && schemeFold(p) != "" }
+
+// schemeFold is the first url of platformSchemes whose scheme holds the
+// ASCII string of p, with that string replaced by p's code point; "" when
+// none holds it.
+func schemeFold(p spec.Point) string {
+	a := strings.ToLower(p.Builtin)
+	if a == "" || !isASCII(a) {
+		return ""
+	}
+	for _, u := range platformSchemes {
+		scheme, rest, _ := strings.Cut(u, ":")
+		if strings.Contains(scheme, a) {
+			return strings.Replace(scheme, a, string(p.Rune), 1) + ":" + rest
+		}
+	}
+	return ""
 }
