@@ -74,3 +74,29 @@ func SpecInputAnswer(class Class, input string) (string, error) {
 	}
 	return "", fmt.Errorf("class %s is a %s, not a class over inputs", class.ID, class.Kind)
 }
+
+// Runs groups the disagreement points of one built-in (from Disagreements)
+// into the points one rule of the built-in makes: for an escape class, a
+// run of consecutive code points that the spec writes as themselves and
+// the built-in by one template (a \u escape of each UTF-16 unit, as an
+// ASCII-only encoder writes every character above U+007E); every other
+// point alone. A vector showing one code point of a run shows the rule.
+func Runs(class Class, points []Point) [][]Point {
+	var out [][]Point
+	templated := func(p Point) bool {
+		return class.Kind == KindEscape && p.Rune >= 0x7F && p.Spec == string(p.Rune) &&
+			(p.Builtin == ExpandForm(FormUnitsLower, p.Rune) || p.Builtin == ExpandForm(FormUnitsUpper, p.Rune))
+	}
+	for _, p := range points {
+		if n := len(out); n > 0 && templated(p) {
+			last := out[n-1][len(out[n-1])-1]
+			if templated(last) && (p.Rune == last.Rune+1 || last.Rune == 0xD7FF && p.Rune == 0xE000) &&
+				(p.Builtin == ExpandForm(FormUnitsLower, p.Rune)) == (last.Builtin == ExpandForm(FormUnitsLower, last.Rune)) {
+				out[n-1] = append(out[n-1], p)
+				continue
+			}
+		}
+		out = append(out, []Point{p})
+	}
+	return out
+}

@@ -16,8 +16,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/conform-suite/conform/internal/jsonv"
@@ -55,9 +57,10 @@ func Answerer(handle func(op string, input *jsonv.Value) (any, error), parse fun
 }
 
 // Install sets the variable through which the package applies a class to
-// the spec's class with the one point p read as the built-in of p reads it,
-// and returns a function restoring the variable.
-type Install func(p spec.Point) (restore func())
+// the spec's class with the one point ps holds (or the run of points of
+// one rule of a built-in) read as the built-in reads it, and returns a
+// function restoring the variable.
+type Install func(ps []spec.Point) (restore func())
 
 // PointKey names a point in the unobservable list and in messages:
 // U+XXXX for a code point, the quoted input otherwise, then "=" and the
@@ -81,7 +84,8 @@ type Unobservable struct {
 const UnobservablePath = "spec/data/platform-unobservable.txt"
 
 // ReadUnobservable reads the checked-in list: one "class point  # rule" a
-// line, # comments and blank lines ignored.
+// line (the point as RunKey names it, the rule after two spaces and "# "),
+// # comments and blank lines ignored.
 func ReadUnobservable() ([]Unobservable, error) {
 	_, self, _, _ := runtime.Caller(0)
 	path := filepath.Join(filepath.Dir(self), "..", "..", filepath.FromSlash(UnobservablePath))
@@ -96,23 +100,32 @@ func ReadUnobservable() ([]Unobservable, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		entry, rule, ok := strings.Cut(line, "#")
-		f := strings.Fields(entry)
-		rule = strings.TrimSpace(rule)
-		if !ok || len(f) != 2 || rule == "" {
+		entry, rule, ok := strings.Cut(line, "  # ")
+		class, point, _ := strings.Cut(strings.TrimSpace(entry), " ")
+		rule, point = strings.TrimSpace(rule), strings.TrimSpace(point)
+		if !ok || class == "" || point == "" || rule == "" {
 			return nil, fmt.Errorf("%s:%d: want \"class point  # rule\", got %q", UnobservablePath, n, line)
 		}
-		out = append(out, Unobservable{Class: f[0], Point: f[1], Rule: rule, Line: n})
+		out = append(out, Unobservable{Class: class, Point: point, Rule: rule, Line: n})
 	}
 	return out, sc.Err()
 }
 
-// target is one point of one class, with the built-ins that disagree with
-// the spec there.
+// target is one point of one class (or the run of points one rule of a
+// built-in makes, spec.Runs), with the built-ins that disagree there.
 type target struct {
 	class    spec.Class
-	point    spec.Point
+	points   []spec.Point
 	builtins []string
+}
+
+// RunKey names a run of points: its one point's PointKey, or the first
+// and last code points and the first point's answer.
+func RunKey(ps []spec.Point) string {
+	if len(ps) == 1 {
+		return PointKey(ps[0])
+	}
+	return fmt.Sprintf("U+%04X..U+%04X=%s", ps[0].Rune, ps[len(ps)-1].Rune, ps[0].Builtin)
 }
 
 // Check runs the observability check for every class the package applies
@@ -135,9 +148,6 @@ func Check(t *testing.T, answer Answer, hooks map[string]Install) {
 	for _, v := range corpus.Vectors() {
 		byOp[v.Op] = append(byOp[v.Op], v)
 	}
-	normal := map[*vectors.Vector]string{}
-	var targets []target
-	seen := map[string]int{}
 	defined := map[string]bool{}
 	for _, c := range classes {
 		defined[c.ID] = true
@@ -147,23 +157,33 @@ func Check(t *testing.T, answer Answer, hooks map[string]Install) {
 			t.Errorf("the package applies the class %s, which the platform tables do not define", id)
 		}
 	}
+	var targets []target
+	seen := map[string]int{}
+	normal := map[*vectors.Vector]string{}
 	for _, c := range classes {
 		if hooks[c.ID] == nil {
 			continue
+		}
+		for _, op := range c.Ops {
+			for _, v := range byOp[op] {
+				if _, ok := normal[v]; !ok {
+					normal[v] = answer(v.Op, v.Input)
+				}
+			}
 		}
 		for _, b := range c.Builtins {
 			points, err := spec.Disagreements(c, b)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, p := range points {
-				key := c.ID + " " + PointKey(p)
+			for _, run := range spec.Runs(c, points) {
+				key := c.ID + " " + RunKey(run)
 				if i, dup := seen[key]; dup {
 					targets[i].builtins = append(targets[i].builtins, b)
 					continue
 				}
 				seen[key] = len(targets)
-				targets = append(targets, target{class: c, point: p, builtins: []string{b}})
+				targets = append(targets, target{class: c, points: run, builtins: []string{b}})
 			}
 		}
 	}
@@ -173,19 +193,11 @@ func Check(t *testing.T, answer Answer, hooks map[string]Install) {
 	}
 	used := map[string]bool{}
 	for _, tg := range targets {
-		key := tg.class.ID + " " + PointKey(tg.point)
-		install := hooks[tg.class.ID]
-		restore := install(tg.point)
+		key := tg.class.ID + " " + RunKey(tg.points)
+		restore := hooks[tg.class.ID](tg.points)
 		shown := ""
-		for _, v := range classVectors(byOp, tg.class) {
-			want, ok := normal[v]
-			if !ok {
-				restore()
-				want = answer(v.Op, v.Input)
-				normal[v] = want
-				restore = install(tg.point)
-			}
-			if answer(v.Op, v.Input) != want {
+		for _, v := range classVectors(byOp, tg.class, tg.points) {
+			if answer(v.Op, v.Input) != normal[v] {
 				shown = v.ID
 				break
 			}
@@ -200,48 +212,66 @@ func Check(t *testing.T, answer Answer, hooks map[string]Install) {
 			t.Errorf("%s:%d: %s is listed as unobservable, but %s shows it (a stale entry: remove it)", UnobservablePath, u.Line, key, shown)
 		case shown == "" && !isList:
 			t.Errorf("%s: no vector of %s shows the point %s, where %s disagree with the spec: add a vector, or list it in %s with the rule that masks it",
-				tg.class.ID, strings.Join(tg.class.Ops, ", "), PointKey(tg.point), strings.Join(tg.builtins, ", "), UnobservablePath)
+				tg.class.ID, strings.Join(tg.class.Ops, ", "), RunKey(tg.points), strings.Join(tg.builtins, ", "), UnobservablePath)
 		}
 	}
 	for _, u := range listed {
 		key := u.Class + " " + u.Point
-		if used[key] {
-			continue
-		}
-		if hooks[u.Class] != nil {
+		if !used[key] && hooks[u.Class] != nil {
 			t.Errorf("%s:%d: %s names no disagreement point of the tables (a stale entry: remove it)", UnobservablePath, u.Line, key)
 		}
 	}
 }
 
-// classVectors are the vectors of the ops of c, the platform vectors of
-// each op first.
-func classVectors(byOp map[string][]*vectors.Vector, c spec.Class) []*vectors.Vector {
+// classVectors are the vectors of the ops of c: first the platform
+// vectors whose input holds one of the points (as it is or as a JSON
+// escape), then the other vectors holding one, then the rest, which may
+// still show a point that reaches the op in another spelling (percent-
+// encoded in an href, or a probe's behaviour).
+func classVectors(byOp map[string][]*vectors.Vector, c spec.Class, ps []spec.Point) []*vectors.Vector {
+	var needles [][]byte
+	for i, p := range ps {
+		if i > 0 && i < len(ps)-1 {
+			continue // a run: its ends stand for it
+		}
+		if enc, err := json.Marshal(p.Input); err == nil && len(enc) > 2 {
+			needles = append(needles, enc[1:len(enc)-1])
+		}
+		if p.Rune >= 0 {
+			needles = append(needles, []byte(string(p.Rune)))
+			for _, u := range utf16.Encode([]rune{p.Rune}) {
+				needles = append(needles, fmt.Appendf(nil, `\u%04x`, u), fmt.Appendf(nil, `\u%04X`, u))
+			}
+		}
+	}
+	rank := func(v *vectors.Vector) int {
+		holds := slices.ContainsFunc(needles, func(n []byte) bool { return bytes.Contains(v.Input, n) })
+		switch {
+		case holds && slices.Contains(v.Tags, "platform"):
+			return 0
+		case holds:
+			return 1
+		}
+		return 2
+	}
 	var out []*vectors.Vector
 	for _, op := range c.Ops {
 		out = append(out, byOp[op]...)
 	}
-	slices.SortStableFunc(out, func(a, b *vectors.Vector) int {
-		return boolCmp(slices.Contains(b.Tags, "platform"), slices.Contains(a.Tags, "platform"))
-	})
+	ranks := map[*vectors.Vector]int{}
+	for _, v := range out {
+		ranks[v] = rank(v)
+	}
+	slices.SortStableFunc(out, func(a, b *vectors.Vector) int { return ranks[a] - ranks[b] })
 	return out
 }
 
-func boolCmp(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
-}
 
-// Toggle returns the predicate base with the code point of p read the
-// other way, as the built-in of p reads it.
-func Toggle(base func(rune) bool, p spec.Point) func(rune) bool {
+// Toggle returns the predicate base with the code points of ps read the
+// other way, as their built-in reads them.
+func Toggle(base func(rune) bool, ps []spec.Point) func(rune) bool {
 	return func(r rune) bool {
-		if r == p.Rune {
+		if slices.ContainsFunc(ps, func(p spec.Point) bool { return p.Rune == r }) {
 			return !base(r)
 		}
 		return base(r)
@@ -479,3 +509,20 @@ func SameFold(t *testing.T, id string, match func(s, ascii string) bool) {
 // SpecSplit is the observability check's reading of the spec's line
 // split, unchanged: a test holds it to the implementation's.
 func SpecSplit(s string) []string { return splitter{}.split(s) }
+
+// Int reads the built-in's answer of a parse point: its integer, or false
+// when it refuses the input (or answers an integer outside int64).
+func Int(p spec.Point) (int64, bool) {
+	v, err := strconv.ParseInt(p.Builtin, 10, 64)
+	return v, err == nil
+}
+
+// Digit replaces each occurrence of the code point of a digit point in s
+// by the ASCII digit of its value, as a port reading the code point as
+// that digit does.
+func Digit(s string, p spec.Point) string {
+	if len(p.Builtin) != 1 || p.Builtin[0] < '0' || p.Builtin[0] > '9' {
+		return s
+	}
+	return strings.ReplaceAll(s, string(p.Rune), p.Builtin)
+}

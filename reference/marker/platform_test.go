@@ -14,12 +14,13 @@ import (
 // classHooks installs each class of the suite, the spec's with one point
 // read as a built-in reads it.
 var classHooks = map[string]platformtest.Install{
-	"marker.space": func(p spec.Point) func() {
+	"marker.space": func(ps []spec.Point) func() {
 		old := notSpaceClass
-		notSpaceClass = platformtest.Toggle(old, p)
+		notSpaceClass = platformtest.Toggle(old, ps)
 		return func() { notSpaceClass = old }
 	},
-	"marker.line": func(p spec.Point) func() {
+	"marker.line": func(ps []spec.Point) func() {
+		p := ps[0]
 		old := lineClass
 		split, ok := platformtest.Split(p)
 		if !ok {
@@ -28,7 +29,46 @@ var classHooks = map[string]platformtest.Install{
 		lineClass = split
 		return func() { lineClass = old }
 	},
-	"marker.user-origin": func(p spec.Point) func() {
+	"marker.digit": func(ps []spec.Point) func() {
+		p := ps[0]
+		oldDigit, oldLine, oldIndex := digitClass, lineNumberClass, indexClass
+		digitClass = platformtest.Toggle(oldDigit, ps)
+		lineNumberClass = func(s string) (int, bool) { return oldLine(platformtest.Digit(s, p)) }
+		indexClass = func(s string) (int, bool) { return oldIndex(platformtest.Digit(s, p)) }
+		return func() { digitClass, lineNumberClass, indexClass = oldDigit, oldLine, oldIndex }
+	},
+	"marker.line-number": func(ps []spec.Point) func() {
+		p := ps[0]
+		old := lineNumberClass
+		lineNumberClass = func(s string) (int, bool) {
+			if s != p.Input {
+				return old(s)
+			}
+			v, ok := platformtest.Int(p)
+			if !ok || v < 1 || v > 1<<40 {
+				return -1, ok // a number that designates no line
+			}
+			return int(v), true
+		}
+		return func() { lineNumberClass = old }
+	},
+	"marker.index": func(ps []spec.Point) func() {
+		p := ps[0]
+		old := indexClass
+		indexClass = func(s string) (int, bool) {
+			if s != p.Input {
+				return old(s)
+			}
+			v, ok := platformtest.Int(p)
+			if !ok || v < 0 || v > 1<<40 {
+				return 0, false
+			}
+			return int(v), true
+		}
+		return func() { indexClass = old }
+	},
+	"marker.user-origin": func(ps []spec.Point) func() {
+		p := ps[0]
 		old := prefixCaseClass
 		prefixCaseClass = func(s, prefix string) bool {
 			_, ok := platformtest.FoldLen(s, prefix, p)

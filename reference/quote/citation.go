@@ -73,10 +73,17 @@ func TrimSpace(s string) string { return strings.TrimFunc(s, trimClass) }
 // normalization, selection, resolution, the collector's end of an href and
 // a text's blank check test it (QUOTE-ANCHOR-003, QUOTE-LINK-060,
 // QUOTE-LINK-040), trimClass the same set as the trims remove it
-// (QUOTE-LINK-036, QUOTE-COMPOSE-001).
+// (QUOTE-LINK-036, QUOTE-COMPOSE-001); offsetClass reads an href's offset
+// (its digits and its spelling, QUOTE-LINK-044), percentClass
+// percent-encodes a path segment or a query value (QUOTE-LINK-010,
+// QUOTE-LINK-011), jsonClass writes a JSON string of the expansion block
+// (QUOTE-COMPOSE-016).
 var (
-	spaceClass = IsSpace
-	trimClass  = IsSpace
+	spaceClass   = IsSpace
+	trimClass    = IsSpace
+	offsetClass  = parseOffset
+	percentClass = escape
+	jsonClass    = writeJSONString
 )
 
 // isBlank reports whether s is empty or whitespace only.

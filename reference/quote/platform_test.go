@@ -12,14 +12,14 @@ import (
 // classHooks installs each class of the suite, the spec's with one point
 // read as a built-in reads it.
 var classHooks = map[string]platformtest.Install{
-	"quote.space": func(p spec.Point) func() {
+	"quote.space": func(ps []spec.Point) func() {
 		old := spaceClass
-		spaceClass = platformtest.Toggle(old, p)
+		spaceClass = platformtest.Toggle(old, ps)
 		return func() { spaceClass = old }
 	},
-	"quote.trim": func(p spec.Point) func() {
+	"quote.trim": func(ps []spec.Point) func() {
 		old := trimClass
-		trimClass = platformtest.Toggle(old, p)
+		trimClass = platformtest.Toggle(old, ps)
 		return func() { trimClass = old }
 	},
 }

@@ -12,9 +12,9 @@ import (
 // toggle installs the spec's class held by v with the one point p read as
 // its built-in reads it.
 func toggle(v *func(rune) bool) platformtest.Install {
-	return func(p spec.Point) func() {
+	return func(ps []spec.Point) func() {
 		old := *v
-		*v = platformtest.Toggle(old, p)
+		*v = platformtest.Toggle(old, ps)
 		return func() { *v = old }
 	}
 }
@@ -25,7 +25,8 @@ var classHooks = map[string]platformtest.Install{
 	"selref.label":   toggle(&labelSpaceClass),
 	"selref.trim":    toggle(&trimClass),
 	"selref.control": toggle(&addressControlClass),
-	"selref.scheme": func(p spec.Point) func() {
+	"selref.scheme": func(ps []spec.Point) func() {
+		p := ps[0]
 		old := schemeCaseClass
 		schemeCaseClass = func(a, b string) bool {
 			n, ok := platformtest.FoldLen(a, b, p)

@@ -7,6 +7,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/conform-suite/conform/spec"
@@ -15,6 +17,10 @@ import (
 func init() {
 	registerGen("marker/locate-platform.gen.json", "marker.locate",
 		"Line ranges and data part ids where platform line splitters and case comparisons disagree with the spec.", genLocatePlatform)
+	registerGen("marker/locate-platform-numbers.gen.json", "marker.locate",
+		"Line numbers, array indexes and digits spelt as platform integer parsers and digit classes read them.", genLocateNumbersPlatform)
+	registerGen("marker/strip-platform-digits.gen.json", "marker.strip",
+		"Markers whose line number is a digit that platform digit classes take and the spec does not.", genStripDigitsPlatform)
 	registerGen("marker/strip-platform.gen.json", "marker.strip",
 		"The retry of an answer whose only text is one point where platform white space disagrees with White_Space.", genStripPlatform)
 }
@@ -129,5 +135,75 @@ func genStripPlatform(cf *genFile) {
 			return in, out, "one user-origin marker and white space are retried"
 		}
 		return in, out, "one user-origin marker and a rune that is not white space"
+	})
+}
+
+// platformLines is a value of ten lines, l1 to l10.
+var platformLines = func() []string {
+	var ls []string
+	for i := 1; i <= 10; i++ {
+		ls = append(ls, fmt.Sprintf("l%d", i))
+	}
+	return ls
+}()
+
+// platformElements is an array of eleven elements, e0 to e10.
+var platformElements = func() []string {
+	var es []string
+	for i := 0; i <= 10; i++ {
+		es = append(es, fmt.Sprintf("e%d", i))
+	}
+	return es
+}()
+
+// allASCIIDigits reports whether s is one or more of 0-9.
+func allASCIIDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+func genLocateNumbersPlatform(cf *genFile) {
+	value := strings.Join(platformLines, "\n")
+	// A line number spelt as a parser reads it: the spec's answer is a
+	// line, none (digits that designate no line: a leading zero, 0, or
+	// past the last line), or a malformed locator (anything else).
+	cf.platformVectors(platformClass("marker.line-number"), []string{"MARKER-LOCATE-010"}, 1, nil, func(ps []spec.Point) (any, any, string) {
+		in := map[string]any{"value": value, "locator": "L" + ps[0].Input}
+		if n, err := strconv.Atoi(ps[0].Spec); err == nil && n >= 1 && n <= len(platformLines) {
+			return in, map[string]any{"resolved": true, "lines": platformLines[n-1 : n]}, "a line number the spec reads"
+		}
+		if allASCIIDigits(ps[0].Input) {
+			return in, map[string]any{"resolved": false}, "digits designating no line"
+		}
+		return in, map[string]any{"resolved": false, "malformed": true}, "a line number that is no digits is malformed"
+	})
+	// An array index spelt as a parser reads it: an element, or none.
+	cf.platformVectors(platformClass("marker.index"), []string{"MARKER-LOCATE-004"}, 1, nil, func(ps []spec.Point) (any, any, string) {
+		in := map[string]any{"value": platformElements, "locator": "/" + ps[0].Input}
+		if n, err := strconv.Atoi(ps[0].Spec); err == nil && n >= 0 && n < len(platformElements) {
+			return in, map[string]any{"resolved": true, "value": platformElements[n]}, "an index the spec reads"
+		}
+		return in, map[string]any{"resolved": false}, "a token that is no index designates no element"
+	})
+	// A line number of one digit a digit class takes, value 1 (one a run
+	// of ten): malformed under the spec, line 1 to a port using the class.
+	cf.platformVectors(platformClass("marker.digit"), []string{"MARKER-LOCATE-010"}, 1, func(p spec.Point) bool { return p.Builtin == "1" }, func(ps []spec.Point) (any, any, string) {
+		return map[string]any{"value": value, "locator": "L" + ps[0].Input}, map[string]any{"resolved": false, "malformed": true},
+			"a line number of a digit that is not ASCII is malformed"
+	})
+}
+
+// genStripDigitsPlatform: 32 markers a vector, each with a line number of
+// one digit a digit class takes; each is a failed candidate, literal text
+// under the spec (MARKER-GRAMMAR-005), so the text comes back unchanged.
+func genStripDigitsPlatform(cf *genFile) {
+	cf.platformVectors(platformClass("marker.digit"), []string{"MARKER-GRAMMAR-005"}, 32, nil, func(ps []spec.Point) (any, any, string) {
+		var b strings.Builder
+		for i, p := range ps {
+			b.WriteByte(slotLetters[i])
+			b.WriteString(mk("tool_data_01", "L"+string(p.Rune)))
+		}
+		b.WriteByte('z')
+		return map[string]any{"text": b.String(), "parts": partsOf("tool_data_01")},
+			map[string]any{"text": b.String(), "citations": []cite{}, "parts": []string{}}, "markers whose line number is a digit that is not ASCII stay text"
 	})
 }
