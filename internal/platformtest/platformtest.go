@@ -266,7 +266,6 @@ func classVectors(byOp map[string][]*vectors.Vector, c spec.Class, ps []spec.Poi
 	return out
 }
 
-
 // Toggle returns the predicate base with the code points of ps read the
 // other way, as their built-in reads them.
 func Toggle(base func(rune) bool, ps []spec.Point) func(rune) bool {

@@ -156,16 +156,25 @@ func pointSlug(ps []spec.Point) string {
 		if p.Rune >= 0 {
 			return fmt.Sprintf("u%04x", p.Rune)
 		}
-		var b strings.Builder
+		var parts []string
+		word := ""
 		for _, r := range strings.ToLower(p.Input) {
-			switch {
-			case r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-				b.WriteRune(r)
-			case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
-				b.WriteByte('-')
+			if r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+				word += string(r)
+				continue
 			}
+			if word != "" {
+				parts, word = append(parts, word), ""
+			}
+			parts = append(parts, fmt.Sprintf("u%x", r))
 		}
-		return strings.Trim(b.String(), "-")
+		if word != "" {
+			parts = append(parts, word)
+		}
+		if len(parts) == 0 {
+			return "empty"
+		}
+		return strings.Join(parts, "-")
 	}
 	first, last := slug(ps[0]), slug(ps[len(ps)-1])
 	if first == last {
@@ -184,8 +193,8 @@ func pointList(ps []spec.Point) string {
 			out = append(out, fmt.Sprintf("%q", p.Input))
 		}
 	}
-	if len(out) > 6 {
-		out = append(out[:3], "...", out[len(out)-1])
+	if len(out) > 3 {
+		return fmt.Sprintf("%s..%s, %d in all", out[0], out[len(out)-1], len(out))
 	}
 	return strings.Join(out, " ")
 }
@@ -207,8 +216,13 @@ func (cf *genFile) platformVectors(class spec.Class, reqs []string, per int, kee
 			if n := used[id]; n > 1 {
 				id += fmt.Sprintf("-%d", n)
 			}
-			head := fmt.Sprintf("%s (%s): a port using ", what, pointList(chunk))
-			desc := head + builtinNames(g.builtins, maxDescription-utf8.RuneCountInString(head+" answers otherwise")) + " answers otherwise"
+			var desc string
+			for _, head := range []string{fmt.Sprintf("%s (%s): a port using ", what, pointList(chunk)), fmt.Sprintf("%s (%s): a port using ", shorter(what), pointList(chunk))} {
+				desc = head + builtinNames(g.builtins, maxDescription-utf8.RuneCountInString(head+" answers otherwise")) + " answers otherwise"
+				if utf8.RuneCountInString(desc) <= maxDescription {
+					break
+				}
+			}
 			var rs []string
 			for _, r := range slices.Concat(class.Requirements, reqs) {
 				if !slices.Contains(rs, r) {
@@ -246,4 +260,16 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// shorter is what without its last words, for a description that would
+// be too long: what up to its first comma or its first 40 characters.
+func shorter(what string) string {
+	if i := strings.IndexByte(what, ','); i > 0 {
+		return what[:i]
+	}
+	if r := []rune(what); len(r) > 40 {
+		return string(r[:40])
+	}
+	return what
 }

@@ -74,7 +74,7 @@ func genLocatePlatform(cf *genFile) {
 		if last <= len(lines) {
 			out = map[string]any{"resolved": true, "lines": lines[first-1 : last]}
 		}
-		return map[string]any{"value": probe.value, "locator": probe.locator}, out, "the lines of " + ps[0].Input
+		return map[string]any{"value": probe.value, "locator": probe.locator}, out, "the lines of a probe value"
 	})
 	// A data part id whose user-origin prefix holds a point a case
 	// comparison matches to its ASCII letters: no user-origin id under the
@@ -184,11 +184,12 @@ func genLocateNumbersPlatform(cf *genFile) {
 		}
 		return in, map[string]any{"resolved": false}, "a token that is no index designates no element"
 	})
-	// A line number of one digit a digit class takes, value 1 (one a run
-	// of ten): malformed under the spec, line 1 to a port using the class.
+	// A line range ending at a digit a digit class takes, value 1 (one a
+	// run of ten): malformed under the spec, line 1 to a port using the
+	// class.
 	cf.platformVectors(platformClass("marker.digit"), []string{"MARKER-LOCATE-010"}, 1, func(p spec.Point) bool { return p.Builtin == "1" }, func(ps []spec.Point) (any, any, string) {
-		return map[string]any{"value": value, "locator": "L" + ps[0].Input}, map[string]any{"resolved": false, "malformed": true},
-			"a line number of a digit that is not ASCII is malformed"
+		return map[string]any{"value": value, "locator": "L1-L" + ps[0].Input}, map[string]any{"resolved": false, "malformed": true},
+			"a line range ending at a digit that is not ASCII is malformed"
 	})
 }
 
@@ -204,6 +205,6 @@ func genStripDigitsPlatform(cf *genFile) {
 		}
 		b.WriteByte('z')
 		return map[string]any{"text": b.String(), "parts": partsOf("tool_data_01")},
-			map[string]any{"text": b.String(), "citations": []cite{}, "parts": []string{}}, "markers whose line number is a digit that is not ASCII stay text"
+			map[string]any{"text": b.String(), "citations": []cite{}, "parts": []string{}}, "markers with a non-ASCII digit for a line number stay text"
 	})
 }
