@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -83,20 +84,27 @@ func SpecInputAnswer(class Class, input string) (string, error) {
 // point alone. A vector showing one code point of a run shows the rule.
 func Runs(class Class, points []Point) [][]Point {
 	var out [][]Point
-	templated := func(p Point) bool {
-		return class.Kind == KindEscape && p.Rune >= 0x7F && p.Spec == string(p.Rune) &&
-			(p.Builtin == ExpandForm(FormUnitsLower, p.Rune) || p.Builtin == ExpandForm(FormUnitsUpper, p.Rune))
+	// templated reports whether p's form is a \u escape of each unit where
+	// the spec writes the character raw, and whether in lower case.
+	templated := func(p Point) (ok, lower bool) {
+		if class.Kind != KindEscape || p.Rune < 0x7F || p.Spec != string(p.Rune) || !strings.HasPrefix(p.Builtin, `\u`) {
+			return false, false
+		}
+		l := ExpandForm(FormUnitsLower, p.Rune)
+		return p.Builtin == l || p.Builtin == ExpandForm(FormUnitsUpper, p.Rune), p.Builtin == l
 	}
+	prevOK, prevLower := false, false
 	for _, p := range points {
-		if n := len(out); n > 0 && templated(p) {
+		ok, lower := templated(p)
+		if n := len(out); n > 0 && ok && prevOK && lower == prevLower {
 			last := out[n-1][len(out[n-1])-1]
-			if templated(last) && (p.Rune == last.Rune+1 || last.Rune == 0xD7FF && p.Rune == 0xE000) &&
-				(p.Builtin == ExpandForm(FormUnitsLower, p.Rune)) == (last.Builtin == ExpandForm(FormUnitsLower, last.Rune)) {
+			if p.Rune == last.Rune+1 || last.Rune == 0xD7FF && p.Rune == 0xE000 {
 				out[n-1] = append(out[n-1], p)
 				continue
 			}
 		}
 		out = append(out, []Point{p})
+		prevOK, prevLower = ok, lower
 	}
 	return out
 }

@@ -12,13 +12,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -128,14 +128,19 @@ func RunKey(ps []spec.Point) string {
 	return fmt.Sprintf("U+%04X..U+%04X=%s", ps[0].Rune, ps[len(ps)-1].Rune, ps[0].Builtin)
 }
 
+// TB is what the checks report to: a *testing.T.
+type TB interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // Check runs the observability check for every class the package applies
-// (hooks, by class id), over the vectors of the ops of the class.
-func Check(t *testing.T, answer Answer, hooks map[string]Install) {
+// (hooks, by class id), over the vectors of the ops of the class. Every
+// class of an op the package answers (ops) must have its hook.
+func Check(t TB, ops []string, answer Answer, hooks map[string]Install) {
 	t.Helper()
-	classes, err := spec.PlatformClasses()
-	if err != nil {
-		t.Fatal(err)
-	}
 	corpus, err := vectors.Load(vectors.FS())
 	if err != nil {
 		t.Fatal(err)
@@ -144,8 +149,18 @@ func Check(t *testing.T, answer Answer, hooks map[string]Install) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	check(t, corpus.Vectors(), listed, ops, answer, hooks)
+}
+
+// check is Check over the vectors vs and the unobservable list listed.
+func check(t TB, vs []*vectors.Vector, listed []Unobservable, ops []string, answer Answer, hooks map[string]Install) {
+	t.Helper()
+	classes, err := spec.PlatformClasses()
+	if err != nil {
+		t.Fatal(err)
+	}
 	byOp := map[string][]*vectors.Vector{}
-	for _, v := range corpus.Vectors() {
+	for _, v := range vs {
 		byOp[v.Op] = append(byOp[v.Op], v)
 	}
 	defined := map[string]bool{}
@@ -155,6 +170,11 @@ func Check(t *testing.T, answer Answer, hooks map[string]Install) {
 	for id := range hooks {
 		if !defined[id] {
 			t.Errorf("the package applies the class %s, which the platform tables do not define", id)
+		}
+	}
+	for _, c := range classes {
+		if hooks[c.ID] == nil && slices.ContainsFunc(c.Ops, func(op string) bool { return slices.Contains(ops, op) }) {
+			t.Errorf("the class %s applies to %s, but the package gives the check no variable to replace for it", c.ID, strings.Join(c.Ops, ", "))
 		}
 	}
 	var targets []target
@@ -224,10 +244,10 @@ func Check(t *testing.T, answer Answer, hooks map[string]Install) {
 }
 
 // classVectors are the vectors of the ops of c: first the platform
-// vectors whose input holds one of the points (as it is or as a JSON
-// escape), then the other vectors holding one, then the rest, which may
-// still show a point that reaches the op in another spelling (percent-
-// encoded in an href, or a probe's behaviour).
+// vectors whose input holds one of the points (as it is, as a JSON escape
+// or percent-encoded), then all the others, platform vectors first: one
+// may still show a point that reaches the op in another spelling (a
+// probe's behaviour, a character an op derives).
 func classVectors(byOp map[string][]*vectors.Vector, c spec.Class, ps []spec.Point) []*vectors.Vector {
 	var needles [][]byte
 	for i, p := range ps {
@@ -238,32 +258,30 @@ func classVectors(byOp map[string][]*vectors.Vector, c spec.Class, ps []spec.Poi
 			needles = append(needles, enc[1:len(enc)-1])
 		}
 		if p.Rune >= 0 {
-			needles = append(needles, []byte(string(p.Rune)))
+			var pct []byte
+			for _, c := range []byte(string(p.Rune)) {
+				pct = fmt.Appendf(pct, "%%%02X", c)
+			}
+			needles = append(needles, []byte(string(p.Rune)), pct)
 			for _, u := range utf16.Encode([]rune{p.Rune}) {
 				needles = append(needles, fmt.Appendf(nil, `\u%04x`, u), fmt.Appendf(nil, `\u%04X`, u))
 			}
 		}
 	}
-	rank := func(v *vectors.Vector) int {
-		holds := slices.ContainsFunc(needles, func(n []byte) bool { return bytes.Contains(v.Input, n) })
-		switch {
-		case holds && slices.Contains(v.Tags, "platform"):
-			return 0
-		case holds:
-			return 1
-		}
-		return 2
-	}
-	var out []*vectors.Vector
+	var first, platform, rest []*vectors.Vector
 	for _, op := range c.Ops {
-		out = append(out, byOp[op]...)
+		for _, v := range byOp[op] {
+			switch {
+			case !slices.Contains(v.Tags, "platform"):
+				rest = append(rest, v)
+			case slices.ContainsFunc(needles, func(n []byte) bool { return bytes.Contains(v.Input, n) }):
+				first = append(first, v)
+			default:
+				platform = append(platform, v)
+			}
+		}
 	}
-	ranks := map[*vectors.Vector]int{}
-	for _, v := range out {
-		ranks[v] = rank(v)
-	}
-	slices.SortStableFunc(out, func(a, b *vectors.Vector) int { return ranks[a] - ranks[b] })
-	return out
+	return slices.Concat(first, platform, rest)
 }
 
 // Toggle returns the predicate base with the code points of ps read the
@@ -430,7 +448,7 @@ func (sp splitter) split(s string) []string {
 }
 
 // Class returns the class id of the tables.
-func Class(t *testing.T, id string) spec.Class {
+func Class(t TB, id string) spec.Class {
 	t.Helper()
 	classes, err := spec.PlatformClasses()
 	if err != nil {
@@ -448,7 +466,7 @@ func Class(t *testing.T, id string) spec.Class {
 // SameSet fails unless has, an implementation's class, answers as the
 // spec's class id (a set, a strip or the code points of a split) at every
 // code point.
-func SameSet(t *testing.T, id string, has func(rune) bool) {
+func SameSet(t TB, id string, has func(rune) bool) {
 	t.Helper()
 	c := Class(t, id)
 	yes := map[string]string{spec.KindSet: "member", spec.KindStrip: "removed", spec.KindSplit: "ends a line"}[c.Kind]
@@ -470,15 +488,15 @@ func SameSet(t *testing.T, id string, has func(rune) bool) {
 
 // SameFold fails unless match, an implementation's comparison of a string
 // with an ASCII string, matches no code point above U+007F to any ASCII
-// letter or to any ASCII string a built-in of the fold class id matches
-// one to, as the spec's class answers ("no ASCII match").
-func SameFold(t *testing.T, id string, match func(s, ascii string) bool) {
+// lower-case letter or to any ASCII string (in either case) a built-in of
+// the fold class id matches one to, as the spec's class answers ("no
+// ASCII match").
+func SameFold(t TB, id string, match func(s, ascii string) bool) {
 	t.Helper()
 	c := Class(t, id)
 	targets := map[string]bool{}
 	for l := 'a'; l <= 'z'; l++ {
 		targets[string(l)] = true
-		targets[string(l-'a'+'A')] = true
 	}
 	for _, b := range c.Builtins {
 		ps, err := spec.Disagreements(c, b)
@@ -524,4 +542,61 @@ func Digit(s string, p spec.Point) string {
 		return s
 	}
 	return strings.ReplaceAll(s, string(p.Rune), p.Builtin)
+}
+
+// SameForms fails unless form, an implementation's class, gives the
+// spec's form (spec.SpecAnswer) for every code point of the escape,
+// percent or digit class id: all of Unicode, or ASCII for percent.
+func SameForms(t TB, id string, form func(rune) string) {
+	t.Helper()
+	c := Class(t, id)
+	last := spec.MaxRune
+	if c.Kind == spec.KindPercent {
+		last = 0x7F
+	}
+	bad := 0
+	for r := rune(0); r <= last && bad < 10; r++ {
+		if 0xD800 <= r && r <= 0xDFFF {
+			continue
+		}
+		want, err := spec.SpecAnswer(c, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := form(r); got != want {
+			bad++
+			t.Errorf("%s at %U: the implementation's class gives %q, the spec's %q", id, r, got, want)
+		}
+	}
+}
+
+// SameInputs fails unless answer, an implementation's class, gives the
+// spec's answer (spec.SpecInputAnswer) for every input of a parse or
+// elements class id that a built-in of the tables disagrees on, and for
+// the extra inputs.
+func SameInputs(t TB, id string, answer func(string) string, extra ...string) {
+	t.Helper()
+	c := Class(t, id)
+	inputs := map[string]bool{}
+	for _, in := range extra {
+		inputs[in] = true
+	}
+	for _, b := range c.Builtins {
+		ps, err := spec.Disagreements(c, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			inputs[p.Input] = true
+		}
+	}
+	for _, in := range slices.Sorted(maps.Keys(inputs)) {
+		want, err := spec.SpecInputAnswer(c, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := answer(in); got != want {
+			t.Errorf("%s of %q: the implementation's class answers %q, the spec's %q", id, in, got, want)
+		}
+	}
 }

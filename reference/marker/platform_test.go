@@ -2,7 +2,9 @@ package marker
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/conform-suite/conform/internal/jsonv"
@@ -83,7 +85,7 @@ var classHooks = map[string]platformtest.Install{
 // class, or is listed as unobservable with the rule that masks it.
 func TestPlatformPointsAreObservable(t *testing.T) {
 	answer := platformtest.Answerer(func(op string, v *jsonv.Value) (any, error) { return Ops[op](v) }, opkit.Parse)
-	platformtest.Check(t, answer, classHooks)
+	platformtest.Check(t, slices.Sorted(maps.Keys(Ops)), answer, classHooks)
 }
 
 // The suite's classes are the spec's, at every code point and probe.
@@ -91,6 +93,32 @@ func TestClassesAreTheSpecs(t *testing.T) {
 	platformtest.SameSet(t, "marker.space", func(r rune) bool { return !notSpaceClass(r) })
 	platformtest.SameSet(t, "marker.line", func(r rune) bool { return len(lineClass("a"+string(r)+"b")) == 2 })
 	platformtest.SameFold(t, "marker.user-origin", prefixCaseClass)
+	platformtest.SameForms(t, "marker.digit", func(r rune) string {
+		if digitClass(r) {
+			return string(r) // a digit's value is the ASCII digit itself
+		}
+		return "not a digit"
+	})
+	// A line number the reference reads but no line has (0, a leading
+	// zero, more than 9 digits) is the class's refused spelling: both
+	// designate no line.
+	platformtest.SameInputs(t, "marker.line-number", func(s string) string {
+		if n, ok := lineNumberClass(s); ok && n >= 1 && n <= 999_999_999 {
+			return strconv.Itoa(n)
+		}
+		return "refused"
+	}, "1", "9", "999999999")
+	// An index past 10^18 designates no element of any array, refused or
+	// read.
+	platformtest.SameInputs(t, "marker.index", func(s string) string {
+		if n, ok := indexClass(s); ok {
+			return strconv.Itoa(n)
+		}
+		if want, _ := spec.SpecInputAnswer(platformtest.Class(t, "marker.index"), s); len(want) > 18 {
+			return want
+		}
+		return "refused"
+	}, "0", "1", "10")
 	line := platformtest.Class(t, "marker.line")
 	for name, probe := range spec.SplitProbes {
 		want, err := spec.SpecInputAnswer(line, name)

@@ -6,6 +6,7 @@ package main
 // from the spec's side of each point.
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/conform-suite/conform/spec"
@@ -22,6 +23,12 @@ func init() {
 		"Ids trimmed and texts checked for blankness where platform whitespace and trims disagree.", genParsePlatform)
 	registerGen("quote/format-platform.gen.json", "quote.format",
 		"Ids with surrounding whitespace and blank texts where platform whitespace and trims disagree.", genFormatPlatform)
+	registerGen("quote/format-platform-percent.gen.json", "quote.format",
+		"Path segments and query values holding the ASCII characters platform percent-encoders write otherwise.", genFormatPercentPlatform)
+	registerGen("quote/parse-platform-offsets.gen.json", "quote.parse",
+		"Offsets spelt as platform integer parsers and digit classes read them.", genParseOffsetsPlatform)
+	registerGen("quote/collect-platform-digits.gen.json", "quote.collect",
+		"Links whose offset is a digit that platform digit classes take and the spec does not.", genCollectDigitsPlatform)
 	registerGen("quote/comment-platform.gen.json", "quote.comment",
 		"Comments trimmed where platform trims disagree with the spec's whitespace.", genCommentPlatform)
 }
@@ -165,5 +172,79 @@ func genCommentPlatform(cf *genFile) {
 		out := c
 		out.Comment = &want
 		return map[string]any{"citation": c, "comment": comment}, map[string]any{"citation": out}, "a comment with a point at each end"
+	})
+}
+
+// genFormatPercentPlatform packs the points of a group into one id (path)
+// or one text (query), each between letters: each character is encoded
+// alone, so none hides another.
+func genFormatPercentPlatform(cf *genFile) {
+	packed := func(ps []spec.Point) (raw, enc string) {
+		for i, p := range ps {
+			raw += string(slotLetters[i]) + string(p.Rune)
+			enc += string(slotLetters[i]) + p.Spec
+		}
+		return raw + "z", enc + "z"
+	}
+	cf.platformVectors(platformClass("quote.path"), []string{"QUOTE-LINK-003"}, 26, nil, func(ps []spec.Point) (any, any, string) {
+		c := qBase()
+		raw, enc := packed(ps)
+		c.EnvironmentID = raw
+		href := "t3-citation://v1/" + enc + "/b/c?text=q&start=0&end=1&prefix=&suffix="
+		return map[string]any{"citation": c}, map[string]any{"href": href, "link": "[Assistant quote](" + href + ")"}, "an id holding each point between letters"
+	})
+	cf.platformVectors(platformClass("quote.query"), []string{"QUOTE-LINK-003"}, 26, nil, func(ps []spec.Point) (any, any, string) {
+		c := qBase()
+		raw, enc := packed(ps)
+		c.Text = raw
+		href := "t3-citation://v1/a/b/c?text=" + enc + "&start=0&end=1&prefix=&suffix="
+		return map[string]any{"citation": c}, map[string]any{"href": href, "link": "[Assistant quote](" + href + ")"}, "a text holding each point between letters"
+	})
+}
+
+// offsetAnswer is the spec's answer for an href's start offset spelt s
+// (QUOTE-LINK-044, QUOTE-LINK-045): the citation, or the code refusing it.
+func offsetAnswer(s string) map[string]any {
+	digits := s != "" && len(s) <= 16 && strings.Trim(s, "0123456789") == ""
+	if !digits {
+		return map[string]any{"rejected": map[string]any{"code": "QUOTE_OFFSET_SYNTAX"}}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v > 1<<53-1 {
+		return map[string]any{"rejected": map[string]any{"code": "QUOTE_OFFSET_RANGE"}}
+	}
+	c := qBase()
+	c.EnvironmentID, c.ThreadID, c.MessageID = "e", "t", "m"
+	c.Start, c.End = v, 1<<53-1
+	return map[string]any{"citation": c}
+}
+
+// offsetHref is an href whose start is s, percent-encoded so that the
+// parser decodes exactly s.
+func offsetHref(s string) map[string]any {
+	return map[string]any{"href": "t3-citation://v1/e/t/m?text=q&start=" + pct(s) + "&end=9007199254740991&prefix=&suffix="}
+}
+
+// genParseOffsetsPlatform: one start offset a vector (a refused start
+// stops the parse), for each spelling of the offset class and, of the
+// digit class, 1 followed by each digit of value 1 (one a run of ten).
+func genParseOffsetsPlatform(cf *genFile) {
+	cf.platformVectors(platformClass("quote.offset"), []string{"QUOTE-LINK-045"}, 1, nil, func(ps []spec.Point) (any, any, string) {
+		return offsetHref(ps[0].Input), offsetAnswer(ps[0].Input), "a start offset spelt so"
+	})
+	cf.platformVectors(platformClass("quote.digit"), []string{"QUOTE-LINK-045"}, 1, func(p spec.Point) bool { return p.Builtin == "1" }, func(ps []spec.Point) (any, any, string) {
+		return offsetHref("1" + string(ps[0].Rune)), offsetAnswer("1" + string(ps[0].Rune)), "a start offset ending with a digit that is not ASCII"
+	})
+}
+
+// genCollectDigitsPlatform: 32 links a vector, each with a start offset
+// of one digit a digit class takes; none parses, so none is collected.
+func genCollectDigitsPlatform(cf *genFile) {
+	cf.platformVectors(platformClass("quote.digit"), []string{"QUOTE-LINK-063"}, 32, nil, func(ps []spec.Point) (any, any, string) {
+		var b strings.Builder
+		for i, p := range ps {
+			b.WriteString(string(slotLetters[i]) + " [Assistant quote](" + offsetHref(string(p.Rune))["href"].(string) + ") ")
+		}
+		return map[string]any{"text": b.String()}, map[string]any{"citations": []any{}}, "links whose start is a digit that is not ASCII are no links"
 	})
 }
