@@ -1,8 +1,8 @@
 // Package platformtest is the observability check of the platform tables
 // (spec/platform.go), shared by the tests of the reference's suites: for
-// each class, built-in and disagreement point, the reference with that one
-// point of the class read as the built-in reads it must answer some vector
-// of an op of the class otherwise than the reference does. A point that no
+// each class, op of the class, built-in and disagreement point, the
+// reference with that one point of the class read as the built-in reads it
+// must answer some vector of the op otherwise than the reference does. A point that no
 // vector can show is listed, with the rule that masks it, in
 // spec/data/platform-unobservable.txt. Only tests import this package.
 package platformtest
@@ -73,19 +73,20 @@ func PointKey(p spec.Point) string {
 	return k + "=" + p.Builtin
 }
 
-// Unobservable is one entry of the unobservable list.
+// Unobservable is one entry of the unobservable list: a point of a class
+// that no vector of an op ("*": of any op of the class) can show.
 type Unobservable struct {
-	Class, Point string
-	Rule         string // the masking rule's requirement id and words
-	Line         int
+	Class, Op, Point string
+	Rule             string // the masking rule's requirement id and words
+	Line             int
 }
 
 // UnobservablePath is the list's path from the module root.
 const UnobservablePath = "spec/data/platform-unobservable.txt"
 
-// ReadUnobservable reads the checked-in list: one "class point  # rule" a
-// line (the point as RunKey names it, the rule after two spaces and "# "),
-// # comments and blank lines ignored.
+// ReadUnobservable reads the checked-in list: one "class op point  # rule"
+// a line (op "*" for every op of the class, the point as RunKey names it,
+// the rule after two spaces and "# "), # comments and blank lines ignored.
 func ReadUnobservable() ([]Unobservable, error) {
 	_, self, _, _ := runtime.Caller(0)
 	path := filepath.Join(filepath.Dir(self), "..", "..", filepath.FromSlash(UnobservablePath))
@@ -101,12 +102,13 @@ func ReadUnobservable() ([]Unobservable, error) {
 			continue
 		}
 		entry, rule, ok := strings.Cut(line, "  # ")
-		class, point, _ := strings.Cut(strings.TrimSpace(entry), " ")
+		class, rest, _ := strings.Cut(strings.TrimSpace(entry), " ")
+		op, point, _ := strings.Cut(strings.TrimSpace(rest), " ")
 		rule, point = strings.TrimSpace(rule), strings.TrimSpace(point)
-		if !ok || class == "" || point == "" || rule == "" {
-			return nil, fmt.Errorf("%s:%d: want \"class point  # rule\", got %q", UnobservablePath, n, line)
+		if !ok || class == "" || op == "" || point == "" || rule == "" {
+			return nil, fmt.Errorf("%s:%d: want \"class op point  # rule\", got %q", UnobservablePath, n, line)
 		}
-		out = append(out, Unobservable{Class: class, Point: point, Rule: rule, Line: n})
+		out = append(out, Unobservable{Class: class, Op: op, Point: point, Rule: rule, Line: n})
 	}
 	return out, sc.Err()
 }
@@ -209,46 +211,60 @@ func check(t TB, vs []*vectors.Vector, listed []Unobservable, ops []string, answ
 	}
 	isListed := map[string]Unobservable{}
 	for _, u := range listed {
-		isListed[u.Class+" "+u.Point] = u
+		isListed[u.Class+" "+u.Op+" "+u.Point] = u
 	}
 	used := map[string]bool{}
 	for _, tg := range targets {
-		key := tg.class.ID + " " + RunKey(tg.points)
+		point := RunKey(tg.points)
+		all, allListed := isListed[tg.class.ID+" * "+point]
 		restore := hooks[tg.class.ID](tg.points)
-		shown := ""
-		for _, v := range classVectors(byOp, tg.class, tg.points) {
-			if answer(v.Op, v.Input) != normal[v] {
-				shown = v.ID
-				break
+		var showing []string // an op's first vector that shows the point
+		for _, op := range tg.class.Ops {
+			shown := ""
+			for _, v := range opVectors(byOp[op], tg.points) {
+				if answer(v.Op, v.Input) != normal[v] {
+					shown = v.ID
+					break
+				}
+			}
+			key := tg.class.ID + " " + op + " " + point
+			u, isList := isListed[key]
+			if isList {
+				used[key] = true
+			}
+			switch {
+			case shown != "":
+				showing = append(showing, shown)
+				if isList {
+					t.Errorf("%s:%d: %s is listed as unobservable, but %s shows it (a stale entry: remove it)", UnobservablePath, u.Line, key, shown)
+				}
+			case !isList && !allListed:
+				t.Errorf("%s in %s: no vector shows the point %s, where %s disagree with the spec: add a vector, or list the point in %s with the rule that masks it",
+					tg.class.ID, op, point, strings.Join(tg.builtins, ", "), UnobservablePath)
 			}
 		}
 		restore()
-		u, isList := isListed[key]
-		if isList {
-			used[key] = true
-		}
-		switch {
-		case shown != "" && isList:
-			t.Errorf("%s:%d: %s is listed as unobservable, but %s shows it (a stale entry: remove it)", UnobservablePath, u.Line, key, shown)
-		case shown == "" && !isList:
-			t.Errorf("%s: no vector of %s shows the point %s, where %s disagree with the spec: add a vector, or list it in %s with the rule that masks it",
-				tg.class.ID, strings.Join(tg.class.Ops, ", "), RunKey(tg.points), strings.Join(tg.builtins, ", "), UnobservablePath)
+		if allListed {
+			used[tg.class.ID+" * "+point] = true
+			if len(showing) > 0 {
+				t.Errorf("%s:%d: %s is listed as unobservable in every op, but %s shows it (a stale entry: remove it)", UnobservablePath, all.Line, point, showing[0])
+			}
 		}
 	}
 	for _, u := range listed {
-		key := u.Class + " " + u.Point
+		key := u.Class + " " + u.Op + " " + u.Point
 		if !used[key] && hooks[u.Class] != nil {
-			t.Errorf("%s:%d: %s names no disagreement point of the tables (a stale entry: remove it)", UnobservablePath, u.Line, key)
+			t.Errorf("%s:%d: %s names no disagreement point of the tables in an op of the class (a stale entry: remove it)", UnobservablePath, u.Line, key)
 		}
 	}
 }
 
-// classVectors are the vectors of the ops of c: first the platform
-// vectors whose input holds one of the points (as it is, as a JSON escape
-// or percent-encoded), then all the others, platform vectors first: one
-// may still show a point that reaches the op in another spelling (a
-// probe's behaviour, a character an op derives).
-func classVectors(byOp map[string][]*vectors.Vector, c spec.Class, ps []spec.Point) []*vectors.Vector {
+// opVectors are the vectors vs of one op: first the platform vectors
+// whose input holds one of the points (as it is, as a JSON escape or
+// percent-encoded), then all the others, platform vectors first: one may
+// still show a point that reaches the op in another spelling (a probe's
+// behaviour, a character an op derives).
+func opVectors(vs []*vectors.Vector, ps []spec.Point) []*vectors.Vector {
 	var needles [][]byte
 	for i, p := range ps {
 		if i > 0 && i < len(ps)-1 {
@@ -269,16 +285,14 @@ func classVectors(byOp map[string][]*vectors.Vector, c spec.Class, ps []spec.Poi
 		}
 	}
 	var first, platform, rest []*vectors.Vector
-	for _, op := range c.Ops {
-		for _, v := range byOp[op] {
-			switch {
-			case !slices.Contains(v.Tags, "platform"):
-				rest = append(rest, v)
-			case slices.ContainsFunc(needles, func(n []byte) bool { return bytes.Contains(v.Input, n) }):
-				first = append(first, v)
-			default:
-				platform = append(platform, v)
-			}
+	for _, v := range vs {
+		switch {
+		case !slices.Contains(v.Tags, "platform"):
+			rest = append(rest, v)
+		case slices.ContainsFunc(needles, func(n []byte) bool { return bytes.Contains(v.Input, n) }):
+			first = append(first, v)
+		default:
+			platform = append(platform, v)
 		}
 	}
 	return slices.Concat(first, platform, rest)

@@ -56,9 +56,10 @@ func vector(id, text string) *vectors.Vector {
 	return &vectors.Vector{ID: "quote.normalize/" + id, Op: "quote.normalize", Input: in, Tags: []string{"platform"}}
 }
 
-// With vectors that hold one point only, the check names every other
-// point of quote.space; with that point listed, it calls the entry stale;
-// and it names a class of the package's ops left without a hook.
+// With vectors of quote.normalize that hold one point only, the check
+// names every other point of quote.space in that op; with that point
+// listed (in the op or in every op), it calls the entry stale; and it
+// names a class of the package's ops left without a hook.
 func TestCheckNamesWhatNoVectorShows(t *testing.T) {
 	space := quoteSpace
 	hooks := map[string]Install{"quote.space": func(ps []spec.Point) func() {
@@ -70,14 +71,17 @@ func TestCheckNamesWhatNoVectorShows(t *testing.T) {
 	r := &recorder{}
 	check(r, vs, nil, []string{"quote.normalize"}, normalize(&space), hooks)
 	joined := strings.Join(r.errors, "\n")
-	if strings.Contains(joined, "U+0085=") || !strings.Contains(joined, "U+001C=member") || !strings.Contains(joined, "U+00A0=not a member") {
-		t.Errorf("the check reported:\n%s\nwant U+001C and U+00A0 named, U+0085 not", joined)
+	in := "quote.space in quote.normalize: no vector shows the point "
+	if strings.Contains(joined, in+"U+0085=") || !strings.Contains(joined, in+"U+001C=member") || !strings.Contains(joined, in+"U+00A0=not a member") {
+		t.Errorf("the check reported:\n%s\nwant U+001C and U+00A0 named in quote.normalize, U+0085 not", joined)
 	}
 	r = &recorder{}
-	stale := []Unobservable{{Class: "quote.space", Point: "U+0085=member", Rule: "made up", Line: 1}}
+	stale := []Unobservable{{Class: "quote.space", Op: "quote.normalize", Point: "U+0085=member", Rule: "made up", Line: 1},
+		{Class: "quote.space", Op: "*", Point: "U+0085=member", Rule: "made up", Line: 2}}
 	check(r, vs, stale, []string{"quote.normalize"}, normalize(&space), hooks)
-	if joined := strings.Join(r.errors, "\n"); !strings.Contains(joined, "U+0085=member is listed as unobservable, but quote.normalize/nel shows it") {
-		t.Errorf("the check reported:\n%s\nwant the stale entry named", joined)
+	if joined := strings.Join(r.errors, "\n"); !strings.Contains(joined, ":1: quote.space quote.normalize U+0085=member is listed as unobservable, but quote.normalize/nel shows it") ||
+		!strings.Contains(joined, ":2: U+0085=member is listed as unobservable in every op, but quote.normalize/nel shows it") {
+		t.Errorf("the check reported:\n%s\nwant both stale entries named", joined)
 	}
 	r = &recorder{}
 	check(r, vs, nil, []string{"quote.normalize", "quote.format"}, normalize(&space), hooks)

@@ -56,7 +56,14 @@ func platformGroups(class spec.Class, keep func(spec.Point) bool) []pgroup {
 		if err != nil {
 			panic(err)
 		}
-		for _, p := range ps {
+		var ends []spec.Point // a run of one rule of the built-in stands by its ends
+		for _, run := range spec.Runs(class, ps) {
+			ends = append(ends, run[0])
+			if len(run) > 1 {
+				ends = append(ends, run[len(run)-1])
+			}
+		}
+		for _, p := range ends {
 			if keep != nil && !keep(p) {
 				continue
 			}
@@ -206,12 +213,17 @@ func pointList(ps []spec.Point) string {
 // last name.
 func (cf *genFile) platformVectors(class spec.Class, reqs []string, per int, keep func(spec.Point) bool,
 	build func(ps []spec.Point) (in, out any, what string)) {
-	short := class.ID[strings.IndexByte(class.ID, '.')+1:]
+	cf.platformVectorsNamed("platform-"+class.ID[strings.IndexByte(class.ID, '.')+1:], class, reqs, per, keep, build)
+}
+
+// platformVectorsNamed is platformVectors with ids opening with stem.
+func (cf *genFile) platformVectorsNamed(stem string, class spec.Class, reqs []string, per int, keep func(spec.Point) bool,
+	build func(ps []spec.Point) (in, out any, what string)) {
 	used := map[string]int{}
 	for _, g := range platformGroups(class, keep) {
 		for chunk := range slices.Chunk(g.points, per) {
 			in, out, what := build(chunk)
-			id := "platform-" + short + "-" + pointSlug(chunk)
+			id := stem + "-" + pointSlug(chunk)
 			used[id]++
 			if n := used[id]; n > 1 {
 				id += fmt.Sprintf("-%d", n)

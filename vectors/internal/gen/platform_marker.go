@@ -21,6 +21,10 @@ func init() {
 		"Line numbers, array indexes and digits spelt as platform integer parsers and digit classes read them.", genLocateNumbersPlatform)
 	registerGen("marker/strip-platform-digits.gen.json", "marker.strip",
 		"Markers whose line number is a digit that platform digit classes take and the spec does not.", genStripDigitsPlatform)
+	registerGen("marker/stream-platform.gen.json", "marker.stream",
+		"Retries and digits of line numbers where platform white space and digit classes disagree with the spec, streamed.", genStreamPlatform)
+	registerGen("marker/artifact-platform.gen.json", "marker.artifact",
+		"Retries and digits of line numbers where platform white space and digit classes disagree with the spec, in an artifact.", genArtifactPlatform)
 	registerGen("marker/strip-platform.gen.json", "marker.strip",
 		"The retry of an answer whose only text is one point where platform white space disagrees with White_Space.", genStripPlatform)
 }
@@ -184,10 +188,9 @@ func genLocateNumbersPlatform(cf *genFile) {
 		}
 		return in, map[string]any{"resolved": false}, "a token that is no index designates no element"
 	})
-	// A line range ending at a digit a digit class takes, value 1 (one a
-	// run of ten): malformed under the spec, line 1 to a port using the
-	// class.
-	cf.platformVectors(platformClass("marker.digit"), []string{"MARKER-LOCATE-010"}, 1, func(p spec.Point) bool { return p.Builtin == "1" }, func(ps []spec.Point) (any, any, string) {
+	// A line range ending at a digit a digit class takes: malformed under
+	// the spec, lines to a port using the class.
+	cf.platformVectors(platformClass("marker.digit"), []string{"MARKER-LOCATE-010"}, 1, nil, func(ps []spec.Point) (any, any, string) {
 		return map[string]any{"value": value, "locator": "L1-L" + ps[0].Input}, map[string]any{"resolved": false, "malformed": true},
 			"a line range ending at a digit that is not ASCII is malformed"
 	})
@@ -198,13 +201,64 @@ func genLocateNumbersPlatform(cf *genFile) {
 // under the spec (MARKER-GRAMMAR-005), so the text comes back unchanged.
 func genStripDigitsPlatform(cf *genFile) {
 	cf.platformVectors(platformClass("marker.digit"), []string{"MARKER-GRAMMAR-005"}, 32, nil, func(ps []spec.Point) (any, any, string) {
-		var b strings.Builder
-		for i, p := range ps {
-			b.WriteByte(slotLetters[i])
-			b.WriteString(mk("tool_data_01", "L"+string(p.Rune)))
+		text := digitMarkers(ps)
+		return map[string]any{"text": text, "parts": partsOf("tool_data_01")},
+			map[string]any{"text": text, "citations": []cite{}, "parts": []string{}}, "markers with a non-ASCII digit for a line number stay text"
+	})
+}
+
+// digitMarkers is a text of markers whose line number is each point, each
+// a failed candidate and so literal text (MARKER-GRAMMAR-005).
+func digitMarkers(ps []spec.Point) string {
+	var b strings.Builder
+	for i, p := range ps {
+		b.WriteByte(slotLetters[i])
+		b.WriteString(mk("tool_data_01", "L"+string(p.Rune)))
+	}
+	b.WriteByte('z')
+	return b.String()
+}
+
+// genStreamPlatform: as genStripPlatform and genStripDigitsPlatform, the
+// text in one delta.
+func genStreamPlatform(cf *genFile) {
+	cf.platformVectors(platformClass("marker.space"), []string{"MARKER-STREAM-001"}, 1, nil, func(ps []spec.Point) (any, any, string) {
+		w := string(ps[0].Rune)
+		in := map[string]any{"deltas": []string{mk("user_data_1") + w}, "parts": partsOf("user_data_1", "tool_data_01")}
+		out := map[string]any{"deltas": []string{w, ""}, "text": w, "citations": []cite{}, "parts": []string{}}
+		if specHas(ps[0]) {
+			out["retry"] = true
+			return in, out, "one user-origin marker and white space are retried"
 		}
-		b.WriteByte('z')
-		return map[string]any{"text": b.String(), "parts": partsOf("tool_data_01")},
-			map[string]any{"text": b.String(), "citations": []cite{}, "parts": []string{}}, "markers with a non-ASCII digit for a line number stay text"
+		return in, out, "one user-origin marker and a rune that is not white space"
+	})
+	cf.platformVectors(platformClass("marker.digit"), []string{"MARKER-GRAMMAR-005"}, 32, nil, func(ps []spec.Point) (any, any, string) {
+		text := digitMarkers(ps)
+		return map[string]any{"deltas": []string{text}, "parts": partsOf("tool_data_01")},
+			map[string]any{"deltas": []string{text, ""}, "text": text, "citations": []cite{}, "parts": []string{}}, "markers with a non-ASCII digit for a line number stay text"
+	})
+}
+
+// artifactPart is a data part of the artifact op's input.
+func artifactPart(id string) map[string]any {
+	return map[string]any{"data": map[string]any{"value": "v"}, "metadata": map[string]any{"dataPartId": id}}
+}
+
+// genArtifactPlatform: as genStreamPlatform, in an artifact.
+func genArtifactPlatform(cf *genFile) {
+	textPart := func(text string) map[string]any {
+		return map[string]any{"artifact": map[string]any{"parts": []any{map[string]any{"text": text, "metadata": map[string]any{"citations": []cite{}}}}}}
+	}
+	cf.platformVectors(platformClass("marker.space"), []string{"MARKER-ARTIFACT-004"}, 1, nil, func(ps []spec.Point) (any, any, string) {
+		w := string(ps[0].Rune)
+		in := map[string]any{"text": mk("user_data_1") + w, "parts": []any{artifactPart("user_data_1")}}
+		if specHas(ps[0]) {
+			return in, map[string]any{"retry": true}, "one user-origin marker and white space are retried"
+		}
+		return in, textPart(w), "one user-origin marker and a rune that is not white space"
+	})
+	cf.platformVectors(platformClass("marker.digit"), []string{"MARKER-GRAMMAR-005"}, 32, nil, func(ps []spec.Point) (any, any, string) {
+		text := digitMarkers(ps)
+		return map[string]any{"text": text, "parts": []any{artifactPart("tool_data_01")}}, textPart(text), "markers with a non-ASCII digit for a line number stay text"
 	})
 }

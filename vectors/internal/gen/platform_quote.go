@@ -27,8 +27,6 @@ func init() {
 		"Path segments and query values holding the ASCII characters platform percent-encoders write otherwise.", genFormatPercentPlatform)
 	registerGen("quote/parse-platform-offsets.gen.json", "quote.parse",
 		"Offsets spelt as platform integer parsers and digit classes read them.", genParseOffsetsPlatform)
-	registerGen("quote/collect-platform-digits.gen.json", "quote.collect",
-		"Links whose offset is a digit that platform digit classes take and the spec does not.", genCollectDigitsPlatform)
 	registerGen("quote/comment-platform.gen.json", "quote.comment",
 		"Comments trimmed where platform trims disagree with the spec's whitespace.", genCommentPlatform)
 }
@@ -226,25 +224,13 @@ func offsetHref(s string) map[string]any {
 }
 
 // genParseOffsetsPlatform: one start offset a vector (a refused start
-// stops the parse), for each spelling of the offset class and, of the
-// digit class, 1 followed by each digit of value 1 (one a run of ten).
+// stops the parse), for each spelling of the offset class and, for each
+// digit of the digit class, 1 followed by the digit.
 func genParseOffsetsPlatform(cf *genFile) {
 	cf.platformVectors(platformClass("quote.offset"), []string{"QUOTE-LINK-045"}, 1, nil, func(ps []spec.Point) (any, any, string) {
 		return offsetHref(ps[0].Input), offsetAnswer(ps[0].Input), "a start offset spelt so"
 	})
-	cf.platformVectors(platformClass("quote.digit"), []string{"QUOTE-LINK-045"}, 1, func(p spec.Point) bool { return p.Builtin == "1" }, func(ps []spec.Point) (any, any, string) {
+	cf.platformVectors(platformClass("quote.digit"), []string{"QUOTE-LINK-045"}, 1, nil, func(ps []spec.Point) (any, any, string) {
 		return offsetHref("1" + string(ps[0].Rune)), offsetAnswer("1" + string(ps[0].Rune)), "a start offset ending with a digit that is not ASCII"
-	})
-}
-
-// genCollectDigitsPlatform: 32 links a vector, each with a start offset
-// of one digit a digit class takes; none parses, so none is collected.
-func genCollectDigitsPlatform(cf *genFile) {
-	cf.platformVectors(platformClass("quote.digit"), []string{"QUOTE-LINK-063"}, 32, nil, func(ps []spec.Point) (any, any, string) {
-		var b strings.Builder
-		for i, p := range ps {
-			b.WriteString(string(slotLetters[i]) + " [Assistant quote](" + offsetHref(string(p.Rune))["href"].(string) + ") ")
-		}
-		return map[string]any{"text": b.String()}, map[string]any{"citations": []any{}}, "links whose start is a digit that is not ASCII are no links"
 	})
 }
