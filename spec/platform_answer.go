@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -80,8 +81,11 @@ func SpecInputAnswer(class Class, input string) (string, error) {
 // into the points one rule of the built-in makes: for an escape class, a
 // run of consecutive code points that the spec writes as themselves and
 // the built-in by one template (a \u escape of each UTF-16 unit, as an
-// ASCII-only encoder writes every character above U+007E); every other
-// point alone. A vector showing one code point of a run shows the rule.
+// ASCII-only encoder writes every character above U+007E); for a digit
+// class, a run of consecutive code points that the built-in reads as
+// consecutive digits and the spec as none (a script's ten decimal
+// digits); every other point alone. A vector showing one code point of a
+// run shows the rule.
 func Runs(class Class, points []Point) [][]Point {
 	var out [][]Point
 	// templated reports whether p's form is a \u escape of each unit where
@@ -93,12 +97,22 @@ func Runs(class Class, points []Point) [][]Point {
 		l := ExpandForm(FormUnitsLower, p.Rune)
 		return p.Builtin == l || p.Builtin == ExpandForm(FormUnitsUpper, p.Rune), p.Builtin == l
 	}
+	digit := func(p Point) (int, bool) {
+		if class.Kind != KindDigit || p.Spec != answerNoDigit {
+			return 0, false
+		}
+		v, err := strconv.Atoi(p.Builtin)
+		return v, err == nil
+	}
 	prevOK, prevLower := false, false
 	for _, p := range points {
 		ok, lower := templated(p)
-		if n := len(out); n > 0 && ok && prevOK && lower == prevLower {
+		if n := len(out); n > 0 {
 			last := out[n-1][len(out[n-1])-1]
-			if p.Rune == last.Rune+1 || last.Rune == 0xD7FF && p.Rune == 0xE000 {
+			next := p.Rune == last.Rune+1 || last.Rune == 0xD7FF && p.Rune == 0xE000
+			v, isDigit := digit(p)
+			lv, lastDigit := digit(last)
+			if next && (ok && prevOK && lower == prevLower || isDigit && lastDigit && v == lv+1) {
 				out[n-1] = append(out[n-1], p)
 				continue
 			}
