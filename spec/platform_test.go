@@ -72,6 +72,16 @@ func TestDisagreementsKnownFacts(t *testing.T) {
 			t.Errorf("%+v", p)
 		}
 	})
+	t.Run("Java's String.trim removes U+0000-U+0020 only: selref's trim", func(t *testing.T) {
+		if ps := disagree(t, "selref.trim", "java:String.trim"); len(ps) != 0 {
+			t.Errorf("%+v", ps)
+		}
+	})
+	t.Run("Kotlin's trim is not Java's: it removes NO-BREAK SPACE and keeps U+0000", func(t *testing.T) {
+		ps := disagree(t, "selref.trim", "kotlin:String.trim")
+		pointAt(t, ps, 0, "\x00")
+		pointAt(t, ps, 0xA0, "\u00a0")
+	})
 	t.Run("JSON.stringify does not escape <", func(t *testing.T) {
 		ps := disagree(t, "quote.json", "javascript:JSON.stringify")
 		if p := pointAt(t, ps, '<', "<"); p.Spec != `\u003c` || p.Builtin != "<" {
@@ -153,6 +163,13 @@ func TestPlatformDataIsWellFormed(t *testing.T) {
 	builtins, err := PlatformBuiltins()
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, c := range classes {
+		for _, k := range c.Builtins {
+			if _, ok := builtins[k]; !ok {
+				t.Errorf("class %s lists %s, which data/platform.jsonl does not hold", c.ID, k)
+			}
+		}
 	}
 	cs, _ := PlatformClasses()
 	for _, c := range cs {
