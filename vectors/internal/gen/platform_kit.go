@@ -200,8 +200,11 @@ func pointList(ps []spec.Point) string {
 			out = append(out, fmt.Sprintf("%q", p.Input))
 		}
 	}
-	if len(out) > 3 {
+	switch {
+	case len(out) > 3:
 		return fmt.Sprintf("%s..%s, %d in all", out[0], out[len(out)-1], len(out))
+	case len(out) > 1 && len(strings.Join(out, " ")) > 40:
+		return fmt.Sprintf("%s and %d more", out[0], len(out)-1)
 	}
 	return strings.Join(out, " ")
 }

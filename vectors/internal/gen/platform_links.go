@@ -86,9 +86,10 @@ var linkSlots = []linkSlot{
 	}},
 	{"quote.json", nil, "a link whose text holds each point between letters", nil},
 	{"quote.offset", nil, "links whose start offset is spelt so", func(p spec.Point, i int) pLink {
-		l := pLink{env: "e", text: "q", start: pct(p.Input), end: strconv.Itoa(100 + i)}
-		if v, ok := offsetAnswer(p.Input)["citation"].(citation); ok && v.Start < int64(100+i) {
-			v.End = int64(100 + i)
+		end := int64(1<<53 - 1 - i) // large, so that every offset the spec reads is before it
+		l := pLink{env: "e", text: "q", start: pct(p.Input), end: strconv.FormatInt(end, 10)}
+		if v, ok := offsetAnswer(p.Input)["citation"].(citation); ok && v.Start < end {
+			v.End = end
 			l.cite = &v
 		}
 		return l

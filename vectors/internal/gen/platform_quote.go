@@ -200,8 +200,9 @@ func genFormatPercentPlatform(cf *genFile) {
 	})
 }
 
-// offsetAnswer is the spec's answer for an href's start offset spelt s
-// (QUOTE-LINK-044, QUOTE-LINK-045): the citation, or the code refusing it.
+// offsetAnswer is the spec's answer for an href's start offset spelt s,
+// its end 2^53-1 (QUOTE-LINK-044 to QUOTE-LINK-046): the citation, or the
+// code refusing it.
 func offsetAnswer(s string) map[string]any {
 	digits := s != "" && len(s) <= 16 && strings.Trim(s, "0123456789") == ""
 	if !digits {
@@ -210,6 +211,9 @@ func offsetAnswer(s string) map[string]any {
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || v > 1<<53-1 {
 		return map[string]any{"rejected": map[string]any{"code": "QUOTE_OFFSET_RANGE"}}
+	}
+	if v >= 1<<53-1 { // the end, the largest offset, is not after it (QUOTE-LINK-046)
+		return map[string]any{"rejected": map[string]any{"code": "QUOTE_OFFSET_ORDER"}}
 	}
 	c := qBase()
 	c.EnvironmentID, c.ThreadID, c.MessageID = "e", "t", "m"
