@@ -133,6 +133,7 @@ func RunKey(ps []spec.Point) string {
 // TB is what the checks report to: a *testing.T.
 type TB interface {
 	Helper()
+	Logf(format string, args ...any)
 	Errorf(format string, args ...any)
 	Fatal(args ...any)
 	Fatalf(format string, args ...any)
@@ -214,6 +215,13 @@ func check(t TB, vs []*vectors.Vector, listed []Unobservable, ops []string, answ
 		isListed[u.Class+" "+u.Op+" "+u.Point] = u
 	}
 	used := map[string]bool{}
+	type tally struct{ points, shown int }
+	tallies := map[string]*tally{}
+	defer func() {
+		for _, k := range slices.Sorted(maps.Keys(tallies)) {
+			t.Logf("%s: %d points, %d shown by a vector, %d listed unobservable", k, tallies[k].points, tallies[k].shown, tallies[k].points-tallies[k].shown)
+		}
+	}()
 	for _, tg := range targets {
 		point := RunKey(tg.points)
 		all, allListed := isListed[tg.class.ID+" * "+point]
@@ -228,6 +236,13 @@ func check(t TB, vs []*vectors.Vector, listed []Unobservable, ops []string, answ
 				}
 			}
 			key := tg.class.ID + " " + op + " " + point
+			if tallies[tg.class.ID+" in "+op] == nil {
+				tallies[tg.class.ID+" in "+op] = &tally{}
+			}
+			tallies[tg.class.ID+" in "+op].points++
+			if shown != "" {
+				tallies[tg.class.ID+" in "+op].shown++
+			}
 			u, isList := isListed[key]
 			if isList {
 				used[key] = true

@@ -13,7 +13,8 @@ import (
 // recorder is a TB that keeps what a check reports.
 type recorder struct{ errors []string }
 
-func (r *recorder) Helper() {}
+func (r *recorder) Helper()                         {}
+func (r *recorder) Logf(format string, args ...any) {}
 func (r *recorder) Errorf(format string, args ...any) {
 	r.errors = append(r.errors, fmt.Sprintf(format, args...))
 }
