@@ -25,6 +25,8 @@ func init() {
 		"Retries and digits of line numbers where platform white space and digit classes disagree with the spec, streamed.", genStreamPlatform)
 	registerGen("marker/artifact-platform.gen.json", "marker.artifact",
 		"Retries and digits of line numbers where platform white space and digit classes disagree with the spec, in an artifact.", genArtifactPlatform)
+	registerGen("marker/strip-platform-line-numbers.gen.json", "marker.strip",
+		"Markers whose line number is spelt as platform integer parsers read one: a marker only when it is 1 to 9 ASCII digits.", genStripLineNumbersPlatform)
 	registerGen("marker/strip-platform.gen.json", "marker.strip",
 		"The retry of an answer whose only text is one point where platform white space disagrees with White_Space.", genStripPlatform)
 }
@@ -260,5 +262,36 @@ func genArtifactPlatform(cf *genFile) {
 	cf.platformVectors(platformClass("marker.digit"), []string{"MARKER-GRAMMAR-005"}, 32, nil, func(ps []spec.Point) (any, any, string) {
 		text := digitMarkers(ps)
 		return map[string]any{"text": text, "parts": []any{artifactPart("tool_data_01")}}, textPart(text), "markers with a non-ASCII digit for a line number stay text"
+	})
+}
+
+// genStripLineNumbersPlatform: 16 markers a vector, each with a line
+// number of one spelling a parser reads; by the grammar (MARKER-GRAMMAR-005)
+// a marker only when the spelling is 1 to 9 ASCII digits, literal text
+// otherwise. The letters between the markers are no punctuation, so no
+// offset snaps.
+func genStripLineNumbersPlatform(cf *genFile) {
+	cf.platformVectors(platformClass("marker.line-number"), []string{"MARKER-GRAMMAR-005"}, 16, nil, func(ps []spec.Point) (any, any, string) {
+		var in, out strings.Builder
+		cites := []cite{}
+		for i, p := range ps {
+			in.WriteByte(slotLetters[i])
+			out.WriteByte(slotLetters[i])
+			m := mk("tool_data_01", "L"+p.Input)
+			in.WriteString(m)
+			if allASCIIDigits(p.Input) && len(p.Input) <= 9 {
+				cites = append(cites, c("tool_data_01", runes(out.String()), "L"+p.Input))
+			} else {
+				out.WriteString(m)
+			}
+		}
+		in.WriteByte('z')
+		out.WriteByte('z')
+		parts := []string{}
+		if len(cites) > 0 {
+			parts = []string{"tool_data_01"}
+		}
+		return map[string]any{"text": in.String(), "parts": partsOf("tool_data_01")},
+			map[string]any{"text": out.String(), "citations": cites, "parts": parts}, "markers whose line number is spelt so"
 	})
 }
