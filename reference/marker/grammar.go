@@ -123,7 +123,7 @@ func (m *machine) step(r rune, size int) effect {
 		}
 	case phLine1, phLine2:
 		switch {
-		case r >= '0' && r <= '9' && m.n < MaxLineDigits:
+		case digitClass(r) && m.n < MaxLineDigits:
 			m.n++
 			m.loc++
 			return more
@@ -153,6 +153,10 @@ func (m *machine) fields(cand string) (id, locator string) {
 	}
 	return id, locator
 }
+
+// isDigit reports whether r is a digit of a line number: ASCII 0-9
+// (MARKER-GRAMMAR-005).
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 // isIDRune reports whether r may appear in a source id: A-Z a-z 0-9 _ -.
 func isIDRune(r rune) bool {

@@ -55,7 +55,7 @@ func Locate(value json.RawMessage, locator string) (Location, error) {
 		if !isString {
 			return Location{}, nil
 		}
-		lines := splitLines(s)
+		lines := lineClass(s)
 		if first < 1 || first > last || last > len(lines) {
 			return Location{}, nil
 		}
@@ -97,7 +97,7 @@ func child(v any, t string) (any, bool) {
 		c, ok := v[t]
 		return c, ok
 	case []any:
-		i, ok := arrayIndex(t)
+		i, ok := indexClass(t)
 		if !ok || i >= len(v) {
 			return nil, false
 		}
@@ -129,10 +129,10 @@ func parseLines(s string) (first, last int, ok bool) {
 	if !ranged {
 		a, rest = s[1:], ""
 	}
-	first, ok1 := lineNumber(a)
+	first, ok1 := lineNumberClass(a)
 	last, ok2 := first, true
 	if ranged {
-		last, ok2 = lineNumber(rest)
+		last, ok2 = lineNumberClass(rest)
 	}
 	return first, last, ok1 && ok2
 }
@@ -152,6 +152,24 @@ func lineNumber(s string) (int, bool) {
 	n, _ := arrayIndex(s)
 	return n, true
 }
+
+// The classes of this chapter, each applied through one variable that
+// only tests replace (by a platform built-in's reading, to show that the
+// vectors tell the two apart): lineClass splits a value into lines
+// (MARKER-LOCATE-006), prefixCaseClass compares a part id with a
+// user-origin prefix (MARKER-STRIP-004), notSpaceClass is the complement
+// of the white space of a retry (MARKER-STRIP-010), digitClass is a digit
+// of a marker's line number (MARKER-GRAMMAR-005), lineNumberClass reads a
+// line number of a locator and indexClass an array index of a pointer
+// (MARKER-LOCATE-007, MARKER-LOCATE-004).
+var (
+	lineClass       = splitLines
+	prefixCaseClass = hasPrefixFold
+	notSpaceClass   = notSpace
+	digitClass      = isDigit
+	lineNumberClass = lineNumber
+	indexClass      = arrayIndex
+)
 
 // splitLines splits s at each LF; a CR before the LF belongs to the
 // terminator, and a terminator at the very end starts no further line. ""

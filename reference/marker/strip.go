@@ -58,11 +58,17 @@ func (c *Catalog) citable(id string) (int, bool) {
 // "user_data_" or "user_text_", compared without regard to ASCII case.
 func UserOrigin(id string) bool {
 	for _, p := range [...]string{"user_data_", "user_text_"} {
-		if len(id) >= len(p) && strings.EqualFold(id[:len(p)], p) {
+		if prefixCaseClass(id, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// hasPrefixFold reports whether s begins with the ASCII string p compared
+// without regard to ASCII case.
+func hasPrefixFold(s, p string) bool {
+	return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p)
 }
 
 // Snaps reports whether a citation offset moves past r: r is in the
@@ -112,7 +118,7 @@ func (k *sink) settle() {
 
 func (k *sink) releaseString(s string) {
 	if !k.spoken {
-		k.spoken = strings.IndexFunc(s, notSpace) >= 0
+		k.spoken = strings.IndexFunc(s, notSpaceClass) >= 0
 	}
 	// Pending citations snap past the leading punctuation of s; the first
 	// other rune settles them.

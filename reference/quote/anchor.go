@@ -57,7 +57,7 @@ const (
 
 // isSpace reports whether u is one of the 25 code points of JavaScript's \s
 // (QUOTE-ANCHOR-003). All of them are in the BMP, so one code unit suffices.
-func isSpace(u uint16) bool { return IsSpace(rune(u)) }
+func isSpace(u uint16) bool { return spaceClass(rune(u)) }
 
 func isHigh(u uint16) bool { return u >= 0xD800 && u <= 0xDBFF }
 func isLow(u uint16) bool  { return u >= 0xDC00 && u <= 0xDFFF }

@@ -35,6 +35,16 @@ var excludedElements = map[atom.Atom]bool{
 	atom.Script: true, atom.Style: true, atom.Template: true, atom.Noscript: true,
 }
 
+// lineBreakElement is the element that is a line break, and excludedSVG
+// the element of the svg namespace that is excluded (QUOTE-ANCHOR-008,
+// QUOTE-ANCHOR-009). With blockElements and excludedElements they are the
+// element roles of dom_text, variables that only tests replace (by a
+// browser's reading, to show that the vectors tell the two apart).
+var (
+	lineBreakElement = atom.Br
+	excludedSVG      = "svg"
+)
+
 // DOMStream is the rendered-text stream of a response's HTML: its text and
 // the offsets, in UTF-16 code units, of the line feeds inserted for block
 // boundaries and <br>.
@@ -88,7 +98,7 @@ func (w *domWalker) walk(n *html.Node) {
 			return
 		}
 		html := n.Namespace == ""
-		if html && n.DataAtom == atom.Br {
+		if html && n.DataAtom == lineBreakElement {
 			w.pending = true
 			return
 		}
@@ -109,7 +119,7 @@ func (w *domWalker) walk(n *html.Node) {
 
 // excluded reports whether an element's subtree is left out of the stream.
 func excluded(n *html.Node) bool {
-	if n.Namespace == "svg" && n.Data == "svg" {
+	if n.Namespace == "svg" && n.Data == excludedSVG {
 		return true
 	}
 	if n.Namespace == "" && excludedElements[n.DataAtom] {

@@ -65,7 +65,26 @@ func IsSpace(r rune) bool {
 
 // TrimSpace returns s without its leading and trailing whitespace, as
 // defined by [IsSpace].
-func TrimSpace(s string) string { return strings.TrimFunc(s, IsSpace) }
+func TrimSpace(s string) string { return strings.TrimFunc(s, trimClass) }
+
+// The platform classes of the quote suite, each applied through one
+// variable that only tests replace (by a platform built-in's reading, to
+// show that the vectors tell the two apart): spaceClass is whitespace as
+// normalization, selection, resolution, the collector's end of an href and
+// a text's blank check test it (QUOTE-ANCHOR-003, QUOTE-LINK-060,
+// QUOTE-LINK-040), trimClass the same set as the trims remove it
+// (QUOTE-LINK-036, QUOTE-COMPOSE-001); offsetClass reads an href's offset
+// (its digits and its spelling, QUOTE-LINK-044), percentClass
+// percent-encodes a path segment or a query value (QUOTE-LINK-010,
+// QUOTE-LINK-011), jsonClass writes a JSON string of the expansion block
+// (QUOTE-COMPOSE-016).
+var (
+	spaceClass   = IsSpace
+	trimClass    = IsSpace
+	offsetClass  = parseOffset
+	percentClass = escape
+	jsonClass    = writeJSONString
+)
 
 // isBlank reports whether s is empty or whitespace only.
-func isBlank(s string) bool { return TrimSpace(s) == "" }
+func isBlank(s string) bool { return strings.TrimFunc(s, spaceClass) == "" }

@@ -136,7 +136,7 @@ func writeEntries(b *strings.Builder, entries []Citation) {
 		}
 		str := func(k, v string) {
 			key(k)
-			writeJSONString(b, v)
+			jsonClass(b, v)
 		}
 		str("environmentId", c.EnvironmentID)
 		str("threadId", c.ThreadID)

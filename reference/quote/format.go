@@ -121,24 +121,24 @@ func formatValid(c Citation) string {
 	}
 	b.Grow(3 * n) // an escaped byte takes at most 3
 	b.WriteString(HrefPrefix)
-	escape(&b, c.EnvironmentID, false)
+	percentClass(&b, c.EnvironmentID, false)
 	b.WriteByte('/')
-	escape(&b, c.ThreadID, false)
+	percentClass(&b, c.ThreadID, false)
 	b.WriteByte('/')
-	escape(&b, c.MessageID, false)
+	percentClass(&b, c.MessageID, false)
 	b.WriteString("?text=")
-	escape(&b, c.Text, true)
+	percentClass(&b, c.Text, true)
 	b.WriteString("&start=")
 	b.WriteString(strconv.FormatInt(c.Start, 10))
 	b.WriteString("&end=")
 	b.WriteString(strconv.FormatInt(c.End, 10))
 	b.WriteString("&prefix=")
-	escape(&b, c.Prefix, true)
+	percentClass(&b, c.Prefix, true)
 	b.WriteString("&suffix=")
-	escape(&b, c.Suffix, true)
+	percentClass(&b, c.Suffix, true)
 	if c.Comment != nil {
 		b.WriteString("&comment=")
-		escape(&b, *c.Comment, true)
+		percentClass(&b, *c.Comment, true)
 	}
 	return b.String()
 }

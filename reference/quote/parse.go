@@ -147,10 +147,10 @@ func assemble(ids [3]string, fields *[nFields]*string) (Citation, *Error) {
 		return Citation{}, err
 	}
 	var err *Error
-	if c.Start, err = parseOffset(*fields[fStart], "start"); err != nil {
+	if c.Start, err = offsetClass(*fields[fStart], "start"); err != nil {
 		return Citation{}, err
 	}
-	if c.End, err = parseOffset(*fields[fEnd], "end"); err != nil {
+	if c.End, err = offsetClass(*fields[fEnd], "end"); err != nil {
 		return Citation{}, err
 	}
 	if err := c.checkTail(); err != nil {

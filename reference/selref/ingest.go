@@ -107,7 +107,7 @@ func allowedScheme(s string) bool {
 		}
 	}
 	switch scheme := s[:colon]; {
-	case strings.EqualFold(scheme, "http"), strings.EqualFold(scheme, "https"), strings.EqualFold(scheme, "mailto"):
+	case schemeCaseClass(scheme, "http"), schemeCaseClass(scheme, "https"), schemeCaseClass(scheme, "mailto"):
 		return true
 	}
 	return false
@@ -139,12 +139,32 @@ func isAddressControl(r rune) bool {
 	return r <= 0x1F || 0x7F <= r && r <= 0x9F || r == 0x2028 || r == 0x2029
 }
 
-func hasAddressControl(s string) bool { return strings.IndexFunc(s, isAddressControl) >= 0 }
+func hasAddressControl(s string) bool { return strings.IndexFunc(s, addressControlClass) >= 0 }
 
 // trim removes every character up to U+0020 from both ends of s.
 func trim(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool { return r <= 0x20 })
+	return strings.TrimFunc(s, trimClass)
 }
+
+// isTrimChar reports whether r is a trim character (SELREF-VANCE-001,
+// SELREF-URL-001): U+0000-U+0020.
+func isTrimChar(r rune) bool { return r <= 0x20 }
+
+// equalFold reports whether a equals the ASCII string b without regard to
+// ASCII case (SELREF-URL-004): with the lengths in bytes equal, a holding a
+// character outside ASCII has fewer characters than b, so strings.EqualFold
+// matches no U+017F to s or U+212A to k here.
+func equalFold(a, b string) bool { return len(a) == len(b) && strings.EqualFold(a, b) }
+
+// The classes of this chapter, each applied through one variable that
+// only tests replace (by a platform built-in's reading, to show that the
+// vectors tell the two apart).
+var (
+	labelSpaceClass     = isLabelSpace
+	addressControlClass = isAddressControl
+	trimClass           = isTrimChar
+	schemeCaseClass     = equalFold
+)
 
 // collapse replaces every run of label space by one U+0020 and trims the
 // result.
@@ -153,7 +173,7 @@ func collapse(s string) string {
 	b.Grow(len(s))
 	space := false
 	for _, r := range s {
-		if isLabelSpace(r) {
+		if labelSpaceClass(r) {
 			space = b.Len() > 0
 			continue
 		}
