@@ -21,7 +21,7 @@ import (
 )
 
 const fuzzHead = `Usage: conform fuzz [--stdio CMD | --http URL] [--oracle CMD | --oracle-http URL] [--op OP]... [--time D | --count N] [--seed S] [--out DIR]
-       conform fuzz --envelopes [--stdio CMD | --http URL] [--time D | --count N] [--seed S] [--out DIR]
+       conform fuzz --envelopes [--stdio CMD | --http URL] [--count N] ...
 
 Fuzzes an implementation differentially: generated and mutated inputs go to the
 implementation and to the oracle (default: the in-process reference); every
