@@ -10,7 +10,7 @@ FUZZTIME ?= 60s
 SMOKETIME ?= 3s
 BENCHTIME ?= 1s
 
-.PHONY: all run test stress test-times budget-attacks unicode platform lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser export-check release-snapshot fuzzkit-check
+.PHONY: all run test stress test-times budget-attacks unicode platform lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser export-check release-snapshot fuzzkit-check port-models
 
 all: test
 
@@ -131,6 +131,13 @@ unicode:
 ## from its documentation) and write spec/data/platform.jsonl and docs/platforms.md from them
 platform:
 	scripts/platform-tables.sh
+
+## port-models: run every port model (tools/portmodels/<language>/: ports wrong in one built-in or one
+## slip) through conform run, features and fuzz (--no-corpus --count PORTMODELS_COUNT --seed 1) and write
+## docs/port-models.md; make test checks that conform run fails each (tools/portmodels' test)
+PORTMODELS_COUNT ?= 3000
+port-models:
+	$(GO) run ./tools/portmodels -count $(PORTMODELS_COUNT)
 
 ## vectors: regenerate generated vector files (*.gen.json)
 vectors:

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+)
+
+// A language is one program of port models: its runtime and its file, from
+// the module root.
+type language struct {
+	name    string
+	runtime string
+	program string
+}
+
+// languages are the programs of port models, one a client language (Kotlin's
+// models run in the Java program, which calls kotlin-stdlib).
+var languages = []language{
+	{name: "python", runtime: "python3", program: "tools/portmodels/python/models.py"},
+	{name: "node", runtime: "node", program: "tools/portmodels/node/models.mjs"},
+	{name: "java", runtime: "java", program: "tools/portmodels/java/Models.java"},
+}
+
+// A model is one port model as its program lists it (tools/portmodels/README.md).
+type model struct {
+	Model        string   `json:"model"`
+	Row          *string  `json:"row"`  // a key of spec/data/platform.jsonl, or null for a structural case
+	Case         string   `json:"case"` // the structural case, when Row is null
+	Class        string   `json:"class"`
+	Ops          []string `json:"ops"`
+	Requirements []string `json:"requirements"`
+	Slip         string   `json:"slip"`
+	Check        string   `json:"check"`   // "features" when the scenarios, not the vectors, catch it
+	Command      []string `json:"command"` // the command line, when the program needs more than runtime and file
+
+	lang language
+}
+
+// identity is the model that forwards everything: it must pass.
+const identity = "identity"
+
+// argv is the command that serves m.
+func (m *model) argv() []string {
+	if len(m.Command) > 0 {
+		return slices.Concat(m.Command, []string{m.Model})
+	}
+	return []string{m.lang.runtime, m.lang.program, m.Model}
+}
+
+// stdio is m's command for conform's --stdio, each word quoted for its POSIX
+// splitting.
+func (m *model) stdio() string {
+	var b strings.Builder
+	for i, w := range m.argv() {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("'" + strings.ReplaceAll(w, "'", `'\''`) + "'")
+	}
+	return b.String()
+}
+
+// what says in a few words what m models.
+func (m *model) what() string {
+	if m.Row != nil {
+		return *m.Row
+	}
+	return m.Case
+}
+
+// errMissing is a runtime that is not on PATH.
+var errMissing = errors.New("not on PATH")
+
+// list runs the program of lang with --list and reads its models.
+func list(lang language) ([]*model, error) {
+	if _, err := exec.LookPath(lang.runtime); err != nil {
+		return nil, fmt.Errorf("%s: %s %w", lang.name, lang.runtime, errMissing)
+	}
+	if _, err := os.Stat(lang.program); err != nil {
+		return nil, fmt.Errorf("%s: %w", lang.name, err)
+	}
+	cmd := exec.Command(lang.runtime, lang.program, "--list")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s %s --list: %v: %s", lang.runtime, lang.program, err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	var models []*model
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		m := &model{lang: lang}
+		dec := json.NewDecoder(bytes.NewReader(line))
+		if err := dec.Decode(m); err != nil {
+			return nil, fmt.Errorf("%s --list, line %d: %v", lang.program, n, err)
+		}
+		if err := m.valid(); err != nil {
+			return nil, fmt.Errorf("%s --list, line %d: %v", lang.program, n, err)
+		}
+		models = append(models, m)
+	}
+	if !slices.ContainsFunc(models, func(m *model) bool { return m.Model == identity }) {
+		return nil, fmt.Errorf("%s --list has no %q model", lang.program, identity)
+	}
+	return models, nil
+}
+
+// valid checks what a listed model must say.
+func (m *model) valid() error {
+	switch {
+	case m.Model == "":
+		return errors.New("a model without a name")
+	case m.Model == identity:
+		return nil
+	case m.Row == nil && m.Case == "":
+		return fmt.Errorf("%s: neither a row nor a case", m.Model)
+	case len(m.Ops) == 0 && m.Check != "features":
+		return fmt.Errorf("%s: no ops", m.Model)
+	case m.Slip == "" || len(m.Requirements) == 0:
+		return fmt.Errorf("%s: no slip or no requirement", m.Model)
+	case m.Check != "" && m.Check != "features":
+		return fmt.Errorf("%s: check %q is neither empty nor \"features\"", m.Model, m.Check)
+	}
+	return nil
+}
+
+// all lists the models of every language whose runtime is there; missing
+// names the languages whose runtime is not.
+func all() (models []*model, missing []string, err error) {
+	for _, lang := range languages {
+		ms, err := list(lang)
+		if errors.Is(err, errMissing) {
+			missing = append(missing, lang.name)
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		models = append(models, ms...)
+	}
+	return models, missing, nil
+}
