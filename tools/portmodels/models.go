@@ -75,8 +75,9 @@ func (m *model) what() string {
 	return m.Case
 }
 
-// errMissing is a runtime that is not on PATH.
-var errMissing = errors.New("not on PATH")
+// errMissing is a runtime that is not on PATH, or a program that is not
+// there.
+var errMissing = errors.New("not on PATH, or not there")
 
 // list runs the program of lang with --list and reads its models.
 func list(lang language) ([]*model, error) {
@@ -84,7 +85,7 @@ func list(lang language) ([]*model, error) {
 		return nil, fmt.Errorf("%s: %s %w", lang.name, lang.runtime, errMissing)
 	}
 	if _, err := os.Stat(lang.program); err != nil {
-		return nil, fmt.Errorf("%s: %w", lang.name, err)
+		return nil, fmt.Errorf("%s: %v: %w", lang.name, err, errMissing)
 	}
 	cmd := exec.Command(lang.runtime, lang.program, "--list")
 	var stderr bytes.Buffer
