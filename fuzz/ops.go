@@ -1,6 +1,10 @@
 package fuzz
 
 import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/conform-suite/conform/spec"
@@ -216,4 +220,37 @@ var opDescriptors = []OpDescriptor{
 	{Op: "selref.replay", Tokens: selrefTokens, Properties: []Property{
 		{"A reference that is absent, null or not an object is ignored; when ingest drops the stored reference the output is the body, byte for byte.", []string{"SELREF-REPLAY-002", "SELREF-REPLAY-003"}},
 	}},
+}
+
+// Generate returns an input of op made by its generator, its random
+// choices taken from data: the first bytes decide the first choices, as a
+// coverage-guided fuzzer's bytes should, and once they are used up the
+// choices go on from a source seeded with all of them. FuzzDifferential
+// fills its inputs with it.
+func Generate(op string, data []byte) ([]byte, error) {
+	gen := inputGens[op]
+	if gen == nil {
+		return nil, fmt.Errorf("fuzz: op %q has no input generator", op)
+	}
+	h := fnv.New64a()
+	h.Write(data)
+	src := &byteSource{data: data, rest: rand.NewPCG(h.Sum64(), uint64(len(data)))}
+	return encode(gen(rand.New(src))), nil
+}
+
+// byteSource is a rand.Source that reads its values from a fuzzer's bytes,
+// eight at a time, then from rest.
+type byteSource struct {
+	data []byte
+	rest *rand.PCG
+}
+
+func (s *byteSource) Uint64() uint64 {
+	if len(s.data) == 0 {
+		return s.rest.Uint64()
+	}
+	var b [8]byte
+	n := copy(b[:], s.data)
+	s.data = s.data[n:]
+	return binary.LittleEndian.Uint64(b[:])
 }
