@@ -42,14 +42,6 @@ type alphabetRow struct {
 // A runeSet is sorted, disjoint ranges of code points.
 type runeSet [][2]rune
 
-func (s runeSet) size() int {
-	n := 0
-	for _, g := range s {
-		n += int(g[1]-g[0]) + 1
-	}
-	return n
-}
-
 func (s runeSet) contains(c rune) bool {
 	_, ok := slices.BinarySearchFunc(s, c, func(g [2]rune, c rune) int {
 		switch {
@@ -135,14 +127,6 @@ func (a *alphabet) pick(r *rand.Rand) string {
 			return pickOne(r, words)
 		}
 	}
-}
-
-// holds reports whether s is one of a's characters or words.
-func (a *alphabet) holds(s string) bool {
-	if rs := []rune(s); len(rs) == 1 && (a.points.contains(rs[0]) || a.members.contains(rs[0]) || a.near.contains(rs[0])) {
-		return true
-	}
-	return slices.Contains(a.pointWords, s) || slices.Contains(a.memberWords, s) || slices.Contains(a.nearWords, s)
 }
 
 // testOnlyDraw, when set, is called with every draw's class and result and

@@ -190,3 +190,11 @@ func holdsText(v *jsonv.Value, p string) bool {
 	}
 	return false
 }
+
+// holds reports whether s is one of a's characters or words.
+func (a *alphabet) holds(s string) bool {
+	if rs := []rune(s); len(rs) == 1 && (a.points.contains(rs[0]) || a.members.contains(rs[0]) || a.near.contains(rs[0])) {
+		return true
+	}
+	return slices.Contains(a.pointWords, s) || slices.Contains(a.memberWords, s) || slices.Contains(a.nearWords, s)
+}

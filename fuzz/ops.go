@@ -29,15 +29,9 @@ type OpDescriptor struct {
 	NoDifferential string
 }
 
-// Schema returns the path of the op's schema in the repository.
-func (d OpDescriptor) Schema() string { return "schemas/ops/" + d.Op + ".json" }
-
 // Classes returns the platform classes the op applies (spec.Class.Ops),
 // sorted: its generator draws from their alphabets.
 func (d OpDescriptor) Classes() []string { return opClasses[d.Op] }
-
-// HasGenerator reports whether the op has an input generator (gen_*.go).
-func (d OpDescriptor) HasGenerator() bool { return inputGens[d.Op] != nil }
 
 // opClasses maps an op to the classes that name it, from the tables.
 var opClasses = func() map[string][]string {

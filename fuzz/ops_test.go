@@ -96,3 +96,9 @@ func TestEveryOpHasItsFacets(t *testing.T) {
 		t.Errorf("a descriptor of %s without properties or a reason: missing %q, want the properties named", liar.Op, m)
 	}
 }
+
+// Schema returns the path of the op's schema in the repository.
+func (d OpDescriptor) Schema() string { return "schemas/ops/" + d.Op + ".json" }
+
+// HasGenerator reports whether the op has an input generator (gen_*.go).
+func (d OpDescriptor) HasGenerator() bool { return inputGens[d.Op] != nil }
