@@ -10,7 +10,7 @@ FUZZTIME ?= 60s
 SMOKETIME ?= 3s
 BENCHTIME ?= 1s
 
-.PHONY: all run test stress test-times budget-attacks unicode platform lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser export-check release-snapshot fuzzkit-check port-models
+.PHONY: all run test stress test-times budget-attacks unicode platform alphabets lint staticcheck deadcode vet fmt-check bench bench-doc fuzz fuzz-smoke fuzz-libfuzzer fuzz-libfuzzer-check fuzz-campaign vectors vectors-check build clean mutants actionlint browser export-check release-snapshot fuzzkit-check port-models
 
 all: test
 
@@ -125,6 +125,11 @@ fuzz-campaign:
 ## set from them (reference/marker/snapset.go); then run make vectors
 unicode:
 	scripts/unicode-tables.sh
+
+## alphabets: write fuzz/alphabet_data.gen.go, the alphabets the fuzzer draws from, from the
+## platform tables (go test ./fuzz holds it to them)
+alphabets:
+	$(GO) run ./tools/alphabets
 
 ## platform: measure the built-ins a port would reach for (Node.js, Python, Java and Kotlin with
 ## Gson, Jackson and kotlin-stdlib from Maven Central, Go, Chromium from Debian's packages; Swift

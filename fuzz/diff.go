@@ -91,6 +91,10 @@ type Config struct {
 	// Corpus supplies the vector inputs that are mutated and the requirement
 	// ids of emitted vectors; nil means the embedded corpus.
 	Corpus *vectors.Corpus
+	// NoCorpus fuzzes from the generators alone: no vector's input is
+	// mutated (the corpus still gives emitted vectors their requirement
+	// ids), so that a run measures what the generators reach by themselves.
+	NoCorpus bool
 
 	Seed     uint64        // every input is a function of Seed and its case number
 	Count    int           // stop after Count executions; 0 for no bound
@@ -300,6 +304,9 @@ func newEngine(cfg Config, external bool) *engine {
 	e.refCalls = &runner.Runner{Impl: cfg.Ref, Timeout: cfg.Timeout}
 	e.implCalls = &runner.Runner{Impl: cfg.Impl, Timeout: cfg.Timeout}
 	e.stats.Count, e.stats.Duration = cfg.Count, cfg.Duration
+	if cfg.NoCorpus {
+		return e
+	}
 	for _, v := range cfg.Corpus.Vectors() {
 		if in, err := parseJSON16(v.Input); err == nil {
 			e.seeds[v.Op] = append(e.seeds[v.Op], seedInput{v.ID, in})

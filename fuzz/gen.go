@@ -19,20 +19,16 @@ type inputGen func(r *rand.Rand) *jsonv.Value
 // Ops without one are fuzzed by mutating their vectors' inputs only.
 var inputGens = map[string]inputGen{}
 
-// Character classes that the suites count differently: ASCII (1 byte, 1
-// UTF-16 unit, 1 rune), CJK (3 bytes, 1 unit, 1 rune), astral (4 bytes, 2
-// units, 1 rune), combining marks, the whitespace of JavaScript's \s and
-// its near misses, controls, and the private-use marker characters.
+// Characters that the suites count differently: ASCII (1 byte, 1 UTF-16
+// unit, 1 rune), CJK (3 bytes, 1 unit, 1 rune), astral (4 bytes, 2 units,
+// 1 rune). The characters of the spec's classes (white space, trim sets,
+// controls, digits, letters that fold to ASCII, escapes) come from the
+// alphabets (alphabet.go), and the edges of the encodings from edgeRunes.
 var (
-	genASCII     = []rune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
-	genPunct     = []rune(".,;:!?'\"()[]{}<>&%+=/#*\\|$@^`")
-	genCJK       = []rune("引用文本漢字中国語")
-	genAstral    = []rune("😀🎉𝄞𠀋🙂")
-	genMarks     = []rune("\u0301\u0308\u200d")
-	genJSSpace   = []rune("\t\n\v\f\r \u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
-	genNearSpace = []rune("\u0085\u180e\u200b")
-	genControls  = []rune("\x00\x01\x07\x1b\x7f\u0080\u009f")
-	genMarkers   = []rune("\ue200\ue201\ue202")
+	genASCII  = []rune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")
+	genPunct  = []rune(".,;:!?'\"()[]{}<>&%+=/#*\\|$@^`")
+	genCJK    = []rune("引用文本漢字中国語")
+	genAstral = []rune("😀🎉𝄞𠀋🙂")
 )
 
 // The punctuation of the Unicode tables the spec pins (spec/data), for the
@@ -85,17 +81,20 @@ var boundaryLens = []int{31, 32, 33, 199, 200, 201, 511, 512, 513, 999, 1000, 10
 
 func pickOne[T any](r *rand.Rand, s []T) T { return s[r.IntN(len(s))] }
 
-// genWord returns a short run of characters, mostly ASCII.
+// genWord returns a short run of characters, mostly ASCII, now and then
+// one of a class's alphabet or an encoding's edge.
 func genWord(r *rand.Rand) string {
 	var b strings.Builder
 	for range 1 + r.IntN(8) {
-		switch r.IntN(20) {
+		switch r.IntN(24) {
 		case 0:
 			b.WriteRune(pickOne(r, genCJK))
 		case 1:
 			b.WriteRune(pickOne(r, genAstral))
 		case 2:
-			b.WriteRune(pickOne(r, genMarks))
+			b.WriteRune(pickOne(r, edgeRunes))
+		case 3:
+			b.WriteString(drawChar(r, charClasses))
 		default:
 			b.WriteRune(pickOne(r, genASCII[:52]))
 		}
@@ -103,21 +102,25 @@ func genWord(r *rand.Rand) string {
 	return b.String()
 }
 
-// genProse returns up to n words separated by whitespace runs and punctuation.
+// genProse returns up to n words separated by white space runs and
+// punctuation, now and then with white space of a class at either end.
 func genProse(r *rand.Rand, n int) string {
 	var b strings.Builder
+	if r.IntN(10) == 0 {
+		b.WriteString(drawSpace(r))
+	}
 	for i := range 1 + r.IntN(n) {
 		if i > 0 {
 			switch r.IntN(12) {
 			case 0:
-				b.WriteRune(pickOne(r, genJSSpace))
-				b.WriteRune(pickOne(r, genJSSpace))
+				b.WriteString(drawSpace(r))
+				b.WriteString(drawSpace(r))
 			case 1:
 				b.WriteString(". ")
 			case 2:
 				b.WriteRune(genPunctRune(r))
 			case 3:
-				b.WriteRune(pickOne(r, genNearSpace))
+				b.WriteString(drawSpace(r))
 			case 4:
 				b.WriteString("\n")
 			default:
@@ -126,16 +129,27 @@ func genProse(r *rand.Rand, n int) string {
 		}
 		b.WriteString(genWord(r))
 	}
+	if r.IntN(10) == 0 {
+		b.WriteString(drawSpace(r))
+	}
 	return b.String()
 }
 
 // genWild returns a string drawn from every class, for fields whose content
 // does not matter to the format.
 func genWild(r *rand.Rand, n int) string {
-	classes := [][]rune{genASCII, genPunct, genCJK, genAstral, genMarks, genJSSpace, genNearSpace, genControls, genMarkers}
 	var b strings.Builder
 	for range r.IntN(n + 1) {
-		b.WriteRune(pickOne(r, pickOne(r, classes)))
+		switch r.IntN(6) {
+		case 0:
+			b.WriteRune(pickOne(r, genASCII))
+		case 1:
+			b.WriteRune(pickOne(r, genPunct))
+		case 2, 3:
+			b.WriteRune(pickOne(r, edgeRunes))
+		default:
+			b.WriteString(drawChar(r, charClasses))
+		}
 	}
 	return b.String()
 }

@@ -47,21 +47,81 @@ func init() {
 	}
 	inputGens["marker.locate"] = func(r *rand.Rand) *jsonv.Value {
 		value := jobj("results", jarr(jobj("findings", jstr(genProse(r, 4)))), "a/b", jint(1), "m~n", jint(8), "", jint(0), "lines", jstr("one\ntwo\r\nthree\n"))
-		if r.IntN(4) == 0 {
-			value = jstr(pickOne(r, []string{"l1\nl2\nl3", "", "\n", "a\r\nb"}))
+		if r.IntN(3) == 0 {
+			value = jstr(genLines(r))
 		}
 		var id *jsonv.Value
 		if r.IntN(3) == 0 { // the client's guard (MARKER-LOCATE-011), and ids that only look like it
-			id = jstr(pickOne(r, []string{"tool_data_01", "user_data_1", "USER_TEXT_2", "user_text_", "userdata_1", "user_dat_1", "User_Data_x"}))
+			id = jstr(pickOne(r, []string{"tool_data_01", "userdata_1", "user_dat_1", genUserID(r)}))
 		}
 		return jobj("value", value, "locator", jstr(genLocator(r)), "data_part_id", id)
 	}
 }
 
-// genLocator returns a JSON Pointer or a line range, valid or nearly so.
+// genLocator returns a JSON Pointer or a line range, valid or nearly so:
+// line numbers and array indexes spelt as the parse classes' alphabets
+// spell them, and digits of other scripts.
 func genLocator(r *rand.Rand) string {
+	switch r.IntN(4) {
+	case 0:
+		l := "L" + draw(r, "marker.line-number")
+		if r.IntN(2) == 0 {
+			l += "-L" + pickOne(r, []string{"3", draw(r, "marker.line-number")})
+		}
+		return l
+	case 1:
+		return pickOne(r, []string{"L", "L1-L"}) + genDigits(r, "marker.digit")
+	case 2:
+		return "/results/" + draw(r, "marker.index") + pickOne(r, []string{"", "/findings"})
+	}
 	return pickOne(r, []string{"", "/", "/results/0/findings", "/results/00", "/results/01", "/results/-", "/results/1", "/results/+0", "/a~1b", "/m~0n", "/m~2n", "/~", "#/a~1b", "a",
 		"L1", "L0", "L2-L3", "L3-L2", "L1-L99", "L01", "l1", "L1-", "L1-L", "L99999999999999999999", "/lines"})
+}
+
+// genDigits returns a short number whose digits are ASCII, now and then
+// one of the digit class's alphabet.
+func genDigits(r *rand.Rand, class string) string {
+	var b strings.Builder
+	for i := range 1 + r.IntN(3) {
+		if i == 0 || r.IntN(2) == 0 {
+			b.WriteString(draw(r, class))
+		} else {
+			b.WriteByte(byte('0' + r.IntN(10)))
+		}
+	}
+	return b.String()
+}
+
+// genLines returns a string of lines for marker.locate's value: short
+// lines joined by the line class's terminators and near misses, perhaps
+// one of its probe strings whole.
+func genLines(r *rand.Rand) string {
+	if r.IntN(4) == 0 {
+		return pickOne(r, []string{"l1\nl2\nl3", "", "\n", "a\r\nb", draw(r, "marker.line")})
+	}
+	var b strings.Builder
+	for i := range 1 + r.IntN(4) {
+		if i > 0 {
+			b.WriteString(pickOne(r, []string{"\n", "\r\n", draw(r, "marker.line")}))
+		}
+		b.WriteString(pickOne(r, []string{"one", "two", "", genWord(r)}))
+	}
+	return b.String()
+}
+
+// genUserID returns a data part id of the user-origin kind (MARKER-STRIP-004),
+// in another ASCII case now and then, or with a letter that folds to one of
+// its letters.
+func genUserID(r *rand.Rand) string {
+	id := pickOne(r, []string{"user_data_", "user_text_"}) + pickOne(r, []string{"1", "2", "", "x"})
+	switch r.IntN(4) {
+	case 0:
+		k := 1 + r.IntN(len(id))
+		return strings.ToUpper(id[:k]) + id[k:]
+	case 1:
+		return foldInto(r, "marker.user-origin", id)
+	}
+	return id
 }
 
 // splitBytes cuts the UTF-8 bytes of text anywhere, inside a character
@@ -92,7 +152,7 @@ func genParts(r *rand.Rand) ([]string, *jsonv.Value) {
 	var ids []string
 	parts := jarr()
 	for i := range r.IntN(4) {
-		id := pickOne(r, []string{fmt.Sprintf("tool_data_%02d", i+1), fmt.Sprintf("turn0search%d", i), fmt.Sprintf("user_data_%d", i), fmt.Sprintf("user_text_%d", i), "a/b", "é"})
+		id := pickOne(r, []string{fmt.Sprintf("tool_data_%02d", i+1), fmt.Sprintf("turn0search%d", i), fmt.Sprintf("user_data_%d", i), fmt.Sprintf("user_text_%d", i), "a/b", "é", genUserID(r)})
 		ids = append(ids, id)
 		data := jobj("results", jarr(jobj("findings", jstr(genProse(r, 4)), "n", jint(int64(r.IntN(9))))), "a/b", jint(1), "m~n", jint(8), "", jint(0))
 		parts.Elems = append(parts.Elems, *jobj("id", jstr(id), "value", data))
@@ -151,8 +211,8 @@ func genAnswer(r *rand.Rand, ids []string) string {
 	}
 	var b strings.Builder
 	for range 1 + r.IntN(3) {
-		b.WriteString(pickOne(r, []string{"", " ", "\n", "\u00a0", "\u200b"}))
-		id := pickOne(r, []string{"user_data_1", "USER_TEXT_2", "user_data_", "tool_data_09"})
+		b.WriteString(pickOne(r, []string{"", " ", "\n", draw(r, "marker.space"), draw(r, "marker.space") + draw(r, "marker.space")}))
+		id := pickOne(r, []string{"user_data_1", "USER_TEXT_2", "user_data_", "tool_data_09", genUserID(r)})
 		b.WriteString(mStart + "cite" + mDelim + id + pickOne(r, []string{"", mDelim, mDelim + "L1"}) + mStop)
 	}
 	return b.String()

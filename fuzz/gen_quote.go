@@ -198,8 +198,14 @@ func genHref(r *rand.Rand) string {
 		fields[i].val += pickOne(r, []string{"%", "%Z", "%ZZ", "%ED%A0%80", "%C3", "%e9"})
 	case 6:
 		base = strings.Replace(base, "/v1/", pickOne(r, []string{"/v1/x/../", "/v1/./", "/v1/%2e%2e/", "/v1/%2E/"}), 1)
-	case 7: // offsets in non-canonical forms
-		fields[1].val = pickOne(r, []string{"00", "+0", "-1", "1.0", "NaN", "1e2", "12345678901234567", "9007199254740991", "9007199254740992", " 1", ""})
+	case 7: // offsets spelt as a number parser reads them, or with a digit of another script
+		i := pickOne(r, []int{1, 2})
+		switch r.IntN(3) {
+		case 0:
+			fields[i].val = hrefFormEscape(genDigits(r, "quote.digit"))
+		default:
+			fields[i].val = hrefFormEscape(draw(r, "quote.offset"))
+		}
 	case 8: // a fragment, port, credentials or trailing slash
 		switch r.IntN(4) {
 		case 0:
@@ -213,10 +219,10 @@ func genHref(r *rand.Rand) string {
 		}
 	case 9: // the scheme, host or label changed
 		base = strings.Replace(base, pickOne(r, []string{"t3-citation", "v1"}), pickOne(r, []string{"T3-citation", "v2", "V1", "t3-citation:"}), 1)
-	case 10: // whitespace and controls the WHATWG parser strips
+	case 10: // white space and controls the WHATWG parser strips
 		h := joinHref(base, fields)
 		i := r.IntN(len(h) + 1)
-		return h[:i] + string(pickOne(r, []rune("\t\n\r \x00\x7f"))) + h[i:]
+		return h[:i] + pickOne(r, []string{"\t", "\n", "\r", " ", "\x00", "\x7f", drawSpace(r)}) + h[i:]
 	case 11: // a value at a boundary length in each unit
 		i := pickOne(r, []int{0, 3, 4})
 		fields[i].val = hrefFormEscape(genSized(r, pickOne(r, boundaryLens)))
@@ -230,9 +236,12 @@ func genHref(r *rand.Rand) string {
 		fields[0].val = pickOne(r, []string{"a b", "a+b", "a%20b", "é", "😀", "a&b", "a=b", ";", "%2B"})
 	case 14: // an id with raw or escaped separators
 		base = "t3-citation://v1/" + pickOne(r, []string{"a%2Fb", "a/b", "a b", "%20a%20", "%", "\\", "é"}) + "/t/m"
-	case 15: // empty and whitespace-only values
-		i := pickOne(r, []int{0, 3, 4})
-		fields[i].val = pickOne(r, []string{"", "+", "%20%20", "%09", "%E3%80%80"})
+	case 15: // empty and white-space-only values, or a value with white space of a class at its ends
+		i := pickOne(r, []int{0, 3, 4, 5})
+		if i == len(fields) {
+			fields = append(fields, queryField{"comment", ""})
+		}
+		fields[i].val = hrefFormEscape(pickOne(r, []string{"", drawSpace(r), drawSpace(r) + genWord(r) + drawSpace(r)}))
 	}
 	return joinHref(base, fields)
 }
@@ -349,8 +358,10 @@ func genBlockStream(r *rand.Rand) (string, []int) {
 	return b.String(), breaks
 }
 
-// htmlBlocks, htmlInline and htmlExcluded are the elements genHTML nests:
-// block boundaries, inline elements, and subtrees the stream leaves out.
+// htmlBlocks, htmlInline and htmlExcluded are the elements genHTML nests
+// besides those of the quote.elements alphabet: block boundaries, inline
+// elements, and subtrees the stream leaves out, with the attributes that
+// hide one.
 var (
 	htmlBlocks   = []string{"p", "div", "li", "ul", "pre", "blockquote", "h2", "td", "tr", "table", "section"}
 	htmlInline   = []string{"span", "code", "a href=\"https://example.com/x\"", "em", "strong", "math"}
@@ -368,9 +379,9 @@ func genHTML(r *rand.Rand, depth int) string {
 		case k < 3 || depth == 0:
 			b.WriteString(pickOne(r, []string{genProse(r, 3), genWord(r), " ", "\n", "a &amp; b", "&nbsp;", "&#x1F600;", "\r\n", genWild(r, 4)}))
 		case k == 3:
-			b.WriteString(pickOne(r, []string{"<br>", "<hr>", "<br/>", "<!-- c -->", "<input value=\"v\">"}))
+			b.WriteString(pickOne(r, []string{"<br>", "<hr>", "<br/>", "<!-- c -->", "<input value=\"v\">", "<" + draw(r, "quote.elements") + ">"}))
 		default:
-			tag := pickOne(r, [][]string{htmlBlocks, htmlInline, htmlExcluded}[r.IntN(3)])
+			tag := pickOne(r, [][]string{htmlBlocks, htmlInline, htmlExcluded, {draw(r, "quote.elements")}}[r.IntN(4)])
 			name, _, _ := strings.Cut(tag, " ")
 			b.WriteString("<" + tag + ">" + genHTML(r, depth-1))
 			if r.IntN(6) != 0 {

@@ -50,8 +50,9 @@ func genLabel(r *rand.Rand) string {
 		return genSized(r, pickOne(r, []int{199, 200, 201, 202}))
 	case 1: // a cut that lands inside a pair or after a space
 		return strings.Repeat("x", pickOne(r, []int{198, 199, 200})) + pickOne(r, []string{"😀😀", " y", "  ", "\u00a0z"})
-	case 2:
-		return pickOne(r, []string{"", " ", "\t\n", "\u00a0", "\u2028", "\u3000", "\u0085", "\x0b"})
+	case 2: // white space only, or a word among the label class's characters
+		return pickOne(r, []string{"", " ", "\t\n", draw(r, "selref.label") + draw(r, "selref.label"),
+			draw(r, "selref.label") + genWord(r) + draw(r, "selref.label") + draw(r, "selref.label") + genWord(r)})
 	case 3:
 		return genWild(r, 20)
 	default:
@@ -60,7 +61,9 @@ func genLabel(r *rand.Rand) string {
 }
 
 func genVanceURI(r *rand.Rand) string {
-	switch r.IntN(8) {
+	switch r.IntN(10) {
+	case 8, 9:
+		return genAddress(r, "vance:/apps/newsfeed/_app.yaml?entry="+genWord(r))
 	case 0:
 		return pickOne(r, []string{"VANCE:/a", "https://x", " vance:/a ", "vance:", "vance:/a\n## injected", "vance:/a\x00", "vance:/a\u0085"})
 	case 1:
@@ -73,7 +76,11 @@ func genVanceURI(r *rand.Rand) string {
 }
 
 func genURL(r *rand.Rand) string {
-	switch r.IntN(8) {
+	switch r.IntN(10) {
+	case 8:
+		return genAddress(r, "https://"+genWord(r)+".example/"+genWord(r))
+	case 9: // the scheme with a letter a full case folding takes for an ASCII one
+		return foldInto(r, "selref.scheme", pickOne(r, []string{"https", "http", "javascript", "mailto", "vance"})) + pickOne(r, []string{"://e.example/x", ":alert(1)", ":/a"})
 	case 0:
 		return pickOne(r, []string{"javascript:alert(1)", "JavaScript:x", "data:text/html,x", "java\tscript:x", "\u00a0javascript:x", "//host/x", "example.com/x", ":x", "feed:https://x", "file:///etc/passwd"})
 	case 1:
@@ -83,4 +90,15 @@ func genURL(r *rand.Rand) string {
 	default:
 		return pickOne(r, []string{"https://", "http://", "mailto:"}) + genWord(r) + ".example/" + genWord(r)
 	}
+}
+
+// genAddress returns an address with characters of the trim class at its
+// ends or a control of the address class inside it.
+func genAddress(r *rand.Rand, a string) string {
+	if r.IntN(2) == 0 {
+		return draw(r, "selref.trim") + a + pickOne(r, []string{"", draw(r, "selref.trim")})
+	}
+	u := []rune(a)
+	i := r.IntN(len(u) + 1)
+	return string(u[:i]) + draw(r, "selref.control") + string(u[i:])
 }

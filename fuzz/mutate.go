@@ -91,15 +91,22 @@ func mutateArray(r *rand.Rand, a *jsonv.Value) {
 	}
 }
 
-// insertable are the characters the string mutations insert: one of each
-// class the suites count differently, and lone surrogates.
-var insertable = func() [][]uint16 {
-	var out [][]uint16
-	for _, c := range slices.Concat(genCJK[:2], genAstral[:2], genMarks, genJSSpace, genNearSpace, genControls, genMarkers, []rune("%+&=#?/\\\"<>~.")) {
-		out = append(out, utf16.Encode([]rune{c}))
+// insertChar returns what a string mutation inserts: a character of a
+// class's alphabet, an encoding's edge, a character of the formats' syntax,
+// or a lone surrogate.
+func insertChar(r *rand.Rand) []uint16 {
+	switch r.IntN(8) {
+	case 0, 1, 2:
+		return jsonv.UnitsOf(drawChar(r, charClasses))
+	case 3:
+		return jsonv.UnitsOf(drawSpace(r))
+	case 4, 5:
+		return utf16.Encode([]rune{pickOne(r, edgeRunes)})
+	case 6:
+		return jsonv.UnitsOf(string(pickOne(r, []rune("%+&=#?/\\\"<>~."))))
 	}
-	return append(out, []uint16{0xd83d}, []uint16{0xde00}, []uint16{0xde00, 0xd83d})
-}()
+	return pickOne(r, loneSurrogates)
+}
 
 // percentTricks are fragments that percent-decoders disagree about.
 var percentTricks = []string{"%", "%Z", "%ZZ", "%2", "%e9", "%C3", "%ED%A0%80", "%EF%BF%BD", "%2e%2e", "%2F", "%25", "%00", "%0A", "+", "%2B", "%20", "%26", "%3D", "%23"}
@@ -109,7 +116,7 @@ func mutateUnits(r *rand.Rand, s []uint16) []uint16 {
 	pos := func() int { return r.IntN(len(s) + 1) }
 	switch r.IntN(10) {
 	case 0, 1: // insert a character of another class
-		return slices.Insert(s, pos(), pickOne(r, insertable)...)
+		return slices.Insert(s, pos(), insertChar(r)...)
 	case 2: // grow or cut to a boundary length
 		l := pickOne(r, boundaryLens)
 		if l <= len(s) {
@@ -158,8 +165,15 @@ func mutateUnits(r *rand.Rand, s []uint16) []uint16 {
 			}
 		}
 		return s
-	default: // empty or whitespace only
-		return jsonv.UnitsOf(pickOne(r, []string{"", " ", "\t", "\u3000", "\u00a0"}))
+	default: // empty or white space only
+		if r.IntN(3) == 0 {
+			return []uint16{}
+		}
+		sp := drawSpace(r)
+		if r.IntN(2) == 0 {
+			sp += drawSpace(r)
+		}
+		return jsonv.UnitsOf(sp)
 	}
 }
 

@@ -23,3 +23,4 @@ node --version >/dev/null && python3 --version >/dev/null && javac -version >/de
 cd "$root"
 go run ./tools/platformtables -jars "$jars" -chromium "$chromium"
 go run ./tools/platformtables -doc
+go run ./tools/alphabets

@@ -82,9 +82,9 @@ func implementation() (runner.Implementation, string, *protocol.Hello, error) {
 	return sharedImpl, name, sharedHello, nil
 }
 
-// offered returns the entries of opInputs whose op hello offers.
-func offered(hello *protocol.Hello) []opInput {
-	return slices.DeleteFunc(slices.Clone(opInputs), func(e opInput) bool { return !hello.Supports(e.op) })
+// offered returns the ops of opInputs that hello offers.
+func offered(hello *protocol.Hello) []string {
+	return slices.DeleteFunc(slices.Clone(opInputs), func(op string) bool { return !hello.Supports(op) })
 }
 
 // closeImplementation stops the implementation started by implementation.

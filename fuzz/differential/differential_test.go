@@ -15,8 +15,8 @@ import (
 )
 
 // FuzzDifferential asks the implementation named by CONFORM_FUZZ_STDIO
-// hello, then fills an input of one of the ops it offers from the fuzzer's
-// bytes (gofuzz's NewFromGoFuzz, into the op's input struct), sends it to
+// hello, then makes an input of one of the ops it offers from the fuzzer's
+// bytes (the op's generator, its choices taken from them), sends it to
 // the implementation and to the reference, and fails on any difference
 // with the request line and the differences. Without CONFORM_FUZZ_STDIO it
 // compares the reference in process with the reference through the stdio

@@ -20,7 +20,7 @@ import (
 	"github.com/conform-suite/conform/vectors"
 )
 
-const fuzzHead = `Usage: conform fuzz [--stdio CMD | --http URL] [--oracle CMD | --oracle-http URL] [--op OP]... [--time D | --count N] [--seed S] [--out DIR]
+const fuzzHead = `Usage: conform fuzz [--stdio CMD | --http URL] [--oracle CMD | --oracle-http URL] [--op OP]... [--time D | --count N] [--seed S] [--no-corpus] [--out DIR]
        conform fuzz --envelopes [--stdio CMD | --http URL] [--count N] ...
 
 Fuzzes an implementation differentially: generated and mutated inputs go to the
@@ -51,6 +51,11 @@ become vectors, expecting the reference's answer; --record-profile NAME
 writes the incumbent-off-spec ones to a profile file. An error answer of the
 oracle agrees with an error of the same kind, and an oracle failure is an
 oracle-error finding without a vector.
+Inputs are generated for each op (from the spec's character classes and the
+platform tables) and mutated, and so are the inputs of the corpus's vectors;
+--no-corpus fuzzes from the generators alone, to measure what the fuzzer
+reaches without the vectors (finding vectors still take their requirement
+ids from the corpus).
 --profile NAME (or --profile-file FILE) counts a divergence of a class the
 profile records (the signature its recorded answer would have) as known: a
 line in the summary, not a finding.
@@ -78,6 +83,7 @@ func (e *env) fuzz(args []string) int {
 		par   int
 		shr   int
 		ora   implFlags
+		noCor bool
 	)
 	// Crashing the implementation is what fuzzing is for: the restart
 	// budget's default is fuzz's own, and -h says so.
@@ -91,6 +97,7 @@ func (e *env) fuzz(args []string) int {
 	fs.Uint64Var(&seed, "seed", 0, "random seed `S` (default: from the clock; printed in the summary)")
 	fs.StringVar(&out, "out", "fuzz-findings", "write finding vectors under `DIR`")
 	fs.IntVar(&par, "parallel", 0, "requests in flight at once (0: 4 per CPU; the findings of a seed do not depend on it)")
+	fs.BoolVar(&noCor, "no-corpus", false, "fuzz from the generators alone: mutate no vector's input")
 	fs.IntVar(&shr, "shrink", 2000, "spend at most `N` executions shrinking each finding")
 	var recordProfile string
 	var envelopes bool
@@ -174,7 +181,7 @@ func (e *env) fuzz(args []string) int {
 	prog := &fuzzProgress{w: e.stderr, tty: isTerminal(e.stderr)}
 	started := time.Now()
 	rep, err := fuzz.Run(ctx, fuzz.Config{
-		Impl: im, Ref: ref, Ops: ops, Corpus: corpus, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout, Parallel: cmp.Or(par, 4*runtime.GOMAXPROCS(0)),
+		Impl: im, Ref: ref, Ops: ops, Corpus: corpus, NoCorpus: noCor, Seed: seed, Count: count, Duration: dur, Timeout: impl.timeout, Parallel: cmp.Or(par, 4*runtime.GOMAXPROCS(0)),
 		ShrinkExecs: shr, Progress: prog.update, Known: known,
 	})
 	prog.done()

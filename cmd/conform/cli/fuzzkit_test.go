@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conform-suite/conform/spec"
 	"github.com/conform-suite/conform/vectors"
 )
 
@@ -33,6 +34,7 @@ func TestFuzzkit(t *testing.T) {
 	for _, v := range corpus.Vectors() {
 		inputs[v.Op] = append(inputs[v.Op], v.Input)
 	}
+	classes, firstPoint := classPoints(t)
 	entry := regexp.MustCompile(`^t\d+="((?:\\x[0-9A-F]{2}|[\x20-\x21\x23-\x5b\x5d-\x7e])*)"$`)
 	for op, want := range inputs {
 		dir := filepath.Join(out, "ops", op)
@@ -65,8 +67,21 @@ func TestFuzzkit(t *testing.T) {
 		}
 		suite, _, _ := strings.Cut(op, ".")
 		first := map[string]string{"quote": "t3-citation://v1/", "marker": "\ue200", "selref": "vance:"}[suite]
+		if op == "quote.nav_history" {
+			first = "cursors"
+		}
 		if !slices.Contains(tokens, first) || !slices.Contains(tokens, "\U0010ffff") {
 			t.Errorf("%s: the dictionary lacks %q or the last rune", op, first)
+		}
+		// The characters of the op's classes: a point where a built-in
+		// of each class that applies to the op disagrees with the spec.
+		for _, c := range classes {
+			if !slices.Contains(c.Ops, op) {
+				continue
+			}
+			if p, ok := firstPoint[c.ID]; ok && !slices.Contains(tokens, p) {
+				t.Errorf("%s: the dictionary lacks %q, where a built-in disagrees with class %s", op, p, c.ID)
+			}
 		}
 	}
 	raw, _ := filepath.Glob(filepath.Join(out, "ops", "quote.parse", "seeds-raw", "*.txt"))
@@ -128,6 +143,44 @@ func unescapeDict(t *testing.T, s string) string {
 }
 
 // The kit of one op says so in the singular.
+// classPoints returns the platform classes and, for each, the lowest code
+// point where one of its built-ins disagrees with the spec (or, for the
+// classes over inputs, a spelling, an element name or a split probe where
+// one does), from spec.Disagreements.
+func classPoints(t *testing.T) ([]spec.Class, map[string]string) {
+	t.Helper()
+	classes, err := spec.PlatformClasses()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, c := range classes {
+		low, word := rune(-1), ""
+		for _, k := range c.Builtins {
+			ps, err := spec.Disagreements(c, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range ps {
+				switch {
+				case p.Rune >= 0 && (low < 0 || p.Rune < low):
+					low = p.Rune
+				case p.Rune < 0 && c.Kind == spec.KindSplit:
+					word = spec.SplitProbes[p.Input]
+				case p.Rune < 0 && p.Input != "":
+					word = p.Input
+				}
+			}
+		}
+		if low >= 0 {
+			out[c.ID] = string(low)
+		} else if word != "" {
+			out[c.ID] = word
+		}
+	}
+	return classes, out
+}
+
 func TestFuzzkitOneOp(t *testing.T) {
 	code, stdout, stderr := conform(t, "", "fuzzkit", "--op", "quote.normalize", "--out", filepath.Join(t.TempDir(), "kit"))
 	if code != ExitOK || !strings.HasPrefix(stdout, "fuzz kit for 1 op written to ") {
