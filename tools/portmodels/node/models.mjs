@@ -259,6 +259,40 @@ async function markerRetry(req, a, ref, blank) {
   return { output };
 }
 
+
+// namesTwice reports whether JSON text (already valid) has an object naming a member twice. Only
+// such a line is decoded and encoded again by the duplicate model: re-encoding any other line would
+// change its number spellings too, which is another slip.
+function namesTwice(text) {
+  const stack = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      if (expectKey) {
+        const key = JSON.parse(text.slice(i, j + 1));
+        const seen = stack[stack.length - 1];
+        if (seen.has(key)) return true;
+        seen.add(key);
+        expectKey = false;
+      }
+      i = j;
+    } else if (c === "{") {
+      stack.push(new Set());
+      expectKey = true;
+    } else if (c === "[") {
+      stack.push(null);
+    } else if (c === "}" || c === "]") {
+      stack.pop();
+    } else if (c === ",") {
+      expectKey = stack[stack.length - 1] instanceof Set;
+    }
+  }
+  return false;
+}
+
 // ---- the models of table rows
 
 // /\s/ as selref's label space: label.replace(/\s+/g, " ") keeps the controls and U+0085 that
@@ -506,7 +540,7 @@ model({
     } catch {
       return;
     }
-    if (!req || req.op !== "quote.format") return;
+    if (!req || req.op !== "quote.format" || !namesTwice(text)) return;
     return ref.raw(JSON.stringify(req));
   },
 });
