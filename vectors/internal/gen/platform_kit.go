@@ -240,7 +240,7 @@ func (cf *genFile) platformSiteVectors(stem, doing string, class spec.Class, req
 				id += fmt.Sprintf("-%d", n)
 			}
 			var desc string
-			for _, head := range []string{fmt.Sprintf("%s (%s): a port %s ", what, pointList(chunk), doing), fmt.Sprintf("%s (%s): a port %s ", shorter(what), pointList(chunk), doing)} {
+			for _, head := range []string{fmt.Sprintf("%s (%s): a port %s ", what, pointList(chunk), doing), fmt.Sprintf("%s (%s): a port %s ", shorter(what), pointList(chunk), doing), fmt.Sprintf("%s: a port %s ", shorter(what), doing)} {
 				desc = head + builtinNames(g.builtins, maxDescription-utf8.RuneCountInString(head+" answers otherwise")) + " answers otherwise"
 				if utf8.RuneCountInString(desc) <= maxDescription {
 					break

@@ -121,7 +121,7 @@ func genSubmitCheckIDsPlatform(cf *genFile) {
 // that each point reaches the rules of both fields (SELREF-URL-001 and
 // SELREF-VANCE-001, SELREF-URL-002 and SELREF-VANCE-004).
 func genIngestSitesPlatform(cf *genFile) {
-	cf.platformSiteVectors("platform-trim-url-first", "trimming the url and the vanceUri with", platformClass("selref.trim"), []string{"SELREF-VANCE-001", "SELREF-URL-001"}, 2, nil,
+	cf.platformSiteVectors("platform-trim-url-first", "trimming addresses with", platformClass("selref.trim"), []string{"SELREF-VANCE-001", "SELREF-URL-001"}, 2, nil,
 		func(ps []spec.Point) (any, any, string) {
 			in := map[string]any{"label": "L", "url": string(ps[0].Rune) + platformURL}
 			ref := map[string]any{"label": "L"}
@@ -143,7 +143,7 @@ func genIngestSitesPlatform(cf *genFile) {
 			}
 			return in, map[string]any{"reference": ref}, "a point before the url and after the vanceUri"
 		})
-	cf.platformSiteVectors("platform-control-url-first", "finding address controls with", platformClass("selref.control"), []string{"SELREF-VANCE-004", "SELREF-URL-002"}, 2, nil,
+	cf.platformSiteVectors("platform-control-url-first", "finding controls with", platformClass("selref.control"), []string{"SELREF-VANCE-004", "SELREF-URL-002"}, 2, nil,
 		func(ps []spec.Point) (any, any, string) {
 			in := map[string]any{"label": "L", "url": platformURL + string(ps[0].Rune) + "y"}
 			ref := map[string]any{"label": "L"}
@@ -166,9 +166,22 @@ func genIngestSitesPlatform(cf *genFile) {
 // genLocateIndexDigitsPlatform: a pointer whose one token is a digit that
 // is not ASCII: no array index (MARKER-LOCATE-004), so it designates no
 // element of the array; a port reading the digit finds one (the array has
-// elements 0 to 10).
+// elements 0 to 10). A digit that is itself a spelling of marker.index
+// has its vector in locate-platform-numbers.
 func genLocateIndexDigitsPlatform(cf *genFile) {
-	cf.platformSiteVectors("platform-index-digit", "reading a pointer's array index with", platformClass("marker.digit"), []string{"MARKER-LOCATE-004"}, 1, nil,
+	index := platformClass("marker.index")
+	spelt := map[string]bool{}
+	for _, b := range index.Builtins {
+		ps, err := spec.Disagreements(index, b)
+		if err != nil {
+			panic(err)
+		}
+		for _, p := range ps {
+			spelt[p.Input] = true
+		}
+	}
+	keep := func(p spec.Point) bool { return !spelt[string(p.Rune)] }
+	cf.platformSiteVectors("platform-index-digit", "reading a pointer's array index with", platformClass("marker.digit"), []string{"MARKER-LOCATE-004"}, 1, keep,
 		func(ps []spec.Point) (any, any, string) {
 			return map[string]any{"value": platformElements, "locator": "/" + string(ps[0].Rune)}, map[string]any{"resolved": false},
 				"a pointer token of one digit that is not ASCII designates no element"
