@@ -73,20 +73,35 @@ func PointKey(p spec.Point) string {
 	return k + "=" + p.Builtin
 }
 
+// A Site is one place where the package applies a class: one rule (one
+// requirement) of the spec, through one variable of its own, so that the
+// check can read the class as a built-in reads it at that place alone, as
+// a port that reaches for the built-in in that one place does.
+type Site struct {
+	Class   string   // the class id of the tables
+	Name    string   // the site's name within the class ("normalize", "select-blank", ...)
+	Rule    string   // the requirement the site applies; "": the class's
+	Ops     []string // the ops of the class the site serves; nil: every op of the class
+	Install Install  // sets the site's variable alone
+}
+
 // Unobservable is one entry of the unobservable list: a point of a class
-// that no vector of an op ("*": of any op of the class) can show.
+// that no vector of an op ("*": of any op of the class) can show when the
+// class is read as the built-in reads it at one site ("*": at any site of
+// the class, or in an op that no site of the package serves).
 type Unobservable struct {
-	Class, Op, Point string
-	Rule             string // the masking rule's requirement id and words
-	Line             int
+	Class, Site, Op, Point string
+	Rule                   string // the masking rule's requirement id and words
+	Line                   int
 }
 
 // UnobservablePath is the list's path from the module root.
 const UnobservablePath = "spec/data/platform-unobservable.txt"
 
-// ReadUnobservable reads the checked-in list: one "class op point  # rule"
-// a line (op "*" for every op of the class, the point as RunKey names it,
-// the rule after two spaces and "# "), # comments and blank lines ignored.
+// ReadUnobservable reads the checked-in list: one "class site op point  #
+// rule" a line (site "*" for every site of the class, op "*" for every op,
+// the point as RunKey names it, the rule after two spaces and "# "), #
+// comments and blank lines ignored.
 func ReadUnobservable() ([]Unobservable, error) {
 	_, self, _, _ := runtime.Caller(0)
 	path := filepath.Join(filepath.Dir(self), "..", "..", filepath.FromSlash(UnobservablePath))
@@ -102,13 +117,12 @@ func ReadUnobservable() ([]Unobservable, error) {
 			continue
 		}
 		entry, rule, ok := strings.Cut(line, "  # ")
-		class, rest, _ := strings.Cut(strings.TrimSpace(entry), " ")
-		op, point, _ := strings.Cut(strings.TrimSpace(rest), " ")
-		rule, point = strings.TrimSpace(rule), strings.TrimSpace(point)
-		if !ok || class == "" || op == "" || point == "" || rule == "" {
-			return nil, fmt.Errorf("%s:%d: want \"class op point  # rule\", got %q", UnobservablePath, n, line)
+		f := strings.SplitN(strings.TrimSpace(entry), " ", 4)
+		rule = strings.TrimSpace(rule)
+		if !ok || len(f) != 4 || slices.Contains(f, "") || rule == "" {
+			return nil, fmt.Errorf("%s:%d: want \"class site op point  # rule\", got %q", UnobservablePath, n, line)
 		}
-		out = append(out, Unobservable{Class: class, Op: op, Point: point, Rule: rule, Line: n})
+		out = append(out, Unobservable{Class: f[0], Site: f[1], Op: f[2], Point: strings.TrimSpace(f[3]), Rule: rule, Line: n})
 	}
 	return out, sc.Err()
 }
@@ -139,10 +153,10 @@ type TB interface {
 	Fatalf(format string, args ...any)
 }
 
-// Check runs the observability check for every class the package applies
-// (hooks, by class id), over the vectors of the ops of the class. Every
-// class of an op the package answers (ops) must have its hook.
-func Check(t TB, ops []string, answer Answer, hooks map[string]Install) {
+// Check runs the observability check for every site of every class the
+// package applies, over the vectors of the ops each site serves. Every
+// class of an op the package answers (ops) must have a site.
+func Check(t TB, ops []string, answer Answer, sites []Site) {
 	t.Helper()
 	corpus, err := vectors.Load(vectors.FS())
 	if err != nil {
@@ -152,11 +166,11 @@ func Check(t TB, ops []string, answer Answer, hooks map[string]Install) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(t, corpus.Vectors(), listed, ops, answer, hooks)
+	check(t, corpus.Vectors(), listed, ops, answer, sites)
 }
 
 // check is Check over the vectors vs and the unobservable list listed.
-func check(t TB, vs []*vectors.Vector, listed []Unobservable, ops []string, answer Answer, hooks map[string]Install) {
+func check(t TB, vs []*vectors.Vector, listed []Unobservable, ops []string, answer Answer, sites []Site) {
 	t.Helper()
 	classes, err := spec.PlatformClasses()
 	if err != nil {
@@ -166,17 +180,39 @@ func check(t TB, vs []*vectors.Vector, listed []Unobservable, ops []string, answ
 	for _, v := range vs {
 		byOp[v.Op] = append(byOp[v.Op], v)
 	}
-	defined := map[string]bool{}
+	byID := map[string]spec.Class{}
 	for _, c := range classes {
-		defined[c.ID] = true
+		byID[c.ID] = c
 	}
-	for id := range hooks {
-		if !defined[id] {
-			t.Errorf("the package applies the class %s, which the platform tables do not define", id)
+	bySite := map[string][]Site{} // by class id, each site's Ops filled in
+	for _, s := range sites {
+		c, ok := byID[s.Class]
+		switch {
+		case !ok:
+			t.Errorf("the package applies the class %s (site %s), which the platform tables do not define", s.Class, s.Name)
+			continue
+		case s.Name == "" || s.Name == "*" || strings.Contains(s.Name, " ") || s.Install == nil:
+			t.Errorf("the class %s has a site %q without a name or a variable to replace", s.Class, s.Name)
+			continue
+		case slices.ContainsFunc(bySite[s.Class], func(o Site) bool { return o.Name == s.Name }):
+			t.Errorf("the class %s has two sites named %s", s.Class, s.Name)
+			continue
 		}
+		if s.Ops == nil {
+			s.Ops = c.Ops
+		}
+		if s.Rule == "" {
+			s.Rule = strings.Join(c.Requirements, ", ")
+		}
+		for _, op := range s.Ops {
+			if !slices.Contains(c.Ops, op) {
+				t.Errorf("the site %s of %s serves %s, which is no op of the class", s.Name, s.Class, op)
+			}
+		}
+		bySite[s.Class] = append(bySite[s.Class], s)
 	}
 	for _, c := range classes {
-		if hooks[c.ID] == nil && slices.ContainsFunc(c.Ops, func(op string) bool { return slices.Contains(ops, op) }) {
+		if bySite[c.ID] == nil && slices.ContainsFunc(c.Ops, func(op string) bool { return slices.Contains(ops, op) }) {
 			t.Errorf("the class %s applies to %s, but the package gives the check no variable to replace for it", c.ID, strings.Join(c.Ops, ", "))
 		}
 	}
@@ -184,7 +220,7 @@ func check(t TB, vs []*vectors.Vector, listed []Unobservable, ops []string, answ
 	seen := map[string]int{}
 	normal := map[*vectors.Vector]string{}
 	for _, c := range classes {
-		if hooks[c.ID] == nil {
+		if bySite[c.ID] == nil {
 			continue
 		}
 		for _, op := range c.Ops {
@@ -210,11 +246,26 @@ func check(t TB, vs []*vectors.Vector, listed []Unobservable, ops []string, answ
 			}
 		}
 	}
-	isListed := map[string]Unobservable{}
-	for _, u := range listed {
-		isListed[u.Class+" "+u.Op+" "+u.Point] = u
+	type entry struct {
+		Unobservable
+		used, stale bool
 	}
-	used := map[string]bool{}
+	entries := map[string]*entry{}
+	for _, u := range listed {
+		entries[u.Class+" "+u.Site+" "+u.Op+" "+u.Point] = &entry{Unobservable: u}
+	}
+	// matching are the entries that list the point at the site in the op.
+	matching := func(class, site, op, point string) []*entry {
+		var out []*entry
+		for _, s := range []string{site, "*"} {
+			for _, o := range []string{op, "*"} {
+				if e := entries[class+" "+s+" "+o+" "+point]; e != nil && !slices.Contains(out, e) {
+					out = append(out, e)
+				}
+			}
+		}
+		return out
+	}
 	type tally struct{ points, shown int }
 	tallies := map[string]*tally{}
 	defer func() {
@@ -222,56 +273,85 @@ func check(t TB, vs []*vectors.Vector, listed []Unobservable, ops []string, answ
 			t.Logf("%s: %d points, %d shown by a vector, %d listed unobservable", k, tallies[k].points, tallies[k].shown, tallies[k].points-tallies[k].shown)
 		}
 	}()
-	for _, tg := range targets {
-		point := RunKey(tg.points)
-		all, allListed := isListed[tg.class.ID+" * "+point]
-		restore := hooks[tg.class.ID](tg.points)
-		var showing []string // an op's first vector that shows the point
-		for _, op := range tg.class.Ops {
-			shown := ""
-			for _, v := range opVectors(byOp[op], tg.points) {
-				if answer(v.Op, v.Input) != normal[v] {
-					shown = v.ID
-					break
-				}
-			}
-			key := tg.class.ID + " " + op + " " + point
-			if tallies[tg.class.ID+" in "+op] == nil {
-				tallies[tg.class.ID+" in "+op] = &tally{}
-			}
-			tallies[tg.class.ID+" in "+op].points++
-			if shown != "" {
-				tallies[tg.class.ID+" in "+op].shown++
-			}
-			u, isList := isListed[key]
-			if isList {
-				used[key] = true
-			}
-			switch {
-			case shown != "":
-				showing = append(showing, shown)
-				if isList {
-					t.Errorf("%s:%d: %s is listed as unobservable, but %s shows it (a stale entry: remove it)", UnobservablePath, u.Line, key, shown)
-				}
-			case !isList && !allListed:
-				t.Errorf("%s in %s: no vector shows the point %s, where %s disagree with the spec: add a vector, or list the point in %s with the rule that masks it",
-					tg.class.ID, op, point, strings.Join(tg.builtins, ", "), UnobservablePath)
+	// judge records whether the point is shown (by the vector shown) at
+	// the site in the op, against the list.
+	judge := func(tg target, site, op, point, shown string) {
+		k := tg.class.ID + " at " + site + " in " + op
+		if tallies[k] == nil {
+			tallies[k] = &tally{}
+		}
+		tallies[k].points++
+		if shown != "" {
+			tallies[k].shown++
+		}
+		es := matching(tg.class.ID, site, op, point)
+		for _, e := range es {
+			e.used = true
+			if shown != "" && !e.stale {
+				e.stale = true
+				t.Errorf("%s:%d: %s %s %s %s is listed as unobservable, but %s shows it at the site %s (a stale entry: remove it)",
+					UnobservablePath, e.Line, e.Class, e.Site, e.Op, e.Point, shown, site)
 			}
 		}
-		restore()
-		if allListed {
-			used[tg.class.ID+" * "+point] = true
-			if len(showing) > 0 {
-				t.Errorf("%s:%d: %s is listed as unobservable in every op, but %s shows it (a stale entry: remove it)", UnobservablePath, all.Line, point, showing[0])
+		if shown == "" && len(es) == 0 {
+			where := "at the site " + site + " (" + siteRule(bySite[tg.class.ID], site) + ")"
+			if site == "*" {
+				where = "(no site of the package serves the op)"
+			}
+			t.Errorf("%s in %s %s: no vector shows the point %s, where %s disagree with the spec: add a vector, or list the point in %s with the rule that masks it",
+				tg.class.ID, op, where, point, strings.Join(tg.builtins, ", "), UnobservablePath)
+		}
+	}
+	for _, tg := range targets {
+		point := RunKey(tg.points)
+		served := map[string]bool{}
+		for _, s := range bySite[tg.class.ID] {
+			restore := s.Install(tg.points)
+			for _, op := range s.Ops {
+				served[op] = true
+				shown := ""
+				for _, v := range opVectors(byOp[op], tg.points) {
+					if answer(v.Op, v.Input) != normal[v] {
+						shown = v.ID
+						break
+					}
+				}
+				judge(tg, s.Name, op, point, shown)
+			}
+			restore()
+		}
+		for _, op := range tg.class.Ops {
+			if !served[op] && slices.Contains(ops, op) {
+				judge(tg, "*", op, point, "")
 			}
 		}
 	}
 	for _, u := range listed {
-		key := u.Class + " " + u.Op + " " + u.Point
-		if !used[key] && hooks[u.Class] != nil {
-			t.Errorf("%s:%d: %s names no disagreement point of the tables in an op of the class (a stale entry: remove it)", UnobservablePath, u.Line, key)
+		e := entries[u.Class+" "+u.Site+" "+u.Op+" "+u.Point]
+		if !e.used && bySite[u.Class] != nil {
+			t.Errorf("%s:%d: %s %s %s %s names no disagreement point of the tables at a site in an op of the class (a stale entry: remove it)", UnobservablePath, u.Line, u.Class, u.Site, u.Op, u.Point)
 		}
 	}
+}
+
+// OneSite gives each class of hooks, which a package applies through one
+// rule only, its one site "all", serving every op of the class.
+func OneSite(hooks map[string]Install) []Site {
+	var out []Site
+	for _, id := range slices.Sorted(maps.Keys(hooks)) {
+		out = append(out, Site{Class: id, Name: "all", Install: hooks[id]})
+	}
+	return out
+}
+
+// siteRule is the rule of the site named name among sites.
+func siteRule(sites []Site, name string) string {
+	for _, s := range sites {
+		if s.Name == name {
+			return s.Rule
+		}
+	}
+	return ""
 }
 
 // opVectors are the vectors vs of one op: first the platform vectors

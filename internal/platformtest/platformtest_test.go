@@ -3,6 +3,7 @@ package platformtest
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,31 +64,95 @@ func vector(id, text string) *vectors.Vector {
 // names a class of the package's ops left without a hook.
 func TestCheckNamesWhatNoVectorShows(t *testing.T) {
 	space := quoteSpace
-	hooks := map[string]Install{"quote.space": func(ps []spec.Point) func() {
-		old := space
-		space = Toggle(old, ps)
-		return func() { space = old }
-	}}
+	hooks := []Site{{Class: "quote.space", Name: "normalize", Rule: "QUOTE-ANCHOR-004", Ops: []string{"quote.normalize"}, Install: toggle(&space)}}
 	vs := []*vectors.Vector{vector("nel", "a\u0085\u0085b")}
 	r := &recorder{}
 	check(r, vs, nil, []string{"quote.normalize"}, normalize(&space), hooks)
 	joined := strings.Join(r.errors, "\n")
-	in := "quote.space in quote.normalize: no vector shows the point "
+	in := "quote.space in quote.normalize at the site normalize (QUOTE-ANCHOR-004): no vector shows the point "
 	if strings.Contains(joined, in+"U+0085=") || !strings.Contains(joined, in+"U+001C=member") || !strings.Contains(joined, in+"U+00A0=not a member") {
 		t.Errorf("the check reported:\n%s\nwant U+001C and U+00A0 named in quote.normalize, U+0085 not", joined)
 	}
 	r = &recorder{}
-	stale := []Unobservable{{Class: "quote.space", Op: "quote.normalize", Point: "U+0085=member", Rule: "made up", Line: 1},
-		{Class: "quote.space", Op: "*", Point: "U+0085=member", Rule: "made up", Line: 2}}
+	stale := []Unobservable{{Class: "quote.space", Site: "normalize", Op: "quote.normalize", Point: "U+0085=member", Rule: "made up", Line: 1},
+		{Class: "quote.space", Site: "*", Op: "*", Point: "U+0085=member", Rule: "made up", Line: 2}}
 	check(r, vs, stale, []string{"quote.normalize"}, normalize(&space), hooks)
-	if joined := strings.Join(r.errors, "\n"); !strings.Contains(joined, ":1: quote.space quote.normalize U+0085=member is listed as unobservable, but quote.normalize/nel shows it") ||
-		!strings.Contains(joined, ":2: U+0085=member is listed as unobservable in every op, but quote.normalize/nel shows it") {
+	if joined := strings.Join(r.errors, "\n"); !strings.Contains(joined, ":1: quote.space normalize quote.normalize U+0085=member is listed as unobservable, but quote.normalize/nel shows it") ||
+		!strings.Contains(joined, ":2: quote.space * * U+0085=member is listed as unobservable, but quote.normalize/nel shows it") {
 		t.Errorf("the check reported:\n%s\nwant both stale entries named", joined)
 	}
 	r = &recorder{}
 	check(r, vs, nil, []string{"quote.normalize", "quote.format"}, normalize(&space), hooks)
 	if joined := strings.Join(r.errors, "\n"); !strings.Contains(joined, "quote.path applies to quote.format, but the package gives the check no variable") {
 		t.Errorf("the check reported:\n%s\nwant quote.path named as left without a hook", joined)
+	}
+}
+
+// toggle installs the spec's class held by v with the points read as
+// their built-in reads them.
+func toggle(v *func(rune) bool) Install {
+	return func(ps []spec.Point) func() {
+		old := *v
+		*v = Toggle(old, ps)
+		return func() { *v = old }
+	}
+}
+
+// normalizeOrBlank answers quote.normalize as normalize does, but answers
+// "blank" for a text that blank, the class of a second site, finds
+// whitespace only: an op that applies one class through two rules.
+func normalizeOrBlank(space, blank *func(rune) bool) Answer {
+	norm := normalize(space)
+	return func(op string, input json.RawMessage) string {
+		var in struct{ Text string }
+		if err := json.Unmarshal(input, &in); err != nil {
+			return "error: " + err.Error()
+		}
+		if strings.TrimFunc(in.Text, *blank) == "" {
+			return "blank"
+		}
+		return norm(op, input)
+	}
+}
+
+// With two sites of quote.space in one op and vectors that show a point
+// through the first site only, the check names the point at the second
+// site: toggling a class at every site at once would let the first site's
+// vector hide it. A site that serves an op outside its class, two sites of
+// one name and an op left without a site are named too.
+func TestCheckNamesASiteNoVectorShows(t *testing.T) {
+	space, blank := quoteSpace, quoteSpace
+	sites := []Site{
+		{Class: "quote.space", Name: "normalize", Rule: "QUOTE-ANCHOR-004", Ops: []string{"quote.normalize"}, Install: toggle(&space)},
+		{Class: "quote.space", Name: "blank", Rule: "QUOTE-ANCHOR-014", Ops: []string{"quote.normalize"}, Install: toggle(&blank)},
+	}
+	// U+0085 inside a word: the normalization shows it, the blank check
+	// cannot (the text holds letters).
+	vs := []*vectors.Vector{vector("nel", "a\u0085\u0085b")}
+	r := &recorder{}
+	check(r, vs, nil, []string{"quote.normalize"}, normalizeOrBlank(&space, &blank), sites)
+	joined := strings.Join(r.errors, "\n")
+	want := "quote.space in quote.normalize at the site blank (QUOTE-ANCHOR-014): no vector shows the point U+0085=member"
+	if !strings.Contains(joined, want) || strings.Contains(joined, "at the site normalize (QUOTE-ANCHOR-004): no vector shows the point U+0085=") {
+		t.Errorf("the check reported:\n%s\nwant U+0085 named at the site blank only", joined)
+	}
+	// A vector of U+0085 alone shows it at the blank site as well.
+	vs = append(vs, vector("nel-alone", "\u0085"))
+	r = &recorder{}
+	check(r, vs, nil, []string{"quote.normalize"}, normalizeOrBlank(&space, &blank), sites)
+	if joined := strings.Join(r.errors, "\n"); strings.Contains(joined, "point U+0085=") {
+		t.Errorf("the check reported:\n%s\nwant U+0085 shown at both sites", joined)
+	}
+	r = &recorder{}
+	bad := append(slices.Clone(sites), Site{Class: "quote.space", Name: "blank", Install: toggle(&blank)},
+		Site{Class: "quote.space", Name: "parse", Ops: []string{"quote.format", "quote.dom_text"}, Install: toggle(&blank)})
+	check(r, vs, nil, []string{"quote.normalize", "quote.parse"}, normalizeOrBlank(&space, &blank), bad)
+	joined = strings.Join(r.errors, "\n")
+	for _, w := range []string{"the class quote.space has two sites named blank", "the site parse of quote.space serves quote.dom_text, which is no op of the class",
+		"quote.trim applies to", "quote.space in quote.parse (no site of the package serves the op): no vector shows the point U+0085=member"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("the check reported:\n%s\nwant %q", joined, w)
+		}
 	}
 }
 

@@ -13,8 +13,47 @@ import (
 	"github.com/conform-suite/conform/spec"
 )
 
-// classHooks installs each class of the suite, the spec's with one point
-// read as a built-in reads it.
+// classSites are the sites of each class of the suite: the variable of
+// each rule that applies the class (locate.go). The digits are read by
+// three rules: a marker's line number (digitClass), a locator's line
+// numbers (lineNumberClass) and a pointer's array index (indexClass).
+// A marker's line number is read by digitClass alone (MARKER-GRAMMAR-005),
+// so no site of marker.line-number serves the ops that read markers.
+var classSites = append([]platformtest.Site{
+	{Class: "marker.digit", Name: "marker", Rule: "MARKER-GRAMMAR-005", Ops: []string{"marker.strip", "marker.stream", "marker.artifact"}, Install: func(ps []spec.Point) func() {
+		old := digitClass
+		digitClass = platformtest.Toggle(old, ps)
+		return func() { digitClass = old }
+	}},
+	{Class: "marker.digit", Name: "line-number", Rule: "MARKER-LOCATE-007", Ops: []string{"marker.locate"}, Install: func(ps []spec.Point) func() {
+		old := lineNumberClass
+		lineNumberClass = func(s string) (int, bool) { return old(platformtest.Digit(s, ps[0])) }
+		return func() { lineNumberClass = old }
+	}},
+	{Class: "marker.digit", Name: "index", Rule: "MARKER-LOCATE-004", Ops: []string{"marker.locate"}, Install: func(ps []spec.Point) func() {
+		old := indexClass
+		indexClass = func(s string) (int, bool) { return old(platformtest.Digit(s, ps[0])) }
+		return func() { indexClass = old }
+	}},
+	{Class: "marker.line-number", Name: "locator", Rule: "MARKER-LOCATE-007", Ops: []string{"marker.locate"}, Install: func(ps []spec.Point) func() {
+		p := ps[0]
+		old := lineNumberClass
+		lineNumberClass = func(s string) (int, bool) {
+			if s != p.Input {
+				return old(s)
+			}
+			v, ok := platformtest.Int(p)
+			if !ok || v < 1 || v > 1<<40 {
+				return -1, ok // a number that designates no line
+			}
+			return int(v), true
+		}
+		return func() { lineNumberClass = old }
+	}},
+}, platformtest.OneSite(classHooks)...)
+
+// classHooks installs each class of the suite applied through one rule,
+// the spec's with one point read as a built-in reads it.
 var classHooks = map[string]platformtest.Install{
 	"marker.space": func(ps []spec.Point) func() {
 		old := notSpaceClass
@@ -30,29 +69,6 @@ var classHooks = map[string]platformtest.Install{
 		}
 		lineClass = split
 		return func() { lineClass = old }
-	},
-	"marker.digit": func(ps []spec.Point) func() {
-		p := ps[0]
-		oldDigit, oldLine, oldIndex := digitClass, lineNumberClass, indexClass
-		digitClass = platformtest.Toggle(oldDigit, ps)
-		lineNumberClass = func(s string) (int, bool) { return oldLine(platformtest.Digit(s, p)) }
-		indexClass = func(s string) (int, bool) { return oldIndex(platformtest.Digit(s, p)) }
-		return func() { digitClass, lineNumberClass, indexClass = oldDigit, oldLine, oldIndex }
-	},
-	"marker.line-number": func(ps []spec.Point) func() {
-		p := ps[0]
-		old := lineNumberClass
-		lineNumberClass = func(s string) (int, bool) {
-			if s != p.Input {
-				return old(s)
-			}
-			v, ok := platformtest.Int(p)
-			if !ok || v < 1 || v > 1<<40 {
-				return -1, ok // a number that designates no line
-			}
-			return int(v), true
-		}
-		return func() { lineNumberClass = old }
 	},
 	"marker.index": func(ps []spec.Point) func() {
 		p := ps[0]
@@ -85,7 +101,7 @@ var classHooks = map[string]platformtest.Install{
 // class, or is listed as unobservable with the rule that masks it.
 func TestPlatformPointsAreObservable(t *testing.T) {
 	answer := platformtest.Answerer(func(op string, v *jsonv.Value) (any, error) { return Ops[op](v) }, opkit.Parse)
-	platformtest.Check(t, slices.Sorted(maps.Keys(Ops)), answer, classHooks)
+	platformtest.Check(t, slices.Sorted(maps.Keys(Ops)), answer, classSites)
 }
 
 // The suite's classes are the spec's, at every code point and probe.

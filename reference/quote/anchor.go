@@ -114,9 +114,10 @@ func normalizedLen(u []uint16) int {
 	return n
 }
 
-// blank reports whether u holds nothing but whitespace.
-func blank(u []uint16) bool {
-	return !slices.ContainsFunc(u, func(c uint16) bool { return !isSpace(c) })
+// blank reports whether u holds nothing but whitespace, as the class of
+// one site (selectBlankClass, quoteBlankClass) has it.
+func blank(u []uint16, class func(rune) bool) bool {
+	return !slices.ContainsFunc(u, func(c uint16) bool { return !class(rune(c)) })
 }
 
 // Normalize collapses each maximal run of whitespace (the 25 code points of
@@ -164,13 +165,13 @@ func SelectNarrowed(text string, start, end int, breaks []int) (Selector, error)
 		return refuse(CodeSelectionEmpty)
 	case splitsPair(t, start) || splitsPair(t, end):
 		return refuse(CodeSelectionSplitsSurrogate)
-	case blank(t[start:end]):
+	case blank(t[start:end], selectBlankClass):
 		return refuse(CodeSelectionBlank)
 	case end-start > selectionMaxUnits:
 		return refuse(CodeSelectionTooLong)
 	}
 	nStart := normalizedLen(t[:start])
-	if start > 0 && isSpace(t[start-1]) && isSpace(t[start]) {
+	if start > 0 && selectRunClass(rune(t[start-1])) && selectRunClass(rune(t[start])) {
 		// The selection starts inside a whitespace run: it takes the
 		// run's single space with it (QUOTE-ANCHOR-018).
 		nStart--
@@ -214,10 +215,13 @@ func text16(u []uint16) string { return string(utf16.Decode(u)) }
 // occurrence, which the search finds too; they cannot break a tie between
 // two such occurrences (QUOTE-ANCHOR-029), and they are ignored otherwise.
 func Resolve(text string, sel Selector) (start, end int, err error) {
-	q := anchorUnits(sel.Text, true)
-	if blank(q) {
+	// The quote is blank before normalization exactly when it is after
+	// (QUOTE-ANCHOR-004 maps whitespace to whitespace); it is tested as
+	// given, as a port tests it.
+	if isBlank(sel.Text, quoteBlankClass) {
 		return 0, 0, ErrNotFound
 	}
+	q := anchorUnits(sel.Text, true)
 	n := anchorUnits(text, true)
 	qEnds, count := occurrenceEnds(n, q)
 	switch count {

@@ -65,26 +65,55 @@ func IsSpace(r rune) bool {
 
 // TrimSpace returns s without its leading and trailing whitespace, as
 // defined by [IsSpace].
-func TrimSpace(s string) string { return strings.TrimFunc(s, trimClass) }
+func TrimSpace(s string) string { return trimWith(s, idTrimClass) }
 
-// The platform classes of the quote suite, each applied through one
-// variable that only tests replace (by a platform built-in's reading, to
-// show that the vectors tell the two apart): spaceClass is whitespace as
-// normalization, selection, resolution, the collector's end of an href and
-// a text's blank check test it (QUOTE-ANCHOR-003, QUOTE-LINK-060,
-// QUOTE-LINK-040), trimClass the same set as the trims remove it
-// (QUOTE-LINK-036, QUOTE-COMPOSE-001); offsetClass reads an href's offset
-// (its digits and its spelling, QUOTE-LINK-044), percentClass
-// percent-encodes a path segment or a query value (QUOTE-LINK-010,
-// QUOTE-LINK-011), jsonClass writes a JSON string of the expansion block
-// (QUOTE-COMPOSE-016).
+// trimWith is TrimSpace with the whitespace of the class variable of one
+// site.
+func trimWith(s string, class func(rune) bool) string { return strings.TrimFunc(s, class) }
+
+// The platform classes of the quote suite, each applied through variables
+// that only tests replace (by a platform built-in's reading, to show that
+// the vectors tell the two apart), one variable for each rule (site) that
+// applies the class, since a port may reach for a built-in at one of them
+// only. Whitespace, tested (QUOTE-ANCHOR-003):
+//   - spaceClass: the runs normalization collapses, in normalize, select
+//     (the normalized offsets and context) and resolve (QUOTE-ANCHOR-004);
+//   - selectBlankClass: the blank selection select refuses (QUOTE-ANCHOR-014);
+//   - selectRunClass: the run a selection starts inside (QUOTE-ANCHOR-018);
+//   - quoteBlankClass: the blank quote resolve does not find (QUOTE-ANCHOR-025);
+//   - linkEndClass: the whitespace that ends the collector's href (QUOTE-LINK-060);
+//   - textBlankClass: the blank text a parser and formatter refuse (QUOTE-LINK-040).
+//
+// Whitespace, trimmed:
+//   - idTrimClass: a parsed id (QUOTE-LINK-036), by TrimSpace;
+//   - idCheckClass: an id the formatter refuses untrimmed (QUOTE-LINK-014);
+//   - commentTrimClass: a comment being set (QUOTE-COMPOSE-001);
+//   - submitTrimClass: a composer's prompt (QUOTE-COMPOSE-031);
+//   - inputTrimClass: a provider turn's input (QUOTE-COMPOSE-034);
+//   - expandedTrimClass: its expanded text (QUOTE-COMPOSE-035).
+//
+// offsetClass reads an href's offset (its digits and its spelling,
+// QUOTE-LINK-044), percentClass percent-encodes a path segment or a query
+// value (QUOTE-LINK-010, QUOTE-LINK-011), jsonClass writes a JSON string of
+// the expansion block (QUOTE-COMPOSE-016).
 var (
-	spaceClass   = IsSpace
-	trimClass    = IsSpace
-	offsetClass  = parseOffset
-	percentClass = escape
-	jsonClass    = writeJSONString
+	spaceClass        = IsSpace
+	selectBlankClass  = IsSpace
+	selectRunClass    = IsSpace
+	quoteBlankClass   = IsSpace
+	linkEndClass      = IsSpace
+	textBlankClass    = IsSpace
+	idTrimClass       = IsSpace
+	idCheckClass      = IsSpace
+	commentTrimClass  = IsSpace
+	submitTrimClass   = IsSpace
+	inputTrimClass    = IsSpace
+	expandedTrimClass = IsSpace
+	offsetClass       = parseOffset
+	percentClass      = escape
+	jsonClass         = writeJSONString
 )
 
-// isBlank reports whether s is empty or whitespace only.
-func isBlank(s string) bool { return strings.TrimFunc(s, spaceClass) == "" }
+// isBlank reports whether s is empty or whitespace only, as the class of
+// one site (textBlankClass, quoteBlankClass) has it.
+func isBlank(s string, class func(rune) bool) bool { return strings.TrimFunc(s, class) == "" }

@@ -42,7 +42,7 @@ func Collect(text string) []Link {
 		j, n := hrefStart+len(HrefPrefix), len(HrefPrefix)
 		for j < len(text) && n <= MaxHrefLength {
 			r, size := utf8.DecodeRuneInString(text[j:])
-			if r == ')' || spaceClass(r) {
+			if r == ')' || linkEndClass(r) {
 				break
 			}
 			n += utf16.RuneLen(r)

@@ -19,7 +19,7 @@ import (
 // is; c itself is not modified.
 func WithComment(c Citation, comment string) Citation {
 	c.Comment = nil
-	if t := TrimSpace(comment); t != "" {
+	if t := trimWith(comment, commentTrimClass); t != "" {
 		c.Comment = &t
 	}
 	return c

@@ -39,7 +39,7 @@ func CheckSubmission(prompt string, target Target) (excess int, message string) 
 	if target != TargetProviderTurn {
 		return 0, ""
 	}
-	trimmed := TrimSpace(prompt)
+	trimmed := trimWith(prompt, submitTrimClass)
 	n := max(UTF16Len(trimmed), UTF16Len(Expand(trimmed)))
 	if n <= MaxProviderInput {
 		return 0, ""
@@ -74,7 +74,7 @@ func groupThousands(n int) string {
 // most MaxProviderInput units (CodeExpandedTooLong). It returns the text sent
 // to the provider, or an *[Error] with the code of the failing stage.
 func SendTurn(input string) (string, error) {
-	trimmed := TrimSpace(input)
+	trimmed := trimWith(input, inputTrimClass)
 	switch {
 	case trimmed == "":
 		return "", fail(CodeInputEmpty, "input")
@@ -85,7 +85,7 @@ func SendTurn(input string) (string, error) {
 	if expanded == trimmed {
 		return trimmed, nil
 	}
-	expanded = TrimSpace(expanded)
+	expanded = trimWith(expanded, expandedTrimClass)
 	if UTF16Len(expanded) > MaxProviderInput {
 		return "", fail(CodeExpandedTooLong, "input")
 	}

@@ -41,7 +41,7 @@ func checkFormattable(c Citation) *Error {
 		return fail(CodeVersion, "version")
 	}
 	for _, f := range c.ids() {
-		if f.value != TrimSpace(f.value) {
+		if f.value != trimWith(f.value, idCheckClass) {
 			return fail(CodeIDWhitespace, f.name)
 		}
 	}
@@ -87,7 +87,7 @@ func (c *Citation) checkHead() *Error {
 		}
 	}
 	switch {
-	case isBlank(c.Text):
+	case isBlank(c.Text, textBlankClass):
 		return fail(CodeTextEmpty, "text")
 	case UTF16Len(c.Text) > MaxTextLength:
 		return fail(CodeTextTooLong, "text")

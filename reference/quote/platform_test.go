@@ -15,19 +15,39 @@ import (
 	"github.com/conform-suite/conform/spec"
 )
 
-// classHooks installs each class of the suite, the spec's with one point
-// read as a built-in reads it.
+// toggle installs the spec's class held by v with the points read as
+// their built-in reads them.
+func toggle(v *func(rune) bool) platformtest.Install {
+	return func(ps []spec.Point) func() {
+		old := *v
+		*v = platformtest.Toggle(old, ps)
+		return func() { *v = old }
+	}
+}
+
+// The ops that collect a prompt's links, parse each and check its text.
+var linkOps = []string{"quote.collect", "quote.expand", "quote.markdown", "quote.plaintext", "quote.send_turn"}
+
+// classSites are the sites of each class of the suite: the variable of
+// each rule that applies the class (citation.go), with the ops it serves.
+var classSites = append([]platformtest.Site{
+	{Class: "quote.space", Name: "normalize", Rule: "QUOTE-ANCHOR-004", Ops: []string{"quote.normalize", "quote.select", "quote.resolve"}, Install: toggle(&spaceClass)},
+	{Class: "quote.space", Name: "select-blank", Rule: "QUOTE-ANCHOR-014", Ops: []string{"quote.select"}, Install: toggle(&selectBlankClass)},
+	{Class: "quote.space", Name: "select-run", Rule: "QUOTE-ANCHOR-018", Ops: []string{"quote.select"}, Install: toggle(&selectRunClass)},
+	{Class: "quote.space", Name: "resolve-blank", Rule: "QUOTE-ANCHOR-025", Ops: []string{"quote.resolve"}, Install: toggle(&quoteBlankClass)},
+	{Class: "quote.space", Name: "link-end", Rule: "QUOTE-LINK-060", Ops: linkOps, Install: toggle(&linkEndClass)},
+	{Class: "quote.space", Name: "text-blank", Rule: "QUOTE-LINK-040", Ops: append([]string{"quote.parse", "quote.format"}, linkOps...), Install: toggle(&textBlankClass)},
+	{Class: "quote.trim", Name: "id", Rule: "QUOTE-LINK-036", Ops: append([]string{"quote.parse", "quote.submit_check"}, linkOps...), Install: toggle(&idTrimClass)},
+	{Class: "quote.trim", Name: "id-check", Rule: "QUOTE-LINK-014", Ops: []string{"quote.format"}, Install: toggle(&idCheckClass)},
+	{Class: "quote.trim", Name: "comment", Rule: "QUOTE-COMPOSE-001", Ops: []string{"quote.comment"}, Install: toggle(&commentTrimClass)},
+	{Class: "quote.trim", Name: "submit", Rule: "QUOTE-COMPOSE-031", Ops: []string{"quote.submit_check"}, Install: toggle(&submitTrimClass)},
+	{Class: "quote.trim", Name: "input", Rule: "QUOTE-COMPOSE-034", Ops: []string{"quote.send_turn"}, Install: toggle(&inputTrimClass)},
+	{Class: "quote.trim", Name: "expanded", Rule: "QUOTE-COMPOSE-035", Ops: []string{"quote.send_turn"}, Install: toggle(&expandedTrimClass)},
+}, platformtest.OneSite(classHooks)...)
+
+// classHooks installs each class of the suite applied through one rule,
+// the spec's with one point read as a built-in reads it.
 var classHooks = map[string]platformtest.Install{
-	"quote.space": func(ps []spec.Point) func() {
-		old := spaceClass
-		spaceClass = platformtest.Toggle(old, ps)
-		return func() { spaceClass = old }
-	},
-	"quote.trim": func(ps []spec.Point) func() {
-		old := trimClass
-		trimClass = platformtest.Toggle(old, ps)
-		return func() { trimClass = old }
-	},
 	"quote.offset": func(ps []spec.Point) func() {
 		old := offsetClass
 		offsetClass = func(s, field string) (int64, *Error) {
@@ -127,13 +147,17 @@ func percentHook(query bool) platformtest.Install {
 // class, or is listed as unobservable with the rule that masks it.
 func TestPlatformPointsAreObservable(t *testing.T) {
 	answer := platformtest.Answerer(func(op string, v *jsonv.Value) (any, error) { return Ops[op](v) }, opkit.Parse)
-	platformtest.Check(t, slices.Sorted(maps.Keys(Ops)), answer, classHooks)
+	platformtest.Check(t, slices.Sorted(maps.Keys(Ops)), answer, classSites)
 }
 
 // The suite's classes are the spec's, at every code point.
 func TestClassesAreTheSpecs(t *testing.T) {
-	platformtest.SameSet(t, "quote.space", spaceClass)
-	platformtest.SameSet(t, "quote.trim", trimClass)
+	for _, c := range []func(rune) bool{spaceClass, selectBlankClass, selectRunClass, quoteBlankClass, linkEndClass, textBlankClass} {
+		platformtest.SameSet(t, "quote.space", c)
+	}
+	for _, c := range []func(rune) bool{idTrimClass, idCheckClass, commentTrimClass, submitTrimClass, inputTrimClass, expandedTrimClass} {
+		platformtest.SameSet(t, "quote.trim", c)
+	}
 	percent := func(form bool) func(rune) string {
 		return func(r rune) string {
 			var b strings.Builder

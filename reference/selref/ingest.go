@@ -74,8 +74,8 @@ func Label(s string) string {
 // and no address control (SELREF-VANCE-001 to 005). An empty or blank input
 // gives "", false.
 func VanceURI(s string) (string, bool) {
-	s = trim(wellformed.String(s))
-	if !strings.HasPrefix(s, "vance:") || units(s) > MaxAddress || hasAddressControl(s) {
+	s = trim(wellformed.String(s), vanceTrimClass)
+	if !strings.HasPrefix(s, "vance:") || units(s) > MaxAddress || hasAddressControl(s, vanceControlClass) {
 		return "", false
 	}
 	return s, true
@@ -86,8 +86,8 @@ func VanceURI(s string) (string, bool) {
 // ASCII case, at most [MaxAddress] units (SELREF-URL-001 to 007). The case of
 // the url is preserved. An empty or blank input gives "", false.
 func URL(s string) (string, bool) {
-	s = trim(wellformed.String(s))
-	if s == "" || hasAddressControl(s) || !allowedScheme(s) || units(s) > MaxAddress {
+	s = trim(wellformed.String(s), trimClass)
+	if s == "" || hasAddressControl(s, addressControlClass) || !allowedScheme(s) || units(s) > MaxAddress {
 		return "", false
 	}
 	return s, true
@@ -139,11 +139,14 @@ func isAddressControl(r rune) bool {
 	return r <= 0x1F || 0x7F <= r && r <= 0x9F || r == 0x2028 || r == 0x2029
 }
 
-func hasAddressControl(s string) bool { return strings.IndexFunc(s, addressControlClass) >= 0 }
+// hasAddressControl reports whether s holds an address control, as the
+// class of one site (addressControlClass, vanceControlClass) has it.
+func hasAddressControl(s string, class func(rune) bool) bool { return strings.IndexFunc(s, class) >= 0 }
 
-// trim removes every character up to U+0020 from both ends of s.
-func trim(s string) string {
-	return strings.TrimFunc(s, trimClass)
+// trim removes every trim character, as the class of one site (trimClass,
+// vanceTrimClass) has it, from both ends of s.
+func trim(s string, class func(rune) bool) string {
+	return strings.TrimFunc(s, class)
 }
 
 // isTrimChar reports whether r is a trim character (SELREF-VANCE-001,
@@ -156,13 +159,22 @@ func isTrimChar(r rune) bool { return r <= 0x20 }
 // matches no U+017F to s or U+212A to k here.
 func equalFold(a, b string) bool { return len(a) == len(b) && strings.EqualFold(a, b) }
 
-// The classes of this chapter, each applied through one variable that
-// only tests replace (by a platform built-in's reading, to show that the
-// vectors tell the two apart).
+// The classes of this chapter, each applied through one variable for each
+// rule (site) that applies it, which only tests replace (by a platform
+// built-in's reading, to show that the vectors tell the two apart, even
+// for a port that reaches for the built-in at one site only):
+// labelSpaceClass collapses and trims the label (SELREF-LABEL-001,
+// SELREF-LABEL-002); trimClass trims the url (SELREF-URL-001) and
+// vanceTrimClass the vanceUri (SELREF-VANCE-001), either empty then being
+// absent (SELREF-INGEST-001); addressControlClass refuses a url
+// (SELREF-URL-002) and vanceControlClass a vanceUri (SELREF-VANCE-004);
+// schemeCaseClass compares the url's scheme (SELREF-URL-004).
 var (
 	labelSpaceClass     = isLabelSpace
 	addressControlClass = isAddressControl
+	vanceControlClass   = isAddressControl
 	trimClass           = isTrimChar
+	vanceTrimClass      = isTrimChar
 	schemeCaseClass     = equalFold
 )
 

@@ -222,6 +222,14 @@ func (cf *genFile) platformVectors(class spec.Class, reqs []string, per int, kee
 // platformVectorsNamed is platformVectors with ids opening with stem.
 func (cf *genFile) platformVectorsNamed(stem string, class spec.Class, reqs []string, per int, keep func(spec.Point) bool,
 	build func(ps []spec.Point) (in, out any, what string)) {
+	cf.platformSiteVectors(stem, "using", class, reqs, per, keep, build)
+}
+
+// platformSiteVectors is platformVectorsNamed for the points of a class at
+// one rule (site) of an op: the description says what a port does there
+// with the built-ins ("a port checking the selection for blank with").
+func (cf *genFile) platformSiteVectors(stem, doing string, class spec.Class, reqs []string, per int, keep func(spec.Point) bool,
+	build func(ps []spec.Point) (in, out any, what string)) {
 	used := map[string]int{}
 	for _, g := range platformGroups(class, keep) {
 		for chunk := range slices.Chunk(g.points, per) {
@@ -232,7 +240,7 @@ func (cf *genFile) platformVectorsNamed(stem string, class spec.Class, reqs []st
 				id += fmt.Sprintf("-%d", n)
 			}
 			var desc string
-			for _, head := range []string{fmt.Sprintf("%s (%s): a port using ", what, pointList(chunk)), fmt.Sprintf("%s (%s): a port using ", shorter(what), pointList(chunk))} {
+			for _, head := range []string{fmt.Sprintf("%s (%s): a port %s ", what, pointList(chunk), doing), fmt.Sprintf("%s (%s): a port %s ", shorter(what), pointList(chunk), doing), fmt.Sprintf("%s: a port %s ", shorter(what), doing)} {
 				desc = head + builtinNames(g.builtins, maxDescription-utf8.RuneCountInString(head+" answers otherwise")) + " answers otherwise"
 				if utf8.RuneCountInString(desc) <= maxDescription {
 					break
