@@ -38,7 +38,7 @@ type inputs struct {
 func main() {
 	jars := flag.String("jars", "", "the directory of the Gson, Jackson and kotlin-stdlib jars (the Java probe is skipped without it)")
 	chromium := flag.String("chromium", "", "the Chromium to measure (the Chromium probe is skipped without it)")
-	doc := flag.Bool("doc", false, "write "+docFile+" from "+dataFile+" instead")
+	doc := flag.Bool("doc", false, "write "+docFile+" and "+portingFile+" from "+dataFile+" (and the vectors) instead")
 	flag.Parse()
 	var err error
 	if *doc {
@@ -52,12 +52,18 @@ func main() {
 	}
 }
 
+// writeDoc writes docFile and portingFile.
 func writeDoc() error {
-	b, err := renderDoc()
-	if err != nil {
-		return err
+	for file, render := range map[string]func() ([]byte, error){docFile: renderDoc, portingFile: renderPorting} {
+		b, err := render()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.FromSlash(file), b, 0o644); err != nil {
+			return err
+		}
 	}
-	return os.WriteFile(filepath.FromSlash(docFile), b, 0o644)
+	return nil
 }
 
 func readInputs() (inputs, error) {

@@ -188,6 +188,20 @@ func TestCheckSetsAsideOtherVersions(t *testing.T) {
 	}
 }
 
+func TestPortingDocIsCurrent(t *testing.T) {
+	want, err := renderPorting()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.FromSlash(portingFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is stale: run 'go run ./tools/platformtables -doc' (make platform) and commit the result", portingFile)
+	}
+}
+
 func TestDocIsCurrent(t *testing.T) {
 	want, err := renderDoc()
 	if err != nil {

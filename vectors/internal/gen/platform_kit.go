@@ -143,14 +143,20 @@ func builtinNames(keys []string, room int) string {
 	return ""
 }
 
-// builtinTags are the tags of a platform vector: platform and each
-// language.
+// builtinTags are the tags of a platform vector: platform, each language,
+// and each built-in it catches (spec.BuiltinTag), which
+// docs/porting-platforms.md lists the vectors by.
 func builtinTags(keys []string) []string {
 	tags := []string{"platform"}
 	for _, k := range keys {
 		lang, _, _ := strings.Cut(k, ":")
 		if !slices.Contains(tags, lang) {
 			tags = append(tags, lang)
+		}
+	}
+	for _, k := range keys {
+		if t := spec.BuiltinTag(k); !slices.Contains(tags, t) {
+			tags = append(tags, t)
 		}
 	}
 	return tags
