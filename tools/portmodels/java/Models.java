@@ -186,6 +186,7 @@ public class Models {
     } else {
       JsonPrimitive p = e.getAsJsonPrimitive();
       if (p.isString()) str(p.getAsString(), b);
+      else if (p.isBoolean()) b.append(p.getAsBoolean());
       else b.append(p.getAsNumber() instanceof LazilyParsedNumber ? p.getAsNumber().toString() : p.toString());
     }
   }
@@ -766,7 +767,7 @@ public class Models {
     } catch (IOException | RuntimeException e) {
       req = null;
     }
-    if (req == null || string(req, "op") == null || model.name.equals("identity")) return refRaw(line);
+    if (req == null || string(req, "op") == null) return refRaw(line);
     current = req;
     currentLine = line;
     JsonObject a;
