@@ -630,11 +630,11 @@ public class Models {
     Pattern dU = Pattern.compile("\\d+", Pattern.UNICODE_CHARACTER_CLASS);
     row("java:Pattern.\\d(UNICODE_CHARACTER_CLASS)", "marker.locate", "marker.digit", "MARKER-LOCATE-007",
         "matches a locator's line number with Pattern.compile(\"\\\\d+\", UNICODE_CHARACTER_CLASS), then Long.parseLong",
-        locate(Models::specLines, s -> {
-          if (!dU.matcher(s).matches()) return null;
+        locate(Models::specLines, parser(s -> {
+          if (!dU.matcher(s).matches()) throw new NumberFormatException(s);
           if (s.charAt(0) == '0' || s.length() > 18) return -1L;
-          return Long.parseLong(s);
-        }));
+          return Long.parseLong(s); // a digit beyond the BMP matches \\d but is no char parseLong reads: malformed
+        })));
     // Java's Integer.parseInt: signs, leading zeros and Unicode digits accepted.
     row("java:Integer.parseInt", "marker.locate", "marker.line-number", "MARKER-LOCATE-007",
         "reads a locator's line number with Integer.parseInt", locate(Models::specLines, parser(s -> (long) Integer.parseInt(s))));
