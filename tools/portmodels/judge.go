@@ -36,10 +36,14 @@ func referenceEnv() error {
 	if err != nil {
 		return err
 	}
+	if strings.ContainsAny(exe, " \t\n'\"\\") {
+		// the models split CONFORM_REFERENCE at spaces
+		return fmt.Errorf("the path of this binary, %q, holds a space or a quote: the port models cannot start it", exe)
+	}
 	if err := os.Setenv(serveEnv, "1"); err != nil {
 		return err
 	}
-	return os.Setenv("CONFORM_REFERENCE", "'"+strings.ReplaceAll(exe, "'", `'\''`)+"'")
+	return os.Setenv("CONFORM_REFERENCE", exe)
 }
 
 // A check is one way of failing a model: conform run on its ops, conform
@@ -63,16 +67,22 @@ type verdict struct {
 func (v verdict) failed() bool { return v.code == cli.ExitFailed }
 
 // judge runs one check of conform against m; fuzz writes its findings in
-// the directory out.
-func judge(m *model, c check, fuzzCount int, out string) verdict {
-	args := []string{string(c), "--stdio", m.stdio()}
+// the directory out. Features run the scenarios under paths (every one when
+// none is given).
+func judge(m *model, c check, fuzzCount int, out string, paths ...string) verdict {
+	stdio, err := m.stdio()
+	if err != nil {
+		return verdict{code: cli.ExitUsage, output: err.Error()}
+	}
+	args := []string{string(c), "--stdio", stdio}
 	switch c {
 	case checkRun:
 		if m.Model != identity {
 			args = append(args, "--op", strings.Join(m.Ops, ","))
 		}
 	case checkFeatures:
-		args = append(args, "--format", "conform")
+		// a model that answers a line it must not answer leaves a wait per exchange: bound it
+		args = append(append(args, "--format", "conform", "--timeout", "3s"), paths...)
 	case checkFuzz:
 		args = append(args, "--no-corpus", "--count", strconv.Itoa(fuzzCount), "--seed", "1", "--out", out)
 		for _, op := range m.Ops {

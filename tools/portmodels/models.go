@@ -8,24 +8,32 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
-// A language is one program of port models: its runtime and its file, from
-// the module root.
+// A language is one program of port models: its runtime, its file (from the
+// module root) and the command that runs it, whose words may be $(SCRIPT)
+// (see expand).
 type language struct {
 	name    string
 	runtime string
 	program string
+	command []string
 }
 
 // languages are the programs of port models, one a client language (Kotlin's
-// models run in the Java program, which calls kotlin-stdlib).
+// models run in the Java program, which calls kotlin-stdlib; jars.sh fetches
+// the jars and prints their classpath).
 var languages = []language{
-	{name: "python", runtime: "python3", program: "tools/portmodels/python/models.py"},
-	{name: "node", runtime: "node", program: "tools/portmodels/node/models.mjs"},
-	{name: "java", runtime: "java", program: "tools/portmodels/java/Models.java"},
+	{name: "python", runtime: "python3", program: "tools/portmodels/python/models.py",
+		command: []string{"python3", "tools/portmodels/python/models.py"}},
+	{name: "node", runtime: "node", program: "tools/portmodels/node/models.mjs",
+		command: []string{"node", "tools/portmodels/node/models.mjs"}},
+	{name: "java", runtime: "java", program: "tools/portmodels/java/Models.java",
+		command: []string{"java", "-cp", "$(tools/portmodels/java/jars.sh --compiled)", "Models"}},
 }
 
 // A model is one port model as its program lists it (tools/portmodels/README.md).
@@ -37,8 +45,7 @@ type model struct {
 	Ops          []string `json:"ops"`
 	Requirements []string `json:"requirements"`
 	Slip         string   `json:"slip"`
-	Check        string   `json:"check"`   // "features" when the scenarios, not the vectors, catch it
-	Command      []string `json:"command"` // the command line, when the program needs more than runtime and file
+	Check        string   `json:"check"` // "features" when the scenarios, not the vectors, catch it
 
 	lang language
 }
@@ -47,24 +54,72 @@ type model struct {
 const identity = "identity"
 
 // argv is the command that serves m.
-func (m *model) argv() []string {
-	if len(m.Command) > 0 {
-		return slices.Concat(m.Command, []string{m.Model})
+func (m *model) argv() ([]string, error) {
+	argv, err := expand(m.lang.command)
+	return append(argv, m.Model), err
+}
+
+// expand returns a command with each word $(SCRIPT) replaced by what that
+// script of the tree prints (the Java models' classpath).
+func expand(command []string) ([]string, error) {
+	var argv []string
+	for _, w := range command {
+		if sub := scriptWord.FindStringSubmatch(w); sub != nil {
+			out, err := scriptOutput(sub[2], strings.Fields(sub[3])...)
+			if err != nil {
+				return nil, err
+			}
+			w = sub[1] + out + sub[4]
+		}
+		argv = append(argv, w)
 	}
-	return []string{m.lang.runtime, m.lang.program, m.Model}
+	return argv, nil
+}
+
+// scriptWord is a word holding $(SCRIPT).
+var scriptWord = regexp.MustCompile(`^(.*)\$\(([^()$ ]+)( [^()$]*)?\)(.*)$`)
+
+var scripts sync.Map // script and arguments -> its output, or the error running it
+
+// scriptOutput runs a script of the tree once and returns what it printed,
+// trimmed.
+func scriptOutput(script string, args ...string) (string, error) {
+	key := strings.Join(append([]string{script}, args...), " ")
+	if v, ok := scripts.Load(key); ok {
+		if err, bad := v.(error); bad {
+			return "", err
+		}
+		return v.(string), nil
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(script, args...)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		err = fmt.Errorf("%s: %v: %s", script, err, bytes.TrimSpace(stderr.Bytes()))
+		scripts.Store(key, err)
+		return "", err
+	}
+	s := strings.TrimSpace(string(out))
+	scripts.Store(key, s)
+	return s, nil
 }
 
 // stdio is m's command for conform's --stdio, each word quoted for its POSIX
 // splitting.
-func (m *model) stdio() string {
+func (m *model) stdio() (string, error) {
+	argv, err := m.argv()
+	if err != nil {
+		return "", err
+	}
 	var b strings.Builder
-	for i, w := range m.argv() {
+	for i, w := range argv {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString("'" + strings.ReplaceAll(w, "'", `'\''`) + "'")
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // what says in a few words what m models.
@@ -87,12 +142,16 @@ func list(lang language) ([]*model, error) {
 	if _, err := os.Stat(lang.program); err != nil {
 		return nil, fmt.Errorf("%s: %v: %w", lang.name, err, errMissing)
 	}
-	cmd := exec.Command(lang.runtime, lang.program, "--list")
+	argv, err := expand(lang.command)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", lang.name, err)
+	}
+	cmd := exec.Command(argv[0], append(argv[1:], "--list")...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("%s %s --list: %v: %s", lang.runtime, lang.program, err, bytes.TrimSpace(stderr.Bytes()))
+		return nil, fmt.Errorf("%s --list: %v: %s", strings.Join(argv, " "), err, lastLines(stderr.String(), 10))
 	}
 	var models []*model
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -103,8 +162,7 @@ func list(lang language) ([]*model, error) {
 			continue
 		}
 		m := &model{lang: lang}
-		dec := json.NewDecoder(bytes.NewReader(line))
-		if err := dec.Decode(m); err != nil {
+		if err := json.Unmarshal(line, m); err != nil {
 			return nil, fmt.Errorf("%s --list, line %d: %v", lang.program, n, err)
 		}
 		if err := m.valid(); err != nil {

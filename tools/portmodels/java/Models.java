@@ -3,10 +3,12 @@
 // time (kotlin-stdlib's compiled functions for the Kotlin rows). A model's code below carries a
 // header saying the built-in or slip it models and the requirement it breaks.
 //
-// Usage (single-file source launch; the jars come from tools/portmodels/java/jars.sh):
+// Usage (the jars come from tools/portmodels/java/jars.sh, which with --compiled also compiles
+// this file once per version into its cache; a single-file source launch, java -cp
+// "$(tools/portmodels/java/jars.sh)" tools/portmodels/java/Models.java MODEL, works too):
 //   CONFORM_REFERENCE="conform serve --stdio" \
-//     java -cp "$(tools/portmodels/java/jars.sh)" tools/portmodels/java/Models.java MODEL
-//   java -cp "$(tools/portmodels/java/jars.sh)" tools/portmodels/java/Models.java --list
+//     java -cp "$(tools/portmodels/java/jars.sh --compiled)" Models MODEL
+//   java -cp "$(tools/portmodels/java/jars.sh --compiled)" Models --list
 // MODEL speaks protocol v1 on stdin/stdout. The reference runs as a child (the command in
 // CONFORM_REFERENCE, split at spaces); every request line is forwarded to it as written and its
 // answer written back as written, except where the model's slip applies: there the model
@@ -45,7 +47,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 public class Models {
-  static final String COMMAND = "java -cp \"$(tools/portmodels/java/jars.sh)\" tools/portmodels/java/Models.java";
+  static final String COMMAND = "java -cp \"$(tools/portmodels/java/jars.sh --compiled)\" Models";
 
   /** A model's slip: the answer it gives itself, or null to forward the raw line. */
   interface Slip {
@@ -714,6 +716,7 @@ public class Models {
     o.add("ops", ops);
     o.add("requirements", reqs);
     o.addProperty("slip", m.slip);
+    if ("envelope-typed".equals(m.kase)) o.addProperty("check", "features"); // no vector holds an envelope
     o.addProperty("command", COMMAND + " " + m.name);
     return new Gson().newBuilder().disableHtmlEscaping().serializeNulls().create().toJson(o);
   }
