@@ -26,7 +26,8 @@ build:
 ## test: vet, formatting, lint (staticcheck, dead code, workflows), all tests (without
 ## go test's own vet pass, which go vet has just made in full; the
 ## generated files' check and the HTML report's browser test among them; Chromium is
-## installed when missing, BROWSER=skip to leave it out), and a short smoke run of
+## installed when missing, BROWSER=skip to leave it out; the port models' runtimes, Node.js, a JDK
+## and Maven, are installed when missing by scripts/ensure-runtimes.sh), and a short smoke run of
 ## every fuzzer. Each check runs once.
 BROWSER ?= install
 test: vet fmt-check lint
@@ -35,6 +36,7 @@ ifeq ($(BROWSER),skip)
 else
 	scripts/ensure-chromium.sh
 endif
+	scripts/ensure-runtimes.sh
 	$(GO) test -vet=off ./...
 	$(MAKE) --no-print-directory fuzz-smoke
 
