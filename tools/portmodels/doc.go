@@ -36,7 +36,8 @@ func render(rows []measured, missing []string, count int, commit string) string 
 		"typed way). Every other answer is the reference's, through the model's own proxy; the model named\n" +
 		"`identity`, that proxy alone, passes. A conformance suite should fail every other model: the table\n" +
 		"says which of `conform run` (the vectors of the model's ops), `conform features` (every scenario)\n" +
-		fmt.Sprintf("and `conform fuzz --no-corpus --count %d --seed 1` (the generators alone, on the model's ops) do.\n\n", count))
+		fmt.Sprintf("and `conform fuzz --no-corpus --count %d --seed 1` (the generators alone, on the model's ops; `--envelopes`\n", count) +
+		"for a slip in the protocol) do.\n\n")
 	fmt.Fprintf(&b, "Measured on %s with %s, %d cores, by `make port-models`.", commit, runtime.Version(), runtime.NumCPU())
 	if len(missing) > 0 {
 		fmt.Fprintf(&b, " Left out, their runtime not on PATH: %s.", strings.Join(missing, ", "))

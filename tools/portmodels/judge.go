@@ -84,7 +84,12 @@ func judge(m *model, c check, fuzzCount int, out string, paths ...string) verdic
 		// a model that answers a line it must not answer leaves a wait per exchange: bound it
 		args = append(append(args, "--format", "conform", "--timeout", "3s"), paths...)
 	case checkFuzz:
-		args = append(args, "--no-corpus", "--count", strconv.Itoa(fuzzCount), "--seed", "1", "--out", out)
+		args = append(args, "--count", strconv.Itoa(fuzzCount), "--seed", "1", "--out", out)
+		if m.Check == "features" { // a slip in the protocol: the malformed lines of --envelopes
+			args = append(args, "--envelopes")
+			break
+		}
+		args = append(args, "--no-corpus")
 		for _, op := range m.Ops {
 			args = append(args, "--op", op)
 		}

@@ -4,7 +4,7 @@
 // on its ops, conform features and conform fuzz from the generators alone,
 // and writes which of them fail each model into docs/port-models.md.
 //
-// Usage: go run ./tools/portmodels [-list] [-count N] [-run REGEXP] [-o FILE]
+// Usage: go run ./tools/portmodels [-list] [-count N] [-run REGEXP] [-parallel N] [-o FILE]
 //
 // make port-models runs it. Each model's program must list it (--list); a
 // runtime that is not on PATH leaves its models out, and the doc says so.
@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 func main() {
@@ -24,6 +25,7 @@ func main() {
 	count := flag.Int("count", 3000, "inputs conform fuzz sends each model (--no-corpus --seed 1)")
 	run := flag.String("run", "", "only the models whose name matches this regular expression")
 	out := flag.String("o", "docs/port-models.md", "the doc to write")
+	workers := flag.Int("parallel", 2, "models judged at once")
 	flag.Parse()
 	if err := referenceEnv(); err != nil {
 		fail(err)
@@ -56,20 +58,37 @@ func main() {
 		fail(err)
 	}
 	defer os.RemoveAll(dir)
-	var rows []measured
-	for i, m := range models {
-		r := measured{m: m, verdicts: map[check]verdict{}}
-		for _, c := range []check{checkRun, checkFeatures, checkFuzz} {
-			sub, err := os.MkdirTemp(dir, "")
-			if err != nil {
-				fail(err)
+	rows := make([]measured, len(models))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range max(1, *workers) {
+		wg.Go(func() {
+			for i := range next {
+				m := models[i]
+				r := measured{m: m, verdicts: map[check]verdict{}}
+				for _, c := range []check{checkRun, checkFeatures, checkFuzz} {
+					sub, err := os.MkdirTemp(dir, "")
+					if err != nil {
+						fail(err)
+					}
+					r.verdicts[c] = judge(m, c, *count, sub)
+				}
+				rows[i] = r
+				mu.Lock()
+				done++
+				fmt.Fprintf(os.Stderr, "portmodels: %d/%d %s: run %d, features %d, fuzz %d\n", done, len(models), m.Model,
+					r.verdicts[checkRun].code, r.verdicts[checkFeatures].code, r.verdicts[checkFuzz].code)
+				mu.Unlock()
 			}
-			r.verdicts[c] = judge(m, c, *count, sub)
-		}
-		fmt.Fprintf(os.Stderr, "portmodels: %d/%d %s: run %d, features %d, fuzz %d\n", i+1, len(models), m.Model,
-			r.verdicts[checkRun].code, r.verdicts[checkFeatures].code, r.verdicts[checkFuzz].code)
-		rows = append(rows, r)
+		})
 	}
+	for i := range models {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	doc := render(rows, missing, *count, commit())
 	if err := os.WriteFile(*out, []byte(doc), 0o644); err != nil {
 		fail(err)

@@ -122,14 +122,6 @@ func (m *model) stdio() (string, error) {
 	return b.String(), nil
 }
 
-// what says in a few words what m models.
-func (m *model) what() string {
-	if m.Row != nil {
-		return *m.Row
-	}
-	return m.Case
-}
-
 // errMissing is a runtime that is not on PATH, or a program that is not
 // there.
 var errMissing = errors.New("not on PATH, or not there")

@@ -23,12 +23,16 @@ func TestMain(m *testing.M) {
 
 // checkModel is the promise of a model: conform fails it (its ops' vectors,
 // or the scenarios for a model whose slip only they can see); with pass, the
-// promise of the identity model: conform run passes it on the whole corpus.
+// promise of the identity model: conform run passes it on the whole corpus,
+// and conform features on the protocol's scenarios.
 func checkModel(m *model, pass bool) error {
 	switch {
 	case pass:
 		if v := judge(m, checkRun, 0, ""); v.code != 0 {
 			return fmt.Errorf("conform run fails the proxy alone (exit %d): the proxy is not faithful\n%s", v.code, v.output)
+		}
+		if v := judge(m, checkFeatures, 0, "", "protocol"); v.code != 0 {
+			return fmt.Errorf("conform features protocol fails the proxy alone (exit %d): the proxy is not faithful\n%s", v.code, v.output)
 		}
 	case m.Check == "features":
 		// the models the scenarios catch slip in the protocol: its scenarios say

@@ -82,6 +82,10 @@ def serve(model):
                 answer = encode(mine)
         out.write(answer)
         out.flush()
+    # end of input: the reference ends too, before this process does, so that
+    # nothing of it holds the runner's pipes open (transports.feature's exit)
+    ref.proc.stdin.close()
+    ref.proc.wait()
 
 
 # --- the models ----------------------------------------------------------------
