@@ -82,7 +82,7 @@ func judge(m *model, c check, fuzzCount int, out string, paths ...string) verdic
 		}
 	case checkFeatures:
 		// a model that answers a line it must not answer leaves a wait per exchange: bound it
-		args = append(append(args, "--format", "conform", "--timeout", "3s"), paths...)
+		args = append(append(args, "--format", "conform", "--timeout", "10s"), paths...)
 	case checkFuzz:
 		args = append(args, "--count", strconv.Itoa(fuzzCount), "--seed", "1", "--out", out)
 		if m.Check == "features" { // a slip in the protocol: the malformed lines of --envelopes
