@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/conform-suite/conform/spec"
 )
@@ -63,8 +64,9 @@ func (s runeSet) pick(r *rand.Rand) rune {
 	return g[0] + rune(r.IntN(int(g[1]-g[0])+1))
 }
 
-// alphabets holds every class's alphabet, by class id.
-var alphabets = func() map[string]*alphabet {
+// alphabets returns every class's alphabet, by class id, read once when
+// first asked for (not at start-up: every conform command would pay it).
+var alphabets = sync.OnceValue(func() map[string]*alphabet {
 	out := map[string]*alphabet{}
 	for _, row := range alphabetRows {
 		a, err := row.read()
@@ -74,7 +76,7 @@ var alphabets = func() map[string]*alphabet {
 		out[a.class] = a
 	}
 	return out
-}()
+})
 
 func (row alphabetRow) read() (*alphabet, error) {
 	a := &alphabet{class: row.class, kind: row.kind, memberWords: row.memberWords, nearWords: row.nearWords, pointWords: row.pointWords}
@@ -137,7 +139,7 @@ var testOnlyDraw func(class, s string) string
 // draw returns a character or word of the class's alphabet. It is how every
 // generator and mutator takes a character of a class.
 func draw(r *rand.Rand, class string) string {
-	a := alphabets[class]
+	a := alphabets()[class]
 	if a == nil {
 		panic("fuzz: no alphabet for class " + class) // a generator names a class the tables do not have
 	}
@@ -178,7 +180,7 @@ func foldInto(r *rand.Rand, class, s string) string {
 	c := draw(r, class)
 	img := ""
 	if rs := []rune(c); len(rs) == 1 {
-		img = alphabets[class].images[rs[0]]
+		img = alphabets()[class].images[rs[0]]
 	}
 	if img != "" {
 		if i := strings.Index(strings.ToLower(s), strings.ToLower(img)); i >= 0 {

@@ -43,11 +43,11 @@ func TestAlphabets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(alphabets) != len(classes) {
-		t.Errorf("%d alphabets for %d classes", len(alphabets), len(classes))
+	if len(alphabets()) != len(classes) {
+		t.Errorf("%d alphabets for %d classes", len(alphabets()), len(classes))
 	}
 	for _, c := range classes {
-		a := alphabets[c.ID]
+		a := alphabets()[c.ID]
 		if a == nil {
 			t.Errorf("class %s has no alphabet", c.ID)
 			continue
@@ -133,7 +133,7 @@ func unreachable(gen inputGen, class string, seeds int) []string {
 		}
 	}
 	var miss []string
-	for _, p := range alphabetSample(alphabets[class]) {
+	for _, p := range alphabetSample(alphabets()[class]) {
 		testOnlyDraw = func(c, s string) string {
 			if c == class {
 				return p

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/conform-suite/conform/spec"
 )
@@ -31,10 +32,11 @@ type OpDescriptor struct {
 
 // Classes returns the platform classes the op applies (spec.Class.Ops),
 // sorted: its generator draws from their alphabets.
-func (d OpDescriptor) Classes() []string { return opClasses[d.Op] }
+func (d OpDescriptor) Classes() []string { return opClasses()[d.Op] }
 
-// opClasses maps an op to the classes that name it, from the tables.
-var opClasses = func() map[string][]string {
+// opClasses maps an op to the classes that name it, from the tables, read
+// once when first asked for (reading the tables takes a second).
+var opClasses = sync.OnceValue(func() map[string][]string {
 	classes, err := spec.PlatformClasses()
 	if err != nil {
 		panic(err) // the embedded tables are part of the program
@@ -49,7 +51,7 @@ var opClasses = func() map[string][]string {
 		slices.Sort(ids)
 	}
 	return out
-}()
+})
 
 // EdgeAlphabet returns the characters at the op's edges: every member,
 // nearest non-member and disagreement point of its classes' alphabets
@@ -66,7 +68,7 @@ func (d OpDescriptor) EdgeAlphabet() []string {
 		}
 	}
 	for _, id := range d.Classes() {
-		a := alphabets[id]
+		a := alphabets()[id]
 		for _, set := range []runeSet{a.points, a.members, a.near} {
 			for _, g := range set {
 				if g[1]-g[0] < 64 {
