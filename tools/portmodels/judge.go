@@ -77,6 +77,9 @@ func judge(m *model, c check, fuzzCount int, out string, paths ...string) verdic
 	args := []string{string(c), "--stdio", stdio}
 	switch c {
 	case checkRun:
+		if m.Check == "features" {
+			return verdict{code: cli.ExitUsage, output: "no vector holds a slip in the protocol"}
+		}
 		if m.Model != identity {
 			args = append(args, "--op", strings.Join(m.Ops, ","))
 		}
