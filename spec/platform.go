@@ -331,6 +331,16 @@ func asciiOnly(r, lo, hi rune, v string) string {
 
 // specJSONForm is QUOTE-COMPOSE-016 then QUOTE-COMPOSE-017.
 func specJSONForm(r rune) string {
+	if r == '<' || r == '>' || r == '&' {
+		return fmt.Sprintf(`\u%04x`, r)
+	}
+	return JSONStringForm(r)
+}
+
+// JSONStringForm is the form QUOTE-COMPOSE-016 writes r in inside a JSON string, before
+// QUOTE-COMPOSE-017 escapes '<', '>' and '&': the documented rows take it where their
+// documentation says nothing.
+func JSONStringForm(r rune) string {
 	switch r {
 	case '"':
 		return `\"`
@@ -346,8 +356,6 @@ func specJSONForm(r rune) string {
 		return `\f`
 	case '\r':
 		return `\r`
-	case '<', '>', '&':
-		return fmt.Sprintf(`\u%04x`, r)
 	}
 	if r < 0x20 {
 		return fmt.Sprintf(`\u%04x`, r)

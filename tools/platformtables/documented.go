@@ -74,7 +74,7 @@ func swiftRows(in inputs) []*raw {
 				if r == '<' || r == '>' || r == '&' {
 					return s
 				}
-				return specForm(r)
+				return spec.JSONStringForm(r)
 			}),
 		formRow(d("urlPathAllowed", "s.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)", spec.KindPercent,
 			"CharacterSet.urlPathAllowed: the characters of a URL's path (RFC 3986 pchar and \"/\": ALPHA, DIGIT, "+pathAllowed+"), every other byte as % and two upper-case hexadecimal digits"),
@@ -83,30 +83,6 @@ func swiftRows(in inputs) []*raw {
 			"CharacterSet.urlQueryAllowed: the characters of a URL's query (RFC 3986 pchar, \"/\" and \"?\": ALPHA, DIGIT, "+pathAllowed+"?), every other byte as % and two upper-case hexadecimal digits"),
 			0x7F, allowed(pathAllowed+"?")),
 	}
-}
-
-// specForm is the spec's JSON form of r where the Swift documentation says nothing.
-func specForm(r rune) string {
-	switch r {
-	case '"':
-		return `\"`
-	case '\\':
-		return `\\`
-	case '\b':
-		return `\b`
-	case '\t':
-		return `\t`
-	case '\n':
-		return `\n`
-	case '\f':
-		return `\f`
-	case '\r':
-		return `\r`
-	}
-	if r < 0x20 {
-		return fmt.Sprintf(`\u%04x`, r)
-	}
-	return string(r)
 }
 
 func allowed(extra string) func(string) string {
