@@ -15,25 +15,31 @@ import (
 )
 
 // A language is one program of port models: its runtime, its file (from the
-// module root) and the command that runs it, whose words may be $(SCRIPT)
-// (see expand).
+// module root), the command that runs it, whose words may be $(SCRIPT) (see
+// expand), and the languages of spec/data/platform.jsonl whose rows its
+// models stand for.
 type language struct {
 	name    string
 	runtime string
 	program string
 	command []string
+	rows    []string
 }
 
 // languages are the programs of port models, one a client language (Kotlin's
 // models run in the Java program, which calls kotlin-stdlib; jars.sh fetches
-// the jars and prints their classpath).
+// the jars and prints their classpath; the Node.js program's models stand for
+// the browser's rows too; build.sh builds the Go models and prints the
+// binary's path). Swift's rows have no program: no Swift runs here.
 var languages = []language{
 	{name: "python", runtime: "python3", program: "tools/portmodels/python/models.py",
-		command: []string{"python3", "tools/portmodels/python/models.py"}},
+		command: []string{"python3", "tools/portmodels/python/models.py"}, rows: []string{"python"}},
 	{name: "node", runtime: "node", program: "tools/portmodels/node/models.mjs",
-		command: []string{"node", "tools/portmodels/node/models.mjs"}},
+		command: []string{"node", "tools/portmodels/node/models.mjs"}, rows: []string{"javascript", "chromium"}},
 	{name: "java", runtime: "java", program: "tools/portmodels/java/Models.java",
-		command: []string{"java", "-cp", "$(tools/portmodels/java/jars.sh --compiled)", "Models"}},
+		command: []string{"java", "-cp", "$(tools/portmodels/java/jars.sh --compiled)", "Models"}, rows: []string{"java", "kotlin"}},
+	{name: "go", runtime: "go", program: "tools/portmodels/go/main.go",
+		command: []string{"$(tools/portmodels/go/build.sh)"}, rows: []string{"go"}},
 }
 
 // A model is one port model as its program lists it (tools/portmodels/README.md).

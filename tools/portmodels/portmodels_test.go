@@ -3,8 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/conform-suite/conform/spec"
 )
 
 // The tests run from the module root, where the programs' paths are, with
@@ -93,4 +96,40 @@ func TestCheckModelCatchesAPassingModel(t *testing.T) {
 		return
 	}
 	t.Skip("no port model program to borrow a proxy from")
+}
+
+// Every row an op can show, of a language with a program of port models,
+// has a model; the languages with no program are named.
+func TestEveryObservableRowHasAModel(t *testing.T) {
+	models, missing, err := all()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(missing) > 0 && os.Getenv("CI") != "true" {
+		t.Logf("not listed, their runtime not on PATH: %s", strings.Join(missing, ", "))
+	}
+	rows, err := observable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	unmodelledRows, noProgram := unmodelled(models, rows)
+	for _, key := range unmodelledRows {
+		t.Errorf("row %s: a vector shows it (tag %s) and no port model stands for it", key, spec.BuiltinTag(key))
+	}
+	for _, l := range noProgram {
+		t.Logf("%s: %d observable rows, no program of port models (its runtime does not run here)", l, len(rows[l]))
+	}
+
+	// the liar: the listing without the models of one row is reported
+	for _, m := range models {
+		if m.Row == nil {
+			continue
+		}
+		row := *m.Row
+		liar := slices.DeleteFunc(slices.Clone(models), func(o *model) bool { return o.Row != nil && *o.Row == row })
+		if got, _ := unmodelled(liar, rows); !slices.Contains(got, row) {
+			t.Errorf("the listing without the models of row %s: the row is not reported (got %v)", row, got)
+		}
+		break
+	}
 }

@@ -373,6 +373,29 @@ model({
   },
 });
 
+// toUpperCase as the url's scheme test: "maılto" and "httpſ" upper-case to MAILTO and HTTPS
+// (SELREF-URL-004).
+model({
+  model: "javascript:toUpperCase@selref.ingest", row: "javascript:toUpperCase", class: "selref.scheme", ops: ["selref.ingest"],
+  requirements: ["SELREF-URL-004"],
+  slip: "compares the url's scheme with scheme.toUpperCase() === \"HTTP\" and the others: U+0131 and U+017F upper-case to I and S",
+  answer: async (req, a, ref) => {
+    if (req.op !== "selref.ingest" || !req.input || typeof req.input.url !== "string") return;
+    const url = specTrim(req.input.url.toWellFormed());
+    const colon = url.indexOf(":");
+    if (colon <= 0) return;
+    const scheme = url.slice(0, colon);
+    const ascii = scheme.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const want = ["http", "https", "mailto"].find((w) => scheme.toUpperCase() === w.toUpperCase());
+    if (!want || ascii === want) return;
+    // the port's test passes it: ask the rest of the gate with the scheme it matched.
+    const b = await ref.op("selref.ingest", { ...req.input, url: want + url.slice(colon) });
+    const r = b.output && b.output.reference;
+    if (r && typeof r.url === "string" && r.url.startsWith(want + ":")) r.url = scheme + r.url.slice(want.length);
+    return b;
+  },
+});
+
 // /x/iu as the user-origin test: /^user_(data|text)_/iu takes U+017F as s (MARKER-LOCATE-011).
 model({
   model: "javascript:/x/iu@marker.locate", row: "javascript:/x/iu", class: "marker.user-origin", ops: ["marker.locate"],
