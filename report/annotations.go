@@ -18,9 +18,9 @@ const MaxAnnotations = 50
 // "::error title=...::..." line a failing vector (the unsupported ones one
 // a op, as in the text report), failures in the order the text report
 // gives them: the vector id, its outcome, its requirements, the first
-// difference, and the command that replays it (replay, followed by
-// "--id ID"). Past MaxAnnotations, a "::notice::" line counts the rest.
-func Annotations(w io.Writer, r *runner.Report, replay string) error {
+// difference, and the command that replays it (replay(id)). Past
+// MaxAnnotations, a "::notice::" line counts the rest.
+func Annotations(w io.Writer, r *runner.Report, replay func(id string) string) error {
 	var b strings.Builder
 	n, more := 0, 0
 	add := func(title, msg string) {
@@ -44,7 +44,7 @@ func Annotations(w io.Writer, r *runner.Report, replay string) error {
 		if l := res.FirstLine(); l != "" {
 			msg += ": " + safetext.Clip(l, maxMessage)
 		}
-		add("conform: "+id, msg+"\nreplay: "+replay+" --id "+id)
+		add("conform: "+id, msg+"\nreplay: "+safetext.Text(replay(res.Vector.ID)))
 	}
 	ops, judged := unsupportedOps(r)
 	for _, u := range ops {

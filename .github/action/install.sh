@@ -5,22 +5,39 @@
 # cmd/conform/main_test.go, against a local directory laid out as a release.
 #
 #   install.sh release  when ACTION_REF is a release tag (vX.Y.Z): download
-#                       the release's archive for this runner and its
-#                       checksums.txt, check the SHA-256, unpack. Exit 0
-#                       with "source=release" on $GITHUB_OUTPUT; exit 3 when
-#                       there is no such release (build instead); exit 1
-#                       when the archive does not match its checksum.
+#                       the release's archive for this runner, its
+#                       checksums.txt and the signature of that
+#                       (checksums.txt.sigstore.json); check the signature
+#                       with cosign, then the archive's SHA-256, unpack.
+#                       Exit 0 with "source=release" on $GITHUB_OUTPUT; exit 3
+#                       when there is no such release (build instead); exit
+#                       1 when the signature is missing or is not the
+#                       release workflow's, or the archive does not match
+#                       its checksum: checksums.txt comes with the archive,
+#                       so only the signature ties the two to the workflow.
 #   install.sh key      print "key=..." on $GITHUB_OUTPUT: the cache key of
 #                       a build (the commit when ACTION_REF is one, else a
 #                       digest of the action's source).
 #   install.sh build    build conform from ACTION_PATH with the version and
 #                       revision stamped in (a tree without .git records
 #                       none of its own), unless BIN_DIR already holds it
-#                       (restored from the cache).
+#                       (restored from the cache) with the SHA-256 recorded
+#                       beside it when it was built (conform.sha256); a
+#                       binary that does not match is rebuilt.
+#
+# release and build print "sha256=..." on $GITHUB_OUTPUT: the digest of the
+# binary installed, which the run step checks before each command it runs
+# (run.sh, CONFORM_SHA256). A step's outputs are fixed when it ends, so the
+# implementation the run step starts cannot change the digest it is checked
+# against. action.yml saves the cache right after the build, before any
+# implementation runs.
 #
 # Environment: ACTION_PATH, ACTION_REF, ACTION_REPO (github.action_path,
 # github.action_ref, github.action_repository), RUNNER_OS, RUNNER_ARCH,
-# BIN_DIR, and RELEASE_URL (default https://github.com/ACTION_REPO/releases/download).
+# BIN_DIR, RELEASE_URL (default https://github.com/ACTION_REPO/releases/download)
+# and RELEASE_KEY: a cosign public key that signed the release instead of the
+# release workflow's keyless identity (a mirror's, or a test's, which cannot
+# reach Sigstore).
 set -euo pipefail
 
 ref=${ACTION_REF:-}
@@ -41,6 +58,7 @@ output() {
 
 on_path() {
   [[ -n ${GITHUB_PATH:-} ]] && echo "$bin_dir" >> "$GITHUB_PATH"
+  output "sha256=$(sha256 "$bin_dir/$exe" | cut -d' ' -f1)"
   "$bin_dir/$exe" version
 }
 
@@ -62,6 +80,24 @@ release)
     echo "conform: no release archive $name at $base: building from source" >&2
     exit 3
   fi
+  if ! curl -fsSL --retry 3 -o "$tmp/checksums.txt.sigstore.json" "$base/checksums.txt.sigstore.json"; then
+    echo "conform: the release $ref has no signature of its checksums.txt (checksums.txt.sigstore.json): not installed" >&2
+    exit 1
+  fi
+  if ! command -v cosign > /dev/null; then
+    echo "conform: cosign is not on PATH, so the signature of the release $ref cannot be checked: not installed" >&2
+    exit 1
+  fi
+  if [[ -n ${RELEASE_KEY:-} ]]; then
+    signer=(--key "$RELEASE_KEY" --insecure-ignore-tlog=true)
+  else
+    signer=(--certificate-identity "https://github.com/${ACTION_REPO:?ACTION_REPO is not set}/.github/workflows/release.yml@refs/tags/$ref"
+      --certificate-oidc-issuer https://token.actions.githubusercontent.com)
+  fi
+  if ! cosign verify-blob "${signer[@]}" --bundle "$tmp/checksums.txt.sigstore.json" "$tmp/checksums.txt" >&2; then
+    echo "conform: the checksums.txt of the release $ref is not signed by ${RELEASE_KEY:-the release workflow of ${ACTION_REPO}}: not installed" >&2
+    exit 1
+  fi
   want=$(awk -v n="$name" '$2 == n { print $1 }' "$tmp/checksums.txt")
   got=$(sha256 "$tmp/$name" | cut -d' ' -f1)
   if [[ -z $want || $want != "$got" ]]; then
@@ -82,9 +118,15 @@ key)
   fi
   ;;
 build)
-  if [[ -x $bin_dir/$exe ]]; then
+  recorded=""
+  [[ -f $bin_dir/$exe.sha256 ]] && recorded=$(cat "$bin_dir/$exe.sha256")
+  if [[ -x $bin_dir/$exe && -n $recorded && $(sha256 "$bin_dir/$exe" | cut -d' ' -f1) == "$recorded" ]]; then
     echo "conform: restored from the cache" >&2
   else
+    if [[ -e $bin_dir/$exe ]]; then
+      echo "conform: the binary restored from the cache does not match the digest recorded when it was built: building it again" >&2
+      rm -f "$bin_dir/$exe" "$bin_dir/$exe.sha256"
+    fi
     version=${ref:-unknown}
     revision=""
     [[ $ref =~ ^[0-9a-f]{40}$ ]] && revision=$ref && version="action@${ref:0:12}"
@@ -92,6 +134,7 @@ build)
     (cd "${ACTION_PATH:?ACTION_PATH is not set}" && go build -trimpath -o "$bin_dir/$exe" \
       -ldflags "-X github.com/conform-suite/conform/runner.StampedVersion=$version -X github.com/conform-suite/conform/runner.StampedRevision=$revision" \
       ./cmd/conform)
+    sha256 "$bin_dir/$exe" | cut -d' ' -f1 > "$bin_dir/$exe.sha256"
   fi
   output "source=build"
   on_path

@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -141,7 +143,7 @@ func TestActionRunScript(t *testing.T) {
 	// Its failure is an annotation on the step's output, with the replay.
 	code, stdout, _ = runIn(t, work, env, "bash", script)
 	want := "::error title=conform%3A " + first + "::xpass " + first
-	if code != 1 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "%0Areplay: conform run --stdio ") {
+	if code != 1 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "%0Areplay: conform run --expectations expect.txt --require-codes --stdio ") {
 		t.Errorf("with a wrong expectation: no annotation %q in the step's output\n%s", want, stdout)
 	}
 
@@ -239,9 +241,12 @@ func TestLibraryLogInConformsFormat(t *testing.T) {
 
 // The action's install script, outside GitHub: from a directory laid out as
 // a release it installs the binary of a release tag, checked against
-// checksums.txt (a tampered archive is refused, a missing one sends the
-// action to build); for a commit it builds conform with the commit stamped
-// in, and a second run finds the build in place (as the cache restores it).
+// checksums.txt and checksums.txt against its signature (a tampered archive
+// is refused, with or without checksums to match it, and so is a release
+// without a signature; a missing one sends the action to build); for a
+// commit it builds conform with the commit stamped in, and a second run
+// finds the build in place (as the cache restores it), unless the binary is
+// not the one whose digest the build recorded.
 func TestActionInstallScript(t *testing.T) {
 	script, _ := filepath.Abs("../../.github/action/install.sh")
 	root, _ := filepath.Abs("../..")
@@ -268,6 +273,25 @@ func TestActionInstallScript(t *testing.T) {
 	checksums := filepath.Join(releases, "v1.2.3", "checksums.txt")
 	os.WriteFile(checksums, []byte(strings.Fields(string(sum))[0]+"  conform_1.2.3_linux_amd64.tar.gz\n"), 0o644)
 
+	// checksums.txt signed as the release workflow signs it, with a local
+	// key in place of the workflow's keyless identity (no Sigstore here)
+	cosign := cosignBinary(t)
+	keys := t.TempDir()
+	cosignIn := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(cosign, args...)
+		cmd.Dir = keys
+		cmd.Env = append(os.Environ(), "COSIGN_PASSWORD=")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("cosign %v: %v\n%s", args, err, out)
+		}
+	}
+	cosignIn("generate-key-pair")
+	sign := func() {
+		cosignIn("sign-blob", "--key", "cosign.key", "--tlog-upload=false", "--yes", "--bundle", checksums+".sigstore.json", checksums)
+	}
+	sign()
+
 	install := func(ref, step string) (code int, outputs map[string]string, stdout, stderr, binDir string) {
 		t.Helper()
 		binDir = filepath.Join(t.TempDir(), "bin")
@@ -275,24 +299,50 @@ func TestActionInstallScript(t *testing.T) {
 		os.Remove(output)
 		os.WriteFile(output, nil, 0o644)
 		env := []string{"ACTION_PATH=" + root, "ACTION_REF=" + ref, "ACTION_REPO=conform-suite/conform", "RUNNER_OS=Linux", "RUNNER_ARCH=X64",
-			"BIN_DIR=" + binDir, "RELEASE_URL=file://" + releases, "GITHUB_OUTPUT=" + output, "GITHUB_PATH=" + path}
+			"BIN_DIR=" + binDir, "RELEASE_URL=file://" + releases, "GITHUB_OUTPUT=" + output, "GITHUB_PATH=" + path,
+			"RELEASE_KEY=" + filepath.Join(keys, "cosign.pub"), "PATH=" + filepath.Dir(cosign) + string(os.PathListSeparator) + os.Getenv("PATH")}
 		code, stdout, stderr = runIn(t, work, env, "bash", script, step)
 		return code, readOutputs(t, output), stdout, stderr, binDir
 	}
 
 	code, outputs, stdout, stderr, binDir := install("v1.2.3", "release")
-	if code != 0 || outputs["source"] != "release" || !strings.Contains(stdout, "conform 1.2.3\n") || !strings.Contains(stdout, "revision: "+sha) {
+	if code != 0 || outputs["source"] != "release" || outputs["sha256"] != sha256Hex(t, filepath.Join(stage, "conform")) || !strings.Contains(stdout, "conform 1.2.3\n") || !strings.Contains(stdout, "revision: "+sha) {
 		t.Fatalf("install.sh release v1.2.3 = exit %d, outputs %v\n%s%s", code, outputs, stdout, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(binDir, "conform")); err != nil {
 		t.Errorf("no binary in %s: %v", binDir, err)
 	}
 
-	// A liar: checksums.txt lists another digest; nothing is installed.
+	// A liar: checksums.txt lists another digest (and is signed); nothing
+	// is installed.
+	good, _ := os.ReadFile(checksums)
 	os.WriteFile(checksums, []byte(strings.Repeat("0", 64)+"  conform_1.2.3_linux_amd64.tar.gz\n"), 0o644)
+	sign()
 	code, _, _, stderr, binDir = install("v1.2.3", "release")
 	if _, err := os.Stat(filepath.Join(binDir, "conform")); code != 1 || err == nil || !strings.Contains(stderr, "does not match checksums.txt") {
 		t.Errorf("install.sh release with a wrong checksum = exit %d (binary installed: %v), want 1 and nothing installed\n%s", code, err == nil, stderr)
+	}
+	// A tampered release: another archive, and a checksums.txt that lists
+	// it, not signed again; nothing is installed.
+	os.WriteFile(checksums, good, 0o644)
+	sign()
+	genuine, _ := os.ReadFile(archive)
+	os.WriteFile(filepath.Join(stage, "conform"), []byte("#!/bin/sh\necho '1955 passed, 0 failed'\n"), 0o755)
+	if out, err := exec.Command("tar", "-czf", archive, "-C", stage, "conform").CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v\n%s", err, out)
+	}
+	os.WriteFile(checksums, []byte(sha256Hex(t, archive)+"  conform_1.2.3_linux_amd64.tar.gz\n"), 0o644)
+	code, _, _, stderr, binDir = install("v1.2.3", "release")
+	if _, err := os.Stat(filepath.Join(binDir, "conform")); code != 1 || err == nil || !strings.Contains(stderr, "is not signed by") {
+		t.Errorf("install.sh release of a tampered archive with matching checksums = exit %d (binary installed: %v), want 1 and nothing installed\n%s", code, err == nil, stderr)
+	}
+	// No signature at all: nothing is installed either.
+	os.WriteFile(archive, genuine, 0o644)
+	os.WriteFile(checksums, good, 0o644)
+	os.Remove(checksums + ".sigstore.json")
+	code, _, _, stderr, binDir = install("v1.2.3", "release")
+	if _, err := os.Stat(filepath.Join(binDir, "conform")); code != 1 || err == nil || !strings.Contains(stderr, "has no signature") {
+		t.Errorf("install.sh release without a signature = exit %d (binary installed: %v), want 1 and nothing installed\n%s", code, err == nil, stderr)
 	}
 	// No release for the tag, or a ref that is no tag: build instead.
 	for _, ref := range []string{"v9.9.9", "main", sha} {
@@ -311,12 +361,45 @@ func TestActionInstallScript(t *testing.T) {
 	if code != 0 || outputs["source"] != "build" || !strings.Contains(stdout, "conform action@0123456789ab\n") || !strings.Contains(stdout, "revision: "+sha) {
 		t.Fatalf("install.sh build at a commit = exit %d, outputs %v\n%s%s", code, outputs, stdout, stderr)
 	}
+	if built := sha256Hex(t, filepath.Join(binDir, "conform")); outputs["sha256"] != built {
+		t.Errorf("install.sh build outputs sha256=%q, the binary's is %s", outputs["sha256"], built)
+	}
 	// The cache restored the binary: it is used as it is.
 	cmd := exec.Command("bash", script, "build")
 	cmd.Env = append(os.Environ(), "ACTION_PATH=/nonexistent", "ACTION_REF="+sha, "BIN_DIR="+binDir)
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "restored from the cache") {
 		t.Errorf("install.sh build with the binary in place: %v\n%s", err, out)
 	}
+	// A liar: the restored binary is not the one built (its digest file
+	// says otherwise): it is built again.
+	os.WriteFile(filepath.Join(binDir, "conform"), []byte("#!/bin/sh\necho 'conform action@0123456789ab'\n"), 0o755)
+	cmd = exec.Command("bash", script, "build")
+	cmd.Env = append(os.Environ(), "ACTION_PATH="+root, "ACTION_REF="+sha, "BIN_DIR="+binDir)
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "does not match the digest recorded") || !strings.Contains(string(out), "revision: "+sha) {
+		t.Errorf("install.sh build with a restored binary that is not the one built: %v\n%s", err, out)
+	}
+}
+
+// cosignBinary is cosign as tools/cosign/go.mod pins it, built into the
+// cache by scripts/cosign.sh.
+func cosignBinary(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("../../scripts/cosign.sh").Output()
+	if err != nil {
+		t.Fatalf("scripts/cosign.sh: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// sha256Hex is the SHA-256 of a file, in hex.
+func sha256Hex(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
 
 // The example workflow pins conform to one commit everywhere (the action

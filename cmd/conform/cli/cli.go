@@ -275,6 +275,17 @@ func (l *listFlag) Set(s string) error {
 	return nil
 }
 
+// A repeatFlag is a flag given once per value, each value taken whole (an
+// id pattern may hold a comma).
+type repeatFlag []string
+
+func (r *repeatFlag) String() string { return strings.Join(*r, " ") }
+
+func (r *repeatFlag) Set(s string) error {
+	*r = append(*r, s)
+	return nil
+}
+
 // embeddedSpec returns the specification compiled into the binary, which
 // every command reads the same way: it fails only in a broken build, and
 // then panics, for Main to report as the internal error it is.

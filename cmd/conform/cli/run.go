@@ -24,10 +24,11 @@ import (
 
 // selectFlags choose vectors.
 type selectFlags struct {
-	dir                          string
-	suites, ops, ids, tags, reqs listFlag
-	shard                        string
-	profile                      profileFlags // for the commands that register it; selection applies --profile-file
+	dir                     string
+	suites, ops, tags, reqs listFlag
+	ids                     repeatFlag
+	shard                   string
+	profile                 profileFlags // for the commands that register it; selection applies --profile-file
 }
 
 func (f *selectFlags) register(fs *flag.FlagSet) {
@@ -158,6 +159,7 @@ func (e *env) run(args []string) int {
 		choices               listFlag
 		requireOps            requireOpsFlag
 		rep                   *runner.Report
+		replay                func(id string) string
 	)
 	outputs := []output{ // the human report first, as checkOutputs wants it
 		{flag: "text", path: "-", usage: "write the human report to `FILE`", write: func(w io.Writer) error { return report.Text(w, rep, report.TextOptions{Verbose: verbose}) }},
@@ -167,7 +169,7 @@ func (e *env) run(args []string) int {
 		{flag: "markdown", usage: "write a Markdown summary to `FILE`", write: func(w io.Writer) error { return report.Markdown(w, rep) }},
 		{flag: "annotations", usage: "write the failures as GitHub workflow commands (an error annotation each, with its replay command) to `FILE`",
 			write: func(w io.Writer) error {
-				return report.Annotations(w, rep, strings.Join(append([]string{"conform run"}, implArgs(&impl)...), " "))
+				return report.Annotations(w, rep, replay)
 			}},
 		{flag: "write-expectations", usage: "write the current failures to `FILE` as an expectations file", write: func(w io.Writer) error { return runner.WriteExpectations(w, rep.Results) }},
 	}
@@ -187,6 +189,7 @@ func (e *env) run(args []string) int {
 	if done, code := e.parse(fs, args, 0); done {
 		return code
 	}
+	replay = replayRun(fs)
 	if err := impl.check(); err != nil {
 		return e.usagef("%v", err)
 	}
@@ -529,4 +532,45 @@ func (p *profileFlags) apply(corpus *vectors.Corpus) error {
 		return fmt.Errorf("--profile-file: %w", err)
 	}
 	return nil
+}
+
+// notReplayed are the flags of conform run that the command replaying one
+// vector leaves out: the selection (--id takes its place), the reports, and
+// what cannot change one vector's verdict.
+var notReplayed = map[string]bool{
+	"suite": true, "op": true, "id": true, "tag": true, "req": true, "shard": true, "require-ops": true,
+	"text": true, "json": true, "junit": true, "tap": true, "markdown": true, "annotations": true, "write-expectations": true,
+	"verbose": true, "parallel": true,
+}
+
+// replayRun returns the command that judges one vector as this run did:
+// conform run with every flag given except notReplayed's, each value quoted
+// for a POSIX shell, and --id with the id as a pattern matching it.
+func replayRun(fs *flag.FlagSet) func(id string) string {
+	args := []string{"conform run"}
+	fs.Visit(func(f *flag.Flag) {
+		if notReplayed[f.Name] {
+			return
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() && f.Value.String() == "true" {
+			args = append(args, "--"+f.Name)
+			return
+		}
+		args = append(args, "--"+f.Name, shellQuote(f.Value.String()))
+	})
+	prefix := strings.Join(args, " ")
+	return func(id string) string { return prefix + " --id " + shellQuote(idPattern(id)) }
+}
+
+// idPattern is the pattern of --id that matches id alone: id with
+// path.Match's special characters escaped.
+func idPattern(id string) string {
+	var b strings.Builder
+	for _, r := range id {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
