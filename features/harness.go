@@ -63,6 +63,10 @@ type Options struct {
 	NoColors bool
 	// Timeout bounds each call to the implementation.
 	Timeout time.Duration
+	// Context, when set, ends every call to the implementation once it is
+	// done (a signal that stops conform): the scenarios still to run fail
+	// at once, and the reports are written.
+	Context context.Context
 	// ExitWithin, when positive, is how long an implementation may take
 	// to exit once its standard input has ended, in place of the bound
 	// the scenario names (PROTO-STDIO-003): a loaded machine, or a
@@ -306,6 +310,12 @@ type harness struct {
 func (h *harness) call(ctx context.Context, op string, input json.RawMessage) (protocol.Response, error) {
 	h.lastID++
 	req := protocol.Request{ID: json.RawMessage(fmt.Sprint(h.lastID)), Op: op, Input: input}
+	if h.Context != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer context.AfterFunc(h.Context, cancel)()
+		defer cancel()
+	}
 	resp, err := h.calls.Call(ctx, req)
 	if err != nil {
 		return resp, fmt.Errorf("%s: no answer: %w", op, err)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/conform-suite/conform/internal/safetext"
@@ -40,7 +39,8 @@ func (e *env) doctor(args []string) int {
 	if err != nil {
 		return e.usagef("%v", err)
 	}
-	ctx := context.Background()
+	ctx, stop := stoppable()
+	defer stop()
 	im, hello, transport, ok := e.connect(ctx, &impl)
 	if !ok {
 		return ExitUsage

@@ -2,11 +2,9 @@ package cli
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -129,7 +127,7 @@ func (e *env) features(args []string) int {
 		}
 		paths = append(paths, p)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := stoppable()
 	defer stop()
 	im, _, _, ok := e.connect(ctx, &impl)
 	if !ok {
@@ -140,7 +138,7 @@ func (e *env) features(args []string) int {
 	prog := startProgress(e.stderr, "features", 0)
 	status := features.Run(features.Options{
 		Impl: im, Answered: prog.answered, Raw: raw, FS: fsys, Paths: paths, Tags: tags, Format: format,
-		Output: e.stdout, NoColors: !useColor(e.stdout, noColor), Timeout: impl.timeout, ExitWithin: exitWithin,
+		Output: e.stdout, NoColors: !useColor(e.stdout, noColor), Timeout: impl.timeout, Context: ctx, ExitWithin: exitWithin,
 		RequireOps: requireOps.ops, RequireCodes: requireCodes, Tally: &tally, Profile: profile.name,
 		Replay: replayCommand(&impl, dir, profile.name, requireCodes),
 	})

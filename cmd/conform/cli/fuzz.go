@@ -2,12 +2,9 @@ package cli
 
 import (
 	"cmp"
-	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime"
 	"slices"
 	"strings"
@@ -158,7 +155,7 @@ func (e *env) fuzz(args []string) int {
 	if profile.name != "" && profile.name != runner.DefaultProfile {
 		known = fuzz.Known(corpus, profile.name)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := stoppable()
 	defer stop()
 	im, _, transport, ok := e.connect(ctx, &impl)
 	if !ok {
@@ -306,7 +303,7 @@ func (e *env) fuzzEnvelopes(impl *implFlags, seed uint64, count int, dur time.Du
 	if err != nil {
 		return e.usagef("%v", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := stoppable()
 	defer stop()
 	lines := features.NewSession(raw)
 	defer lines.Close()

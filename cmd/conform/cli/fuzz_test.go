@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,8 +11,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -89,7 +92,28 @@ var fuzzFaults = map[string]runner.Implementation{
 	"too-long-as-empty": sendTurnLiar{swap: map[string]string{"QUOTE_INPUT_TOO_LONG": "QUOTE_INPUT_EMPTY"}},
 	"random-code":       sendTurnLiar{random: true},
 	"all-unsupported":   allUnsupported{},
+	"hang-normalize":    hangNormalize{},
 }
+
+// hangEnv names the pipe hangNormalize writes to as it begins to hang.
+const hangEnv = "CONFORM_TEST_HANG_PIPE"
+
+// hangNormalize is the reference, except that it never answers
+// quote.normalize: it writes to the pipe hangEnv names and waits forever.
+type hangNormalize struct{}
+
+func (hangNormalize) Call(ctx context.Context, req protocol.Request) (protocol.Response, error) {
+	if req.Op == "quote.normalize" {
+		if f, err := os.OpenFile(os.Getenv(hangEnv), os.O_WRONLY, 0); err == nil {
+			f.Write([]byte("hanging\n"))
+			f.Close()
+		}
+		select {}
+	}
+	return reference.InProcess{}.Call(ctx, req)
+}
+
+func (hangNormalize) Close() error { return nil }
 
 // allUnsupported lists every op in its hello and answers each as
 // unsupported.
@@ -372,34 +396,88 @@ func TestFuzzJudgedNothingFails(t *testing.T) {
 	}
 }
 
-// TestFuzzInterruptedFails: a fuzz run stopped by Ctrl-C did not make the
-// run asked for, so even when it found nothing it is no passing verdict.
-// The interrupt is sent once the run has said that fuzzing began (its
-// first progress line), so it is caught by the run, not by start-up.
+// TestFuzzInterruptedFails: a fuzz run stopped by Ctrl-C (or SIGTERM, or
+// SIGHUP) did not make the run asked for, so even when it found nothing it
+// is no passing verdict. The signal is sent once the run has said that
+// fuzzing began (its first progress line), so it is caught by the run, not
+// by start-up.
 func TestFuzzInterruptedFails(t *testing.T) {
-	serve := "env " + mainEnv + "=1 " + quoteArg(os.Args[0]) + " serve --stdio"
-	cmd := exec.Command(os.Args[0], "fuzz", "--stdio", serve, "--time", "10m", "--op", "quote.normalize", "--out", t.TempDir())
-	cmd.Env = append(os.Environ(), mainEnv+"=1")
-	var stdout strings.Builder
-	cmd.Stdout = &stdout
-	stderrPipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			serve := "env " + mainEnv + "=1 " + quoteArg(os.Args[0]) + " serve --stdio"
+			cmd := exec.Command(os.Args[0], "fuzz", "--stdio", serve, "--time", "10m", "--op", "quote.normalize", "--out", t.TempDir())
+			cmd.Env = append(os.Environ(), mainEnv+"=1")
+			var stdout strings.Builder
+			cmd.Stdout = &stdout
+			stderrPipe, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			stderr, began, rest := await.Line(stderrPipe, "conform: fuzz: ")
+			if !began {
+				cmd.Wait()
+				t.Fatalf("the fuzz run ended without saying that fuzzing began; stderr %q", stderr)
+			}
+			cmd.Process.Signal(sig)
+			tail, _ := io.ReadAll(rest)
+			cmd.Wait()
+			all := stderr + string(tail)
+			if code := cmd.ProcessState.ExitCode(); code != ExitFailed || !strings.Contains(all, "interrupted after") {
+				t.Fatalf("a fuzz run stopped by %v = exit %d, stderr %q, stdout %q; want exit 1 saying it was interrupted", sig, code, all, stdout.String())
+			}
+		})
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	stderr, began, rest := await.Line(stderrPipe, "conform: fuzz: ")
-	if !began {
-		cmd.Wait()
-		t.Fatalf("the fuzz run ended without saying that fuzzing began; stderr %q", stderr)
-	}
-	cmd.Process.Signal(os.Interrupt)
-	tail, _ := io.ReadAll(rest)
-	cmd.Wait()
-	all := stderr + string(tail)
-	if code := cmd.ProcessState.ExitCode(); code != ExitFailed || !strings.Contains(all, "interrupted after") {
-		t.Fatalf("interrupted fuzz run = exit %d, stderr %q, stdout %q; want exit 1 saying it was interrupted", code, all, stdout.String())
+}
+
+// distinctFound is a progress line of conform fuzz that counts a finding.
+var distinctFound = regexp.MustCompile(`\([1-9][0-9]* distinct\)`)
+
+// TestFuzzStoppedKeepsFindings: a fuzz run stopped by a signal after it
+// found a divergence writes that finding as a vector file, whichever of the
+// stopping signals it got. The signal is sent once a progress line counts
+// the finding.
+func TestFuzzStoppedKeepsFindings(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			faulty := "env -u " + mainEnv + " " + fuzzFaultEnv + "=1 " + quoteArg(os.Args[0]) + " -test.run=^TestFuzzFaultyHelper$"
+			out := t.TempDir()
+			cmd := exec.Command(os.Args[0], "fuzz", "--stdio", faulty, "--op", "selref.replay", "--time", "10m", "--seed", "2", "--out", out)
+			cmd.Env = append(os.Environ(), mainEnv+"=1")
+			var stdout strings.Builder
+			cmd.Stdout = &stdout
+			stderrPipe, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			var read strings.Builder
+			br := bufio.NewReader(stderrPipe)
+			for {
+				line, err := br.ReadString('\n')
+				read.WriteString(line)
+				if distinctFound.MatchString(line) {
+					break
+				}
+				if err != nil {
+					cmd.Wait()
+					t.Fatalf("the fuzz run ended before it counted a finding; stderr %q", read.String())
+				}
+			}
+			cmd.Process.Signal(sig)
+			io.Copy(io.Discard, br)
+			cmd.Wait()
+			files, _ := filepath.Glob(filepath.Join(out, "selref", "*.json"))
+			if code := cmd.ProcessState.ExitCode(); code != ExitFailed || len(files) == 0 {
+				t.Errorf("a fuzz run stopped by %v after a finding = exit %d, %d vector files; want exit 1 and the finding written\nstdout:\n%s", sig, code, len(files), stdout.String())
+			}
+		})
 	}
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -226,7 +224,7 @@ func (e *env) run(args []string) int {
 	if err := checkOutputs(fs, outputs); err != nil {
 		return e.usagef("%v", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := stoppable()
 	defer stop()
 	im, hello, transport, ok := e.connect(ctx, &impl)
 	if !ok {

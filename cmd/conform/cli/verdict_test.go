@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -302,15 +303,29 @@ func TestLiarCodeless(t *testing.T) {
 	}
 }
 
-// TestInterrupted interrupts a run (SIGINT) while a vector hangs: the
-// vectors not judged are interrupted, not crashes, and the run fails.
+// TestInterrupted stops a run while a vector hangs, with each of the
+// signals that stop a command (SIGINT from a terminal, SIGTERM from
+// timeout(1), a container runtime or a CI system's cancel, SIGHUP from a
+// closed terminal): the vectors not judged are interrupted, not crashes, the
+// run fails, its JSON report is written, and no process of the
+// implementation is left.
 func TestInterrupted(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			interrupted(t, sig)
+		})
+	}
+}
+
+func interrupted(t *testing.T, sig syscall.Signal) {
 	dir := echoDir(t)
 	// The fake writes to this pipe as it begins to hang.
 	hanging := await.NewPipe(t)
 	report := filepath.Join(t.TempDir(), "r.json")
 	// The child conform runs the fake, which alone gets the fake's
 	// environment.
+	marker := fakeimpl.EnvFile + "=" + hanging.Path
 	fake := "env " + fakeimpl.Env + "=" + fakeimpl.Hang + " " + fakeimpl.EnvFile + "=" + quoteArg(hanging.Path) + " " + quoteArg(os.Args[0])
 	cmd := exec.Command(os.Args[0], "run", "--vectors", dir, "--parallel", "1", "--timeout", "10m", "--json", report, "--stdio", fake)
 	cmd.Env = append(os.Environ(), mainEnv+"=1")
@@ -325,11 +340,11 @@ func TestInterrupted(t *testing.T) {
 		<-waited
 		t.Fatalf("the hanging vector was never sent: %v\n%s", err, stderr.String())
 	}
-	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Process.Signal(sig)
 	err := <-waited
 	code := cmd.ProcessState.ExitCode()
 	if code != ExitFailed || !strings.Contains(stderr.String(), "conform: error: the run was interrupted: 6 of 9 vectors were not judged") {
-		t.Fatalf("interrupted run = exit %d (%v), stderr %q", code, err, stderr.String())
+		t.Fatalf("a run stopped by %v = exit %d (%v), stderr %q", sig, code, err, stderr.String())
 	}
 	if got := lastLine(stdout.String()); got != "3 passed, 0 failed, 6 interrupted" {
 		t.Errorf("last line %q, want 3 passed, 0 failed, 6 interrupted", got)
@@ -348,6 +363,27 @@ func TestInterrupted(t *testing.T) {
 	if r.Totals.Interrupted != 6 || r.Verdict.Passed {
 		t.Errorf("JSON totals %+v, verdict %+v", r.Totals, r.Verdict)
 	}
+	if pids := processesWith(marker); len(pids) > 0 {
+		t.Errorf("processes of the implementation left after conform ended: %v", pids)
+	}
+}
+
+// processesWith returns the processes whose environment holds the entry
+// marker (this user's; none where there is no /proc).
+func processesWith(marker string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err == nil && slices.Contains(strings.Split(string(env), "\x00"), marker) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // TestLiarFeaturesEmptyHello runs scenarios against an implementation whose
@@ -407,5 +443,45 @@ func TestDoctorNoHello(t *testing.T) {
 	code, stdout, _ = conform(t, "", "doctor", "--vectors", dir, "--pings", "0", "--stdio", self(t, fakeimpl.NoHelloBad))
 	if code != ExitFailed || !strings.Contains(stdout, "FAIL hello: answered error kind unsupported") || !strings.Contains(stdout, "message") {
 		t.Errorf("doctor against a malformed unsupported answer to hello = exit %d, want 1 and a FAIL\n%s", code, stdout)
+	}
+}
+
+// TestFeaturesStopped stops conform features while a scenario's request
+// hangs, with each stopping signal: the run fails, its JUnit report is
+// written and well-formed, and no process of the implementation is left.
+func TestFeaturesStopped(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			hanging := await.NewPipe(t)
+			marker := hangEnv + "=" + hanging.Path
+			impl := "env -u " + mainEnv + " " + fuzzFaultEnv + "=hang-normalize " + quoteArg(marker) + " " + quoteArg(os.Args[0]) + " -test.run=^TestFuzzFaultyHelper$"
+			junit := filepath.Join(t.TempDir(), "f.xml")
+			cmd := exec.Command(os.Args[0], "features", "--stdio", impl, "--timeout", "10m", "--no-color", "--format", "progress,junit:"+junit, "quote/anchor.feature")
+			cmd.Env = append(os.Environ(), mainEnv+"=1")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waited, ended := await.Exit(cmd)
+			if _, err := hanging.Wait(await.Context(t), ended); err != nil {
+				cmd.Process.Kill()
+				<-waited
+				t.Fatalf("no quote.normalize request was sent: %v\n%s%s", err, stdout.String(), stderr.String())
+			}
+			cmd.Process.Signal(sig)
+			<-waited
+			if code := cmd.ProcessState.ExitCode(); code != ExitFailed {
+				t.Errorf("features stopped by %v = exit %d, want 1\n%s%s", sig, code, stdout.String(), stderr.String())
+			}
+			data, err := os.ReadFile(junit)
+			if err != nil || xml.Unmarshal(data, new(struct{})) != nil || !bytes.Contains(data, []byte("<testcase")) {
+				t.Errorf("features stopped by %v: no well-formed JUnit report (%v)\n%s", sig, err, data)
+			}
+			if pids := processesWith(marker); len(pids) > 0 {
+				t.Errorf("processes of the implementation left after conform ended: %v", pids)
+			}
+		})
 	}
 }
