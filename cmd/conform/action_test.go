@@ -25,13 +25,7 @@ func runScript(t *testing.T, dir string, env []string) (int, string) {
 	cmd.Env = append(os.Environ(), env...)
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code := exitCode(t, cmd.Run())
 	return code, log.String()
 }
 

@@ -226,13 +226,7 @@ func (j *job) runStep(s actionStep) {
 	}
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = &j.log, &j.log
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		j.t.Fatal(err)
-	}
+	code := exitCode(j.t, cmd.Run())
 	if s.ID == "run" {
 		j.runCode = code
 	}

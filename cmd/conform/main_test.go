@@ -38,14 +38,20 @@ func runIn(t *testing.T, dir string, env []string, name string, args ...string) 
 	cmd.Env = append(os.Environ(), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
+	code := exitCode(t, cmd.Run())
+	return code, out.String(), errb.String()
+}
+
+// exitCode is the exit code of a command that ran, from what Run or Wait
+// returned; an error that is not an exit status fails the test.
+func exitCode(t *testing.T, err error) int {
+	t.Helper()
 	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
+		return ee.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return code, out.String(), errb.String()
+	return 0
 }
 
 // The built binary needs no source tree: from an empty directory it prints

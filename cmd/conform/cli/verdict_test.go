@@ -328,20 +328,7 @@ func interrupted(t *testing.T, sig syscall.Signal) {
 	marker := fakeimpl.EnvFile + "=" + hanging.Path
 	fake := "env " + fakeimpl.Env + "=" + fakeimpl.Hang + " " + fakeimpl.EnvFile + "=" + quoteArg(hanging.Path) + " " + quoteArg(os.Args[0])
 	cmd := exec.Command(os.Args[0], "run", "--vectors", dir, "--parallel", "1", "--timeout", "10m", "--json", report, "--stdio", fake)
-	cmd.Env = append(os.Environ(), mainEnv+"=1")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waited, ended := await.Exit(cmd)
-	if _, err := hanging.Wait(await.Context(t), ended); err != nil {
-		cmd.Process.Kill()
-		<-waited
-		t.Fatalf("the hanging vector was never sent: %v\n%s", err, stderr.String())
-	}
-	cmd.Process.Signal(sig)
-	err := <-waited
+	stdout, stderr, err := signalWhenHanging(t, cmd, hanging, sig)
 	code := cmd.ProcessState.ExitCode()
 	if code != ExitFailed || !strings.Contains(stderr.String(), "conform: error: the run was interrupted: 6 of 9 vectors were not judged") {
 		t.Fatalf("a run stopped by %v = exit %d (%v), stderr %q", sig, code, err, stderr.String())
@@ -366,6 +353,27 @@ func interrupted(t *testing.T, sig syscall.Signal) {
 	if pids := processesWith(marker); len(pids) > 0 {
 		t.Errorf("processes of the implementation left after conform ended: %v", pids)
 	}
+}
+
+// signalWhenHanging runs cmd (a conform command, with mainEnv set), sends
+// it sig once its implementation writes to hanging, and returns what it
+// printed and what Wait returned.
+func signalWhenHanging(t *testing.T, cmd *exec.Cmd, hanging *await.Pipe, sig syscall.Signal) (stdout, stderr *bytes.Buffer, err error) {
+	t.Helper()
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	stdout, stderr = new(bytes.Buffer), new(bytes.Buffer)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited, ended := await.Exit(cmd)
+	if _, err := hanging.Wait(await.Context(t), ended); err != nil {
+		cmd.Process.Kill()
+		<-waited
+		t.Fatalf("the implementation never began to hang: %v\n%s%s", err, stdout, stderr)
+	}
+	cmd.Process.Signal(sig)
+	return stdout, stderr, <-waited
 }
 
 // processesWith returns the processes whose environment holds the entry
@@ -458,20 +466,7 @@ func TestFeaturesStopped(t *testing.T) {
 			impl := "env -u " + mainEnv + " " + fuzzFaultEnv + "=hang-normalize " + quoteArg(marker) + " " + quoteArg(os.Args[0]) + " -test.run=^TestFuzzFaultyHelper$"
 			junit := filepath.Join(t.TempDir(), "f.xml")
 			cmd := exec.Command(os.Args[0], "features", "--stdio", impl, "--timeout", "10m", "--no-color", "--format", "progress,junit:"+junit, "quote/anchor.feature")
-			cmd.Env = append(os.Environ(), mainEnv+"=1")
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			waited, ended := await.Exit(cmd)
-			if _, err := hanging.Wait(await.Context(t), ended); err != nil {
-				cmd.Process.Kill()
-				<-waited
-				t.Fatalf("no quote.normalize request was sent: %v\n%s%s", err, stdout.String(), stderr.String())
-			}
-			cmd.Process.Signal(sig)
-			<-waited
+			stdout, stderr, _ := signalWhenHanging(t, cmd, hanging, sig)
 			if code := cmd.ProcessState.ExitCode(); code != ExitFailed {
 				t.Errorf("features stopped by %v = exit %d, want 1\n%s%s", sig, code, stdout.String(), stderr.String())
 			}
